@@ -1,0 +1,97 @@
+// swift-tools-version: 6.1
+// Lectern: a fullscreen PDF reader for touchscreen kiosks (Wayland, MuPDF, Pixman).
+import PackageDescription
+
+/// MuPDF is static only on Debian; this is the link order that resolves (see README).
+let mupdfLibraries: [LinkerSetting] = [
+    "mupdf", "mupdf-third", "mujs", "gumbo", "openjp2", "jbig2dec", "jpeg", "harfbuzz", "freetype", "z", "m",
+].map { .linkedLibrary($0) }
+
+let package = Package(
+    name: "Lectern",
+    products: [
+        .executable(name: "lectern", targets: ["lectern"]),
+        .executable(name: "lectern-bench", targets: ["lectern-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // C: system libraries and shims.
+        .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client"),
+        .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server"),
+        .systemLibrary(name: "CPixman", pkgConfig: "pixman-1"),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon"),
+        // fcft's pkg-config flags carry a define SwiftPM rejects; its header needs only pixman's.
+        .systemLibrary(name: "CFcft"),
+        .target(name: "CMuPDF", linkerSettings: mupdfLibraries),
+        .target(name: "CLecternLinux"),
+        .target(
+            name: "CWaylandProtocols",
+            dependencies: ["CWaylandClient"],
+            path: "protocols",
+            exclude: ["xml", "server", "generate"],
+            sources: ["src"],
+            publicHeadersPath: "include"
+        ),
+
+        // Swift modules (ARCHITECTURE.md).
+        .target(name: "LecternCore"),
+        .target(
+            name: "LecternPDF",
+            dependencies: ["CMuPDF", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "LecternRender",
+            dependencies: [
+                "LecternCore", "LecternPDF", "CPixman", "CFcft",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "LecternWayland",
+            dependencies: [
+                "LecternCore", "CWaylandClient", "CWaylandProtocols", "CXKBCommon", "CLecternLinux",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "LecternKiosk",
+            dependencies: [
+                "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "CLecternLinux",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "lectern",
+            dependencies: [
+                "LecternKiosk",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/sample.pdf")]
+        ),
+
+        // Test support (an ordinary target: the benchmark uses it too).
+        .target(
+            name: "LecternTestSupport",
+            dependencies: ["CWaylandServer", "CWaylandProtocols", "CLecternLinux"]
+        ),
+        .executableTarget(
+            name: "lectern-bench",
+            dependencies: ["LecternCore", "LecternPDF", "LecternTestSupport"]
+        ),
+
+        .testTarget(
+            name: "LecternCoreTests",
+            dependencies: ["LecternCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "LecternPDFTests", dependencies: ["LecternPDF"]),
+        .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPDF"]),
+        .testTarget(name: "LecternWaylandTests", dependencies: ["LecternWayland"]),
+        .testTarget(name: "LecternKioskTests", dependencies: ["LecternTestSupport", "LecternPDF"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
