@@ -1,0 +1,12 @@
+#pragma once
+#include <wayland-client.h>
+#include "xdg-shell-client-protocol.h"
+#include "viewporter-client-protocol.h"
+#include "presentation-time-client-protocol.h"
+#include "fractional-scale-v1-client-protocol.h"
+
+// Real addresses of the interface descriptors (Swift would copy the imported globals).
+static inline const struct wl_interface *CWaylandProtocols_xdg_wm_base_interface(void) { return &xdg_wm_base_interface; }
+static inline const struct wl_interface *CWaylandProtocols_viewporter_interface(void) { return &wp_viewporter_interface; }
+static inline const struct wl_interface *CWaylandProtocols_presentation_interface(void) { return &wp_presentation_interface; }
+static inline const struct wl_interface *CWaylandProtocols_fractional_scale_manager_interface(void) { return &wp_fractional_scale_manager_v1_interface; }
