@@ -1,0 +1,26 @@
+#pragma once
+// Linux calls Swift's Glibc module does not show (memfd, seals, signalfd, eventfd, timerfd).
+// Every function returns what the syscall returns: -1 with errno set on failure.
+#include <stdint.h>
+
+/// memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING).
+int CLecternLinux_memfd_create(const char *name);
+/// Seals a memfd against shrinking, growing and further sealing (F_SEAL_SHRINK|F_SEAL_GROW|F_SEAL_SEAL).
+int CLecternLinux_seal_memfd(int fd);
+/// Blocks SIGTERM, SIGINT and SIGHUP for this thread (call before starting threads) and
+/// returns a non-blocking, close-on-exec signalfd that reports them.
+int CLecternLinux_signalfd_termination(void);
+/// Reads one signal from a signalfd; returns the signal number, 0 if none, -1 on error.
+int CLecternLinux_signalfd_read(int fd);
+/// A non-blocking, close-on-exec eventfd (counter starting at 0).
+int CLecternLinux_eventfd(void);
+/// Adds 1 to an eventfd (wakes a poller). Safe from any thread.
+int CLecternLinux_eventfd_signal(int fd);
+/// Reads and resets an eventfd counter; returns the count, 0 if nothing was pending.
+int64_t CLecternLinux_eventfd_drain(int fd);
+/// A non-blocking, close-on-exec CLOCK_MONOTONIC timerfd.
+int CLecternLinux_timerfd(void);
+/// Arms a timerfd to fire once after `ms` milliseconds (0 disarms).
+int CLecternLinux_timerfd_arm(int fd, int64_t ms);
+/// Reads and resets a timerfd's expiration count.
+int64_t CLecternLinux_timerfd_drain(int fd);

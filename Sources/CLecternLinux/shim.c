@@ -1,0 +1,73 @@
+#define _GNU_SOURCE
+#include "CLecternLinux.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+int CLecternLinux_memfd_create(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+int CLecternLinux_seal_memfd(int fd) {
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+}
+
+int CLecternLinux_signalfd_termination(void) {
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGTERM);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGHUP);
+    if (pthread_sigmask(SIG_BLOCK, &mask, NULL) != 0) return -1;
+    return signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int CLecternLinux_signalfd_read(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n;
+    do { n = read(fd, &info, sizeof info); } while (n < 0 && errno == EINTR);
+    if (n < 0) return errno == EAGAIN ? 0 : -1;
+    return n == (ssize_t)sizeof info ? (int)info.ssi_signo : 0;
+}
+
+int CLecternLinux_eventfd(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+int CLecternLinux_eventfd_signal(int fd) {
+    uint64_t one = 1;
+    ssize_t n;
+    do { n = write(fd, &one, sizeof one); } while (n < 0 && errno == EINTR);
+    return n == (ssize_t)sizeof one || (n < 0 && errno == EAGAIN) ? 0 : -1;
+}
+
+int64_t CLecternLinux_eventfd_drain(int fd) {
+    uint64_t value = 0;
+    ssize_t n;
+    do { n = read(fd, &value, sizeof value); } while (n < 0 && errno == EINTR);
+    if (n < 0) return errno == EAGAIN ? 0 : -1;
+    return (int64_t)value;
+}
+
+int CLecternLinux_timerfd(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+int CLecternLinux_timerfd_arm(int fd, int64_t ms) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.it_value.tv_sec = ms / 1000;
+    spec.it_value.tv_nsec = (ms % 1000) * 1000000;
+    return timerfd_settime(fd, 0, &spec, NULL);
+}
+
+int64_t CLecternLinux_timerfd_drain(int fd) {
+    return CLecternLinux_eventfd_drain(fd);
+}

@@ -1,0 +1,9 @@
+#pragma once
+#include <wayland-client.h>
+
+// Swift copies imported `const struct wl_interface` globals; libwayland needs their real
+// addresses. These return them.
+static inline const struct wl_interface *CWaylandClient_compositor_interface(void) { return &wl_compositor_interface; }
+static inline const struct wl_interface *CWaylandClient_shm_interface(void) { return &wl_shm_interface; }
+static inline const struct wl_interface *CWaylandClient_seat_interface(void) { return &wl_seat_interface; }
+static inline const struct wl_interface *CWaylandClient_output_interface(void) { return &wl_output_interface; }
