@@ -1,0 +1,144 @@
+import CWaylandClient
+import CWaylandProtocols
+import Glibc
+import Logging
+
+/// The connection to the compositor and the globals Lectern binds from its registry.
+///
+/// Each global has a required and a preferred version; Lectern binds
+/// `min(advertised, preferred)` and a missing required global is a clear error.
+public final class Display {
+    public let display: OpaquePointer
+    private let registry: OpaquePointer
+    private let registryListener: UnsafeMutablePointer<wl_registry_listener>
+    private let wmBaseListener: UnsafeMutablePointer<xdg_wm_base_listener>
+    let logger: Logger
+
+    public private(set) var compositor: OpaquePointer?
+    public private(set) var shm: OpaquePointer?
+    public private(set) var wmBase: OpaquePointer?
+    public private(set) var viewporter: OpaquePointer?
+    public private(set) var presentation: OpaquePointer?
+    public private(set) var fractionalScaleManager: OpaquePointer?
+    public private(set) var seat: Seat?
+    public private(set) var outputs: [UInt32: Output] = [:]
+
+    /// Connects to `$WAYLAND_DISPLAY` (or `name`) and binds the globals (two round trips).
+    public init(name: String? = nil, logger: Logger) throws(WaylandError) {
+        self.logger = logger
+        guard let display = wl_display_connect(name) else {
+            throw .cannotConnect(
+                display: name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0", errno: errno)
+        }
+        self.display = display
+        registry = wl_display_get_registry(display)
+        registryListener = .allocate(capacity: 1)
+        registryListener.initialize(
+            to: wl_registry_listener(
+                global: { data, _, name, interface, version in
+                    guard let data, let interface else { return }
+                    Unmanaged<Display>.fromOpaque(data).takeUnretainedValue()
+                        .global(name: name, interface: String(cString: interface), version: version)
+                },
+                global_remove: { data, _, name in
+                    guard let data else { return }
+                    Unmanaged<Display>.fromOpaque(data).takeUnretainedValue().globalRemoved(name: name)
+                }))
+        wmBaseListener = .allocate(capacity: 1)
+        wmBaseListener.initialize(
+            to: xdg_wm_base_listener(ping: { _, wmBase, serial in xdg_wm_base_pong(wmBase, serial) }))
+        wl_registry_add_listener(registry, registryListener, Unmanaged.passUnretained(self).toOpaque())
+        // First round trip: globals; second: the initial events of what we bound (output modes, seat caps).
+        try roundtrip()
+        try roundtrip()
+        guard compositor != nil else { throw .missingGlobal(interface: "wl_compositor", requiredVersion: 4) }
+        guard shm != nil else { throw .missingGlobal(interface: "wl_shm", requiredVersion: 1) }
+        guard wmBase != nil else { throw .missingGlobal(interface: "xdg_wm_base", requiredVersion: 1) }
+    }
+
+    private func bind(
+        _ name: UInt32, _ interface: UnsafePointer<wl_interface>, advertised: UInt32, preferred: UInt32
+    )
+        -> (OpaquePointer?, UInt32)
+    {
+        let version = min(advertised, preferred)
+        let proxy = wl_registry_bind(registry, name, interface, version)
+        return (proxy.map { OpaquePointer($0) }, version)
+    }
+
+    private func global(name: UInt32, interface: String, version: UInt32) {
+        switch interface {
+        case "wl_compositor" where version >= 4:
+            compositor = bind(name, CWaylandClient_compositor_interface(), advertised: version, preferred: 5).0
+        case "wl_shm":
+            shm = bind(name, CWaylandClient_shm_interface(), advertised: version, preferred: 1).0
+        case "xdg_wm_base":
+            let (proxy, _) = bind(name, CWaylandProtocols_xdg_wm_base_interface(), advertised: version, preferred: 5)
+            wmBase = proxy
+            xdg_wm_base_add_listener(proxy, wmBaseListener, nil)
+        case "wp_viewporter":
+            viewporter = bind(name, CWaylandProtocols_viewporter_interface(), advertised: version, preferred: 1).0
+        case "wp_presentation":
+            presentation = bind(name, CWaylandProtocols_presentation_interface(), advertised: version, preferred: 1).0
+        case "wp_fractional_scale_manager_v1":
+            fractionalScaleManager =
+                bind(name, CWaylandProtocols_fractional_scale_manager_interface(), advertised: version, preferred: 1).0
+        case "wl_seat" where seat == nil:
+            let (proxy, bound) = bind(name, CWaylandClient_seat_interface(), advertised: version, preferred: 7)
+            if let proxy { seat = Seat(proxy: proxy, version: bound, globalName: name, logger: logger) }
+        case "wl_output":
+            let (proxy, bound) = bind(name, CWaylandClient_output_interface(), advertised: version, preferred: 4)
+            if let proxy { outputs[name] = Output(proxy: proxy, version: bound) }
+        default:
+            return
+        }
+        logger.debug("bound \(interface) v\(version)")
+    }
+
+    private func globalRemoved(name: UInt32) {
+        if outputs.removeValue(forKey: name) != nil { logger.info("output \(name) removed") }
+        if seat?.globalName == name {
+            logger.info("seat removed")
+            seat = nil
+        }
+    }
+
+    /// The size of the first output's current mode in surface coordinates, if known.
+    public var outputSize: (width: Int, height: Int)? {
+        outputs.sorted { $0.key < $1.key }.lazy.compactMap { $0.value.logicalSize }.first
+    }
+
+    /// Blocks until the compositor has processed every request sent so far.
+    public func roundtrip() throws(WaylandError) {
+        if wl_display_roundtrip(display) < 0 { throw connectionError() }
+    }
+
+    /// The reason the connection failed, for messages.
+    public func connectionError() -> WaylandError {
+        let code = wl_display_get_error(display)
+        if code == EPROTO {
+            var interface: UnsafePointer<wl_interface>?
+            var id: UInt32 = 0
+            let protocolCode = wl_display_get_protocol_error(display, &interface, &id)
+            let name = interface.map { String(cString: $0.pointee.name) } ?? "unknown"
+            return .connectionLost("protocol error \(protocolCode) on \(name)@\(id)")
+        }
+        return .connectionLost(code == 0 ? "the compositor closed the connection" : errnoText(code))
+    }
+
+    deinit {
+        seat = nil
+        outputs.removeAll()
+        if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
+        if let presentation { wp_presentation_destroy(presentation) }
+        if let viewporter { wp_viewporter_destroy(viewporter) }
+        if let wmBase { xdg_wm_base_destroy(wmBase) }
+        if let shm { wl_shm_destroy(shm) }
+        if let compositor { wl_compositor_destroy(compositor) }
+        wl_registry_destroy(registry)
+        wl_display_flush(display)
+        wl_display_disconnect(display)
+        registryListener.deallocate()
+        wmBaseListener.deallocate()
+    }
+}

@@ -1,0 +1,56 @@
+import CWaylandClient
+
+/// A `wl_output`: its current mode and scale, to size a 0x0 configure.
+public final class Output {
+    let proxy: OpaquePointer
+    let version: UInt32
+    private let listener: UnsafeMutablePointer<wl_output_listener>
+    public private(set) var modeSize: (width: Int, height: Int)?
+    public private(set) var scale = 1
+    public private(set) var transform: Int32 = 0
+    private var pending: (width: Int, height: Int)?
+
+    init(proxy: OpaquePointer, version: UInt32) {
+        self.proxy = proxy
+        self.version = version
+        listener = .allocate(capacity: 1)
+        listener.initialize(
+            to: wl_output_listener(
+                geometry: { data, _, _, _, _, _, _, _, _, transform in
+                    guard let data else { return }
+                    Unmanaged<Output>.fromOpaque(data).takeUnretainedValue().transform = transform
+                },
+                mode: { data, _, flags, width, height, _ in
+                    guard let data, flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 else { return }
+                    let output = Unmanaged<Output>.fromOpaque(data).takeUnretainedValue()
+                    output.pending = (Int(width), Int(height))
+                    if output.version < 2 { output.modeSize = output.pending }
+                },
+                done: { data, _ in
+                    guard let data else { return }
+                    let output = Unmanaged<Output>.fromOpaque(data).takeUnretainedValue()
+                    if let pending = output.pending { output.modeSize = pending }
+                },
+                scale: { data, _, factor in
+                    guard let data else { return }
+                    Unmanaged<Output>.fromOpaque(data).takeUnretainedValue().scale = max(1, Int(factor))
+                },
+                name: { _, _, _ in },
+                description: { _, _, _ in }))
+        wl_output_add_listener(proxy, listener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Mode size divided by scale, with 90°/270° transforms swapping width and height.
+    public var logicalSize: (width: Int, height: Int)? {
+        guard let modeSize else { return nil }
+        let rotated = transform % 2 == 1
+        let w = (rotated ? modeSize.height : modeSize.width) / scale
+        let h = (rotated ? modeSize.width : modeSize.height) / scale
+        return (w, h)
+    }
+
+    deinit {
+        if version >= 3 { wl_output_release(proxy) } else { wl_output_destroy(proxy) }
+        listener.deallocate()
+    }
+}

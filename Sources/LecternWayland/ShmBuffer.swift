@@ -1,0 +1,88 @@
+import CLecternLinux
+import CWaylandClient
+import Glibc
+
+/// One `wl_buffer` backed by its own sealed memfd, mapped read-write.
+///
+/// A buffer is *busy* from the commit that attached it until the compositor's
+/// `wl_buffer.release`; nothing draws into a busy buffer. Its `age` counts the frames
+/// since its contents were last committed (0: contents undefined), which drives partial
+/// repaint the way foot's `shm.c` does.
+public final class ShmBuffer {
+    public let width: Int
+    public let height: Int
+    public let stride: Int
+    /// The pixels: premultiplied ARGB32 (`WL_SHM_FORMAT_ARGB8888`), little endian (B, G, R, A in memory).
+    public let pixels: UnsafeMutableRawPointer
+    public internal(set) var isBusy = false
+    public internal(set) var age = 0
+    let byteCount: Int
+    let fd: Int32
+    private(set) var proxy: OpaquePointer?
+    /// Set when the pool dropped the buffer while it was busy: destroyed on release.
+    var isRetired = false
+    weak var pool: ShmBufferPool?
+    private let listener: UnsafeMutablePointer<wl_buffer_listener>
+
+    init(shm: OpaquePointer, width: Int, height: Int) throws(WaylandError) {
+        self.width = width
+        self.height = height
+        stride = width * 4
+        byteCount = stride * height
+        let fd = CLecternLinux_memfd_create("lectern-shm")
+        guard fd >= 0 else { throw .system(call: "memfd_create", errno: errno) }
+        var rc: Int32
+        repeat { rc = ftruncate(fd, off_t(byteCount)) } while rc < 0 && errno == EINTR
+        guard rc == 0 else {
+            let code = errno
+            close(fd)
+            throw .system(call: "ftruncate(\(byteCount))", errno: code)
+        }
+        guard CLecternLinux_seal_memfd(fd) == 0 else {
+            let code = errno
+            close(fd)
+            throw .system(call: "fcntl(F_ADD_SEALS)", errno: code)
+        }
+        guard let map = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else {
+            let code = errno
+            close(fd)
+            throw .system(call: "mmap(\(byteCount))", errno: code)
+        }
+        self.fd = fd
+        pixels = map
+        let pool = wl_shm_create_pool(shm, fd, Int32(byteCount))
+        proxy = wl_shm_pool_create_buffer(
+            pool, 0, Int32(width), Int32(height), Int32(stride), WL_SHM_FORMAT_ARGB8888.rawValue)
+        // The buffer keeps the memory alive; the pool object is not needed any more.
+        wl_shm_pool_destroy(pool)
+        listener = .allocate(capacity: 1)
+        listener.initialize(
+            to: wl_buffer_listener(release: { data, _ in
+                guard let data else { return }
+                Unmanaged<ShmBuffer>.fromOpaque(data).takeUnretainedValue().didRelease()
+            }))
+        wl_buffer_add_listener(proxy, listener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The `wl_buffer` proxy to attach.
+    public var wlBuffer: OpaquePointer? { proxy }
+
+    private func didRelease() {
+        isBusy = false
+        pool?.bufferReleased(self)
+    }
+
+    /// Destroys the proxy and unmaps the memory. Only for a buffer that is not busy.
+    func destroy() {
+        guard let proxy else { return }
+        wl_buffer_destroy(proxy)
+        self.proxy = nil
+        munmap(pixels, byteCount)
+        close(fd)
+    }
+
+    deinit {
+        destroy()
+        listener.deallocate()
+    }
+}

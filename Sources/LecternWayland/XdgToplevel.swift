@@ -1,0 +1,116 @@
+import CWaylandClient
+import CWaylandProtocols
+import Logging
+
+/// A fullscreen `xdg_toplevel` with its `wl_surface`: configure handling (ack before
+/// attaching; 0x0 means "use the output size") and one frame callback at a time.
+public final class XdgToplevel {
+    public let surface: OpaquePointer
+    private let xdgSurface: OpaquePointer
+    private let toplevel: OpaquePointer
+    private let display: Display
+    private let logger: Logger
+    private let surfaceListener: UnsafeMutablePointer<xdg_surface_listener>
+    private let toplevelListener: UnsafeMutablePointer<xdg_toplevel_listener>
+    private let callbackListener: UnsafeMutablePointer<wl_callback_listener>
+    private var frameCallback: OpaquePointer?
+    private var pendingSize: (width: Int, height: Int) = (0, 0)
+
+    /// The size of the last acknowledged configure, in surface coordinates; nil before the first.
+    public private(set) var size: (width: Int, height: Int)?
+    /// True from the first configure on: a buffer may be attached.
+    public var isConfigured: Bool { size != nil }
+    /// True while a frame callback is outstanding: do not commit another frame yet.
+    public var isWaitingForFrame: Bool { frameCallback != nil }
+
+    /// Called after a configure was acknowledged with the (possibly unchanged) new size.
+    public var onConfigure: ((_ width: Int, _ height: Int) -> Void)?
+    /// Called when the compositor asks for the next frame.
+    public var onFrame: (() -> Void)?
+    /// Called when the compositor asks the window to close (a kiosk may ignore it).
+    public var onClose: (() -> Void)?
+
+    public init(display: Display, title: String, appID: String, logger: Logger) {
+        self.display = display
+        self.logger = logger
+        surface = wl_compositor_create_surface(display.compositor)
+        xdgSurface = xdg_wm_base_get_xdg_surface(display.wmBase, surface)
+        toplevel = xdg_surface_get_toplevel(xdgSurface)
+        surfaceListener = .allocate(capacity: 1)
+        surfaceListener.initialize(
+            to: xdg_surface_listener(configure: { data, xdgSurface, serial in
+                guard let data else { return }
+                xdg_surface_ack_configure(xdgSurface, serial)
+                Unmanaged<XdgToplevel>.fromOpaque(data).takeUnretainedValue().configured()
+            }))
+        toplevelListener = .allocate(capacity: 1)
+        toplevelListener.initialize(
+            to: xdg_toplevel_listener(
+                configure: { data, _, width, height, _ in
+                    guard let data else { return }
+                    Unmanaged<XdgToplevel>.fromOpaque(data).takeUnretainedValue().pendingSize = (
+                        Int(width), Int(height)
+                    )
+                },
+                close: { data, _ in
+                    guard let data else { return }
+                    Unmanaged<XdgToplevel>.fromOpaque(data).takeUnretainedValue().onClose?()
+                },
+                configure_bounds: { _, _, _, _ in },
+                wm_capabilities: { _, _, _ in }))
+        callbackListener = .allocate(capacity: 1)
+        callbackListener.initialize(
+            to: wl_callback_listener(done: { data, callback, _ in
+                guard let data else { return }
+                wl_callback_destroy(callback)
+                let window = Unmanaged<XdgToplevel>.fromOpaque(data).takeUnretainedValue()
+                window.frameCallback = nil
+                window.onFrame?()
+            }))
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        xdg_surface_add_listener(xdgSurface, surfaceListener, me)
+        xdg_toplevel_add_listener(toplevel, toplevelListener, me)
+        xdg_toplevel_set_title(toplevel, title)
+        xdg_toplevel_set_app_id(toplevel, appID)
+        xdg_toplevel_set_fullscreen(toplevel, nil)
+        wl_surface_commit(surface)
+    }
+
+    private func configured() {
+        var (width, height) = pendingSize
+        if width <= 0 || height <= 0 {
+            // 0x0: the compositor lets us choose. Fullscreen: the output's size.
+            let fallback = display.outputSize ?? (1280, 720)
+            if width <= 0 { width = fallback.width }
+            if height <= 0 { height = fallback.height }
+        }
+        let changed = size.map { $0 != (width, height) } ?? true
+        size = (width, height)
+        if changed { logger.debug("configured \(width)x\(height)") }
+        onConfigure?(width, height)
+    }
+
+    /// Attaches `buffer`, damages `damage` (buffer coordinates), asks for a frame callback
+    /// and commits. Precondition: configured and no frame callback outstanding.
+    public func commit(_ buffer: ShmBuffer, damage: [(x: Int, y: Int, width: Int, height: Int)]) {
+        precondition(frameCallback == nil, "one frame callback at a time")
+        precondition(isConfigured, "attach only after the first configure was acknowledged")
+        wl_surface_attach(surface, buffer.wlBuffer, 0, 0)
+        for rect in damage {
+            wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        }
+        frameCallback = wl_surface_frame(surface)
+        wl_callback_add_listener(frameCallback, callbackListener, Unmanaged.passUnretained(self).toOpaque())
+        wl_surface_commit(surface)
+    }
+
+    deinit {
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        xdg_toplevel_destroy(toplevel)
+        xdg_surface_destroy(xdgSurface)
+        wl_surface_destroy(surface)
+        callbackListener.deallocate()
+        toplevelListener.deallocate()
+        surfaceListener.deallocate()
+    }
+}
