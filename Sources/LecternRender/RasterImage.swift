@@ -1,0 +1,43 @@
+import CPixman
+
+/// Premultiplied BGRA pixels (pixman `a8r8g8b8` on little endian) in memory this object owns.
+///
+/// Made on a render worker, then handed to the main thread whole: after `init` and the
+/// one render that fills it, nothing mutates it, which is why it is `Sendable`.
+public final class RasterImage: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    public let stride: Int
+    public let pixels: UnsafeMutableRawPointer
+    /// Identifies what was rendered (document, page, scale), for damage tracking.
+    public let contentID: Int
+
+    public init(width: Int, height: Int, contentID: Int) {
+        precondition(width > 0 && height > 0, "an image has pixels")
+        self.width = width
+        self.height = height
+        self.contentID = contentID
+        stride = width * 4
+        pixels = .allocate(byteCount: stride * height, alignment: 64)
+    }
+
+    /// The colour at (x, y) as 0xAARRGGBB.
+    public func pixel(x: Int, y: Int) -> UInt32 {
+        pixels.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
+    }
+
+    deinit { pixels.deallocate() }
+}
+
+/// A pixman image wrapping memory someone else owns, unref'd on deinit.
+final class PixmanSurface {
+    let image: OpaquePointer
+
+    init(pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
+        image = pixman_image_create_bits(
+            PIXMAN_a8r8g8b8, Int32(width), Int32(height),
+            pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
+    }
+
+    deinit { pixman_image_unref(image) }
+}

@@ -1,0 +1,109 @@
+import CFcft
+import CPixman
+import Glibc
+import Logging
+
+/// On-screen text with fcft (fontconfig + FreeType, HarfBuzz shaping when fcft has it):
+/// error messages, banners, labels. Glyphs are pixman images composited as masks.
+public final class TextRenderer {
+    private let font: UnsafeMutablePointer<fcft_font>
+    private let canShape: Bool
+    public let pixelSize: Int
+
+    /// Loads the first font fontconfig matches for `families` at `pixelSize`.
+    /// Returns nil (after logging) when no font is installed at all.
+    public init?(pixelSize: Int, families: [String] = ["sans-serif", "DejaVu Sans"], logger: Logger) {
+        TextRenderer.initializeLibrary
+        let names = families.map { "\($0):pixelsize=\(pixelSize)" }
+        var cNames = names.map { UnsafePointer(strdup($0)) }
+        defer { cNames.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
+        guard let font = cNames.withUnsafeMutableBufferPointer({ fcft_from_name($0.count, $0.baseAddress!, nil) })
+        else {
+            logger.error(
+                "no font found for \(families.joined(separator: ", ")): install a font package such as fonts-dejavu-core"
+            )
+            return nil
+        }
+        self.font = font
+        self.pixelSize = pixelSize
+        canShape = fcft_capabilities().rawValue & FCFT_CAPABILITY_TEXT_RUN_SHAPING.rawValue != 0
+    }
+
+    private static let initializeLibrary: Void = {
+        _ = fcft_init(FCFT_LOG_COLORIZE_NEVER, false, FCFT_LOG_CLASS_ERROR)
+    }()
+
+    public var ascent: Int { Int(font.pointee.ascent) }
+    public var lineHeight: Int { Int(font.pointee.height) }
+
+    /// Shapes a line and calls `body` with each glyph and its pen position. The glyphs of
+    /// a shaped run live only as long as the run, so they are used inside this call only.
+    private func forEachGlyph(_ text: String, _ body: (fcft_glyph, _ x: Int) -> Void) -> Int {
+        let scalars = text.unicodeScalars.map { $0.value }
+        guard !scalars.isEmpty else { return 0 }
+        var pen = 0
+        if canShape,
+            let run = scalars.withUnsafeBufferPointer({
+                fcft_rasterize_text_run_utf32(font, $0.count, $0.baseAddress!, FCFT_SUBPIXEL_NONE)
+            })
+        {
+            defer { fcft_text_run_destroy(run) }
+            for i in 0..<run.pointee.count {
+                guard let glyph = run.pointee.glyphs[i]?.pointee else { continue }
+                body(glyph, pen)
+                pen += Int(glyph.advance.x)
+            }
+            return pen
+        }
+        // Single glyphs are cached by fcft and stay valid while the font lives.
+        for cp in scalars {
+            guard let glyph = fcft_rasterize_char_utf32(font, cp, FCFT_SUBPIXEL_NONE)?.pointee else { continue }
+            body(glyph, pen)
+            pen += Int(glyph.advance.x)
+        }
+        return pen
+    }
+
+    /// The advance width of `text` in pixels.
+    public func width(of text: String) -> Int {
+        forEachGlyph(text) { _, _ in }
+    }
+
+    /// Breaks `text` into lines no wider than `maxWidth` at spaces (a long word stands alone).
+    public func wrap(_ text: String, maxWidth: Int) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                let candidate = line.isEmpty ? String(word) : line + " " + word
+                if width(of: candidate) <= maxWidth || line.isEmpty {
+                    line = candidate
+                } else {
+                    lines.append(line)
+                    line = String(word)
+                }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// Draws `text` with its baseline at `baselineY`, starting at `x`.
+    func draw(_ text: String, x: Int, baselineY: Int, color: Color, into destination: OpaquePointer) {
+        var pixmanColor = color.pixman
+        guard let fill = pixman_image_create_solid_fill(&pixmanColor) else { return }
+        defer { pixman_image_unref(fill) }
+        _ = forEachGlyph(text) { glyph, penX in
+            guard let pix = glyph.pix else { return }
+            let gx = Int32(x + penX + Int(glyph.x))
+            let gy = Int32(baselineY - Int(glyph.y))
+            // Colour glyphs (emoji) are composited as they are; others are masks for the colour.
+            let isColor = pixman_image_get_format(pix) == PIXMAN_a8r8g8b8
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, isColor ? pix : fill, isColor ? nil : pix, destination, 0, 0, 0, 0, gx, gy,
+                glyph.width, glyph.height)
+        }
+    }
+
+    deinit { fcft_destroy(font) }
+}

@@ -1,0 +1,131 @@
+import LecternRender
+import Logging
+import Testing
+
+@Suite("Frame compositor")
+struct FrameCompositorTests {
+    let logger = Logger(label: "test")
+
+    /// A frame buffer the tests own.
+    final class Buffer {
+        let width: Int, height: Int
+        let pixels: UnsafeMutableRawPointer
+        init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+            pixels = .allocate(byteCount: width * height * 4, alignment: 64)
+            pixels.initializeMemory(as: UInt32.self, repeating: 0xDEAD_BEEF, count: width * height)
+        }
+        var stride: Int { width * 4 }
+        func pixel(_ x: Int, _ y: Int) -> UInt32 { pixels.load(fromByteOffset: y * stride + x * 4, as: UInt32.self) }
+        deinit { pixels.deallocate() }
+    }
+
+    func solidImage(_ argb: UInt32, width: Int, height: Int, id: Int) -> RasterImage {
+        let image = RasterImage(width: width, height: height, contentID: id)
+        image.pixels.initializeMemory(as: UInt32.self, repeating: argb, count: width * height)
+        return image
+    }
+
+    @Test("a page image lands where the scene puts it, over the background")
+    func pagePlacement() {
+        let compositor = FrameCompositor(logger: logger)
+        let buffer = Buffer(width: 200, height: 100)
+        let image = solidImage(0xFF11_2233, width: 50, height: 40, id: 7)
+        var scene = Scene(width: 200, height: 100)
+        scene.pages = [.init(contentID: 7, frame: PixelBox(x: 20, y: 30, width: 50, height: 40))]
+        let damage = compositor.draw(
+            scene, images: [7: image], into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        #expect(damage == [PixelBox(x: 0, y: 0, width: 200, height: 100)], "the first frame is damaged whole")
+        #expect(buffer.pixel(20, 30) == 0xFF11_2233)
+        #expect(buffer.pixel(69, 69) == 0xFF11_2233)
+        #expect(buffer.pixel(5, 5) == Color.background.argb)
+        #expect(buffer.pixel(150, 10) == Color.background.argb)
+        // No stray pixels from the buffer's old contents.
+        for y in stride(from: 0, to: 100, by: 7) {
+            for x in stride(from: 0, to: 200, by: 7) { #expect(buffer.pixel(x, y) != 0xDEAD_BEEF) }
+        }
+    }
+
+    @Test("an unchanged scene is no damage and no work")
+    func unchangedSceneNoDamage() {
+        let compositor = FrameCompositor(logger: logger)
+        let buffer = Buffer(width: 64, height: 64)
+        let scene = Scene(width: 64, height: 64)
+        compositor.draw(scene, images: [:], into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        #expect(compositor.damage(for: scene) == nil)
+        var moved = scene
+        moved.background = Color(rgb: 0x101010)
+        #expect(compositor.damage(for: moved) == [PixelBox(x: 0, y: 0, width: 64, height: 64)])
+    }
+
+    @Test("moving a page damages only its old and new rectangles; an age-1 buffer repaints only that")
+    func partialDamage() {
+        let compositor = FrameCompositor(logger: logger)
+        let buffer = Buffer(width: 300, height: 200)
+        let image = solidImage(0xFFFF_FFFF, width: 40, height: 40, id: 1)
+        var scene = Scene(width: 300, height: 200)
+        scene.pages = [.init(contentID: 1, frame: PixelBox(x: 10, y: 10, width: 40, height: 40))]
+        compositor.draw(scene, images: [1: image], into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        // Scribble outside the damaged area: an age-1 redraw must not touch it.
+        buffer.pixels.storeBytes(of: 0x1234_5678, toByteOffset: (150 * 300 + 250) * 4, as: UInt32.self)
+        scene.pages[0].frame.x = 100
+        let damage = compositor.draw(
+            scene, images: [1: image], into: buffer.pixels, stride: buffer.stride, bufferAge: 1)
+        let total = damage.reduce(0) { $0 + $1.width * $1.height }
+        #expect(total < 300 * 200 / 4, "damage \(damage) covers far less than the frame")
+        #expect(damage.contains { $0.x <= 10 && $0.maxX >= 50 }, "the old place is repainted")
+        #expect(damage.contains { $0.x <= 100 && $0.maxX >= 140 }, "the new place is painted")
+        #expect(buffer.pixel(250, 150) == 0x1234_5678, "pixels outside the damage are left alone")
+        #expect(buffer.pixel(20, 20) == Color.background.argb, "the old page position is cleared")
+        #expect(buffer.pixel(110, 20) == 0xFFFF_FFFF)
+    }
+
+    @Test("an older buffer repaints the damage of the frames it missed")
+    func bufferAgeAccumulates() {
+        let compositor = FrameCompositor(logger: logger)
+        let a = Buffer(width: 120, height: 80), b = Buffer(width: 120, height: 80)
+        let image = solidImage(0xFF00_FF00, width: 20, height: 20, id: 1)
+        var scene = Scene(width: 120, height: 80)
+        scene.pages = [.init(contentID: 1, frame: PixelBox(x: 0, y: 0, width: 20, height: 20))]
+        compositor.draw(scene, images: [1: image], into: a.pixels, stride: a.stride, bufferAge: 0)
+        scene.pages[0].frame.x = 40
+        compositor.draw(scene, images: [1: image], into: b.pixels, stride: b.stride, bufferAge: 0)
+        scene.pages[0].frame.x = 80
+        // Buffer a still shows the first frame (age 2): the page at x=0 must be cleared too.
+        compositor.draw(scene, images: [1: image], into: a.pixels, stride: a.stride, bufferAge: 2)
+        #expect(a.pixel(5, 5) == Color.background.argb)
+        #expect(a.pixel(45, 5) == Color.background.argb)
+        #expect(a.pixel(85, 5) == 0xFF00_FF00)
+    }
+
+    @Test("an image of another size is scaled into the page frame")
+    func scaledImage() {
+        let compositor = FrameCompositor(logger: logger)
+        let buffer = Buffer(width: 100, height: 100)
+        let image = solidImage(0xFF80_4020, width: 10, height: 10, id: 3)
+        var scene = Scene(width: 100, height: 100)
+        scene.pages = [.init(contentID: 3, frame: PixelBox(x: 10, y: 10, width: 80, height: 80))]
+        compositor.draw(scene, images: [3: image], into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        #expect(buffer.pixel(50, 50) == 0xFF80_4020)
+        #expect(buffer.pixel(85, 85) == 0xFF80_4020)
+        #expect(buffer.pixel(5, 50) == Color.background.argb)
+    }
+
+    @Test("an error message is drawn as readable text on a card")
+    func messageText() throws {
+        let compositor = FrameCompositor(logger: logger)
+        let buffer = Buffer(width: 800, height: 480)
+        var scene = Scene(width: 800, height: 480)
+        scene.message = .init(
+            title: "This document cannot be shown", detail: "cannot open /x.pdf: not a PDF", isError: true)
+        compositor.draw(scene, images: [:], into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        // Text pixels: light on the dark card. Count pixels much brighter than the card.
+        var bright = 0
+        for y in 0..<480 {
+            for x in 0..<800 where (buffer.pixel(x, y) >> 8 & 0xFF) > 0xC0 { bright += 1 }
+        }
+        #expect(bright > 500, "the title and detail are drawn (\(bright) bright pixels)")
+        #expect(buffer.pixel(2, 2) == Color.background.argb)
+    }
+}
