@@ -1,0 +1,144 @@
+// CMuPDF: the only door from Swift into MuPDF.
+//
+// MuPDF reports errors with setjmp/longjmp (fz_try/fz_catch). A longjmp through Swift frames is
+// undefined behaviour, so every MuPDF call that can throw is made here, inside fz_try, and comes
+// back to Swift as a status code plus a message copied into a caller-owned buffer.
+//
+// Ownership: every `*_new`/`*_open` function returns a handle the caller owns and must release
+// with the matching `*_drop` function (in Swift: exactly one final class per handle).
+#ifndef CMUPDF_H
+#define CMUPDF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Status codes. The MuPDF ones mirror fz_caught(); the rest are ours.
+enum lectern_mupdf_status {
+    LECTERN_MUPDF_OK = 0,
+    LECTERN_MUPDF_ERROR_MEMORY = 1,
+    LECTERN_MUPDF_ERROR_GENERIC = 2,
+    LECTERN_MUPDF_ERROR_SYNTAX = 3,
+    LECTERN_MUPDF_ERROR_MINOR = 4,
+    LECTERN_MUPDF_ERROR_TRYLATER = 5,
+    LECTERN_MUPDF_ERROR_ABORT = 6,
+    LECTERN_MUPDF_ERROR_REPAIRED = 7,
+    /// MuPDF could not make a context (out of memory or a version mismatch).
+    LECTERN_MUPDF_ERROR_NO_CONTEXT = 100,
+    /// The document is encrypted and no password (or the wrong one) was given.
+    LECTERN_MUPDF_ERROR_PASSWORD = 101,
+    /// Drawing finished but MuPDF counted errors in the page content (cookie.errors > 0).
+    LECTERN_MUPDF_ERROR_CONTENT = 102,
+    /// A programmer error: bad argument (index, size, stride).
+    LECTERN_MUPDF_ERROR_ARGUMENT = 103,
+};
+
+/// Where a shim function writes what went wrong. Owned by the caller (usually on its stack).
+typedef struct lectern_mupdf_error {
+    int status;
+    char message[512];
+} lectern_mupdf_error;
+
+/// Log levels given to the log sink.
+enum lectern_mupdf_log_level {
+    LECTERN_MUPDF_LOG_WARNING = 0,
+    LECTERN_MUPDF_LOG_ERROR = 1,
+};
+
+/// Receives every MuPDF error and warning line, from whichever thread MuPDF runs on.
+/// `source` is the file being worked on, or NULL; both strings are only valid during the call.
+/// Must not call back into MuPDF.
+typedef void (*lectern_mupdf_log_sink)(int level, const char *source, const char *message);
+
+/// Installs the process-wide log sink (NULL: MuPDF messages are dropped). Call before creating
+/// contexts; contexts created later route their messages to it.
+void lectern_mupdf_set_log_sink(lectern_mupdf_log_sink sink);
+
+/// The base context: fz_context + its pthread locks. Opaque.
+typedef struct lectern_mupdf_context lectern_mupdf_context;
+
+/// Creates a base context with fz_locks_context (pthread mutexes) and the document handlers
+/// registered. Returns NULL and fills `error` on failure. Caller owns the result:
+/// release with lectern_mupdf_context_drop after every document cloned from it is dropped.
+lectern_mupdf_context *lectern_mupdf_context_new(lectern_mupdf_error *error);
+void lectern_mupdf_context_drop(lectern_mupdf_context *context);
+
+/// An open document with its own cloned fz_context. Opaque. Not thread safe: the caller
+/// serializes calls on one document (the Swift owner holds a lock).
+typedef struct lectern_mupdf_document lectern_mupdf_document;
+
+/// Opens `path` with a context cloned from `base`. Returns NULL and fills `error` on failure.
+/// Caller owns the result: release with lectern_mupdf_document_drop (before dropping `base`).
+lectern_mupdf_document *lectern_mupdf_document_open(lectern_mupdf_context *base, const char *path,
+                                                    lectern_mupdf_error *error);
+void lectern_mupdf_document_drop(lectern_mupdf_document *document);
+
+/// 1 when the document needs a password before anything else can be read, 0 when not,
+/// -1 on error (filled in `error`).
+int lectern_mupdf_document_needs_password(lectern_mupdf_document *document, lectern_mupdf_error *error);
+
+/// Tries `password`: returns 1 when it unlocks the document, 0 when it is wrong, -1 on error.
+int lectern_mupdf_document_authenticate(lectern_mupdf_document *document, const char *password,
+                                        lectern_mupdf_error *error);
+
+/// Writes the page count to `count`. Returns a status.
+int lectern_mupdf_document_count_pages(lectern_mupdf_document *document, int *count, lectern_mupdf_error *error);
+
+/// 1 when MuPDF had to repair the file (broken xref, truncation), else 0. Never throws.
+/// Only meaningful after the page count has been read (repair can be lazy).
+int lectern_mupdf_document_was_repaired(lectern_mupdf_document *document);
+
+/// 1 when the document is a PDF (not an image or another format MuPDF opens), else 0.
+int lectern_mupdf_document_is_pdf(lectern_mupdf_document *document);
+
+/// Writes 1 to `rtl` when /Root/ViewerPreferences/Direction is /R2L. Returns a status.
+int lectern_mupdf_document_is_right_to_left(lectern_mupdf_document *document, int *rtl, lectern_mupdf_error *error);
+
+/// Page geometry in PDF points. Boxes are {x0, y0, x1, y1}.
+typedef struct lectern_mupdf_page_info {
+    float media_box[4];
+    float crop_box[4];
+    /// /Rotate normalized to 0, 90, 180 or 270.
+    int rotation;
+    /// fz_bound_page: the crop box after rotation, in points.
+    float bounds[4];
+} lectern_mupdf_page_info;
+
+/// Fills `info` for page `index` (0-based). Returns a status.
+int lectern_mupdf_page_get_info(lectern_mupdf_document *document, int index, lectern_mupdf_page_info *info,
+                                lectern_mupdf_error *error);
+
+/// A render cookie (fz_cookie): lets another thread abort a render. Caller owns it:
+/// release with lectern_mupdf_cookie_drop. NULL when out of memory.
+typedef struct lectern_mupdf_cookie lectern_mupdf_cookie;
+lectern_mupdf_cookie *lectern_mupdf_cookie_new(void);
+void lectern_mupdf_cookie_drop(lectern_mupdf_cookie *cookie);
+/// Asks a running (or the next) render that uses this cookie to stop. Any thread.
+void lectern_mupdf_cookie_abort(lectern_mupdf_cookie *cookie);
+int lectern_mupdf_cookie_is_aborted(lectern_mupdf_cookie *cookie);
+
+/// Renders the region (x, y, width, height) of page `index` scaled by `scale` (device pixels in the
+/// rotated page) into `pixels`: premultiplied BGRA, `stride` bytes per row, white background.
+/// The memory stays the caller's. On LECTERN_MUPDF_ERROR_CONTENT the pixels hold what could be drawn.
+int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float scale, int x, int y, int width,
+                              int height, unsigned char *pixels, ptrdiff_t stride, lectern_mupdf_cookie *cookie,
+                              lectern_mupdf_error *error);
+
+/// Writes premultiplied BGRA pixels as an opaque RGB PNG to `path` (not atomically: the Swift
+/// caller writes a temporary file and renames it). Uses a context cloned from `base`.
+int lectern_mupdf_write_png(lectern_mupdf_context *base, const unsigned char *bgra, int width, int height,
+                            ptrdiff_t stride, const char *path, lectern_mupdf_error *error);
+
+/// Opens the image at `path` with MuPDF (as a document, then as an image) and writes its size in
+/// pixels and the RGB of pixel (sample_x, sample_y). For tests of the PNG writer.
+int lectern_mupdf_read_image(lectern_mupdf_context *base, const char *path, int *width, int *height, int sample_x,
+                             int sample_y, unsigned char rgb[3], lectern_mupdf_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,59 @@
+import CMuPDF
+
+/// The process's base MuPDF context: `fz_context` created with `fz_locks_context` (pthread mutexes)
+/// and every document handler registered. Documents clone it (`fz_clone_context`), sharing its
+/// resource store and locks.
+///
+/// Owns one `lectern_mupdf_context`, destroyed in `deinit`. Every `PDFDocument` holds a strong
+/// reference to the context it was cloned from, so the base outlives its clones.
+final class MuPDFContext: @unchecked Sendable {
+    // Sendable: the base context is only used to clone (which takes MuPDF's own locks).
+    let handle: OpaquePointer
+
+    /// Corresponding C function: `lectern_mupdf_context_new`.
+    init() throws(PDFError) {
+        MuPDFLog.install()
+        var error = lectern_mupdf_error()
+        guard let handle = lectern_mupdf_context_new(&error) else {
+            throw PDFError(.unreadable, path: "", message: "cannot start MuPDF: \(error.text)")
+        }
+        self.handle = handle
+    }
+
+    deinit { lectern_mupdf_context_drop(handle) }
+
+    private static let sharedResult = Result { () throws(PDFError) -> MuPDFContext in try MuPDFContext() }
+
+    /// The one base context of the process, made on first use.
+    static func shared() throws(PDFError) -> MuPDFContext { try sharedResult.get() }
+
+    /// Opens the image at `path` with MuPDF and returns its pixel size and the RGB of pixel (x, y).
+    /// For tests of the PNG writer. Corresponding C function: `lectern_mupdf_read_image`.
+    static func readImage(
+        atPath path: String, sampleX x: Int, sampleY y: Int
+    ) throws(PDFError)
+        -> (width: Int, height: Int, rgb: [UInt8])
+    {
+        let context = try shared()
+        var error = lectern_mupdf_error()
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var rgb: [UInt8] = [0, 0, 0]
+        let status = rgb.withUnsafeMutableBufferPointer {
+            lectern_mupdf_read_image(context.handle, path, &width, &height, Int32(x), Int32(y), $0.baseAddress, &error)
+        }
+        guard status == 0 else { throw PDFError.open(.unreadable, path, error.text) }
+        return (Int(width), Int(height), rgb)
+    }
+}
+
+extension lectern_mupdf_error {
+    /// The message MuPDF (or the shim) wrote.
+    var text: String {
+        withUnsafeBytes(of: message) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let end = bytes.firstIndex(of: 0) ?? bytes.count
+            return String(decoding: bytes[..<end], as: UTF8.self)
+        }
+    }
+}
