@@ -1,0 +1,140 @@
+import CWaylandServer
+
+/// The request tables (`struct wl_surface_interface` and friends) of every resource the test
+/// compositor creates, at heap addresses that outlive every resource; freed at teardown after
+/// the display.
+///
+/// Swift imports `struct wl_surface_interface` (the request table) as the type
+/// `wl_surface_interface` and `const struct wl_interface wl_surface_interface` (the protocol
+/// descriptor) as a global constant of the same name: the type in type position, the constant
+/// in expression position. Every slot is filled: libwayland calls a NULL slot and crashes.
+/// The C functions cannot capture anything, so each finds its Swift object in the resource's
+/// user data.
+final class Implementations {
+    let compositor = allocate(
+        wl_compositor_interface(
+            create_surface: { _, resource, id in object(resource, CompositorResource.self).createSurface(id: id) },
+            create_region: { _, resource, id in object(resource, CompositorResource.self).createRegion(id: id) }))
+
+    let surface = allocate(
+        wl_surface_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            attach: { _, resource, buffer, _, _ in object(resource, Surface.self).attach(buffer: buffer) },
+            damage: { _, resource, x, y, width, height in
+                object(resource, Surface.self).damage(DamageRect(x: x, y: y, width: width, height: height))
+            },
+            frame: { _, resource, id in object(resource, Surface.self).frame(id: id) },
+            set_opaque_region: { _, _, _ in },
+            set_input_region: { _, _, _ in },
+            commit: { _, resource in object(resource, Surface.self).commit() },
+            set_buffer_transform: { _, _, _ in },
+            set_buffer_scale: { _, resource, scale in object(resource, Surface.self).setBufferScale(scale) },
+            damage_buffer: { _, resource, x, y, width, height in
+                object(resource, Surface.self).damageBuffer(DamageRect(x: x, y: y, width: width, height: height))
+            },
+            offset: { _, _, _, _ in }))
+
+    let region = allocate(
+        wl_region_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            add: { _, _, _, _, _, _ in },
+            subtract: { _, _, _, _, _, _ in }))
+
+    let output = allocate(
+        wl_output_interface(
+            release: { _, resource in wl_resource_destroy(resource) }))
+
+    let seat = allocate(
+        wl_seat_interface(
+            get_pointer: { _, resource, id in object(resource, SeatResource.self).getPointer(id: id) },
+            get_keyboard: { _, resource, id in object(resource, SeatResource.self).getKeyboard(id: id) },
+            get_touch: { _, resource, id in object(resource, SeatResource.self).getTouch(id: id) },
+            release: { _, resource in wl_resource_destroy(resource) }))
+
+    let pointer = allocate(
+        wl_pointer_interface(
+            set_cursor: { _, _, _, _, _, _ in },
+            release: { _, resource in wl_resource_destroy(resource) }))
+
+    let keyboard = allocate(
+        wl_keyboard_interface(
+            release: { _, resource in wl_resource_destroy(resource) }))
+
+    let touch = allocate(
+        wl_touch_interface(
+            release: { _, resource in wl_resource_destroy(resource) }))
+
+    let xdgWmBase = allocate(
+        xdg_wm_base_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            create_positioner: { _, resource, id in object(resource, XdgWmBase.self).createPositioner(id: id) },
+            get_xdg_surface: { _, resource, id, surface in
+                object(resource, XdgWmBase.self).getXdgSurface(id: id, surface: surface!)
+            },
+            pong: { _, resource, serial in object(resource, XdgWmBase.self).pong(serial: serial) }))
+
+    let xdgPositioner = allocate(
+        xdg_positioner_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            set_size: { _, _, _, _ in },
+            set_anchor_rect: { _, _, _, _, _, _ in },
+            set_anchor: { _, _, _ in },
+            set_gravity: { _, _, _ in },
+            set_constraint_adjustment: { _, _, _ in },
+            set_offset: { _, _, _, _ in },
+            set_reactive: { _, _ in },
+            set_parent_size: { _, _, _, _ in },
+            set_parent_configure: { _, _, _ in }))
+
+    let xdgSurface = allocate(
+        xdg_surface_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            get_toplevel: { _, resource, id in object(resource, XdgSurface.self).getToplevel(id: id) },
+            get_popup: { _, resource, id, _, _ in object(resource, XdgSurface.self).getPopup(id: id) },
+            set_window_geometry: { _, _, _, _, _, _ in },
+            ack_configure: { _, resource, serial in object(resource, XdgSurface.self).ackConfigure(serial: serial) }))
+
+    let xdgToplevel = allocate(
+        xdg_toplevel_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            set_parent: { _, _, _ in },
+            set_title: { _, resource, title in
+                object(resource, XdgToplevel.self).state.title = title.map { String(cString: $0) }
+            },
+            set_app_id: { _, resource, appID in
+                object(resource, XdgToplevel.self).state.appID = appID.map { String(cString: $0) }
+            },
+            show_window_menu: { _, _, _, _, _, _ in },
+            move: { _, _, _, _ in },
+            resize: { _, _, _, _, _ in },
+            set_max_size: { _, _, _, _ in },
+            set_min_size: { _, _, _, _ in },
+            set_maximized: { _, _ in },
+            unset_maximized: { _, _ in },
+            set_fullscreen: { _, resource, _ in object(resource, XdgToplevel.self).state.wantsFullscreen = true },
+            unset_fullscreen: { _, resource in object(resource, XdgToplevel.self).state.wantsFullscreen = false },
+            set_minimized: { _, _ in }))
+
+    let xdgPopup = allocate(
+        xdg_popup_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            grab: { _, _, _, _ in },
+            reposition: { _, _, _, _ in }))
+
+    private static func allocate<T>(_ table: T) -> UnsafeMutablePointer<T> {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        pointer.initialize(to: table)
+        return pointer
+    }
+
+    func deallocate() {
+        compositor.deallocate(); surface.deallocate(); region.deallocate(); output.deallocate()
+        seat.deallocate(); pointer.deallocate(); keyboard.deallocate(); touch.deallocate()
+        xdgWmBase.deallocate(); xdgPositioner.deallocate(); xdgSurface.deallocate()
+        xdgToplevel.deallocate(); xdgPopup.deallocate()
+    }
+}
+
+private func object<T: ResourceObject>(_ resource: WLResource?, _ type: T.Type) -> T {
+    ResourceObject.from(resource, as: type)
+}

@@ -1,0 +1,52 @@
+import CWaylandServer
+
+// wl_output: one output of a configurable size and scale.
+
+extension TestCompositor {
+    func bindOutput(client: OpaquePointer, version: Int32, id: UInt32) {
+        guard
+            let output = makeResource(
+                client: client, interface: interfaces.output, version: version, id: id,
+                implementation: implementations.output,
+                {
+                    OutputResource(compositor: self, resource: $0)
+                })
+        else { return }
+        output.sendState()
+    }
+
+    func outputResources(of client: OpaquePointer) -> [OutputResource] {
+        liveObjects.values.compactMap { $0 as? OutputResource }.filter { $0.client == client }
+    }
+
+    /// Changes the output's mode and scale and tells every client (`mode`, `scale`, `done`).
+    /// It does not configure the toplevel: call `configure(width:height:)` for that, as a real
+    /// compositor would after an output change.
+    public func setOutput(width: Int32, height: Int32, scale: Int32 = 1) {
+        outputSize = (width, height)
+        outputScale = scale
+        for output in liveObjects.values.compactMap({ $0 as? OutputResource }) {
+            output.sendState()
+        }
+    }
+}
+
+final class OutputResource: ResourceObject {
+    func sendState() {
+        let (width, height) = compositor.outputSize
+        // A 96 dpi panel: physical size in millimetres.
+        wl_output_send_geometry(
+            resource, 0, 0, width * 254 / 960, height * 254 / 960,
+            Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "Lectern", "TestCompositor",
+            Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
+        wl_output_send_mode(
+            resource, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
+            width, height, 60_000)
+        if version >= 2 { wl_output_send_scale(resource, compositor.outputScale) }
+        if version >= 4 {
+            wl_output_send_name(resource, "TEST-1")
+            wl_output_send_description(resource, "Lectern test compositor output")
+        }
+        if version >= 2 { wl_output_send_done(resource) }
+    }
+}

@@ -1,0 +1,156 @@
+import CWaylandServer
+
+// wl_compositor, wl_surface, wl_region, wl_callback.
+
+extension TestCompositor {
+    func bindCompositor(client: OpaquePointer, version: Int32, id: UInt32) {
+        makeResource(
+            client: client, interface: interfaces.compositor, version: version, id: id,
+            implementation: implementations.compositor
+        ) {
+            CompositorResource(compositor: self, resource: $0)
+        }
+    }
+
+    /// The surfaces clients have created and not destroyed, oldest first.
+    var liveSurfaces: [Surface] {
+        liveObjects.values.compactMap { $0 as? Surface }.sorted { $0.serialNumber < $1.serialNumber }
+    }
+
+    /// Number of live `wl_surface`s of all clients.
+    public var surfaceCount: Int { liveSurfaces.count }
+}
+
+final class CompositorResource: ResourceObject {
+    func createSurface(id: UInt32) {
+        compositor.makeResource(
+            client: client, interface: compositor.interfaces.surface, version: version, id: id,
+            implementation: compositor.implementations.surface
+        ) {
+            Surface(compositor: compositor, resource: $0)
+        }
+    }
+
+    func createRegion(id: UInt32) {
+        compositor.makeResource(
+            client: client, interface: compositor.interfaces.region, version: version, id: id,
+            implementation: compositor.implementations.region
+        ) {
+            Region(compositor: compositor, resource: $0)
+        }
+    }
+}
+
+/// A region: accepted and ignored (the test compositor has no input or opaque regions).
+final class Region: ResourceObject {}
+
+/// A frame callback, answered by `TestCompositor.sendFrameCallbacks()`.
+final class Callback: ResourceObject {}
+
+final class Surface: ResourceObject {
+    /// Creation order, for "the newest surface".
+    let serialNumber: Int
+
+    /// The attached buffer (nil: a null attach) and whether anything was attached since the
+    /// last commit.
+    private var pendingBuffer: WLResource?
+    private var pendingBufferListener: SignalListener?
+    private var pendingAttach = false
+    private var pendingSurfaceDamage: [DamageRect] = []
+    private var pendingBufferDamage: [DamageRect] = []
+    private var pendingFrameCallbacks: [Callback] = []
+    private var pendingScale: Int32 = 1
+    private(set) var bufferScale: Int32 = 1
+    /// Whether a buffer is on screen.
+    private(set) var isMapped = false
+    private var hasEnteredOutputs = false
+    /// The xdg_surface that gave this surface its role, if any.
+    weak var xdgSurface: XdgSurface?
+
+    override init(compositor: TestCompositor, resource: WLResource) {
+        compositor.objectCounter += 1
+        serialNumber = compositor.objectCounter
+        super.init(compositor: compositor, resource: resource)
+    }
+
+    func attach(buffer: WLResource?) {
+        dropPendingBuffer()
+        pendingAttach = true
+        pendingBuffer = buffer
+        if let buffer {
+            // A buffer may be destroyed between attach and commit; forget it then.
+            let listener = SignalListener { [unowned self] _ in
+                pendingBuffer = nil
+                dropPendingBufferListener()
+            }
+            wl_resource_add_destroy_listener(buffer, listener.listener)
+            pendingBufferListener = listener
+        }
+    }
+
+    private func dropPendingBuffer() {
+        pendingBuffer = nil
+        dropPendingBufferListener()
+    }
+
+    private func dropPendingBufferListener() {
+        pendingBufferListener?.remove()
+        pendingBufferListener = nil
+    }
+
+    func damage(_ rect: DamageRect) { pendingSurfaceDamage.append(rect) }
+    func damageBuffer(_ rect: DamageRect) { pendingBufferDamage.append(rect) }
+    func setBufferScale(_ scale: Int32) { pendingScale = scale }
+
+    func frame(id: UInt32) {
+        if let callback = compositor.makeResource(
+            client: client, interface: compositor.interfaces.callback,
+            version: 1, id: id, implementation: nil,
+            {
+                Callback(compositor: compositor, resource: $0)
+            })
+        {
+            pendingFrameCallbacks.append(callback)
+        }
+    }
+
+    func commit() {
+        compositor.surfaceCommitCount += 1
+        bufferScale = pendingScale
+        compositor.committedFrameCallbacks += pendingFrameCallbacks
+        pendingFrameCallbacks.removeAll()
+        let surfaceDamage = pendingSurfaceDamage, bufferDamage = pendingBufferDamage
+        pendingSurfaceDamage.removeAll()
+        pendingBufferDamage.removeAll()
+
+        if pendingAttach {
+            pendingAttach = false
+            let buffer = pendingBuffer
+            dropPendingBuffer()
+            if let buffer {
+                if let xdgSurface, !xdgSurface.mayCommitBuffer() { return }
+                compositor.record(
+                    buffer: buffer, surface: self, surfaceDamage: surfaceDamage, bufferDamage: bufferDamage)
+                isMapped = true
+                enterOutputsOnce()
+            } else {
+                isMapped = false
+            }
+        }
+        xdgSurface?.surfaceCommitted()
+    }
+
+    private func enterOutputsOnce() {
+        guard !hasEnteredOutputs else { return }
+        hasEnteredOutputs = true
+        for output in compositor.outputResources(of: client) {
+            wl_surface_send_enter(resource, output.resource)
+        }
+    }
+
+    override func destroyed() {
+        dropPendingBuffer()
+        pendingFrameCallbacks.removeAll()
+        super.destroyed()
+    }
+}

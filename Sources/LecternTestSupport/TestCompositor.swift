@@ -1,0 +1,423 @@
+import CWaylandServer
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An in-process Wayland compositor for tests, on the real libwayland-server, after qtwayland's
+/// mock compositor.
+///
+/// It listens on a socket in a private `XDG_RUNTIME_DIR` (see `environment`) and runs in lock
+/// step on the calling thread: nothing happens unless a test calls `dispatch(timeout:)` or
+/// `wait(timeout:until:)`. It offers `wl_compositor`, `wl_shm`, `wl_output`, `xdg_wm_base` and
+/// `wl_seat`, records every commit of a buffer as a `Commit` with a copy of its pixels, and
+/// answers as switched by `autoConfigure`, `autoRelease` and `autoFrameCallback`.
+///
+/// Not thread-safe: create, use and tear it down on one thread.
+public final class TestCompositor {
+    // MARK: Switches (qtwayland's mock compositor has the same three)
+
+    /// Send a configure of `outputSize` with states [fullscreen, activated] in answer to a new
+    /// toplevel's initial commit.
+    public var autoConfigure = true
+    /// Release a buffer (`wl_buffer.release`) as soon as its pixels were copied at commit.
+    /// When false, buffers stay busy until `releaseBuffers()`.
+    public var autoRelease = true
+    /// Send `wl_callback.done` for committed frame callbacks at the start of the next dispatch.
+    /// When false, they wait for `sendFrameCallbacks()`.
+    public var autoFrameCallback = true
+
+    // MARK: What a test reads
+
+    /// `XDG_RUNTIME_DIR` and `WAYLAND_DISPLAY` for a client of this compositor.
+    public var environment: [String: String] {
+        ["XDG_RUNTIME_DIR": runtimeDirectory.path, "WAYLAND_DISPLAY": socketName]
+    }
+    /// The private runtime directory holding the socket.
+    public let runtimeDirectory: TemporaryRuntimeDirectory
+    /// The socket's name inside `runtimeDirectory` (the `WAYLAND_DISPLAY` value).
+    public let socketName = "wayland-0"
+    /// The commits that had a buffer attached, oldest first (all of them, or the latest
+    /// `commitHistoryLimit`). Each holds a copy of the pixels.
+    public internal(set) var commits: [Commit] = []
+    /// When set, `commits` keeps only this many of the latest commits (a 1280x720 commit is
+    /// 3.5 MiB: long benchmarks should set it). Count with `commitCount` then.
+    public var commitHistoryLimit: Int?
+    /// Number of commits with a buffer so far (the `sequence` of the last one).
+    public var commitCount: Int { nextCommitSequence - 1 }
+    /// The most recent entry of `commits`.
+    public var lastCommit: Commit? { commits.last }
+    /// Every `wl_surface.commit`, with or without a buffer.
+    public internal(set) var surfaceCommitCount = 0
+    /// Protocol errors this compositor sent to clients (a client bug, or a bug here).
+    public internal(set) var protocolErrors: [String] = []
+    /// Number of clients currently connected.
+    public var clientCount: Int { clients.count }
+    /// Number of clients that ever connected.
+    public private(set) var connectedClientCount = 0
+
+    /// The output size sent in `wl_output.mode` and, with `autoConfigure`, in the first configure.
+    public internal(set) var outputSize: (width: Int32, height: Int32)
+    /// The `wl_output.scale` sent to clients.
+    public internal(set) var outputScale: Int32
+
+    // MARK: libwayland state
+
+    let display: OpaquePointer
+    private let eventLoop: OpaquePointer
+    let interfaces: Interfaces
+    let implementations: Implementations
+    private var globals: [OpaquePointer] = []
+    private var clients: [OpaquePointer: SignalListener] = [:]
+    private var clientCreatedListener: SignalListener?
+    /// Every Swift object behind a live `wl_resource`, keyed by identity; a resource's destructor
+    /// removes its object. Empty after the clients are gone, or something leaked.
+    var liveObjects: [ObjectIdentifier: ResourceObject] = [:]
+    /// Frame callbacks committed and not yet answered.
+    var committedFrameCallbacks: [Callback] = []
+    /// Buffers copied but not released yet (when `autoRelease` is off).
+    var busyBuffers: [BusyBuffer] = []
+    private var isTornDown = false
+    let startInstant = ContinuousClock.now
+    var nextCommitSequence = 1
+    var objectCounter = 0
+    var receivedPongs: [UInt32] = []
+    var seatCapabilities: SeatCapabilities = [.touch, .pointer]
+
+    /// Starts a compositor listening in a new private runtime directory.
+    /// - Parameters:
+    ///   - outputWidth: width of the one output, in pixels.
+    ///   - outputHeight: height of the one output, in pixels.
+    ///   - outputScale: `wl_output.scale`.
+    public init(outputWidth: Int32 = 1280, outputHeight: Int32 = 720, outputScale: Int32 = 1) throws {
+        outputSize = (outputWidth, outputHeight)
+        self.outputScale = outputScale
+        runtimeDirectory = try TemporaryRuntimeDirectory()
+        guard let display = wl_display_create() else {
+            runtimeDirectory.remove()
+            throw TestCompositorError.wayland(call: "wl_display_create")
+        }
+        self.display = display
+        eventLoop = wl_display_get_event_loop(display)
+        interfaces = Interfaces()
+        implementations = Implementations()
+
+        do {
+            // Our own listening socket rather than wl_display_add_socket_auto: that one reads
+            // XDG_RUNTIME_DIR from this process's environment, which parallel tests share.
+            let socket = try Self.listeningSocket(path: "\(runtimeDirectory.path)/\(socketName)")
+            guard wl_display_add_socket_fd(display, socket) == 0 else {
+                close(socket)
+                throw TestCompositorError.wayland(call: "wl_display_add_socket_fd")
+            }
+            guard wl_display_init_shm(display) == 0 else {
+                throw TestCompositorError.wayland(call: "wl_display_init_shm")
+            }
+        } catch {
+            isTornDown = true  // deinit runs after a throwing init: nothing left for it to do
+            wl_display_destroy(display)
+            interfaces.deallocate()
+            implementations.deallocate()
+            runtimeDirectory.remove()
+            throw error
+        }
+
+        let created = SignalListener { [unowned self] data in
+            guard let data else { return }
+            clientConnected(OpaquePointer(data))
+        }
+        wl_display_add_client_created_listener(display, created.listener)
+        clientCreatedListener = created
+
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        globals = [
+            wl_global_create(display, interfaces.compositor, 5, me) { client, data, version, id in
+                TestCompositor.from(data).bindCompositor(client: client!, version: Int32(version), id: id)
+            },
+            wl_global_create(display, interfaces.output, 4, me) { client, data, version, id in
+                TestCompositor.from(data).bindOutput(client: client!, version: Int32(version), id: id)
+            },
+            wl_global_create(display, interfaces.xdgWmBase, 5, me) { client, data, version, id in
+                TestCompositor.from(data).bindXdgWmBase(client: client!, version: Int32(version), id: id)
+            },
+            wl_global_create(display, interfaces.seat, 8, me) { client, data, version, id in
+                TestCompositor.from(data).bindSeat(client: client!, version: Int32(version), id: id)
+            },
+        ].map { $0! }
+    }
+
+    deinit {
+        if !isTornDown { try? teardown() }
+    }
+
+    static func from(_ data: UnsafeMutableRawPointer?) -> TestCompositor {
+        Unmanaged<TestCompositor>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    // MARK: Lock-step dispatch
+
+    /// Runs one round: answers due frame callbacks (with `autoFrameCallback`), sends what is
+    /// queued, waits up to `timeout` for client requests and handles them, and sends the answers.
+    /// Corresponding C functions: `wl_event_loop_dispatch`, `wl_display_flush_clients`.
+    public func dispatch(timeout: Duration = .zero) {
+        precondition(!isTornDown, "dispatch after teardown")
+        if autoFrameCallback { sendFrameCallbacks() }
+        wl_display_flush_clients(display)
+        wl_event_loop_dispatch(eventLoop, Self.milliseconds(timeout))
+        wl_display_flush_clients(display)
+    }
+
+    /// Dispatches until `condition` holds or `timeout` has passed; returns whether it holds.
+    /// The condition is checked at least every 10 ms, so it may watch things other than the
+    /// protocol (a child process's `isRunning`, a file appearing).
+    @discardableResult
+    public func wait(timeout: Duration, until condition: () -> Bool) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            if condition() { return true }
+            let now = clock.now
+            if now >= deadline { return false }
+            dispatch(timeout: min(deadline - now, .milliseconds(10)))
+        }
+    }
+
+    /// Waits until at least `count` buffer commits were made in total (`commitCount`).
+    @discardableResult
+    public func waitForCommits(_ count: Int, timeout: Duration = .seconds(10)) -> Bool {
+        wait(timeout: timeout) { commitCount >= count }
+    }
+
+    // MARK: Frame callbacks and buffers
+
+    /// Sends `wl_callback.done` for every frame callback committed so far (and destroys them,
+    /// as the protocol says).
+    public func sendFrameCallbacks() {
+        let due = committedFrameCallbacks
+        committedFrameCallbacks.removeAll()
+        let time = timestampMilliseconds
+        for callback in due where !callback.isDestroyed {
+            wl_callback_send_done(callback.resource, time)
+            wl_resource_destroy(callback.resource)
+        }
+    }
+
+    /// Number of frame callbacks committed and not answered yet.
+    public var pendingFrameCallbackCount: Int {
+        committedFrameCallbacks.filter { !$0.isDestroyed }.count
+    }
+
+    /// Sends `wl_buffer.release` for every buffer still busy (when `autoRelease` is off).
+    public func releaseBuffers() {
+        let busy = busyBuffers
+        busyBuffers.removeAll()
+        for buffer in busy { buffer.release() }
+    }
+
+    /// Number of committed buffers not released yet.
+    public var busyBufferCount: Int { busyBuffers.count }
+
+    // MARK: Clients
+
+    /// Destroys every client connection (`wl_client_destroy`), as if the compositor went away.
+    public func disconnectClients() {
+        for client in Array(clients.keys) {
+            wl_client_destroy(client)
+        }
+        wl_display_flush_clients(display)
+    }
+
+    private func clientConnected(_ client: OpaquePointer) {
+        connectedClientCount += 1
+        let destroyed = SignalListener { [unowned self] _ in
+            clients.removeValue(forKey: client)?.remove()
+        }
+        wl_client_add_destroy_listener(client, destroyed.listener)
+        clients[client] = destroyed
+    }
+
+    // MARK: Teardown
+
+    /// Whether no client objects are left: every surface, buffer callback and role was destroyed.
+    public var isClean: Bool { liveObjects.isEmpty }
+
+    /// Disconnects the clients, destroys the globals and the display, and removes the runtime
+    /// directory: setup in reverse. Throws `notCleanAtTeardown` if any object or listener
+    /// survived the display (a leak in the compositor). Idempotent.
+    public func teardown() throws {
+        guard !isTornDown else { return }
+        isTornDown = true
+        disconnectClients()
+        busyBuffers.removeAll()  // their buffers died with their clients
+        committedFrameCallbacks.removeAll()
+        for global in globals.reversed() { wl_global_destroy(global) }
+        globals.removeAll()
+        clientCreatedListener?.remove()
+        clientCreatedListener = nil
+        wl_display_destroy(display)
+
+        var leaks: [String] = []
+        if !liveObjects.isEmpty {
+            leaks.append(
+                "\(liveObjects.count) objects still alive: "
+                    + liveObjects.values.map { String(describing: type(of: $0)) }.sorted().joined(separator: ", "))
+        }
+        if !clients.isEmpty { leaks.append("\(clients.count) client destroy listeners not fired") }
+        liveObjects.removeAll()
+        for listener in clients.values { listener.remove() }
+        clients.removeAll()
+        interfaces.deallocate()
+        implementations.deallocate()
+        runtimeDirectory.remove()
+        if !leaks.isEmpty { throw TestCompositorError.notCleanAtTeardown(leaks) }
+    }
+
+    // MARK: Helpers
+
+    /// Milliseconds since this compositor started, for event timestamps.
+    var timestampMilliseconds: UInt32 {
+        UInt32(truncatingIfNeeded: Self.milliseconds(ContinuousClock.now - startInstant))
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        let ms = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: max(0, ms))
+    }
+
+    /// Records a protocol error and sends it to the client, which is then disconnected.
+    /// `wl_resource_post_error` is variadic (Swift cannot call it); we call it through a
+    /// non-variadic pointer with a "%s" format, which the x86-64 and AArch64 Linux calling
+    /// conventions allow.
+    func postError(_ resource: WLResource, code: UInt32, _ message: String) {
+        protocolErrors.append(message)
+        typealias PostError = @convention(c) (WLResource?, UInt32, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void
+        guard let symbol = dlsym(nil, "wl_resource_post_error") else {
+            wl_client_destroy(wl_resource_get_client(resource))
+            return
+        }
+        let post = unsafeBitCast(symbol, to: PostError.self)
+        post(resource, code, "%s", message)
+    }
+
+    private static func listeningSocket(path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw TestCompositorError.system(call: "socket", errno: errno) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw TestCompositorError.system(call: "socket path \(path)", errno: ENAMETOOLONG)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            let error = errno
+            close(fd)
+            throw TestCompositorError.system(call: "bind/listen \(path)", errno: error)
+        }
+        return fd
+    }
+}
+
+/// A `struct wl_resource *`. Swift sees the struct's layout (wayland-server.h still declares
+/// the deprecated public `struct wl_resource`), so it is a typed pointer, not an `OpaquePointer`
+/// like `wl_client *` or `wl_display *`.
+typealias WLResource = UnsafeMutablePointer<wl_resource>
+
+/// The Swift object behind one `wl_resource`. The resource's user data points at it
+/// (unretained); the compositor's `liveObjects` keeps it alive until the resource's destructor.
+class ResourceObject {
+    unowned let compositor: TestCompositor
+    let resource: WLResource
+    private(set) var isDestroyed = false
+
+    init(compositor: TestCompositor, resource: WLResource) {
+        self.compositor = compositor
+        self.resource = resource
+    }
+
+    var client: OpaquePointer { wl_resource_get_client(resource) }
+    var version: Int32 { wl_resource_get_version(resource) }
+
+    /// Called by the resource's destructor; subclasses drop what they hold, then call super.
+    func destroyed() { isDestroyed = true }
+
+    /// The object behind a resource created by `TestCompositor.makeResource`.
+    static func from<T: ResourceObject>(_ resource: WLResource?, as type: T.Type = T.self) -> T {
+        let object = Unmanaged<ResourceObject>.fromOpaque(wl_resource_get_user_data(resource)!).takeUnretainedValue()
+        return object as! T
+    }
+}
+
+extension TestCompositor {
+    /// Creates a resource for a client request or bind, with its Swift object, implementation
+    /// and destructor. Returns nil (after telling the client) when out of memory.
+    @discardableResult
+    func makeResource<T: ResourceObject>(
+        client: OpaquePointer, interface: UnsafePointer<wl_interface>, version: Int32, id: UInt32,
+        implementation: UnsafeRawPointer?, _ make: (WLResource) -> T
+    ) -> T? {
+        guard let resource = wl_resource_create(client, interface, version, id) else {
+            wl_client_post_no_memory(client)
+            return nil
+        }
+        let object = make(resource)
+        liveObjects[ObjectIdentifier(object)] = object
+        wl_resource_set_implementation(resource, implementation, Unmanaged.passUnretained(object).toOpaque()) {
+            resource in
+            let object = ResourceObject.from(resource, as: ResourceObject.self)
+            object.destroyed()
+            object.compositor.liveObjects.removeValue(forKey: ObjectIdentifier(object))
+        }
+        return object
+    }
+}
+
+/// Copies of the `wl_interface` descriptors at addresses that stay valid while the display lives.
+///
+/// Swift imports `extern const struct wl_interface wl_seat_interface` as an immutable global,
+/// and `&wl_seat_interface` does not compile; `withUnsafePointer(to:)` gives a pointer that is
+/// only valid inside the closure. A heap copy is equivalent for libwayland, which compares
+/// interfaces by name (`wl_interface_equal`), and the copies' message tables point at the
+/// originals.
+final class Interfaces {
+    let compositor = copy(wl_compositor_interface)
+    let surface = copy(wl_surface_interface)
+    let region = copy(wl_region_interface)
+    let callback = copy(wl_callback_interface)
+    let output = copy(wl_output_interface)
+    let seat = copy(wl_seat_interface)
+    let pointer = copy(wl_pointer_interface)
+    let keyboard = copy(wl_keyboard_interface)
+    let touch = copy(wl_touch_interface)
+    let xdgWmBase = copy(xdg_wm_base_interface)
+    let xdgPositioner = copy(xdg_positioner_interface)
+    let xdgSurface = copy(xdg_surface_interface)
+    let xdgToplevel = copy(xdg_toplevel_interface)
+    let xdgPopup = copy(xdg_popup_interface)
+
+    private static func copy(_ interface: wl_interface) -> UnsafeMutablePointer<wl_interface> {
+        let pointer = UnsafeMutablePointer<wl_interface>.allocate(capacity: 1)
+        pointer.initialize(to: interface)
+        return pointer
+    }
+
+    func deallocate() {
+        for pointer in [
+            compositor, surface, region, callback, output, seat, pointer, keyboard, touch,
+            xdgWmBase, xdgPositioner, xdgSurface, xdgToplevel, xdgPopup,
+        ] {
+            pointer.deallocate()
+        }
+    }
+}
