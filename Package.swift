@@ -46,21 +46,21 @@ let package = Package(
         .target(
             name: "LecternRender",
             dependencies: [
-                "LecternCore", "LecternPDF", "CPixman", "CFcft",
+                "LecternPDF", "CPixman", "CFcft",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "LecternWayland",
             dependencies: [
-                "LecternCore", "CWaylandClient", "CWaylandProtocols", "CXKBCommon", "CLecternLinux",
+                "CWaylandClient", "CWaylandProtocols", "CXKBCommon", "CLecternLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "LecternKiosk",
             dependencies: [
-                "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "CLecternLinux",
+                "LecternPDF", "LecternRender", "LecternWayland", "CLecternLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -11,7 +11,8 @@ public final class KioskApp {
     private enum WorkResult: Sendable {
         case opened(PDFDocument, firstPage: PageInfo)
         case openFailed(PDFError)
-        case rendered(RasterImage, RenderRequest)
+        /// `warning`: MuPDF skipped damaged content; the image holds the rest of the page.
+        case rendered(RasterImage, RenderRequest, warning: PDFError?)
         case renderFailed(PDFError, RenderRequest)
     }
 
@@ -39,6 +40,7 @@ public final class KioskApp {
     private var renderCount = 0
     private var pageImage: (image: RasterImage, request: RenderRequest)?
     private var renderError: PDFError?
+    private var renderWarning: PDFError?
     private var showLoading = false
     private var committedSize: (width: Int, height: Int)?
     private var committedPage = false
@@ -155,10 +157,12 @@ public final class KioskApp {
         case let .openFailed(error):
             document = .failed(error)
             logger.error("\(error)")
-        case let .rendered(image, request):
+        case let .rendered(image, request, warning):
             guard request == requested else { return }  // a newer size was asked for meanwhile
             pageImage = (image, request)
             renderError = nil
+            renderWarning = warning
+            if let warning { logger.warning("\(warning)") }
         case let .renderFailed(error, request):
             guard request == requested else { return }
             renderError = error
@@ -198,7 +202,9 @@ public final class KioskApp {
                     page: request.page, scale: request.scale,
                     region: PixelRect(x: 0, y: 0, width: request.width, height: request.height),
                     into: image.pixels, stride: image.stride)
-                return .rendered(image, request)
+                return .rendered(image, request, warning: nil)
+            } catch  where error.kind == .renderIncomplete {
+                return .rendered(image, request, warning: error)
             } catch {
                 return .renderFailed(error, request)
             }
@@ -232,6 +238,8 @@ public final class KioskApp {
             }
             if document.wasRepaired {
                 scene.banner = "This file is damaged: showing what could be recovered."
+            } else if renderWarning != nil {
+                scene.banner = "This page is damaged: parts of it may be missing."
             }
         }
         return scene
