@@ -38,7 +38,11 @@ let package = Package(
         ),
 
         // Swift modules (ARCHITECTURE.md).
-        .target(name: "LecternCore"),
+        .target(
+            name: "LecternCore",
+            // The standard library's rounding and squareRoot call libm; nothing else here links it.
+            linkerSettings: [.linkedLibrary("m")]
+        ),
         .target(
             name: "LecternPDF",
             dependencies: ["CMuPDF", .product(name: "Logging", package: "swift-log")]

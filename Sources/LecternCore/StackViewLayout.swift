@@ -1,0 +1,229 @@
+/// Spreads stacked along one scroll direction, either back to back (continuous) or one
+/// viewport-sized cell per spread (paged).
+///
+/// Continuous: every spread is scaled to fill the cross axis inside `contentInsets`, and
+/// `interitemSpacing` separates consecutive spreads. Paged: every spread gets a cell the
+/// size of the viewport, is aspect-fit inside the cell less `contentInsets` and centred,
+/// and `interitemSpacing` is the gap between cells. Horizontal stacks run right to left
+/// under right-edge binding, as the mirror image of the left-to-right stack.
+///
+/// Spread extents live in a Fenwick tree, so visible-spread queries, offset↔index
+/// conversions and refining one spread's size are O(log n).
+public struct StackViewLayout: DocumentViewLayout {
+    /// Whether spreads follow each other directly or one per viewport.
+    public enum Arrangement: String, Hashable, Sendable, Codable {
+        /// Spreads back to back, fit to the cross axis.
+        case continuous
+        /// One viewport-sized cell per spread.
+        case paged
+    }
+
+    /// The scroll direction.
+    public var axis: Axis { didSet { needsPrepare = true } }
+    /// Continuous or paged.
+    public var arrangement: Arrangement { didSet { needsPrepare = true } }
+    /// The gap between consecutive spreads (continuous) or cells (paged), in pixels.
+    public var interitemSpacing: Double { didSet { needsPrepare = true } }
+    /// Padding around the content (continuous) or around each spread in its cell (paged).
+    public var contentInsets: EdgeInsets { didSet { needsPrepare = true } }
+    /// Whether each spread zooms on its own.
+    public var spreadBasedZooming: Bool
+
+    public private(set) var spreads: Spreads
+    /// The viewport size the layout was prepared for.
+    public private(set) var viewportSize: Size
+    /// Whether properties changed since the last `prepare(_:)`.
+    public private(set) var needsPrepare = true
+
+    private var isRightToLeft = false
+    /// Width/height of each spread's natural size.
+    private var aspectRatios: [Double] = []
+    /// Continuous: main-axis extent of each spread plus the spacing after it.
+    private var steps = PrefixSums([])
+    private var crossExtent = 1.0
+
+    /// Creates an empty stack; call `prepare(_:)` before asking for frames.
+    public init(
+        axis: Axis, arrangement: Arrangement, interitemSpacing: Double = 0,
+        contentInsets: EdgeInsets = .zero, spreadBasedZooming: Bool = false
+    ) {
+        self.axis = axis
+        self.arrangement = arrangement
+        self.interitemSpacing = max(0, interitemSpacing)
+        self.contentInsets = contentInsets
+        self.spreadBasedZooming = spreadBasedZooming
+        self.spreads = Spreads(pageCount: 0, mode: .single)
+        self.viewportSize = .zero
+    }
+
+    public var scrollAxis: Axis { axis }
+    public var isPagingEnabled: Bool { arrangement == .paged }
+
+    /// Paged stacks widen their paging frame by half the gap on each side, so that paging
+    /// moves by one viewport plus one gap.
+    public var scrollViewFrameInsets: EdgeInsets {
+        guard arrangement == .paged else { return .zero }
+        let half = -interitemSpacing / 2
+        return axis == .horizontal ? EdgeInsets(left: half, right: half) : EdgeInsets(top: half, bottom: half)
+    }
+
+    private var count: Int { aspectRatios.count }
+    private var viewportMain: Double { max(1, viewportSize.extent(along: axis)) }
+    private var stride: Double { viewportMain + interitemSpacing }
+    private var mirrors: Bool { axis == .horizontal && isRightToLeft }
+
+    public mutating func prepare(_ context: LayoutContext) {
+        spreads = context.spreads
+        viewportSize = context.viewportSize
+        isRightToLeft = context.isRightToLeft
+        crossExtent = max(1, context.viewportSize.extent(along: axis.cross) - contentInsets.total(along: axis.cross))
+        let n = context.spreads.spreadCount
+        var ratios = [Double](repeating: 1, count: n)
+        for s in 0..<n {
+            let size = context.spreads.size(ofSpread: s, pages: context.pages)
+            ratios[s] = size.aspectRatio
+        }
+        aspectRatios = ratios
+        if arrangement == .continuous {
+            steps = PrefixSums(ratios.map { mainExtent(aspectRatio: $0) + interitemSpacing })
+        } else {
+            steps = PrefixSums([])
+        }
+        needsPrepare = false
+    }
+
+    public mutating func invalidateSpreads(_ changed: [Int], context: LayoutContext) {
+        guard !needsPrepare, context.viewportSize == viewportSize, context.spreads == spreads else {
+            prepare(context)
+            return
+        }
+        for s in changed where s >= 0 && s < count {
+            let ratio = context.spreads.size(ofSpread: s, pages: context.pages).aspectRatio
+            aspectRatios[s] = ratio
+            if arrangement == .continuous {
+                steps.set(mainExtent(aspectRatio: ratio) + interitemSpacing, at: s)
+            }
+        }
+    }
+
+    private func mainExtent(aspectRatio: Double) -> Double {
+        axis == .vertical ? crossExtent / aspectRatio : crossExtent * aspectRatio
+    }
+
+    public var contentSize: Size {
+        let main: Double
+        switch arrangement {
+        case .continuous:
+            main = contentInsets.total(along: axis) + (count > 0 ? steps.total - interitemSpacing : 0)
+        case .paged:
+            main = count > 0 ? Double(count) * stride - interitemSpacing : 0
+        }
+        let cross = viewportSize.extent(along: axis.cross)
+        return axis == .vertical ? Size(width: cross, height: main) : Size(width: main, height: cross)
+    }
+
+    /// Converts a main-axis interval from content space to the left-to-right order.
+    private func normalized(_ lo: Double, _ hi: Double) -> (Double, Double) {
+        guard mirrors else { return (lo, hi) }
+        let total = contentSize.width
+        return (total - hi, total - lo)
+    }
+
+    private func rect(main: Double, extent: Double, cross: Double, crossExtent: Double) -> Rect {
+        var m = main
+        if mirrors { m = contentSize.width - main - extent }
+        return axis == .vertical
+            ? Rect(x: cross, y: m, width: crossExtent, height: extent)
+            : Rect(x: m, y: cross, width: extent, height: crossExtent)
+    }
+
+    /// The viewport-sized cell of a paged spread in content space.
+    public func cell(forSpread spread: Int) -> Rect {
+        switch arrangement {
+        case .paged:
+            let cross = viewportSize.extent(along: axis.cross)
+            return rect(main: Double(spread) * stride, extent: viewportMain, cross: 0, crossExtent: cross)
+        case .continuous:
+            return frame(forSpread: spread)
+        }
+    }
+
+    public func frame(forSpread spread: Int) -> Rect {
+        precondition(spread >= 0 && spread < count, "spread \(spread) out of 0..<\(count)")
+        switch arrangement {
+        case .continuous:
+            let start = contentInsets.leading(along: axis) + steps.prefix(spread)
+            return rect(
+                main: start, extent: steps.values[spread] - interitemSpacing,
+                cross: contentInsets.leading(along: axis.cross), crossExtent: crossExtent)
+        case .paged:
+            let cell = cell(forSpread: spread)
+            let ratio = aspectRatios[spread]
+            let fitted = cell.inset(by: contentInsets).aspectFit(Size(width: ratio, height: 1))
+            return Rect(
+                x: cell.midX - fitted.width / 2, y: cell.midY - fitted.height / 2,
+                width: fitted.width, height: fitted.height)
+        }
+    }
+
+    public func visibleSpreads(in rect: Rect) -> [Int] {
+        guard count > 0, !rect.isEmpty else { return [] }
+        let (lo, hi) = normalized(rect.minimum(along: axis), rect.maximum(along: axis))
+        var first: Int
+        var last: Int
+        switch arrangement {
+        case .continuous:
+            let leading = contentInsets.leading(along: axis)
+            first = steps.largestIndex(withPrefixAtMost: lo - leading + interitemSpacing)
+            last = steps.largestIndex(withPrefixAtMost: hi - leading, strictly: true)
+        case .paged:
+            first = Int(max(-1, min(Double(count), (lo / stride).rounded(.down))))
+            last = Int(max(-1, min(Double(count), (hi / stride).rounded(.down))))
+        }
+        // The searches accumulate sums in another order than `frame(forSpread:)`; widen by
+        // one and let the exact predicate decide, so the answer matches a brute-force scan.
+        first = max(0, first - 1)
+        last = min(count - 1, last + 1)
+        guard first <= last else { return [] }
+        return (first...last).filter { frame(forSpread: $0).intersects(rect) }
+    }
+
+    public func continuousSpreadIndex(forContentOffset offset: Point) -> Double {
+        guard count > 0 else { return 0 }
+        var main = axis == .vertical ? offset.y : offset.x
+        if mirrors { main = contentSize.width - main - viewportMain }
+        switch arrangement {
+        case .paged:
+            return main / stride
+        case .continuous:
+            let relative = main - contentInsets.leading(along: axis)
+            if relative < 0 { return relative / steps.values[0] }
+            var s = min(steps.largestIndex(withPrefixAtMost: relative), count - 1)
+            var start = steps.prefix(s)
+            // Correct a search that disagrees with the prefix sums by one rounding step.
+            while s > 0 && start > relative {
+                s -= 1
+                start = steps.prefix(s)
+            }
+            while s < count - 1 && steps.prefix(s + 1) <= relative {
+                s += 1
+                start = steps.prefix(s)
+            }
+            return Double(s) + (relative - start) / steps.values[s]
+        }
+    }
+
+    public func contentOffset(forContinuousSpreadIndex index: Double) -> Point {
+        guard count > 0 else { return .zero }
+        var main: Double
+        switch arrangement {
+        case .paged:
+            main = index * stride
+        case .continuous:
+            let s = Int(max(0, min(Double(count - 1), index.rounded(.down))))
+            main = contentInsets.leading(along: axis) + steps.prefix(s) + (index - Double(s)) * steps.values[s]
+        }
+        if mirrors { main = contentSize.width - main - viewportMain }
+        return axis == .vertical ? Point(x: 0, y: main) : Point(x: main, y: 0)
+    }
+}
