@@ -508,3 +508,48 @@ int lectern_mupdf_read_image(lectern_mupdf_context *base, const char *path, int 
     fz_drop_context(ctx);
     return status;
 }
+
+int lectern_mupdf_load_image_rgb(lectern_mupdf_context *base, const char *path, int *width, int *height,
+                                 unsigned char **rgb, lectern_mupdf_error *error) {
+    set_error(error, LECTERN_MUPDF_OK, "");
+    *rgb = NULL;
+    fz_context *ctx = clone_context(base, path, error);
+    if (!ctx) return LECTERN_MUPDF_ERROR_NO_CONTEXT;
+    fz_image *image = NULL;
+    fz_pixmap *pixmap = NULL;
+    fz_pixmap *converted = NULL;
+    unsigned char *out = NULL;
+    int status = LECTERN_MUPDF_OK;
+    fz_var(image);
+    fz_var(pixmap);
+    fz_var(converted);
+    fz_var(out);
+    fz_try(ctx) {
+        image = fz_new_image_from_file(ctx, path);
+        pixmap = fz_get_pixmap_from_image(ctx, image, NULL, NULL, NULL, NULL);
+        converted = fz_convert_pixmap(ctx, pixmap, fz_device_rgb(ctx), NULL, NULL, fz_default_color_params, 0);
+        int w = converted->w, h = converted->h, n = converted->n;
+        // Plain malloc: the caller frees it without a MuPDF context.
+        out = malloc((size_t)w * h * 3);
+        if (!out) fz_throw(ctx, FZ_ERROR_GENERIC, "out of memory decoding %dx%d image", w, h);
+        for (int y = 0; y < h; y++) {
+            const unsigned char *row = converted->samples + (ptrdiff_t)y * converted->stride;
+            for (int x = 0; x < w; x++) memcpy(out + ((size_t)y * w + x) * 3, row + (ptrdiff_t)x * n, 3);
+        }
+        *width = w;
+        *height = h;
+        *rgb = out;
+    }
+    fz_always(ctx) {
+        fz_drop_pixmap(ctx, converted);
+        fz_drop_pixmap(ctx, pixmap);
+        fz_drop_image(ctx, image);
+    }
+    fz_catch(ctx) {
+        free(out);
+        *rgb = NULL;
+        status = caught(ctx, error);
+    }
+    fz_drop_context(ctx);
+    return status;
+}

@@ -1,4 +1,5 @@
 import Foundation
+import LecternPDF
 import LecternTestSupport
 import Testing
 
@@ -147,13 +148,18 @@ struct LecternSkeletonTests {
         let dump = directory.appendingPathComponent("frame.png").path
         let (compositor, process) = try launch([Self.fixture("text-3pages.pdf"), "--frame-dump", dump])
         #expect(compositor.wait(timeout: .seconds(15)) { compositor.commits.contains { !$0.isUniform } })
+        let committed = try #require(compositor.commits.last)
         #expect(try stop(compositor, process) == 0)
-        let data = try Data(contentsOf: URL(fileURLWithPath: dump))
-        #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG file")
-        // IHDR: width and height, big endian, at bytes 16..<24.
-        let width = data[16..<20].reduce(0) { $0 << 8 | Int($1) }
-        let height = data[20..<24].reduce(0) { $0 << 8 | Int($1) }
-        #expect(width == 1280 && height == 720)
+        // The PNG is exactly what the compositor received last.
+        let image = try PNGReader.read(path: dump)
+        #expect(image.width == 1280 && image.height == 720)
+        var mismatches = 0
+        for y in 0..<committed.height {
+            for x in 0..<committed.width where committed.pixel(x: x, y: y) & 0xFF_FFFF != image.pixel(x: x, y: y) {
+                mismatches += 1
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) pixels differ between the frame dump and the committed frame")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(leftovers == ["frame.png"], "the write is atomic: no temporary files left behind")
     }

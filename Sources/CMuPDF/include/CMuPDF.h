@@ -137,6 +137,11 @@ int lectern_mupdf_write_png(lectern_mupdf_context *base, const unsigned char *bg
 int lectern_mupdf_read_image(lectern_mupdf_context *base, const char *path, int *width, int *height, int sample_x,
                              int sample_y, unsigned char rgb[3], lectern_mupdf_error *error);
 
+/// Decodes the image file at `path` (PNG, JPEG, …) into tightly packed 8-bit RGB.
+/// On success `*rgb` is a malloc'd buffer of width*height*3 bytes that the caller frees.
+int lectern_mupdf_load_image_rgb(lectern_mupdf_context *base, const char *path, int *width, int *height,
+                                 unsigned char **rgb, lectern_mupdf_error *error);
+
 #ifdef __cplusplus
 }
 #endif
