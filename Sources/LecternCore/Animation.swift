@@ -54,11 +54,22 @@ struct Fling: Sendable {
     }
 }
 
+/// An eased transition of one target's zoom and offset (page turn, zoom to rect, bounce).
+struct Transition: Sendable {
+    var target: ScrollTarget
+    var from: ViewSnapshot
+    var to: ViewSnapshot
+    var start: Double
+    var duration: Double
+    var curve: TimingCurve
+    /// The page a page turn is heading for: `to` is that page's resting offset.
+    var page: Int?
+}
+
 /// The animation in progress, if any.
 enum ViewAnimation: Sendable {
     /// An eased transition of one target's zoom and offset (page turn, zoom to rect, bounce).
-    case transition(
-        target: ScrollTarget, from: ViewSnapshot, to: ViewSnapshot, start: Double, duration: Double, curve: TimingCurve)
+    case transition(Transition)
     /// A kinetic fling.
     case fling(Fling)
 }
@@ -78,7 +89,8 @@ extension DocumentView {
     }
 
     mutating func startTransition(
-        to end: ViewSnapshot, target: ScrollTarget, duration: Double, curve: TimingCurve, at now: Double
+        to end: ViewSnapshot, target: ScrollTarget, duration: Double, curve: TimingCurve, at now: Double,
+        page: Int? = nil
     ) {
         let start = snapshot(of: target)
         guard start != end, duration > 0 else {
@@ -86,7 +98,9 @@ extension DocumentView {
             animation = nil
             return
         }
-        animation = .transition(target: target, from: start, to: end, start: now, duration: duration, curve: curve)
+        animation = .transition(
+            Transition(
+                target: target, from: start, to: end, start: now, duration: duration, curve: curve, page: page))
     }
 
     mutating func setSnapshot(_ snapshot: ViewSnapshot, of target: ScrollTarget) {
@@ -99,11 +113,14 @@ extension DocumentView {
         }
     }
 
-    mutating func animateDocument(to offset: Point, duration: Double, curve: TimingCurve, at now: Double) {
+    mutating func animateDocument(
+        to offset: Point, duration: Double, curve: TimingCurve, at now: Double, page: Int? = nil
+    ) {
         let scale = layout.spreadBasedZooming ? 1 : zoomScale
         startTransition(
-            to: ViewSnapshot(scale: scale, offset: offset), target: .document, duration: duration, curve: curve, at: now
-        )
+            to: ViewSnapshot(scale: scale, offset: offset), target: .document, duration: duration, curve: curve,
+            at: now,
+            page: page)
     }
 
     mutating func animateOffset(
@@ -121,18 +138,19 @@ extension DocumentView {
     public mutating func advanceAnimations(to now: Double) -> Bool {
         guard let running = animation else { return false }
         switch running {
-        case .transition(let target, let from, let to, let start, let duration, let curve):
-            let t = (now - start) / duration
+        case .transition(let transition):
+            let (from, to) = (transition.from, transition.to)
+            let t = (now - transition.start) / transition.duration
             if t >= 1 {
-                setSnapshot(to, of: target)
+                setSnapshot(to, of: transition.target)
                 animation = nil
                 clampAll()
                 return false
             }
-            let p = curve.progress(t)
+            let p = transition.curve.progress(t)
             let scale = from.scale + (to.scale - from.scale) * p
             let offset = from.offset + (to.offset - from.offset) * p
-            setSnapshot(ViewSnapshot(scale: scale, offset: offset), of: target)
+            setSnapshot(ViewSnapshot(scale: scale, offset: offset), of: transition.target)
             return true
         case .fling(let fling):
             let t = max(0, now - fling.start)
@@ -176,10 +194,15 @@ extension DocumentView {
         if !layout.spreadBasedZooming && zoomScale != 1 {
             // Zoom out while scrolling: both end together.
             let end = ViewSnapshot(scale: 1, offset: restingOffset(forSpread: spread))
-            startTransition(to: end, target: .document, duration: 0.3, curve: .easeInOut, at: now)
+            startTransition(to: end, target: .document, duration: 0.3, curve: .easeInOut, at: now, page: page)
         } else {
-            animateDocument(to: restingOffset(forSpread: spread), duration: 0.3, curve: .easeInOut, at: now)
+            animateDocument(
+                to: restingOffset(forSpread: spread), duration: 0.3, curve: .easeInOut, at: now, page: page)
         }
+        // The page becomes the dominant one when the turn comes to rest.
+        navigationMark = NavigationMark(
+            page: page, contentOffset: restingOffset(forSpread: spread),
+            zoomScale: layout.spreadBasedZooming ? zoomScale : 1, spreadZoom: nil, viewportSize: viewportSize)
     }
 
     /// Turns to the next spread (animated).

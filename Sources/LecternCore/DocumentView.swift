@@ -49,6 +49,9 @@ public struct DocumentView: Sendable {
 
     /// The page the reader last navigated to; it wins ties for the dominant page.
     var rememberedPage = 0
+    /// Where the last navigation left the view; while the view rests there, the page
+    /// navigated to is the dominant page.
+    var navigationMark: NavigationMark?
     /// The state a run of resizes restores, so that A → B → A is the identity.
     var resizeAnchor: ResizeAnchor?
     /// The running animation or fling, if any.
@@ -131,15 +134,21 @@ public struct DocumentView: Sendable {
     // MARK: Page geometry refinement
 
     /// Records the real geometry of pages whose sizes were estimated, without moving what
-    /// the reader sees: the dominant page's spread keeps its place on screen.
+    /// the reader sees: the dominant page's spread keeps its place on screen, and a drag,
+    /// pinch, fling or animation in progress carries on from where it is (a page turn still
+    /// ends on its page).
+    ///
+    /// All updates are checked first: when one is out of range nothing changes.
     public mutating func updatePageGeometries(
         _ updates: [(page: Int, geometry: PageGeometry)]
     ) throws(DocumentViewError) {
         guard !updates.isEmpty else { return }
-        let anchorSpread = pages.count > 0 ? spreads.spreadIndex(forPage: dominantPage()) : 0
-        let before =
-            pages.count > 0
-            ? contentToView(spread: anchorSpread).apply(to: layout.frame(forSpread: anchorSpread).origin) : .zero
+        for update in updates where update.page < 0 || update.page >= pages.count {
+            throw .pageOutOfRange(page: update.page, pageCount: pages.count)
+        }
+        let restingAtMark = navigationMark.map(isAt) ?? false
+        let anchorSpread = spreads.spreadIndex(forPage: dominantPage())
+        let before = contentToView(spread: anchorSpread).apply(to: layout.frame(forSpread: anchorSpread).origin)
         var changed: [Int] = []
         for update in updates {
             if try pages.setGeometry(update.geometry, forPage: update.page) {
@@ -148,12 +157,58 @@ public struct DocumentView: Sendable {
         }
         guard !changed.isEmpty else { return }
         layout.invalidateSpreads(changed, context: layoutContext)
-        guard pages.count > 0 else { return }
         let after = contentToView(spread: anchorSpread).apply(to: layout.frame(forSpread: anchorSpread).origin)
         if !layout.spreadBasedZooming {
-            contentOffset = contentOffset + (after - before)
+            let delta = after - before
+            contentOffset = contentOffset + delta
+            shiftGestures(byContent: delta * (1 / zoomScale))
         }
         clampAll()
+        if case .transition(var transition) = animation, let page = transition.page, transition.target == .document {
+            // A page turn heads for where its page rests now, carrying on from where it is:
+            // re-base its start so that the current progress gives the current offset.
+            let target = restingOffset(forSpread: spreads.spreadIndex(forPage: page))
+            let span = transition.to.offset - transition.from.offset
+            let done = contentOffset - transition.from.offset
+            let progress =
+                abs(span.x) >= abs(span.y) ? (span.x != 0 ? done.x / span.x : 0) : done.y / span.y
+            if progress < 1 - 1e-3 {
+                let p = max(0, progress)
+                transition.from.offset = (contentOffset - target * p) * (1 / (1 - p))
+            }
+            transition.to.offset = target
+            animation = .transition(transition)
+            navigationMark?.contentOffset = transition.to.offset
+        } else if restingAtMark, let page = navigationMark?.page {
+            markNavigation(to: page)
+        } else {
+            navigationMark = nil
+        }
+    }
+
+    /// Moves the document-space state of a running drag, pinch, fling or animation by
+    /// `delta` content units, the amount the content under the viewport just moved.
+    mutating func shiftGestures(byContent delta: Point) {
+        if var drag, drag.target == .document {
+            drag.startOffset = drag.startOffset + delta * zoomScale
+            drag.startPagingOffset = drag.startPagingOffset + delta * zoomScale
+            self.drag = drag
+        }
+        if var pinch, pinch.target == .document {
+            pinch.contentPoint = pinch.contentPoint + delta
+            self.pinch = pinch
+        }
+        switch animation {
+        case .fling(var fling) where fling.target == .document:
+            fling.origin = fling.origin + delta * zoomScale
+            animation = .fling(fling)
+        case .transition(var transition) where transition.target == .document:
+            transition.from.offset = transition.from.offset + delta * transition.from.scale
+            transition.to.offset = transition.to.offset + delta * transition.to.scale
+            animation = .transition(transition)
+        default:
+            break
+        }
     }
 
     /// Records the real geometry of one page; see `updatePageGeometries(_:)`.
@@ -175,11 +230,7 @@ public struct DocumentView: Sendable {
     }
 
     /// The region a spread zooms and is clipped in (its paging cell), in content space.
-    public func zoomCell(forSpread spread: Int) -> Rect {
-        if let paged = layout as? ScrollPerSpreadLayout { return paged.cell(forSpread: spread) }
-        if let stack = layout as? StackViewLayout { return stack.cell(forSpread: spread) }
-        return layout.frame(forSpread: spread)
-    }
+    public func zoomCell(forSpread spread: Int) -> Rect { layout.zoomCell(forSpread: spread) }
 
     /// Content to view for points that belong to `spread`.
     public func contentToView(spread: Int) -> AffineTransform { zoomFrame(spread: spread).contentToView }
@@ -269,11 +320,53 @@ public struct DocumentView: Sendable {
         spreadZooms[spread] = nil
         contentOffset = restingOffset(forSpread: spread)
         rememberedPage = page
+        markNavigation(to: page)
     }
 
     /// Forgets the resize anchor: the reader moved, so the next resize captures afresh.
     mutating func userChanged() {
         resizeAnchor = nil
+    }
+
+    /// The view's position, for comparing it with a navigation mark.
+    func position(forPage page: Int) -> NavigationMark {
+        let spread = spreads.spreadIndex(forPage: page)
+        return NavigationMark(
+            page: page, contentOffset: contentOffset, zoomScale: zoomScale,
+            spreadZoom: layout.spreadBasedZooming ? spreadZooms[spread] : nil, viewportSize: viewportSize)
+    }
+
+    /// Records that the reader navigated to `page` and the view now rests where it should.
+    mutating func markNavigation(to page: Int) {
+        navigationMark = position(forPage: page)
+    }
+
+    /// Whether the view still rests where `mark` was taken.
+    func isAt(_ mark: NavigationMark) -> Bool {
+        guard mark.page >= 0, mark.page < pages.count else { return false }
+        return mark.matches(position(forPage: mark.page))
+    }
+}
+
+/// Where a navigation left the view (see `DocumentView.dominantPage()`).
+struct NavigationMark: Sendable, Equatable {
+    var page: Int
+    var contentOffset: Point
+    var zoomScale: Double
+    var spreadZoom: SpreadZoom?
+    var viewportSize: Size
+
+    /// Whether `other` is the same position, up to rounding.
+    func matches(_ other: NavigationMark) -> Bool {
+        func near(_ a: Point, _ b: Point) -> Bool { a.distance(to: b) <= 1e-6 * max(1, abs(a.x), abs(a.y)) }
+        guard page == other.page, viewportSize == other.viewportSize, near(contentOffset, other.contentOffset),
+            abs(zoomScale - other.zoomScale) <= 1e-9 * zoomScale
+        else { return false }
+        switch (spreadZoom, other.spreadZoom) {
+        case (nil, nil): return true
+        case (let a?, let b?): return abs(a.scale - b.scale) <= 1e-9 * a.scale && near(a.offset, b.offset)
+        default: return false
+        }
     }
 }
 

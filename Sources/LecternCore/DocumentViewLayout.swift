@@ -45,6 +45,9 @@ public protocol DocumentViewLayout: Sendable {
     mutating func invalidateSpreads(_ changed: [Int], context: LayoutContext)
     /// The frame of `spread` in content space.
     func frame(forSpread spread: Int) -> Rect
+    /// The region `spread` zooms and is clipped in under spread-based zooming (a paged
+    /// layout's viewport-sized cell), in content space. Defaults to the spread's frame.
+    func zoomCell(forSpread spread: Int) -> Rect
     /// The spreads whose frames intersect `rect` (positive-area overlap), ascending.
     func visibleSpreads(in rect: Rect) -> [Int]
     /// The fractional spread index at a content offset (the viewport's top-left corner):
@@ -62,6 +65,10 @@ extension DocumentViewLayout {
     public var spreadBasedZooming: Bool { false }
     /// Custom layouts use the viewport as their scroll frame unless they say otherwise.
     public var scrollViewFrameInsets: EdgeInsets { .zero }
+
+    /// The spread's frame: custom layouts zoom each spread inside its own frame unless they
+    /// say otherwise.
+    public func zoomCell(forSpread spread: Int) -> Rect { frame(forSpread: spread) }
 
     /// Lays everything out again; custom layouts may do better.
     public mutating func invalidateSpreads(_ changed: [Int], context: LayoutContext) {

@@ -73,27 +73,35 @@ extension DocumentView {
         return result
     }
 
-    /// The most visible page: the largest visible fraction of its area wins; ties go to the
-    /// page last navigated to, then to the larger visible area, then to the lower index.
+    /// The most visible page: the page covering the largest part of the viewport (its
+    /// on-screen area, clipped like `visibleLayout()`).
+    ///
+    /// The page the reader navigated to (`goToPage`, `restore`, a page turn, or the page
+    /// kept across a resize) stays dominant for as long as the view rests where that
+    /// navigation put it, even when another page covers more of the screen there (the
+    /// wider page of a spread, or the page above a short last page). Equal areas go to the
+    /// page last navigated to, then to the first page in reading order. Costs
+    /// O(log n + visible pages).
     public func dominantPage() -> Int {
         guard pages.count > 0 else { return 0 }
-        var best: (page: Int, fraction: Double, area: Double)?
+        if let mark = navigationMark, isAt(mark) { return mark.page }
+        var best: (page: Int, area: Double)?
         for spread in visibleLayout() {
             for page in spread.pages {
                 let area = page.visibleRect.area
-                let fraction = page.frame.area > 0 ? area / page.frame.area : 0
+                guard area > 0 else { continue }
                 guard let current = best else {
-                    best = (page.page, fraction, area)
+                    best = (page.page, area)
                     continue
                 }
-                let tolerance = 1e-9
-                if fraction > current.fraction + tolerance {
-                    best = (page.page, fraction, area)
-                } else if fraction >= current.fraction - tolerance {
-                    if current.page == rememberedPage { continue }
-                    if page.page == rememberedPage || area > current.area * (1 + 1e-12) {
-                        best = (page.page, fraction, area)
-                    }
+                // Areas computed from differently rounded frames may differ in the last bits.
+                let tolerance = 1e-9 * max(area, current.area)
+                if area > current.area + tolerance {
+                    best = (page.page, area)
+                } else if area >= current.area - tolerance, current.page != rememberedPage,
+                    page.page == rememberedPage || page.page < current.page
+                {
+                    best = (page.page, area)
                 }
             }
         }

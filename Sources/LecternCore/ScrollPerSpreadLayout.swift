@@ -43,6 +43,7 @@ public struct ScrollPerSpreadLayout: DocumentViewLayout {
         stack.invalidateSpreads(changed, context: context)
     }
     public func frame(forSpread spread: Int) -> Rect { stack.frame(forSpread: spread) }
+    public func zoomCell(forSpread spread: Int) -> Rect { stack.zoomCell(forSpread: spread) }
     public func visibleSpreads(in rect: Rect) -> [Int] { stack.visibleSpreads(in: rect) }
     public func continuousSpreadIndex(forContentOffset offset: Point) -> Double {
         stack.continuousSpreadIndex(forContentOffset: offset)

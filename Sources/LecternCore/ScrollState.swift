@@ -206,9 +206,15 @@ extension DocumentView {
                 y: Self.rubberBand(
                     paging.y, lower: pagingBounds.lower.y, upper: pagingBounds.upper.y, dimension: viewportSize.height))
         }
+        // Along an axis where the content fits there is nothing to scroll: it stays put
+        // rather than wobbling with the finger's drift (UIScrollView without alwaysBounce).
         let banded = Point(
-            x: Self.rubberBand(raw.x, lower: bounds.lower.x, upper: bounds.upper.x, dimension: viewportSize.width),
-            y: Self.rubberBand(raw.y, lower: bounds.lower.y, upper: bounds.upper.y, dimension: viewportSize.height))
+            x: bounds.upper.x > bounds.lower.x
+                ? Self.rubberBand(raw.x, lower: bounds.lower.x, upper: bounds.upper.x, dimension: viewportSize.width)
+                : bounds.lower.x,
+            y: bounds.upper.y > bounds.lower.y
+                ? Self.rubberBand(raw.y, lower: bounds.lower.y, upper: bounds.upper.y, dimension: viewportSize.height)
+                : bounds.lower.y)
         setOffset(banded, of: drag.target)
     }
 

@@ -137,6 +137,9 @@ public struct StackViewLayout: DocumentViewLayout {
             : Rect(x: m, y: cross, width: extent, height: crossExtent)
     }
 
+    /// The paging cell of a paged spread, the frame of a continuous one.
+    public func zoomCell(forSpread spread: Int) -> Rect { cell(forSpread: spread) }
+
     /// The viewport-sized cell of a paged spread in content space.
     public func cell(forSpread spread: Int) -> Rect {
         switch arrangement {

@@ -83,6 +83,7 @@ extension DocumentView {
                 scale: scale, offset: frame.offset(placing: centre, at: viewBounds.center, scale: scale), to: .document)
         }
         rememberedPage = page
+        markNavigation(to: page)
     }
 
     /// Changes the viewport size (a window resize or a screen rotation), keeping the
@@ -116,6 +117,7 @@ extension DocumentView {
             if crossIsX { scaled.x = contentOffset.x } else { scaled.y = contentOffset.y }
             contentOffset = documentOffsetBounds().clamp(scaled)
             rememberedPage = anchor.state.pageIndex
+            markNavigation(to: anchor.state.pageIndex)
         }
         resizeAnchor = anchor
     }

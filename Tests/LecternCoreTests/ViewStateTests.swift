@@ -202,3 +202,45 @@ struct ViewStateTests {
                 < 1e-9)
     }
 }
+
+@Suite("Page-curl view state")
+struct PageCurlTests {
+    func view(
+        _ transition: ViewConfiguration.PageTransition, size: Size = Size(width: 1200, height: 800)
+    )
+        -> DocumentView
+    {
+        DocumentView(
+            pages: PageTable((0..<6).map { _ in page(612, 792) }),
+            configuration: ViewConfiguration(spreadMode: .double, pageTransition: transition), viewportSize: size)
+    }
+
+    @Test func restoringAViewportInCurlModeGoesToThePage() throws {
+        var scrolled = view(.scroll)
+        try scrolled.goToPage(3)
+        scrolled.zoom(to: 3, about: Point(x: 500, y: 300))
+        let state = scrolled.viewState()
+        #expect(state.viewport != nil)
+        var curl = view(.curl)
+        try curl.restore(state)
+        var reference = view(.curl)
+        try reference.goToPage(state.pageIndex)
+        #expect(curl.currentZoomScale == 1 && curl.contentOffset == reference.contentOffset)
+        #expect(curl.viewState() == ViewState(pageIndex: state.pageIndex))
+    }
+
+    @Test func switchingToCurlAndResizingKeepOnlyThePage() throws {
+        var v = view(.scroll)
+        try v.goToPage(3)
+        v.zoom(to: 3, about: Point(x: 900, y: 300))
+        let page = v.viewState().pageIndex
+        var config = v.configuration
+        config.pageTransition = .curl
+        v.setConfiguration(config)
+        #expect(v.viewState() == ViewState(pageIndex: page) && v.currentZoomScale == 1)
+        v.zoom(to: 2, about: Point(x: 600, y: 400))
+        v.setViewportSize(Size(width: 800, height: 1200))
+        #expect(v.viewState() == ViewState(pageIndex: page) && v.currentZoomScale == 1, "a resize keeps the page only")
+        #expect(v.layout.isPagingEnabled && v.layout.scrollAxis == .horizontal, "curl pages horizontally")
+    }
+}
