@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# End to end under cage, the production compositor, headless: Lectern runs as an
+# unprivileged user, survives 5 s, commits a frame of the output size, its frame dump
+# shows the page, and SIGTERM ends Lectern and cage cleanly.
+#
+# Usage: Tests/e2e/cage.sh [LECTERN_BINARY]   (default: .build/debug/lectern)
+# Prints PASS/FAIL lines and a summary; exits 1 if anything failed.
+# See Tests/e2e/lib.sh for the environment variables it understands.
+set -euo pipefail
+e2e_name=cage
+# shellcheck source=Tests/e2e/lib.sh
+source "$(dirname "$0")/lib.sh"
+cd "$e2e_root"
+
+bin=${1:-.build/debug/lectern}
+# wlroots' headless backend makes one 1280x720 output (cage 0.1.4 / wlroots 0.15).
+size=1280x720
+
+for tool in cage python3 setsid timeout pgrep; do
+  command -v "$tool" >/dev/null || { fail "$tool is not installed (run kiosk/install-deps)"; e2e_summary; }
+done
+dpkg-query -W -f='${db:Status-Status}' xwayland 2>/dev/null | grep -qx installed ||
+  note "xwayland is not installed; cage 0.1.4 may fail to start without it"
+
+e2e_user
+trap e2e_cleanup EXIT
+e2e_stage "$bin" || e2e_summary
+
+log=$e2e_stage/cage.log
+# cage refuses to run as root; e2e_start runs it as $e2e_run_user.
+e2e_start "$log" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
+  cage -- "$e2e_bin" "${e2e_args[@]}" --frame-dump "$e2e_dump"
+sid=$e2e_sid
+
+cage_pid() { pgrep -s "$sid" -x cage; }
+# cage starts its client as a child; match it by path (an interpreter may be in front).
+lectern_pid() {
+  local cage
+  cage=$(cage_pid) || return 1
+  pgrep -P "$cage" -f "$e2e_bin"
+}
+
+if ! wait_for 10 lectern_pid >/dev/null; then
+  fail "Lectern did not start under cage within 10 s"
+  show_log "$log"
+  e2e_summary
+fi
+pid=$(lectern_pid)
+note "cage $(cage_pid) runs Lectern $pid as $e2e_run_user, output $size"
+
+# Survives 5 s.
+sleep 5
+if kill -0 "$pid" 2>/dev/null && cage_pid >/dev/null; then
+  pass "Lectern and cage are still running after 5 s"
+else
+  fail "Lectern or cage ended within 5 s"
+  show_log "$log"
+fi
+
+if grep -q "frame committed $size" "$log"; then
+  pass "Lectern logged 'frame committed $size'"
+else
+  fail "no 'frame committed $size' in the log ($(grep -o 'frame committed [0-9]*x[0-9]*' "$log" | sort -u | tr '\n' ' '))"
+  show_log "$log"
+fi
+
+check_frame_dump "$size"
+
+# SIGTERM: Lectern exits cleanly, and cage (whose only client it is) exits after it.
+# cage does not pass on its client's exit status, so the log is the evidence.
+kill -TERM "$pid" 2>/dev/null || true
+if wait_for 5 eval "! kill -0 $pid 2>/dev/null"; then
+  if wait_for 5 eval "! session_alive $sid"; then
+    pass "SIGTERM: Lectern and cage exited within 5 s"
+  else
+    fail "SIGTERM: Lectern exited but cage did not within 5 s"
+  fi
+else
+  fail "SIGTERM: Lectern still running 5 s after SIGTERM"
+  show_log "$log"
+fi
+if grep -qiE 'fatal error|assertion|segmentation|backtrace|core dumped' "$log"; then
+  fail "the log shows a crash"
+  show_log "$log"
+fi
+if ! python3 "$e2e_root/Tests/e2e/pngcheck.py" "$e2e_dump" --size "$size" >/dev/null 2>&1; then
+  fail "the frame dump written on exit is not a valid $size page image"
+fi
+end_session "$sid"
+if session_alive "$sid"; then
+  fail "processes left behind: $(pgrep -a -s "$sid" | tr '\n' ';')"
+else
+  pass "no cage or Lectern process left behind"
+fi
+e2e_summary
