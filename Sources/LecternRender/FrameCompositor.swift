@@ -11,14 +11,15 @@ public final class FrameCompositor {
     /// Damage of the most recent frames, newest last.
     private var damageHistory: [[PixelBox]] = []
     private static let historyLength = 4
-    private let titleFont: TextRenderer?
-    private let bodyFont: TextRenderer?
     private let logger: Logger
+
+    // Loaded when text is first drawn: fontconfig's start-up stays off the path to the
+    // first page frame, which has no text of ours.
+    private lazy var titleFont: TextRenderer? = TextRenderer(pixelSize: 34, logger: logger)
+    private lazy var bodyFont: TextRenderer? = titleFont == nil ? nil : TextRenderer(pixelSize: 22, logger: logger)
 
     public init(logger: Logger) {
         self.logger = logger
-        titleFont = TextRenderer(pixelSize: 34, logger: logger)
-        bodyFont = titleFont == nil ? nil : TextRenderer(pixelSize: 22, logger: logger)
     }
 
     /// What changed between the last drawn scene and `scene`, in buffer pixels; nil if nothing did.
