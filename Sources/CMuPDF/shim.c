@@ -468,47 +468,6 @@ int lectern_mupdf_write_png(lectern_mupdf_context *base, const unsigned char *bg
     return status;
 }
 
-int lectern_mupdf_read_image(lectern_mupdf_context *base, const char *path, int *width, int *height, int sample_x,
-                             int sample_y, unsigned char rgb[3], lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
-    fz_context *ctx = clone_context(base, path, error);
-    if (!ctx) return LECTERN_MUPDF_ERROR_NO_CONTEXT;
-    fz_document *doc = NULL;
-    fz_image *image = NULL;
-    fz_pixmap *pixmap = NULL;
-    fz_pixmap *converted = NULL;
-    int status = LECTERN_MUPDF_OK;
-    fz_var(doc);
-    fz_var(image);
-    fz_var(pixmap);
-    fz_var(converted);
-    fz_try(ctx) {
-        // Opening it as a document proves MuPDF recognizes the file, not just its decoder.
-        doc = fz_open_document(ctx, path);
-        if (fz_count_pages(ctx, doc) < 1) fz_throw(ctx, FZ_ERROR_GENERIC, "image has no pages");
-        image = fz_new_image_from_file(ctx, path);
-        *width = image->w;
-        *height = image->h;
-        if (sample_x < 0 || sample_y < 0 || sample_x >= image->w || sample_y >= image->h)
-            fz_throw(ctx, FZ_ERROR_GENERIC, "sample point outside the image");
-        pixmap = fz_get_pixmap_from_image(ctx, image, NULL, NULL, NULL, NULL);
-        converted = fz_convert_pixmap(ctx, pixmap, fz_device_rgb(ctx), NULL, NULL, fz_default_color_params, 1);
-        const unsigned char *p = converted->samples + (ptrdiff_t)sample_y * converted->stride + sample_x * converted->n;
-        rgb[0] = p[0];
-        rgb[1] = p[1];
-        rgb[2] = p[2];
-    }
-    fz_always(ctx) {
-        fz_drop_pixmap(ctx, converted);
-        fz_drop_pixmap(ctx, pixmap);
-        fz_drop_image(ctx, image);
-        fz_drop_document(ctx, doc);
-    }
-    fz_catch(ctx) status = caught(ctx, error);
-    fz_drop_context(ctx);
-    return status;
-}
-
 int lectern_mupdf_load_image_rgb(lectern_mupdf_context *base, const char *path, int *width, int *height,
                                  unsigned char **rgb, lectern_mupdf_error *error) {
     set_error(error, LECTERN_MUPDF_OK, "");

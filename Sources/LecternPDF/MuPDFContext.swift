@@ -26,25 +26,6 @@ final class MuPDFContext: @unchecked Sendable {
 
     /// The one base context of the process, made on first use.
     static func shared() throws(PDFError) -> MuPDFContext { try sharedResult.get() }
-
-    /// Opens the image at `path` with MuPDF and returns its pixel size and the RGB of pixel (x, y).
-    /// For tests of the PNG writer. Corresponding C function: `lectern_mupdf_read_image`.
-    static func readImage(
-        atPath path: String, sampleX x: Int, sampleY y: Int
-    ) throws(PDFError)
-        -> (width: Int, height: Int, rgb: [UInt8])
-    {
-        let context = try shared()
-        var error = lectern_mupdf_error()
-        var width: Int32 = 0
-        var height: Int32 = 0
-        var rgb: [UInt8] = [0, 0, 0]
-        let status = rgb.withUnsafeMutableBufferPointer {
-            lectern_mupdf_read_image(context.handle, path, &width, &height, Int32(x), Int32(y), $0.baseAddress, &error)
-        }
-        guard status == 0 else { throw PDFError.open(.unreadable, path, error.text) }
-        return (Int(width), Int(height), rgb)
-    }
 }
 
 extension lectern_mupdf_error {

@@ -4,6 +4,13 @@ import Testing
 @testable import LecternPDF
 
 @Suite struct PNGWriterTests {
+    /// MuPDF's decoding of the file: its size and the RGB at (x, y).
+    func sample(_ path: String, x: Int, y: Int) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        let image = try PNGReader.read(path: path)
+        let i = (y * image.width + x) * 3
+        return (image.width, image.height, Array(image.rgb[i..<i + 3]))
+    }
+
     @Test func writtenPNGReopensWithMuPDFAtTheRightSize() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -17,10 +24,10 @@ import Testing
         }
         // Pixel (70, 120) is inside the "P" of "Page One"; (300, 10) is white paper.
         #expect(bitmap.pixel(70, 120).0 < 64)
-        let dark = try MuPDFContext.readImage(atPath: path, sampleX: 70, sampleY: 120)
+        let dark = try sample(path, x: 70, y: 120)
         #expect(dark.width == 321 && dark.height == 123)
         #expect(dark.rgb.allSatisfy { $0 < 64 })
-        let white = try MuPDFContext.readImage(atPath: path, sampleX: 300, sampleY: 10)
+        let white = try sample(path, x: 300, y: 10)
         #expect(white.rgb == [255, 255, 255])
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -30,7 +37,7 @@ import Testing
         try bitmap.bytes.withUnsafeBytes { raw in
             try PNGWriter.write(bgra: raw.baseAddress!, width: 100, height: 50, stride: bitmap.stride, to: path)
         }
-        let second = try MuPDFContext.readImage(atPath: path, sampleX: 0, sampleY: 0)
+        let second = try sample(path, x: 0, y: 0)
         #expect(second.width == 100 && second.height == 50)
     }
 

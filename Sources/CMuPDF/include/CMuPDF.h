@@ -132,11 +132,6 @@ int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float
 int lectern_mupdf_write_png(lectern_mupdf_context *base, const unsigned char *bgra, int width, int height,
                             ptrdiff_t stride, const char *path, lectern_mupdf_error *error);
 
-/// Opens the image at `path` with MuPDF (as a document, then as an image) and writes its size in
-/// pixels and the RGB of pixel (sample_x, sample_y). For tests of the PNG writer.
-int lectern_mupdf_read_image(lectern_mupdf_context *base, const char *path, int *width, int *height, int sample_x,
-                             int sample_y, unsigned char rgb[3], lectern_mupdf_error *error);
-
 /// Decodes the image file at `path` (PNG, JPEG, …) into tightly packed 8-bit RGB.
 /// On success `*rgb` is a malloc'd buffer of width*height*3 bytes that the caller frees.
 int lectern_mupdf_load_image_rgb(lectern_mupdf_context *base, const char *path, int *width, int *height,
