@@ -4,23 +4,19 @@ import Glibc
 
 /// One `wl_buffer` backed by its own sealed memfd, mapped read-write.
 ///
-/// A buffer is *busy* from the commit that attached it until the compositor's
-/// `wl_buffer.release`; nothing draws into a busy buffer. Its `age` counts the frames
-/// since its contents were last committed (0: contents undefined), which drives partial
-/// repaint the way foot's `shm.c` does.
+/// Whether it is busy (attached and not yet released) is the pool's `SwapChainState`;
+/// `age`, set when the pool hands the buffer out, counts the frames since its contents
+/// were last committed (0: undefined) and drives partial repaint as in foot's `shm.c`.
 public final class ShmBuffer {
     public let width: Int
     public let height: Int
     public let stride: Int
     /// The pixels: premultiplied ARGB32 (`WL_SHM_FORMAT_ARGB8888`), little endian (B, G, R, A in memory).
     public let pixels: UnsafeMutableRawPointer
-    public internal(set) var isBusy = false
     public internal(set) var age = 0
     let byteCount: Int
     let fd: Int32
     private(set) var proxy: OpaquePointer?
-    /// Set when the pool dropped the buffer while it was busy: destroyed on release.
-    var isRetired = false
     weak var pool: ShmBufferPool?
     private let listener: UnsafeMutablePointer<wl_buffer_listener>
 
@@ -67,10 +63,7 @@ public final class ShmBuffer {
     /// The `wl_buffer` proxy to attach.
     public var wlBuffer: OpaquePointer? { proxy }
 
-    private func didRelease() {
-        isBusy = false
-        pool?.bufferReleased(self)
-    }
+    private func didRelease() { pool?.bufferReleased(self) }
 
     /// Destroys the proxy and unmaps the memory. Only for a buffer that is not busy.
     func destroy() {

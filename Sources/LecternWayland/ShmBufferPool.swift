@@ -90,8 +90,6 @@ public final class ShmBufferPool {
     private let shm: OpaquePointer
     private var state: SwapChainState
     private var buffers: [Int: ShmBuffer] = [:]
-    /// Called when a buffer becomes free again (a frame that waited can be drawn).
-    public var onRelease: (() -> Void)?
 
     public init(shm: OpaquePointer, maximumCount: Int = 3) {
         self.shm = shm
@@ -103,9 +101,6 @@ public final class ShmBufferPool {
         let (decision, freeNow) = state.acquire(width: width, height: height)
         for id in freeNow {
             buffers.removeValue(forKey: id)?.destroy()
-        }
-        for (id, slot) in state.slots where slot.isRetired {
-            buffers[id]?.isRetired = true
         }
         switch decision {
         case .reuse(let id):
@@ -131,10 +126,6 @@ public final class ShmBufferPool {
     public func committed(_ buffer: ShmBuffer) {
         guard let id = id(of: buffer) else { return }
         state.committed(id)
-        for (key, slot) in state.slots {
-            buffers[key]?.age = slot.age
-            buffers[key]?.isBusy = slot.isBusy
-        }
     }
 
     func bufferReleased(_ buffer: ShmBuffer) {
@@ -142,7 +133,6 @@ public final class ShmBufferPool {
         if state.released(id) {
             buffers.removeValue(forKey: id)?.destroy()
         }
-        onRelease?()
     }
 
     /// Number of buffers currently allocated (busy or idle).

@@ -46,8 +46,7 @@ struct Lectern: ParsableCommand {
         let logger = Logger(label: "lectern")
         let path = file ?? Self.bundledSamplePath()
         logger.info("Lectern \(Self.version) showing \(path)")
-        var configuration = KioskConfiguration(documentPath: path, password: password, frameDumpPath: frameDump)
-        configuration.pageMargin = 12
+        let configuration = KioskConfiguration(documentPath: path, password: password, frameDumpPath: frameDump)
         let status = KioskApp(configuration: configuration, logger: logger).run()
         if status != 0 { throw ExitCode(status) }
     }
