@@ -50,21 +50,21 @@ let package = Package(
         .target(
             name: "LecternRender",
             dependencies: [
-                "LecternPDF", "CPixman", "CFcft",
+                "LecternCore", "LecternPDF", "CPixman", "CFcft",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "LecternWayland",
             dependencies: [
-                "CWaylandClient", "CWaylandProtocols", "CXKBCommon", "CLecternLinux",
+                "LecternCore", "CWaylandClient", "CWaylandProtocols", "CXKBCommon", "CLecternLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "LecternKiosk",
             dependencies: [
-                "LecternPDF", "LecternRender", "LecternWayland", "CLecternLinux",
+                "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "CLecternLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -85,7 +85,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "lectern-bench",
-            dependencies: ["LecternCore", "LecternPDF", "LecternTestSupport"]
+            dependencies: ["LecternCore", "LecternPDF", "LecternRender", "LecternTestSupport"]
         ),
 
         .testTarget(
@@ -93,9 +93,9 @@ let package = Package(
             dependencies: ["LecternCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "LecternPDFTests", dependencies: ["LecternPDF"]),
-        .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPDF"]),
-        .testTarget(name: "LecternWaylandTests", dependencies: ["LecternWayland"]),
-        .testTarget(name: "LecternKioskTests", dependencies: ["LecternTestSupport", "LecternPDF"]),
+        .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPDF", "LecternCore"]),
+        .testTarget(name: "LecternWaylandTests", dependencies: ["LecternWayland", "LecternTestSupport", "LecternCore"]),
+        .testTarget(name: "LecternKioskTests", dependencies: ["LecternTestSupport", "LecternPDF", "LecternCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
