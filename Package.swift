@@ -50,7 +50,7 @@ let package = Package(
         .target(
             name: "LecternRender",
             dependencies: [
-                "LecternCore", "LecternPDF", "CPixman", "CFcft",
+                "LecternCore", "LecternPDF", "CPixman", "CFcft", "CLecternLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "LecternKiosk",
+                "LecternKiosk", "LecternCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

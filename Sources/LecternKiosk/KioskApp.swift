@@ -1,5 +1,6 @@
 import CLecternLinux
 import Glibc
+import LecternCore
 import LecternPDF
 import LecternRender
 import LecternWayland
@@ -8,54 +9,55 @@ import Logging
 /// Lectern's main loop: one fullscreen window showing the document, rendering off the
 /// Wayland thread, drawing only when something changed and the compositor wants a frame.
 public final class KioskApp {
-    private enum WorkResult: Sendable {
+    enum WorkResult: Sendable {
         case opened(PDFDocument, firstPage: PageInfo)
         case openFailed(PDFError)
-        /// `warning`: MuPDF skipped damaged content; the image holds the rest of the page.
-        case rendered(RasterImage, RenderRequest, warning: PDFError?)
-        case renderFailed(PDFError, RenderRequest)
+        /// The real geometry of every page (after the page tree was loaded).
+        case pageGeometries([(page: Int, geometry: PageGeometry)], failures: Int, milliseconds: Int)
     }
 
-    /// One render of a page at one size.
-    private struct RenderRequest: Equatable, Sendable {
-        var page: Int
-        var scale: Double
-        var width: Int
-        var height: Int
-    }
-
-    private enum DocumentState {
+    enum DocumentState {
         case opening
-        case open(PDFDocument, firstPage: PageInfo)
+        case open(Reader)
         case failed(PDFError)
     }
 
-    private let configuration: KioskConfiguration
-    private let logger: Logger
-    private let startTime = ContinuousClock.now
+    let configuration: KioskConfiguration
+    let logger: Logger
+    let startTime = ContinuousClock.now
 
-    private var document: DocumentState = .opening
-    private var requested: RenderRequest?
-    /// Identifies each render for the compositor's damage tracking.
-    private var renderCount = 0
-    private var pageImage: (image: RasterImage, request: RenderRequest)?
-    private var renderError: PDFError?
-    private var renderWarning: PDFError?
-    private var showLoading = false
-    private var committedSize: (width: Int, height: Int)?
-    private var committedPage = false
+    var document: DocumentState = .opening
+    var showLoading = false
+    var committedSize: (width: Int, height: Int)?
+    var committedPage = false
+    var lastSharpPages: [Int] = []
+    /// The chrome (title bar and page scrubber) is shown.
+    var isUserInterfaceVisible = false
 
-    private var worker: RenderWorker<WorkResult>!
-    private var window: XdgToplevel!
-    private var pool: ShmBufferPool!
-    private var loop: EventLoop!
-    private var compositor: FrameCompositor!
-    private var dumper: FrameDumper?
-    private var loadingTimerFD: Int32 = -1
+    var worker: RenderWorker<WorkResult>!
+    var window: XdgToplevel!
+    var pool: ShmBufferPool!
+    var loop: EventLoop!
+    var compositor: FrameCompositor!
+    var dumper: FrameDumper?
+    var loadingTimerFD: Int32 = -1
 
     public init(configuration: KioskConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
+    }
+
+    /// Milliseconds since start-up, for logs.
+    var elapsedMilliseconds: Int64 {
+        let t = (ContinuousClock.now - startTime).components
+        return t.seconds * 1000 + t.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// Seconds on a monotonic clock, for animations.
+    var now: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// Runs until SIGTERM/SIGINT (exit status 0) or until the compositor goes away (non-zero).
@@ -98,6 +100,7 @@ public final class KioskApp {
             return 1
         }
         let status = run(display: display, signalFD: signalFD)
+        if case .open(let reader) = document { reader.stop() }
         worker.finish()
         return status
     }
@@ -144,112 +147,137 @@ public final class KioskApp {
         return status
     }
 
-    // MARK: Document and rendering
+    // MARK: Document
 
     private func handle(_ result: WorkResult) {
         switch result {
-        case let .opened(document, firstPage):
-            self.document = .open(document, firstPage: firstPage)
-            logger.info(
-                "opened \(document.path): \(document.pageCount) pages\(document.wasRepaired ? " (damaged, repaired)" : "")"
-            )
-            requestRenderIfNeeded()
+        case let .opened(pdf, firstPage):
+            logger.info("opened \(pdf.path): \(pdf.pageCount) pages\(pdf.wasRepaired ? " (damaged, repaired)" : "")")
+            let size = window?.size.map { Size(width: Double($0.width), height: Double($0.height)) }
+            let reader = Reader(
+                document: pdf, firstPage: firstPage,
+                configuration: configuration.viewConfiguration(rightToLeft: pdf.isRightToLeft),
+                viewport: size ?? Size(width: 1, height: 1), cacheBudget: cacheBudget())
+            document = .open(reader)
+            loop.add(fd: reader.scheduler.wakeFD) { _ = reader.collectTiles() }
         case let .openFailed(error):
             document = .failed(error)
             logger.error("\(error)")
-        case let .rendered(image, request, warning):
-            guard request == requested else { return }  // a newer size was asked for meanwhile
-            pageImage = (image, request)
-            renderError = nil
-            renderWarning = warning
-            if let warning { logger.warning("\(warning)") }
-        case let .renderFailed(error, request):
-            guard request == requested else { return }
-            renderError = error
-            logger.error("\(error)")
+        case let .pageGeometries(updates, failures, milliseconds):
+            guard case .open(let reader) = document else { return }
+            reader.loadingPageSizes = false
+            reader.pageSizesKnown = true
+            do {
+                try reader.view.updatePageGeometries(updates)
+            } catch {
+                logger.error("cannot use the page sizes: \(error)")
+            }
+            logger.info(
+                "read the sizes of \(updates.count) pages in \(milliseconds) ms\(failures > 0 ? " (\(failures) damaged pages keep estimated sizes)" : "")"
+            )
         }
+    }
+
+    /// The tile cache budget: configured, else about three screens.
+    private func cacheBudget() -> Int {
+        if let budget = configuration.cacheBudget { return budget }
+        let size = window?.size ?? (1920, 1080)
+        return max(3 * size.width * size.height * 4, 8 << 20)
     }
 
     private func sizeChanged(width: Int, height: Int) {
-        if case .opening = document, !showLoading {
+        if !committedPage, !showLoading {
             // Show "opening…" only if the document takes a noticeable time.
             _ = CLecternLinux_timerfd_arm(loadingTimerFD, 300)
         }
-        requestRenderIfNeeded()
+        if case .open(let reader) = document {
+            // The view state is captured before and restored after (DocumentView keeps the
+            // dominant page and the viewport's centre and width).
+            reader.view.setViewportSize(Size(width: Double(width), height: Double(height)))
+            if configuration.cacheBudget == nil { reader.cache.budget = cacheBudget() }
+        }
     }
 
-    /// Where the first page sits, fitted into the window with a margin.
-    private func pageFrame(for info: PageInfo, width: Int, height: Int) -> (frame: PixelBox, scale: Double) {
-        let margin = Double(configuration.pageMargin)
-        let pageWidth = max(1, info.displaySize.width), pageHeight = max(1, info.displaySize.height)
-        let scale = max(0.01, min((Double(width) - 2 * margin) / pageWidth, (Double(height) - 2 * margin) / pageHeight))
-        let w = max(1, Int((pageWidth * scale).rounded())), h = max(1, Int((pageHeight * scale).rounded()))
-        return (PixelBox(x: (width - w) / 2, y: (height - h) / 2, width: w, height: h), scale)
-    }
-
-    private func requestRenderIfNeeded() {
-        guard case let .open(document, info) = document, let size = window?.size else { return }
-        let (frame, scale) = pageFrame(for: info, width: size.width, height: size.height)
-        let request = RenderRequest(page: 0, scale: scale, width: frame.width, height: frame.height)
-        guard request != requested else { return }
-        requested = request
-        renderCount += 1
-        let contentID = renderCount
+    /// Reads every page's real size on the worker, once the first page is on screen.
+    private func loadPageSizesIfNeeded(_ reader: Reader) {
+        guard !reader.pageSizesKnown, !reader.loadingPageSizes else { return }
+        reader.loadingPageSizes = true
+        let pdf = reader.document
         worker.submit {
-            let image = RasterImage(width: request.width, height: request.height, contentID: contentID)
-            do throws(PDFError) {
-                try document.render(
-                    page: request.page, scale: request.scale,
-                    region: PixelRect(x: 0, y: 0, width: request.width, height: request.height),
-                    into: image.pixels, stride: image.stride)
-                return .rendered(image, request, warning: nil)
-            } catch  where error.kind == .renderIncomplete {
-                return .rendered(image, request, warning: error)
-            } catch {
-                return .renderFailed(error, request)
+            let start = ContinuousClock.now
+            // MERGE: pdf.loadPageTree()
+            var updates: [(page: Int, geometry: PageGeometry)] = []
+            var failures = 0
+            updates.reserveCapacity(pdf.pageCount)
+            for page in 0..<pdf.pageCount {
+                guard let info = try? pdf.pageInfo(at: page), let geometry = try? Reader.geometry(of: info) else {
+                    failures += 1
+                    continue
+                }
+                updates.append((page, geometry))
             }
+            let t = (ContinuousClock.now - start).components
+            let ms = Int(t.seconds * 1000 + t.attoseconds / 1_000_000_000_000_000)
+            return .pageGeometries(updates, failures: failures, milliseconds: ms)
         }
     }
 
     // MARK: Drawing
 
     /// The frame to show now, or nil while there is nothing worth a frame yet.
-    private func scene(width: Int, height: Int) -> Scene? {
+    private func scene(width: Int, height: Int) -> (Scene, TilePlanner.Plan?)? {
         var scene = Scene(width: width, height: height)
         switch document {
         case .opening:
             guard showLoading else { return nil }
             scene.message = .init(title: "Opening…", detail: fileName(configuration.documentPath), isError: false)
+            return (scene, nil)
         case let .failed(error):
             scene.message = .init(title: "This document cannot be shown", detail: error.description, isError: true)
-        case let .open(document, info):
-            if let renderError {
-                scene.message = .init(
-                    title: "This page cannot be shown", detail: renderError.description, isError: true)
-            } else if let pageImage {
-                scene.pages = [
-                    .init(
-                        contentID: pageImage.image.contentID,
-                        frame: pageFrame(for: info, width: width, height: height).frame)
-                ]
-            } else {
-                guard showLoading else { return nil }
-                scene.message = .init(title: "Opening…", detail: fileName(configuration.documentPath), isError: false)
+            return (scene, nil)
+        case let .open(reader):
+            let viewport = PixelBox(x: 0, y: 0, width: width, height: height)
+            let plan = reader.planner.plan(
+                spreads: reader.view.visibleLayout(), prefetch: reader.prefetchPlacements(), viewport: viewport,
+                zoomChanging: reader.view.isZoomChanging)
+            reader.request(plan.wanted)
+            guard plan.isSharp || committedPage || showLoading else {
+                return nil  // the first frame waits for the sharp page (unless that takes a while)
             }
-            if document.wasRepaired {
+            scene.shadows = plan.shadows
+            scene.pages = plan.pages
+            if isUserInterfaceVisible { scene.chrome = chrome(for: reader) }
+            if reader.document.wasRepaired {
                 scene.banner = "This file is damaged: showing what could be recovered."
-            } else if renderWarning != nil {
+            } else if plan.showsFailure {
+                scene.banner = "Part of this page cannot be shown: it is damaged."
+            } else if plan.showsDamage {
                 scene.banner = "This page is damaged: parts of it may be missing."
             }
+            return (scene, plan)
         }
-        return scene
+    }
+
+    private func chrome(for reader: Reader) -> Scene.Chrome {
+        let page = reader.view.dominantPage()
+        let count = reader.document.pageCount
+        return Scene.Chrome(
+            title: fileName(reader.document.path), position: "Page \(page + 1) of \(count)",
+            progress: count > 1 ? Double(page) / Double(count - 1) : 0,
+            isRightToLeft: reader.view.configuration.pageBinding == .rightEdge)
     }
 
     private func drawIfNeeded() {
-        guard let window, let size = window.size, !window.isWaitingForFrame,
-            let scene = scene(width: size.width, height: size.height),
-            compositor.damage(for: scene) != nil
-        else { return }
+        guard let window, let size = window.size else { return }
+        if case .open(let reader) = document, reader.view.isAnimating, !window.isWaitingForFrame {
+            reader.view.advanceAnimations(to: now)
+        }
+        // An animation that has nothing new to show this time still needs the loop to come back.
+        var animating = false
+        if case .open(let reader) = document { animating = reader.view.isAnimating }
+        loop.pollTimeout = animating && !window.isWaitingForFrame ? 8 : -1
+        guard let (scene, plan) = scene(width: size.width, height: size.height) else { return }
+        guard !window.isWaitingForFrame, compositor.damage(for: scene) != nil else { return }
         let buffer: ShmBuffer?
         do {
             buffer = try pool.acquire(width: size.width, height: size.height)
@@ -258,24 +286,28 @@ public final class KioskApp {
             return
         }
         guard let buffer else { return }  // all busy: a release wakes the loop
-        var images: [Int: RasterImage] = [:]
-        if let pageImage { images[pageImage.image.contentID] = pageImage.image }
-        let damage = compositor.draw(
-            scene, images: images, into: buffer.pixels, stride: buffer.stride, bufferAge: buffer.age)
+        let damage = compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: buffer.age)
         window.commit(buffer, damage: damage.map { ($0.x, $0.y, $0.width, $0.height) })
         pool.committed(buffer)
-        let showsPage = !scene.pages.isEmpty
+        let showsPage = scene.pages.contains { !$0.layers.isEmpty }
         if committedSize.map({ $0 != size }) ?? true || (showsPage && !committedPage) {
-            let ms = (ContinuousClock.now - startTime).components
-            let elapsed = ms.seconds * 1000 + ms.attoseconds / 1_000_000_000_000_000
-            logger.info("frame committed \(size.width)x\(size.height)\(showsPage ? " (page 1)" : "") at \(elapsed) ms")
+            logger.info(
+                "frame committed \(size.width)x\(size.height)\(showsPage ? " (page \((plan?.pages.first?.page ?? 0) + 1))" : "") at \(elapsedMilliseconds) ms"
+            )
+        }
+        if let plan, plan.isSharp, plan.sharpPages != lastSharpPages {
+            lastSharpPages = plan.sharpPages
+            logger.debug(
+                "sharp frame committed: pages \(plan.sharpPages.map { String($0 + 1) }.joined(separator: ",")) at \(elapsedMilliseconds) ms"
+            )
         }
         committedSize = size
         committedPage = committedPage || showsPage
+        if showsPage, case .open(let reader) = document { loadPageSizesIfNeeded(reader) }
         dumper?.frameCommitted(pixels: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
     }
 
-    private func fileName(_ path: String) -> String {
+    func fileName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 }

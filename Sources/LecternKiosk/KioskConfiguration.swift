@@ -1,3 +1,5 @@
+import LecternCore
+
 /// What the operator chose on the command line (later: a config file).
 public struct KioskConfiguration: Sendable {
     /// The document to show.
@@ -6,12 +8,30 @@ public struct KioskConfiguration: Sendable {
     public var password: String?
     /// Where to write a PNG of every committed frame (rate-limited) and of the last one on exit.
     public var frameDumpPath: String?
-    /// Margin around a fitted page, in surface pixels.
+    /// Margin around the pages, in surface pixels.
     public var pageMargin = 12
+    /// How pages are grouped into spreads.
+    public var spreadMode: SpreadMode = .single
+    /// Continuous scrolling or one spread at a time.
+    public var scrollMode: ViewConfiguration.ScrollMode = .perSpread
+    /// The scroll direction.
+    public var scrollDirection: Axis = .horizontal
+    /// The binding edge; nil reads it from the PDF (/ViewerPreferences /Direction).
+    public var pageBinding: PageBinding?
+    /// The tile cache's budget in bytes; nil means about three screens.
+    public var cacheBudget: Int?
 
     public init(documentPath: String, password: String? = nil, frameDumpPath: String? = nil) {
         self.documentPath = documentPath
         self.password = password
         self.frameDumpPath = frameDumpPath
+    }
+
+    /// The document view's configuration for a document whose PDF says `rightToLeft`.
+    func viewConfiguration(rightToLeft: Bool) -> ViewConfiguration {
+        ViewConfiguration(
+            spreadMode: spreadMode, pageBinding: pageBinding ?? (rightToLeft ? .rightEdge : .leftEdge),
+            scrollMode: scrollMode, scrollDirection: scrollDirection, spacing: Double(pageMargin),
+            contentInsets: EdgeInsets(all: Double(pageMargin)))
     }
 }

@@ -37,3 +37,11 @@ public struct Color: Equatable, Sendable {
     public static let errorAccent = Color(rgb: 0xE5A50A)
     public static let banner = Color(rgb: 0x5C3D00, alpha: 235)
 }
+
+extension Color {
+    public static let chrome = Color(rgb: 0x1B1E23, alpha: 225)
+
+    public func withAlpha(_ alpha: UInt8) -> Color {
+        Color(red: red, green: green, blue: blue, alpha: alpha)
+    }
+}

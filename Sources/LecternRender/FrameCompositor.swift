@@ -1,11 +1,15 @@
 import CPixman
+import LecternCore
 import Logging
 
 /// Draws a `Scene` into a frame buffer with Pixman and reports the damage.
 ///
 /// It remembers the damage of recent frames so a buffer of age *n* is brought up to date
 /// by repainting only the union of the last *n* damages (foot's scheme); an unchanged
-/// scene costs nothing, and a changed page redraws only its old and new rectangles.
+/// scene costs nothing, a tile that arrives redraws only its rectangle, and a scroll redraws
+/// only the pages that moved. Every pixel of the repaint is written once where possible:
+/// the background only around pages, page white only where no tile covers it, tiles with
+/// `SRC` copies when they sit 1:1, bilinear scaling while a zoom is in flux.
 public final class FrameCompositor {
     private var lastScene: Scene?
     /// Damage of the most recent frames, newest last.
@@ -24,13 +28,38 @@ public final class FrameCompositor {
 
     /// What changed between the last drawn scene and `scene`, in buffer pixels; nil if nothing did.
     public func damage(for scene: Scene) -> [PixelBox]? {
+        let bounds = PixelBox(x: 0, y: 0, width: scene.width, height: scene.height)
         guard let last = lastScene, last.width == scene.width, last.height == scene.height,
             last.background == scene.background
-        else { return [PixelBox(x: 0, y: 0, width: scene.width, height: scene.height)] }
+        else { return [bounds] }
         if last == scene { return nil }
         var boxes: [PixelBox] = []
+        if last.shadows != scene.shadows {
+            let old = Set(last.shadows.map(Self.shadowBox)), new = Set(scene.shadows.map(Self.shadowBox))
+            boxes += old.symmetricDifference(new)
+        }
         if last.pages != scene.pages {
-            boxes += last.pages.map { shadowed($0.frame) } + scene.pages.map { shadowed($0.frame) }
+            var previous: [Int: Scene.PageItem] = [:]
+            for page in last.pages { previous[page.page] = page }
+            var seen = Set<Int>()
+            for page in scene.pages {
+                seen.insert(page.page)
+                guard let before = previous[page.page] else {
+                    boxes.append(Self.shadowed(page.visible))
+                    continue
+                }
+                if before == page { continue }
+                if before.frame == page.frame && before.clip == page.clip {
+                    boxes += Self.layerDamage(before.layers, page.layers).map { $0.intersection(page.visible) }
+                } else {
+                    boxes.append(Self.shadowed(before.visible))
+                    boxes.append(Self.shadowed(page.visible))
+                }
+            }
+            for page in last.pages where !seen.contains(page.page) { boxes.append(Self.shadowed(page.visible)) }
+        }
+        if last.chrome != scene.chrome {
+            for chrome in [last.chrome, scene.chrome] where chrome != nil { boxes += chromeBoxes(in: scene) }
         }
         if last.message != scene.message {
             for message in [last.message, scene.message].compactMap({ $0 }) {
@@ -40,16 +69,23 @@ public final class FrameCompositor {
         if last.banner != scene.banner {
             boxes.append(bannerBox(in: scene))
         }
-        let bounds = PixelBox(x: 0, y: 0, width: scene.width, height: scene.height)
-        return boxes.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
+        let damage = boxes.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
+        return damage.isEmpty ? nil : damage
+    }
+
+    /// The rectangles of layers present in one list and not the other.
+    private static func layerDamage(_ old: [Scene.Layer], _ new: [Scene.Layer]) -> [PixelBox] {
+        var boxes: [PixelBox] = []
+        for layer in old where !new.contains(layer) { boxes.append(PixelBox(enclosing: layer.rect)) }
+        for layer in new where !old.contains(layer) { boxes.append(PixelBox(enclosing: layer.rect)) }
+        return boxes
     }
 
     /// Draws `scene` into `pixels` (a buffer whose contents are `bufferAge` frames old;
     /// 0 = undefined) and returns the damage to report for this commit.
-    /// - Parameter images: the page images by content id.
     @discardableResult
     public func draw(
-        _ scene: Scene, images: [Int: RasterImage], into pixels: UnsafeMutableRawPointer, stride: Int, bufferAge: Int
+        _ scene: Scene, into pixels: UnsafeMutableRawPointer, stride: Int, bufferAge: Int
     ) -> [PixelBox] {
         let damage = self.damage(for: scene) ?? []
         let full = PixelBox(x: 0, y: 0, width: scene.width, height: scene.height)
@@ -60,16 +96,10 @@ public final class FrameCompositor {
         } else if bufferAge > 1 {
             repaint += damageHistory.suffix(bufferAge - 1).flatMap { $0 }
         }
-        let target = PixmanSurface(pixels: pixels, width: scene.width, height: scene.height, stride: stride)
         if !repaint.isEmpty {
-            var boxes = repaint.map {
-                pixman_box32_t(x1: Int32($0.x), y1: Int32($0.y), x2: Int32($0.maxX), y2: Int32($0.maxY))
-            }
-            var region = pixman_region32_t()
-            pixman_region32_init_rects(&region, &boxes, Int32(boxes.count))
-            pixman_image_set_clip_region32(target.image, &region)
-            pixman_region32_fini(&region)
-            paint(scene, images: images, into: target.image)
+            let target = PixmanSurface(pixels: pixels, width: scene.width, height: scene.height, stride: stride)
+            let region = Region(repaint)
+            paint(scene, repaint: region, into: target.image)
         }
         lastScene = scene
         damageHistory.append(damage)
@@ -83,49 +113,121 @@ public final class FrameCompositor {
         damageHistory.removeAll()
     }
 
-    private func shadowed(_ frame: PixelBox) -> PixelBox {
-        PixelBox(x: frame.x - 2, y: frame.y - 2, width: frame.width + 10, height: frame.height + 10)
+    // MARK: Painting
+
+    private static func shadowed(_ frame: PixelBox) -> PixelBox {
+        frame.isEmpty
+            ? frame : PixelBox(x: frame.x - 2, y: frame.y - 2, width: frame.width + 10, height: frame.height + 10)
     }
 
-    private func paint(_ scene: Scene, images: [Int: RasterImage], into target: OpaquePointer) {
-        fill(
-            target, PixelBox(x: 0, y: 0, width: scene.width, height: scene.height), scene.background, op: PIXMAN_OP_SRC)
-        for page in scene.pages {
-            // A subtle drop shadow below and right of the page.
-            let shadow = PixelBox(
-                x: page.frame.x + 3, y: page.frame.y + 4, width: page.frame.width, height: page.frame.height)
-            fill(target, shadow, .pageShadow, op: PIXMAN_OP_OVER)
-            if let image = images[page.contentID] {
-                composite(image, into: page.frame, target: target)
-            } else {
-                fill(target, page.frame, Color(rgb: 0xFFFFFF), op: PIXMAN_OP_SRC)
+    private static func shadowBox(_ shadow: Scene.Shadow) -> PixelBox {
+        shadow.frame.offsetBy(dx: 3, dy: 4).intersection(shadow.clip)
+    }
+
+    private func paint(_ scene: Scene, repaint: Region, into target: OpaquePointer) {
+        // Background and shadows: only around the pages.
+        let pageArea = Region(scene.pages.map(\.visible))
+        let around = repaint.subtracting(pageArea)
+        if !around.isEmpty {
+            around.clip(target)
+            fill(
+                target, PixelBox(x: 0, y: 0, width: scene.width, height: scene.height), scene.background,
+                op: PIXMAN_OP_SRC)
+            for shadow in scene.shadows {
+                fill(target, Self.shadowBox(shadow), .pageShadow, op: PIXMAN_OP_OVER)
             }
         }
+        for page in scene.pages {
+            let visible = repaint.intersecting(page.visible)
+            guard !visible.isEmpty else { continue }
+            // Page white only where no 1:1 tile will be copied over it.
+            let covered = Region(
+                page.layers.filter(\.isExact).map { PixelBox(enclosing: $0.rect) })
+            let white = visible.subtracting(covered)
+            if !white.isEmpty {
+                white.clip(target)
+                fill(target, page.visible, Color(rgb: 0xFFFFFF), op: PIXMAN_OP_SRC)
+            }
+            visible.clip(target)
+            for layer in page.layers { composite(layer, target: target, within: page.visible) }
+        }
+        repaint.clip(target)
+        if let chrome = scene.chrome { paint(chrome, in: scene, target: target) }
         if let message = scene.message { paint(message, in: scene, target: target) }
         if let banner = scene.banner { paintBanner(banner, in: scene, target: target) }
+        pixman_image_set_clip_region32(target, nil)
     }
 
-    private func composite(_ image: RasterImage, into frame: PixelBox, target: OpaquePointer) {
-        let source = PixmanSurface(pixels: image.pixels, width: image.width, height: image.height, stride: image.stride)
-        if image.width != frame.width || image.height != frame.height {
-            // Shown at another size until a sharp render arrives: scale bilinearly.
+    private func composite(_ layer: Scene.Layer, target: OpaquePointer, within bounds: PixelBox) {
+        let box = PixelBox(enclosing: layer.rect).intersection(bounds)
+        guard !box.isEmpty else { return }
+        switch layer.source {
+        case .fill(let color):
+            fill(target, box, color, op: PIXMAN_OP_SRC)
+        case .image(let image):
+            let source = PixmanSurface(
+                pixels: image.pixels, width: image.width, height: image.height, stride: image.stride)
+            if layer.isExact {
+                pixman_image_composite32(
+                    PIXMAN_OP_SRC, source.image, nil, target,
+                    Int32(box.x - Int(layer.rect.minX)), Int32(box.y - Int(layer.rect.minY)), 0, 0,
+                    Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height))
+                return
+            }
+            // Scaled (a zoom in flux, or a preview): destination pixel → source pixel.
+            let sx = Double(image.width) / layer.rect.width, sy = Double(image.height) / layer.rect.height
             var transform = pixman_transform()
-            pixman_transform_init_scale(
-                &transform,
-                pixman_fixed_t(Double(image.width) / Double(frame.width) * 65536),
-                pixman_fixed_t(Double(image.height) / Double(frame.height) * 65536))
+            pixman_transform_init_identity(&transform)
+            transform.matrix.0.0 = fixed(sx)
+            transform.matrix.0.2 = fixed(-layer.rect.minX * sx)
+            transform.matrix.1.1 = fixed(sy)
+            transform.matrix.1.2 = fixed(-layer.rect.minY * sy)
             pixman_image_set_transform(source.image, &transform)
             pixman_image_set_filter(source.image, PIXMAN_FILTER_BILINEAR, nil, 0)
+            pixman_image_set_repeat(source.image, PIXMAN_REPEAT_PAD)
+            pixman_image_composite32(
+                PIXMAN_OP_SRC, source.image, nil, target, Int32(box.x), Int32(box.y), 0, 0,
+                Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height))
         }
-        pixman_image_composite32(
-            PIXMAN_OP_SRC, source.image, nil, target, 0, 0, 0, 0,
-            Int32(frame.x), Int32(frame.y), Int32(frame.width), Int32(frame.height))
     }
 
     private func fill(_ target: OpaquePointer, _ box: PixelBox, _ color: Color, op: pixman_op_t) {
+        guard !box.isEmpty else { return }
         var pixmanColor = color.pixman
         var pixmanBox = pixman_box32_t(x1: Int32(box.x), y1: Int32(box.y), x2: Int32(box.maxX), y2: Int32(box.maxY))
         pixman_image_fill_boxes(op, target, &pixmanColor, 1, &pixmanBox)
+    }
+
+    // MARK: Chrome
+
+    private func chromeBoxes(in scene: Scene) -> [PixelBox] {
+        let bar = Scene.chromeBarHeight
+        return [
+            PixelBox(x: 0, y: 0, width: scene.width, height: bar),
+            PixelBox(x: 0, y: scene.height - bar, width: scene.width, height: bar),
+        ]
+    }
+
+    private func paint(_ chrome: Scene.Chrome, in scene: Scene, target: OpaquePointer) {
+        let boxes = chromeBoxes(in: scene)
+        let top = boxes[0], bottom = boxes[1]
+        fill(target, top, .chrome, op: PIXMAN_OP_OVER)
+        fill(target, bottom, .chrome, op: PIXMAN_OP_OVER)
+        // The scrubber: a track with the current position.
+        let track = PixelBox(x: 32, y: bottom.y + bottom.height / 2 - 3, width: max(0, scene.width - 64), height: 6)
+        fill(target, track, .secondaryText.withAlpha(110), op: PIXMAN_OP_OVER)
+        let progress = min(1, max(0, chrome.progress))
+        let fraction = chrome.isRightToLeft ? 1 - progress : progress
+        let knobX = track.x + Int(Double(track.width) * fraction)
+        fill(target, PixelBox(x: knobX - 10, y: track.y - 12, width: 20, height: 30), .text, op: PIXMAN_OP_SRC)
+        guard let bodyFont else { return }
+        let baseline = top.y + (top.height - bodyFont.lineHeight) / 2 + bodyFont.ascent
+        let positionWidth = bodyFont.width(of: chrome.position)
+        bodyFont.draw(
+            chrome.position, x: top.maxX - 24 - positionWidth, baselineY: baseline, color: .text, into: target)
+        let titleSpace = max(0, top.width - positionWidth - 72)
+        let title = bodyFont.wrap(chrome.title, maxWidth: titleSpace).first ?? ""
+        bodyFont.draw(title, x: 24, baselineY: baseline, color: .text, into: target)
     }
 
     // MARK: Messages
@@ -177,7 +279,8 @@ public final class FrameCompositor {
 
     private func bannerBox(in scene: Scene) -> PixelBox {
         let height = (bodyFont?.lineHeight ?? 24) + 16
-        return PixelBox(x: 0, y: scene.height - height, width: scene.width, height: height)
+        let bottom = scene.height - (scene.chrome == nil ? 0 : Scene.chromeBarHeight)
+        return PixelBox(x: 0, y: bottom - height, width: scene.width, height: height)
     }
 
     private func paintBanner(_ text: String, in scene: Scene, target: OpaquePointer) {
@@ -188,3 +291,46 @@ public final class FrameCompositor {
         bodyFont.draw(text, x: x, baselineY: box.y + 8 + bodyFont.ascent, color: .text, into: target)
     }
 }
+
+/// A pixman region of boxes, freed on deinit.
+final class Region {
+    var region = pixman_region32_t()
+
+    init() { pixman_region32_init(&region) }
+
+    convenience init(_ boxes: [PixelBox]) {
+        self.init()
+        var rects = boxes.filter { !$0.isEmpty }.map {
+            pixman_box32_t(x1: Int32($0.x), y1: Int32($0.y), x2: Int32($0.maxX), y2: Int32($0.maxY))
+        }
+        if !rects.isEmpty {
+            pixman_region32_fini(&region)
+            pixman_region32_init_rects(&region, &rects, Int32(rects.count))
+        }
+    }
+
+    deinit { pixman_region32_fini(&region) }
+
+    var isEmpty: Bool { pixman_region32_not_empty(&region) == 0 }
+
+    func subtracting(_ other: Region) -> Region {
+        let result = Region()
+        pixman_region32_subtract(&result.region, &region, &other.region)
+        return result
+    }
+
+    func intersecting(_ box: PixelBox) -> Region {
+        let result = Region()
+        pixman_region32_intersect_rect(
+            &result.region, &region, Int32(box.x), Int32(box.y), UInt32(max(0, box.width)), UInt32(max(0, box.height)))
+        return result
+    }
+
+    /// Makes this region the target's clip.
+    func clip(_ target: OpaquePointer) {
+        pixman_image_set_clip_region32(target, &region)
+    }
+}
+
+/// pixman's 16.16 fixed point.
+private func fixed(_ value: Double) -> pixman_fixed_t { pixman_fixed_t((value * 65536).rounded()) }

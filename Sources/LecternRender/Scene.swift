@@ -1,3 +1,5 @@
+import LecternCore
+
 /// An integer rectangle in buffer pixels.
 public struct PixelBox: Equatable, Hashable, Sendable {
     public var x: Int, y: Int, width: Int, height: Int
@@ -7,6 +9,13 @@ public struct PixelBox: Equatable, Hashable, Sendable {
         self.y = y
         self.width = width
         self.height = height
+    }
+
+    /// The smallest box holding `rect` (rounded outwards).
+    public init(enclosing rect: Rect) {
+        let x0 = Int(rect.minX.rounded(.down)), y0 = Int(rect.minY.rounded(.down))
+        let x1 = Int(rect.maxX.rounded(.up)), y1 = Int(rect.maxY.rounded(.up))
+        self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     public var isEmpty: Bool { width <= 0 || height <= 0 }
@@ -29,18 +38,74 @@ public struct PixelBox: Equatable, Hashable, Sendable {
     public func insetBy(dx: Int, dy: Int) -> PixelBox {
         PixelBox(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)
     }
+
+    public func offsetBy(dx: Int, dy: Int) -> PixelBox {
+        PixelBox(x: x + dx, y: y + dy, width: width, height: height)
+    }
 }
 
 /// Everything one frame shows, as values: two equal scenes give equal pixels.
 /// The compositor diffs consecutive scenes to damage only what changed.
 public struct Scene: Equatable, Sendable {
-    /// A rendered page image placed at `frame` (scaled if the sizes differ).
+    /// Something drawn on a page: a rendered image (scaled when `rect` is not its size) or a
+    /// flat colour (an error tile).
+    public struct Layer: Equatable, Sendable {
+        public enum Source: Equatable, Sendable {
+            case image(RasterImage)
+            case fill(Color)
+
+            public static func == (a: Source, b: Source) -> Bool {
+                switch (a, b) {
+                case (.image(let x), .image(let y)): x === y
+                case (.fill(let x), .fill(let y)): x == y
+                default: false
+                }
+            }
+        }
+
+        public var source: Source
+        /// Where it goes, in buffer pixels.
+        public var rect: Rect
+
+        public init(_ source: Source, rect: Rect) {
+            self.source = source
+            self.rect = rect
+        }
+
+        /// Whether it is drawn 1:1 at whole pixels (a plain copy).
+        var isExact: Bool {
+            guard case .image(let image) = source else { return rect.minX.rounded() == rect.minX }
+            return rect.minX.rounded() == rect.minX && rect.minY.rounded() == rect.minY
+                && rect.width == Double(image.width) && rect.height == Double(image.height)
+        }
+    }
+
+    /// One page on screen: white where nothing was rendered yet, its layers on top, clipped.
     public struct PageItem: Equatable, Sendable {
-        public var contentID: Int
+        public var page: Int
+        /// The whole page in buffer pixels (it may extend past the screen).
         public var frame: PixelBox
-        public init(contentID: Int, frame: PixelBox) {
-            self.contentID = contentID
+        /// The part that may be drawn (the viewport, or the spread's cell when zoomed).
+        public var clip: PixelBox
+        public var layers: [Layer]
+
+        public init(page: Int, frame: PixelBox, clip: PixelBox, layers: [Layer] = []) {
+            self.page = page
             self.frame = frame
+            self.clip = clip
+            self.layers = layers
+        }
+
+        var visible: PixelBox { frame.intersection(clip) }
+    }
+
+    /// A spread's drop shadow.
+    public struct Shadow: Equatable, Sendable {
+        public var frame: PixelBox
+        public var clip: PixelBox
+        public init(frame: PixelBox, clip: PixelBox) {
+            self.frame = frame
+            self.clip = clip
         }
     }
 
@@ -56,10 +121,30 @@ public struct Scene: Equatable, Sendable {
         }
     }
 
+    /// The reader's chrome, shown when the visitor asks for it: a title bar with where they are,
+    /// and a page scrubber along the bottom.
+    public struct Chrome: Equatable, Sendable {
+        public var title: String
+        /// E.g. "Page 3 of 9".
+        public var position: String
+        /// Where the current page sits in the document, 0...1.
+        public var progress: Double
+        /// The scrubber runs right to left (right-edge binding).
+        public var isRightToLeft: Bool
+        public init(title: String, position: String, progress: Double, isRightToLeft: Bool = false) {
+            self.title = title
+            self.position = position
+            self.progress = progress
+            self.isRightToLeft = isRightToLeft
+        }
+    }
+
     public var width: Int
     public var height: Int
     public var background: Color = .background
+    public var shadows: [Shadow] = []
     public var pages: [PageItem] = []
+    public var chrome: Chrome?
     public var message: Message?
     /// A one-line notice along the bottom edge (e.g. "damaged file, partly recovered").
     public var banner: String?
@@ -68,4 +153,7 @@ public struct Scene: Equatable, Sendable {
         self.width = width
         self.height = height
     }
+
+    /// The height of the chrome's top bar and of its scrubber bar, in pixels.
+    public static let chromeBarHeight = 64
 }

@@ -20,6 +20,9 @@ public final class EventLoop {
 
     /// Runs once per iteration after events were dispatched: the place to draw.
     public var onIdle: (() -> Void)?
+    /// How long one wait for events may last, in milliseconds (-1: until something happens).
+    /// Set it while an animation runs that has nothing new to commit yet.
+    public var pollTimeout: Int32 = -1
 
     public init(display: Display) { self.display = display }
 
@@ -59,7 +62,7 @@ public final class EventLoop {
             ]
             fds += ordered.map { pollfd(fd: $0.value.fd, events: Int16(POLLIN), revents: 0) }
             var ready: Int32
-            repeat { ready = poll(&fds, nfds_t(fds.count), -1) } while ready < 0 && errno == EINTR
+            repeat { ready = poll(&fds, nfds_t(fds.count), pollTimeout) } while ready < 0 && errno == EINTR
             if ready < 0 {
                 let code = errno
                 wl_display_cancel_read(wl)

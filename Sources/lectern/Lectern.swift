@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LecternCore
 import LecternKiosk
 import Logging
 
@@ -31,7 +32,27 @@ struct Lectern: ParsableCommand {
             valueName: "path"))
     var frameDump: String?
 
+    @Option(help: "How pages are grouped: single, double, or cover (first page alone, then pairs).")
+    var spreads: SpreadOption = .single
+
+    @Option(help: "Scrolling: per-spread (one spread at a time, like a book) or continuous.")
+    var scroll: ScrollOption = .perSpread
+
+    @Option(help: "Scroll direction: horizontal or vertical.")
+    var direction: DirectionOption = .horizontal
+
+    @Option(help: "Binding edge: auto (from the PDF), left or right (right to left).")
+    var binding: BindingOption = .auto
+
+    @Option(
+        name: .customLong("cache-mb"),
+        help: ArgumentHelp("Tile cache budget in MiB (default: about three screens).", valueName: "MiB"))
+    var cacheMegabytes: Int?
+
     func validate() throws {
+        if let cacheMegabytes, cacheMegabytes < 1 || cacheMegabytes > 4096 {
+            throw ValidationError("--cache-mb must be between 1 and 4096")
+        }
         if let frameDump, frameDump.isEmpty { throw ValidationError("--frame-dump needs a path") }
     }
 
@@ -46,7 +67,12 @@ struct Lectern: ParsableCommand {
         let logger = Logger(label: "lectern")
         let path = file ?? Self.bundledSamplePath()
         logger.info("Lectern \(Self.version) showing \(path)")
-        let configuration = KioskConfiguration(documentPath: path, password: password, frameDumpPath: frameDump)
+        var configuration = KioskConfiguration(documentPath: path, password: password, frameDumpPath: frameDump)
+        configuration.spreadMode = spreads.mode
+        configuration.scrollMode = scroll.mode
+        configuration.scrollDirection = direction.axis
+        configuration.pageBinding = binding.binding
+        configuration.cacheBudget = cacheMegabytes.map { $0 << 20 }
         let status = KioskApp(configuration: configuration, logger: logger).run()
         if status != 0 { throw ExitCode(status) }
     }
@@ -68,5 +94,37 @@ struct Lectern: ParsableCommand {
                 "/usr/share/lectern/sample.pdf",
             ]
         return candidates.first { FileManager.default.isReadableFile(atPath: $0) } ?? candidates[0]
+    }
+}
+
+enum SpreadOption: String, ExpressibleByArgument, CaseIterable {
+    case single, double, cover
+    var mode: SpreadMode {
+        switch self {
+        case .single: .single
+        case .double: .double
+        case .cover: .cover
+        }
+    }
+}
+
+enum ScrollOption: String, ExpressibleByArgument, CaseIterable {
+    case perSpread = "per-spread", continuous
+    var mode: ViewConfiguration.ScrollMode { self == .continuous ? .continuous : .perSpread }
+}
+
+enum DirectionOption: String, ExpressibleByArgument, CaseIterable {
+    case horizontal, vertical
+    var axis: Axis { self == .vertical ? .vertical : .horizontal }
+}
+
+enum BindingOption: String, ExpressibleByArgument, CaseIterable {
+    case auto, left, right
+    var binding: PageBinding? {
+        switch self {
+        case .auto: nil
+        case .left: .leftEdge
+        case .right: .rightEdge
+        }
     }
 }

@@ -22,6 +22,22 @@ struct LecternSkeletonTests {
         return (compositor, process)
     }
 
+    /// Waits until Lectern has committed nothing new for `quiet` (tiles keep arriving for a
+    /// moment after the first frame).
+    @discardableResult
+    func settle(
+        _ compositor: TestCompositor, quiet: Duration = .milliseconds(600), timeout: Duration = .seconds(15)
+    )
+        -> Bool
+    {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let count = compositor.commitCount
+            if !compositor.wait(timeout: quiet, until: { compositor.commitCount != count }) { return true }
+        }
+        return false
+    }
+
     func stop(_ compositor: TestCompositor, _ process: LecternProcess) throws -> Int32? {
         process.terminate()
         let status = process.waitForExit(timeout: .seconds(10), dispatching: compositor)
@@ -82,10 +98,11 @@ struct LecternSkeletonTests {
     func idleCostsNothing() throws {
         let (compositor, process) = try launch([Self.fixture("text-3pages.pdf")])
         #expect(compositor.wait(timeout: .seconds(15)) { compositor.commits.contains { !$0.isUniform } })
-        let settled = compositor.commits.count
+        #expect(settle(compositor), "the tiles arrive and the frames stop")
+        let settled = compositor.commitCount
         compositor.dispatch(timeout: .milliseconds(1500))
         _ = compositor.wait(timeout: .milliseconds(1500)) { false }
-        #expect(compositor.commits.count == settled, "no frames while nothing changes")
+        #expect(compositor.commitCount == settled, "no frames while nothing changes")
         #expect(try stop(compositor, process) == 0)
     }
 
@@ -148,6 +165,7 @@ struct LecternSkeletonTests {
         let dump = directory.appendingPathComponent("frame.png").path
         let (compositor, process) = try launch([Self.fixture("text-3pages.pdf"), "--frame-dump", dump])
         #expect(compositor.wait(timeout: .seconds(15)) { compositor.commits.contains { !$0.isUniform } })
+        #expect(settle(compositor))
         let committed = try #require(compositor.commits.last)
         #expect(try stop(compositor, process) == 0)
         // The PNG is exactly what the compositor received last.

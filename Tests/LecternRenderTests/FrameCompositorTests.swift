@@ -1,3 +1,4 @@
+import LecternCore
 import LecternRender
 import Logging
 import Testing
@@ -21,6 +22,15 @@ struct FrameCompositorTests {
         deinit { pixels.deallocate() }
     }
 
+    /// A page showing `image` stretched over `frame`, unclipped.
+    func page(_ image: RasterImage, _ frame: PixelBox) -> Scene.PageItem {
+        let rect = Rect(
+            x: Double(frame.x), y: Double(frame.y), width: Double(frame.width), height: Double(frame.height))
+        return Scene.PageItem(
+            page: 0, frame: frame, clip: PixelBox(x: -10_000, y: -10_000, width: 20_000, height: 20_000),
+            layers: [Scene.Layer(.image(image), rect: rect)])
+    }
+
     func solidImage(_ argb: UInt32, width: Int, height: Int, id: Int) -> RasterImage {
         let image = RasterImage(width: width, height: height, contentID: id)
         image.pixels.initializeMemory(as: UInt32.self, repeating: argb, count: width * height)
@@ -33,9 +43,9 @@ struct FrameCompositorTests {
         let buffer = Buffer(width: 200, height: 100)
         let image = solidImage(0xFF11_2233, width: 50, height: 40, id: 7)
         var scene = Scene(width: 200, height: 100)
-        scene.pages = [.init(contentID: 7, frame: PixelBox(x: 20, y: 30, width: 50, height: 40))]
+        scene.pages = [page(image, PixelBox(x: 20, y: 30, width: 50, height: 40))]
         let damage = compositor.draw(
-            scene, images: [7: image], into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+            scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
         #expect(damage == [PixelBox(x: 0, y: 0, width: 200, height: 100)], "the first frame is damaged whole")
         #expect(buffer.pixel(20, 30) == 0xFF11_2233)
         #expect(buffer.pixel(69, 69) == 0xFF11_2233)
@@ -52,7 +62,7 @@ struct FrameCompositorTests {
         let compositor = FrameCompositor(logger: logger)
         let buffer = Buffer(width: 64, height: 64)
         let scene = Scene(width: 64, height: 64)
-        compositor.draw(scene, images: [:], into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
         #expect(compositor.damage(for: scene) == nil)
         var moved = scene
         moved.background = Color(rgb: 0x101010)
@@ -65,13 +75,13 @@ struct FrameCompositorTests {
         let buffer = Buffer(width: 300, height: 200)
         let image = solidImage(0xFFFF_FFFF, width: 40, height: 40, id: 1)
         var scene = Scene(width: 300, height: 200)
-        scene.pages = [.init(contentID: 1, frame: PixelBox(x: 10, y: 10, width: 40, height: 40))]
-        compositor.draw(scene, images: [1: image], into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        scene.pages = [page(image, PixelBox(x: 10, y: 10, width: 40, height: 40))]
+        compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
         // Scribble outside the damaged area: an age-1 redraw must not touch it.
         buffer.pixels.storeBytes(of: 0x1234_5678, toByteOffset: (150 * 300 + 250) * 4, as: UInt32.self)
-        scene.pages[0].frame.x = 100
+        scene.pages = [page(image, PixelBox(x: 100, y: 10, width: 40, height: 40))]
         let damage = compositor.draw(
-            scene, images: [1: image], into: buffer.pixels, stride: buffer.stride, bufferAge: 1)
+            scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 1)
         let total = damage.reduce(0) { $0 + $1.width * $1.height }
         #expect(total < 300 * 200 / 4, "damage \(damage) covers far less than the frame")
         #expect(damage.contains { $0.x <= 10 && $0.maxX >= 50 }, "the old place is repainted")
@@ -87,13 +97,13 @@ struct FrameCompositorTests {
         let a = Buffer(width: 120, height: 80), b = Buffer(width: 120, height: 80)
         let image = solidImage(0xFF00_FF00, width: 20, height: 20, id: 1)
         var scene = Scene(width: 120, height: 80)
-        scene.pages = [.init(contentID: 1, frame: PixelBox(x: 0, y: 0, width: 20, height: 20))]
-        compositor.draw(scene, images: [1: image], into: a.pixels, stride: a.stride, bufferAge: 0)
-        scene.pages[0].frame.x = 40
-        compositor.draw(scene, images: [1: image], into: b.pixels, stride: b.stride, bufferAge: 0)
-        scene.pages[0].frame.x = 80
+        scene.pages = [page(image, PixelBox(x: 0, y: 0, width: 20, height: 20))]
+        compositor.draw(scene, into: a.pixels, stride: a.stride, bufferAge: 0)
+        scene.pages = [page(image, PixelBox(x: 40, y: 0, width: 20, height: 20))]
+        compositor.draw(scene, into: b.pixels, stride: b.stride, bufferAge: 0)
+        scene.pages = [page(image, PixelBox(x: 80, y: 0, width: 20, height: 20))]
         // Buffer a still shows the first frame (age 2): the page at x=0 must be cleared too.
-        compositor.draw(scene, images: [1: image], into: a.pixels, stride: a.stride, bufferAge: 2)
+        compositor.draw(scene, into: a.pixels, stride: a.stride, bufferAge: 2)
         #expect(a.pixel(5, 5) == Color.background.argb)
         #expect(a.pixel(45, 5) == Color.background.argb)
         #expect(a.pixel(85, 5) == 0xFF00_FF00)
@@ -105,8 +115,8 @@ struct FrameCompositorTests {
         let buffer = Buffer(width: 100, height: 100)
         let image = solidImage(0xFF80_4020, width: 10, height: 10, id: 3)
         var scene = Scene(width: 100, height: 100)
-        scene.pages = [.init(contentID: 3, frame: PixelBox(x: 10, y: 10, width: 80, height: 80))]
-        compositor.draw(scene, images: [3: image], into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        scene.pages = [page(image, PixelBox(x: 10, y: 10, width: 80, height: 80))]
+        compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
         #expect(buffer.pixel(50, 50) == 0xFF80_4020)
         #expect(buffer.pixel(85, 85) == 0xFF80_4020)
         #expect(buffer.pixel(5, 50) == Color.background.argb)
@@ -119,7 +129,7 @@ struct FrameCompositorTests {
         var scene = Scene(width: 800, height: 480)
         scene.message = .init(
             title: "This document cannot be shown", detail: "cannot open /x.pdf: not a PDF", isError: true)
-        compositor.draw(scene, images: [:], into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
         // Text pixels: light on the dark card. Count pixels much brighter than the card.
         var bright = 0
         for y in 0..<480 {

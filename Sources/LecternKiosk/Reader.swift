@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+import LecternCore
+import LecternPDF
+import LecternRender
+import Logging
+
+/// An open document on screen: its view model, and the tiles rendered for it.
+final class Reader {
+    let document: PDFDocument
+    var view: DocumentView
+    let cache: TileCache
+    let planner: TilePlanner
+    let scheduler: TileScheduler
+    /// Whether the real sizes of all pages are known (else they are estimated from page 1).
+    var pageSizesKnown = false
+    /// Whether the real sizes are being read.
+    var loadingPageSizes = false
+    private var lastWanted: [TileKey] = []
+
+    init(document: PDFDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size, cacheBudget: Int)
+    {
+        self.document = document
+        let estimate = (try? Reader.geometry(of: firstPage)) ?? (try! PageGeometry(size: Size(width: 612, height: 792)))
+        var pages = PageTable(count: document.pageCount, estimate: estimate)
+        _ = try? pages.setGeometry(estimate, forPage: 0)
+        view = DocumentView(pages: pages, configuration: configuration, viewportSize: viewport)
+        cache = TileCache(budget: cacheBudget)
+        planner = TilePlanner(cache: cache)
+        scheduler = TileScheduler { key, cookie in Reader.render(key, of: document, cookie: cookie) }
+    }
+
+    func stop() { scheduler.stop() }
+
+    /// The page geometry LecternCore uses for a page PDF reports.
+    static func geometry(of info: PageInfo) throws(DocumentViewError) -> PageGeometry {
+        func rect(_ r: PDFRect) -> Rect { Rect(x: r.x0, y: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0) }
+        return try PageGeometry(mediaBox: rect(info.mediaBox), cropBox: rect(info.cropBox), rotation: info.rotation)
+    }
+
+    /// Asks the workers for `wanted` (most urgent first) unless that is what they have.
+    func request(_ wanted: [TileKey]) {
+        guard wanted != lastWanted else { return }
+        lastWanted = wanted
+        scheduler.setWanted(wanted)
+    }
+
+    /// Files finished tiles in the cache; returns how many arrived.
+    func collectTiles() -> Int {
+        let results = scheduler.drain()
+        for (key, content) in results { cache.insert(content, for: key) }
+        if !results.isEmpty { lastWanted = [] }  // what is still missing is asked for again
+        return results.count
+    }
+
+    /// Where the pages of the spreads to prefetch would be.
+    func prefetchPlacements() -> [TilePlanner.Placement] {
+        var placements: [TilePlanner.Placement] = []
+        for spread in view.prefetchSpreads() {
+            for page in view.spreads.pageRange(forSpread: spread) {
+                placements.append(.init(page: page, frame: view.frame(forPage: page)))
+            }
+        }
+        return placements
+    }
+
+    /// Renders one tile on a worker thread. Errors become error tiles; a cancelled render is nil.
+    static func render(_ key: TileKey, of document: PDFDocument, cookie: RenderCookie) -> TileContent? {
+        let info: PageInfo
+        do {
+            info = try document.pageInfo(at: key.page)
+        } catch {
+            return .failed(error.description)
+        }
+        let scale = Double(key.pageWidth) / max(1, info.displaySize.width)
+        let rect = key.rect
+        guard rect.width > 0, rect.height > 0 else { return .failed("empty tile \(key)") }
+        let image = RasterImage(width: rect.width, height: rect.height, contentID: 0)
+        do throws(PDFError) {
+            try document.render(
+                page: key.page, scale: scale,
+                region: PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
+                into: image.pixels, stride: image.stride, cookie: cookie)
+            return .image(image, isDamaged: false)
+        } catch  where error.kind == .renderIncomplete {
+            return .image(image, isDamaged: true)
+        } catch  where error.kind == .cancelled {
+            return nil
+        } catch {
+            return .failed(error.description)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// One cached piece of a rendered page: a tile of the grid laid over the page at one zoom,
+/// or the low-resolution image of the whole page shown until the tiles arrive.
+///
+/// The zoom bucket is the page's width in pixels: every size a page is shown at settles on
+/// an integer width, and tiles rendered for exactly that width are drawn 1:1 (sharp).
+public struct TileKey: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Hashable, Sendable {
+        /// The whole page at a small size.
+        case preview
+        /// The tile in `column`, `row` of the page's grid.
+        case tile(column: Int, row: Int)
+    }
+
+    public var page: Int
+    /// The size in pixels of the whole page this piece belongs to.
+    public var pageWidth: Int
+    public var pageHeight: Int
+    public var kind: Kind
+
+    public init(page: Int, pageWidth: Int, pageHeight: Int, kind: Kind) {
+        self.page = page
+        self.pageWidth = pageWidth
+        self.pageHeight = pageHeight
+        self.kind = kind
+    }
+
+    /// The key of a tile of `grid`.
+    public init(page: Int, grid: TileGrid, column: Int, row: Int) {
+        self.init(
+            page: page, pageWidth: grid.pageWidth, pageHeight: grid.pageHeight, kind: .tile(column: column, row: row))
+    }
+
+    /// The rectangle this piece covers, in page pixels.
+    public var rect: PixelBox {
+        switch kind {
+        case .preview: PixelBox(x: 0, y: 0, width: pageWidth, height: pageHeight)
+        case .tile(let column, let row):
+            TileGrid(pageWidth: pageWidth, pageHeight: pageHeight).rect(column: column, row: row)
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .preview: "page \(page + 1) preview \(pageWidth)x\(pageHeight)"
+        case .tile(let column, let row): "page \(page + 1) @\(pageWidth)x\(pageHeight) tile \(column),\(row)"
+        }
+    }
+}
+
+/// The tile grid over a page drawn `pageWidth` × `pageHeight` pixels.
+public struct TileGrid: Equatable, Sendable {
+    /// The side of a full tile in pixels.
+    public static let tileSize = 256
+
+    public var pageWidth: Int
+    public var pageHeight: Int
+
+    public init(pageWidth: Int, pageHeight: Int) {
+        self.pageWidth = max(1, pageWidth)
+        self.pageHeight = max(1, pageHeight)
+    }
+
+    /// The grid for a page shown in `frame` (view pixels): whole pixels, the height following
+    /// the width so the page keeps its aspect ratio.
+    public init(frameWidth: Double, frameHeight: Double) {
+        let width = Int(min(max(1, frameWidth.rounded()), 1_000_000))
+        let height = frameWidth > 0 ? (frameHeight * Double(width) / frameWidth).rounded() : 1
+        self.init(pageWidth: width, pageHeight: Int(min(max(1, height), 1_000_000)))
+    }
+
+    public var columns: Int { (pageWidth + Self.tileSize - 1) / Self.tileSize }
+    public var rows: Int { (pageHeight + Self.tileSize - 1) / Self.tileSize }
+
+    /// The rectangle of a tile in page pixels (edge tiles are smaller).
+    public func rect(column: Int, row: Int) -> PixelBox {
+        let x = column * Self.tileSize, y = row * Self.tileSize
+        return PixelBox(
+            x: x, y: y, width: min(Self.tileSize, pageWidth - x), height: min(Self.tileSize, pageHeight - y))
+    }
+
+    /// The tiles covering `area` (page pixels), row by row.
+    public func tiles(covering area: PixelBox) -> [(column: Int, row: Int)] {
+        let clipped = area.intersection(PixelBox(x: 0, y: 0, width: pageWidth, height: pageHeight))
+        guard !clipped.isEmpty else { return [] }
+        let c0 = clipped.x / Self.tileSize, c1 = (clipped.maxX - 1) / Self.tileSize
+        let r0 = clipped.y / Self.tileSize, r1 = (clipped.maxY - 1) / Self.tileSize
+        var result: [(Int, Int)] = []
+        result.reserveCapacity((c1 - c0 + 1) * (r1 - r0 + 1))
+        for row in r0...r1 { for column in c0...c1 { result.append((column, row)) } }
+        return result
+    }
+
+    /// The width of a page's preview: small enough to render in a few milliseconds, big
+    /// enough to read the layout of the page while the sharp tiles are on their way.
+    public var previewSize: (width: Int, height: Int) {
+        let longest = 320.0
+        let scale = min(1, longest / Double(max(pageWidth, pageHeight)))
+        return (max(1, Int((Double(pageWidth) * scale).rounded())), max(1, Int((Double(pageHeight) * scale).rounded())))
+    }
+}
+
+/// What a render produced for a tile.
+public enum TileContent: Sendable {
+    /// The pixels; `isDamaged` when MuPDF skipped damaged content while drawing them.
+    case image(RasterImage, isDamaged: Bool)
+    /// The render failed; shown as an error tile (never retried while cached).
+    case failed(String)
+
+    /// What the cache charges for it.
+    public var byteCount: Int {
+        switch self {
+        case .image(let image, _): image.stride * image.height
+        case .failed(let message): 64 + message.utf8.count
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import LecternCore
+
+/// Turns what the document view shows into a scene drawn from cached tiles, and into the
+/// list of tiles still to render, most urgent first. Main thread; O(visible tiles).
+///
+/// A visible page shows, from the bottom up: page white, its low-resolution preview, tiles of
+/// the nearest other zoom that are cached (scaled), then the sharp tiles for the size it is
+/// shown at. Once every sharp tile of the visible part is there, only those are drawn.
+/// While the zoom is in flux no sharp tile is asked for (each frame has another size).
+public final class TilePlanner {
+    /// A page that may come on screen soon, and where it would be.
+    public struct Placement: Sendable {
+        public var page: Int
+        public var frame: Rect
+        public init(page: Int, frame: Rect) {
+            self.page = page
+            self.frame = frame
+        }
+    }
+
+    public struct Plan {
+        public var shadows: [Scene.Shadow] = []
+        public var pages: [Scene.PageItem] = []
+        /// Tiles to render, most urgent first (none of them cached).
+        public var wanted: [TileKey] = []
+        /// Whether every visible page is drawn from sharp tiles only.
+        public var isSharp = true
+        /// Whether something visible was drawn from damaged content, or failed to render.
+        public var showsDamage = false
+        public var showsFailure = false
+        /// The visible pages drawn sharp.
+        public var sharpPages: [Int] = []
+    }
+
+    public let cache: TileCache
+    /// A render that failed is shown as this colour.
+    public static let errorTileColor = Color(rgb: 0xF4D6D6)
+
+    public init(cache: TileCache) {
+        self.cache = cache
+    }
+
+    /// - Parameters:
+    ///   - spreads: the document view's `visibleLayout()`.
+    ///   - prefetch: pages to render ahead, most likely first.
+    ///   - viewport: the buffer size.
+    ///   - zoomChanging: the document view's `isZoomChanging`.
+    public func plan(
+        spreads: [SpreadLayoutAttributes], prefetch: [Placement], viewport: PixelBox, zoomChanging: Bool
+    ) -> Plan {
+        var plan = Plan()
+        var previews: [TileKey] = []
+        var sharp: [(key: TileKey, distance: Double)] = []
+        var bytes = 0
+        var onScreen: [TileKey] = []
+        let centre = Point(x: Double(viewport.x + viewport.width / 2), y: Double(viewport.y + viewport.height / 2))
+        for spread in spreads {
+            let clip = Self.pixels(spread.clipRect).intersection(viewport)
+            if let first = spread.pages.first {
+                let frame = spread.pages.dropFirst().reduce(first.frame) { $0.union($1.frame) }
+                plan.shadows.append(.init(frame: Self.pixels(frame), clip: clip))
+            }
+            for page in spread.pages {
+                let grid = TileGrid(frameWidth: page.frame.width, frameHeight: page.frame.height)
+                let origin = (x: Int(page.frame.minX.rounded()), y: Int(page.frame.minY.rounded()))
+                let frame = PixelBox(x: origin.x, y: origin.y, width: grid.pageWidth, height: grid.pageHeight)
+                let visible = frame.intersection(clip)
+                guard !visible.isEmpty else { continue }
+                var item = Scene.PageItem(page: page.page, frame: frame, clip: clip)
+                let area = visible.offsetBy(dx: -origin.x, dy: -origin.y)
+                // Sharp tiles at this size.
+                var sharpLayers: [Scene.Layer] = []
+                var missing: [TileKey] = []
+                for (column, row) in grid.tiles(covering: area) {
+                    let key = TileKey(page: page.page, grid: grid, column: column, row: row)
+                    let rect = grid.rect(column: column, row: row).offsetBy(dx: origin.x, dy: origin.y)
+                    bytes += rect.width * rect.height * 4
+                    if let content = cache.lookup(key) {
+                        onScreen.append(key)
+                        sharpLayers.append(layer(content, rect: rect, plan: &plan))
+                    } else {
+                        missing.append(key)
+                        let dx = Double(rect.x + rect.width / 2) - centre.x
+                        let dy = Double(rect.y + rect.height / 2) - centre.y
+                        sharp.append((key, dx * dx + dy * dy))
+                    }
+                }
+                if missing.isEmpty {
+                    item.layers = sharpLayers
+                    plan.sharpPages.append(page.page)
+                } else {
+                    plan.isSharp = false
+                    let previewKey = Self.previewKey(page: page.page, grid: grid)
+                    if let preview = cache.lookup(previewKey) {
+                        onScreen.append(previewKey)
+                        item.layers.append(layer(preview, rect: frame, scaledTo: page.frame, plan: &plan))
+                    } else if zoomChanging || missing.count > 4 {
+                        previews.append(previewKey)
+                    }
+                    item.layers += fallbackLayers(
+                        page: page.page, grid: grid, area: area, frame: page.frame, plan: &plan)
+                    item.layers += sharpLayers
+                }
+                plan.pages.append(item)
+            }
+        }
+        plan.wanted = previews
+        if !zoomChanging {
+            plan.wanted += sharp.sorted { $0.distance < $1.distance }.map(\.key)
+        }
+        // Prefetch what fits in the cache beside what is on screen.
+        let screen = viewport.width * viewport.height * 4
+        for placement in prefetch {
+            let grid = TileGrid(frameWidth: placement.frame.width, frameHeight: placement.frame.height)
+            let previewKey = Self.previewKey(page: placement.page, grid: grid)
+            if cache.contains(previewKey) {
+                cache.touch(previewKey)
+            } else {
+                plan.wanted.append(previewKey)
+            }
+            let pageBytes = grid.pageWidth * grid.pageHeight * 4
+            guard pageBytes <= screen, bytes + pageBytes <= cache.budget * 9 / 10 else { continue }
+            bytes += pageBytes
+            for (column, row) in grid.tiles(
+                covering: PixelBox(x: 0, y: 0, width: grid.pageWidth, height: grid.pageHeight))
+            {
+                let key = TileKey(page: placement.page, grid: grid, column: column, row: row)
+                if cache.contains(key) { cache.touch(key) } else { plan.wanted.append(key) }
+            }
+        }
+        // What is on screen stays the most recently used.
+        for key in onScreen { cache.touch(key) }
+        return plan
+    }
+
+    public static func previewKey(page: Int, grid: TileGrid) -> TileKey {
+        let size = grid.previewSize
+        return TileKey(page: page, pageWidth: size.width, pageHeight: size.height, kind: .preview)
+    }
+
+    /// Whole pixels for a view rectangle.
+    static func pixels(_ rect: Rect) -> PixelBox {
+        let x0 = Int(rect.minX.rounded()), y0 = Int(rect.minY.rounded())
+        return PixelBox(x: x0, y: y0, width: Int(rect.maxX.rounded()) - x0, height: Int(rect.maxY.rounded()) - y0)
+    }
+
+    private func layer(_ content: TileContent, rect: PixelBox, plan: inout Plan) -> Scene.Layer {
+        let r = Rect(x: Double(rect.x), y: Double(rect.y), width: Double(rect.width), height: Double(rect.height))
+        return layer(content, rect: rect, scaledTo: r, plan: &plan)
+    }
+
+    private func layer(_ content: TileContent, rect: PixelBox, scaledTo target: Rect, plan: inout Plan) -> Scene.Layer {
+        switch content {
+        case .image(let image, let isDamaged):
+            if isDamaged { plan.showsDamage = true }
+            return Scene.Layer(.image(image), rect: target)
+        case .failed:
+            plan.showsFailure = true
+            return Scene.Layer(.fill(Self.errorTileColor), rect: target)
+        }
+    }
+
+    /// Cached tiles of the page at the nearest other size, scaled to where the page is now.
+    private func fallbackLayers(
+        page: Int, grid: TileGrid, area: PixelBox, frame: Rect, plan: inout Plan
+    ) -> [Scene.Layer] {
+        let sizes = cache.cachedTileSizes(ofPage: page).filter {
+            $0.width != grid.pageWidth || $0.height != grid.pageHeight
+        }
+        guard
+            let best = sizes.min(by: {
+                abs(log(Double($0.width) / Double(grid.pageWidth)))
+                    < abs(log(Double($1.width) / Double(grid.pageWidth)))
+            })
+        else { return [] }
+        let other = TileGrid(pageWidth: best.width, pageHeight: best.height)
+        let kx = frame.width / Double(other.pageWidth), ky = frame.height / Double(other.pageHeight)
+        let scaled = PixelBox(
+            enclosing: Rect(
+                x: Double(area.x) / kx, y: Double(area.y) / ky, width: Double(area.width) / kx,
+                height: Double(area.height) / ky))
+        var layers: [Scene.Layer] = []
+        for (column, row) in other.tiles(covering: scaled) {
+            let key = TileKey(page: page, grid: other, column: column, row: row)
+            guard let content = cache.lookup(key) else { continue }
+            let r = other.rect(column: column, row: row)
+            let target = Rect(
+                x: frame.minX.rounded() + Double(r.x) * kx, y: frame.minY.rounded() + Double(r.y) * ky,
+                width: Double(r.width) * kx, height: Double(r.height) * ky)
+            layers.append(layer(content, rect: r, scaledTo: target, plan: &plan))
+        }
+        return layers
+    }
+}
