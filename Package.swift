@@ -85,7 +85,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "lectern-bench",
-            dependencies: ["LecternCore", "LecternPDF", "LecternRender", "LecternTestSupport"]
+            dependencies: [
+                "LecternCore", "LecternPDF", "LecternRender", "LecternTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         .testTarget(

@@ -140,9 +140,9 @@ public final class FrameCompositor {
         for page in scene.pages {
             let visible = repaint.intersecting(page.visible)
             guard !visible.isEmpty else { continue }
-            // Page white only where no 1:1 tile will be copied over it.
-            let covered = Region(
-                page.layers.filter(\.isExact).map { PixelBox(enclosing: $0.rect) })
+            // Page white only where no layer goes: every layer is opaque and writes every pixel
+            // of its enclosing box (copies, fills, and scaled images with padded edges).
+            let covered = Region(page.layers.map { PixelBox(enclosing: $0.rect) })
             let white = visible.subtracting(covered)
             if !white.isEmpty {
                 white.clip(target)

@@ -52,11 +52,11 @@ func runFirstFrameBenchmark(arguments: [String]) throws {
     print(String(decoding: json, as: UTF8.self))
 }
 
-private func milliseconds(_ duration: Duration) -> Double {
+func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }
 
-private func median(_ values: [Double]) -> Double {
+func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     return sorted.count % 2 == 1
         ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2

@@ -74,11 +74,6 @@ private func microseconds(_ duration: Duration) -> Double {
     return Double(seconds) * 1e6 + Double(attoseconds) * 1e-12
 }
 
-private func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted[sorted.count / 2]
-}
-
 private func format(_ value: Double) -> String {
     String((value * 1000).rounded() / 1000)
 }

@@ -92,14 +92,18 @@ public final class TilePlanner {
                 } else {
                     plan.isSharp = false
                     let previewKey = Self.previewKey(page: page.page, grid: grid)
-                    if let preview = cache.lookup(previewKey) {
-                        onScreen.append(previewKey)
-                        item.layers.append(layer(preview, rect: frame, scaledTo: page.frame, plan: &plan))
-                    } else if zoomChanging || missing.count > 4 {
-                        previews.append(previewKey)
-                    }
-                    item.layers += fallbackLayers(
+                    let fallback = fallbackLayers(
                         page: page.page, grid: grid, area: area, frame: page.frame, plan: &plan)
+                    if !fallback.complete {
+                        // The preview fills what the other zoom's tiles leave open.
+                        if let preview = cache.lookup(previewKey) {
+                            onScreen.append(previewKey)
+                            item.layers.append(layer(preview, rect: frame, scaledTo: page.frame, plan: &plan))
+                        } else if zoomChanging || missing.count > 4 {
+                            previews.append(previewKey)
+                        }
+                    }
+                    item.layers += fallback.layers
                     item.layers += sharpLayers
                 }
                 plan.pages.append(item)
@@ -161,10 +165,11 @@ public final class TilePlanner {
         }
     }
 
-    /// Cached tiles of the page at the nearest other size, scaled to where the page is now.
+    /// Cached tiles of the page at the nearest other size, scaled to where the page is now;
+    /// `complete` when they cover all of `area`.
     private func fallbackLayers(
         page: Int, grid: TileGrid, area: PixelBox, frame: Rect, plan: inout Plan
-    ) -> [Scene.Layer] {
+    ) -> (layers: [Scene.Layer], complete: Bool) {
         let sizes = cache.cachedTileSizes(ofPage: page).filter {
             $0.width != grid.pageWidth || $0.height != grid.pageHeight
         }
@@ -173,7 +178,7 @@ public final class TilePlanner {
                 abs(log(Double($0.width) / Double(grid.pageWidth)))
                     < abs(log(Double($1.width) / Double(grid.pageWidth)))
             })
-        else { return [] }
+        else { return ([], false) }
         let other = TileGrid(pageWidth: best.width, pageHeight: best.height)
         let kx = frame.width / Double(other.pageWidth), ky = frame.height / Double(other.pageHeight)
         let scaled = PixelBox(
@@ -181,15 +186,19 @@ public final class TilePlanner {
                 x: Double(area.x) / kx, y: Double(area.y) / ky, width: Double(area.width) / kx,
                 height: Double(area.height) / ky))
         var layers: [Scene.Layer] = []
+        var complete = true
         for (column, row) in other.tiles(covering: scaled) {
             let key = TileKey(page: page, grid: other, column: column, row: row)
-            guard let content = cache.lookup(key) else { continue }
+            guard let content = cache.lookup(key) else {
+                complete = false
+                continue
+            }
             let r = other.rect(column: column, row: row)
             let target = Rect(
                 x: frame.minX.rounded() + Double(r.x) * kx, y: frame.minY.rounded() + Double(r.y) * ky,
                 width: Double(r.width) * kx, height: Double(r.height) * ky)
             layers.append(layer(content, rect: r, scaledTo: target, plan: &plan))
         }
-        return layers
+        return (layers, complete)
     }
 }

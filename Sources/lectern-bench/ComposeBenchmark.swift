@@ -1,0 +1,126 @@
+import Foundation
+import LecternCore
+import LecternPDF
+import LecternRender
+import Logging
+
+/// Compose time of a 1920×1080 frame from cached tiles (real MuPDF tiles of a real page):
+/// panning (pages move, tiles are copied 1:1) and zoomed with bilinear filtering (a pinch in
+/// flux draws the tiles of the previous zoom scaled). The reference, measured in the same
+/// run, is copying one full frame with memcpy: the least any frame that changes every pixel
+/// can cost here.
+func runComposeBenchmark(arguments: [String]) throws {
+    guard let path = arguments.first else { throw BenchmarkError(description: "compose needs a PDF") }
+    let width = 1920, height = 1080
+    let document = try PDFDocument(path: path)
+    var pages: [PageGeometry] = []
+    for index in 0..<min(document.pageCount, 8) {
+        let info = try document.pageInfo(at: index)
+        pages.append(
+            try PageGeometry(
+                mediaBox: Rect(
+                    x: info.cropBox.x0, y: info.cropBox.y0, width: info.cropBox.x1 - info.cropBox.x0,
+                    height: info.cropBox.y1 - info.cropBox.y0), rotation: info.rotation))
+    }
+    var view = DocumentView(
+        pages: PageTable(pages), configuration: ViewConfiguration(scrollMode: .continuous, spacing: 12),
+        viewportSize: Size(width: Double(width), height: Double(height)))
+    let cache = TileCache(budget: 512 << 20)
+    let planner = TilePlanner(cache: cache)
+    let viewport = PixelBox(x: 0, y: 0, width: width, height: height)
+
+    /// Renders everything the plan wants, synchronously, into the cache.
+    func fill(zoomChanging: Bool = false) throws {
+        for _ in 0..<4 {
+            let plan = planner.plan(
+                spreads: view.visibleLayout(), prefetch: [], viewport: viewport, zoomChanging: zoomChanging)
+            if plan.wanted.isEmpty { return }
+            for key in plan.wanted {
+                let info = try document.pageInfo(at: key.page)
+                let rect = key.rect
+                let image = RasterImage(width: rect.width, height: rect.height, contentID: 0)
+                try document.render(
+                    page: key.page, scale: Double(key.pageWidth) / info.displaySize.width,
+                    region: PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
+                    into: image.pixels, stride: image.stride)
+                cache.insert(.image(image, isDamaged: false), for: key)
+            }
+        }
+    }
+
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64)
+    defer { buffer.deallocate() }
+    let compositor = FrameCompositor(logger: Logger(label: "bench"))
+    let frames = 240
+
+    // Reference: one full-frame memcpy.
+    let source = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64)
+    defer { source.deallocate() }
+    source.initializeMemory(as: UInt8.self, repeating: 0x7F, count: width * height * 4)
+    var copies: [Double] = []
+    for _ in 0..<frames {
+        let start = ContinuousClock.now
+        buffer.copyMemory(from: source, byteCount: width * height * 4)
+        copies.append(milliseconds(ContinuousClock.now - start))
+    }
+
+    // Panning at zoom 1: every frame the document moves 3 px; all tiles cached.
+    view.scroll(by: Point(x: 0, y: 300))
+    try fill()
+    var panning: [Double] = []
+    var pannedPixels = 0
+    for frame in 0..<frames {
+        view.scroll(by: Point(x: 0, y: frame % 120 < 60 ? 3 : -3))
+        try fill()
+        let plan = planner.plan(spreads: view.visibleLayout(), prefetch: [], viewport: viewport, zoomChanging: false)
+        var scene = Scene(width: width, height: height)
+        scene.shadows = plan.shadows
+        scene.pages = plan.pages
+        let start = ContinuousClock.now
+        let damage = compositor.draw(scene, into: buffer, stride: width * 4, bufferAge: 1)
+        panning.append(milliseconds(ContinuousClock.now - start))
+        pannedPixels += damage.reduce(0) { $0 + $1.width * $1.height }
+    }
+
+    // Zoom in flux: a pinch from 1.0 to 1.5 and back, drawn from the zoom-1 tiles scaled.
+    var zooming: [Double] = []
+    for frame in 0..<frames {
+        let t = Double(frame % 120) / 119
+        let scale = 1 + 0.5 * (t < 0.5 ? 2 * t : 2 - 2 * t) + 0.001 * Double(frame % 7)
+        view.zoom(to: max(1.01, scale), about: Point(x: Double(width) / 2, y: Double(height) / 2))
+        let plan = planner.plan(spreads: view.visibleLayout(), prefetch: [], viewport: viewport, zoomChanging: true)
+        var scene = Scene(width: width, height: height)
+        scene.shadows = plan.shadows
+        scene.pages = plan.pages
+        let start = ContinuousClock.now
+        compositor.draw(scene, into: buffer, stride: width * 4, bufferAge: 1)
+        zooming.append(milliseconds(ContinuousClock.now - start))
+    }
+
+    let reference = median(copies)
+    let json = try JSONSerialization.data(
+        withJSONObject: [
+            "benchmark": "compose a 1920x1080 frame from cached tiles",
+            "document": (path as NSString).lastPathComponent,
+            "frames": frames,
+            "reference_full_frame_memcpy_ms_median": round3(reference),
+            "panning_ms_median": round3(median(panning)),
+            "panning_ms_p95": round3(percentile(panning, 0.95)),
+            "panning_damaged_fraction_of_frame": round3(Double(pannedPixels) / Double(frames * width * height)),
+            "panning_ratio_to_memcpy": round3(median(panning) / reference),
+            "panning_target_ms": 1.0,
+            "zoom_bilinear_ms_median": round3(median(zooming)),
+            "zoom_bilinear_ms_p95": round3(percentile(zooming, 0.95)),
+            "zoom_bilinear_ratio_to_memcpy": round3(median(zooming) / reference),
+            "zoom_bilinear_target_ms": 4.0,
+        ], options: [.prettyPrinted, .sortedKeys])
+    print(String(decoding: json, as: UTF8.self))
+}
+
+func round3(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
+}
