@@ -31,7 +31,12 @@ final class SeatKeyboard {
         self.proxy = proxy
         self.seat = seat
         context = xkb_context_new(XKB_CONTEXT_NO_FLAGS)
-        if context == nil { seat.logger.error("xkb_context_new failed: keys will be ignored") }
+        if let context {
+            // xkbcommon writes its own errors to stderr; ours go through the logger.
+            xkb_context_set_log_level(context, XKB_LOG_LEVEL_CRITICAL)
+        } else {
+            seat.logger.error("xkb_context_new failed: keys will be ignored")
+        }
         repeatTimer = CLecternLinux_timerfd()
         if repeatTimer < 0 { seat.logger.error("timerfd_create failed (\(errnoText(errno))): keys will not repeat") }
         listener = .allocate(capacity: 1)
