@@ -81,7 +81,7 @@ let package = Package(
         // Test support (an ordinary target: the benchmark uses it too).
         .target(
             name: "LecternTestSupport",
-            dependencies: ["CWaylandServer", "CWaylandProtocols", "CLecternLinux"]
+            dependencies: ["CWaylandServer", "CWaylandProtocols", "CLecternLinux", "CXKBCommon"]
         ),
         .executableTarget(
             name: "lectern-bench",

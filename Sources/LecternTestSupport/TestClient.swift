@@ -15,6 +15,14 @@ import Foundation
 public final class TestClient {
     /// Touch events received, as text (`down 1 10.0,20.0`, `motion …`, `up 1`, `frame`, `cancel`).
     public private(set) var touchEvents: [String] = []
+    /// Pointer events received, as text (`enter 1.0,2.0`, `motion …`, `button 272 1`,
+    /// `axis 0 15.0`, `axis_value120 0 120`, `axis_source 0`, `frame`, `leave`).
+    public private(set) var pointerEvents: [String] = []
+    /// Keyboard events received, as text (`keymap 1 <size>`, `enter [keys]`, `key 103 1`,
+    /// `modifiers 1 0 0 0`, `repeat 25 600`, `leave`).
+    public private(set) var keyboardEvents: [String] = []
+    /// The text of the last keymap received (without its terminating NUL).
+    public private(set) var keymapText: String?
     /// `wl_shm.format` codes the compositor advertised.
     public private(set) var shmFormats: [UInt32] = []
     /// The size of the last `xdg_toplevel.configure` (0x0: choose).
@@ -42,6 +50,8 @@ public final class TestClient {
     private var seat: OpaquePointer?
     private var output: OpaquePointer?
     private var touch: OpaquePointer?
+    private var pointer: OpaquePointer?
+    private var keyboard: OpaquePointer?
     private var surface: OpaquePointer?
     private var xdgSurface: OpaquePointer?
     private var toplevel: OpaquePointer?
@@ -139,6 +149,20 @@ public final class TestClient {
         wl_touch_add_listener(touch, listeners.touch, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// Asks for `wl_pointer`; events land in `pointerEvents`.
+    public func requestPointer() {
+        guard let seat, pointer == nil else { return }
+        pointer = wl_seat_get_pointer(seat)
+        wl_pointer_add_listener(pointer, listeners.pointer, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Asks for `wl_keyboard`; events land in `keyboardEvents`, the keymap in `keymapText`.
+    public func requestKeyboard() {
+        guard let seat, keyboard == nil else { return }
+        keyboard = wl_seat_get_keyboard(seat)
+        wl_keyboard_add_listener(keyboard, listeners.keyboard, Unmanaged.passUnretained(self).toOpaque())
+    }
+
     /// Draws a buffer of `width`x`height` (xrgb8888) with `pixel(x, y)` as `0x00RRGGBB`,
     /// attaches it, damages `damage` (the whole buffer when nil) with `damage_buffer`, asks for
     /// a frame callback and commits.
@@ -188,7 +212,7 @@ public final class TestClient {
             wmBase = bind(name, interfaces.wmBase, min(version, 2))
             xdg_wm_base_add_listener(wmBase, listeners.wmBase, Unmanaged.passUnretained(self).toOpaque())
         case "wl_seat":
-            seat = bind(name, interfaces.seat, min(version, 7))
+            seat = bind(name, interfaces.seat, min(version, 8))
             wl_seat_add_listener(seat, listeners.seat, Unmanaged.passUnretained(self).toOpaque())
         case "wl_output":
             output = bind(name, interfaces.output, min(version, 3))
@@ -223,6 +247,18 @@ public final class TestClient {
         buffers.removeValue(forKey: key)?.destroy()
     }
     fileprivate func touchEvent(_ text: String) { touchEvents.append(text) }
+    fileprivate func pointerEvent(_ text: String) { pointerEvents.append(text) }
+    fileprivate func keyboardEvent(_ text: String) { keyboardEvents.append(text) }
+    fileprivate func keymap(format: UInt32, fd: Int32, size: UInt32) {
+        defer { close(fd) }
+        keyboardEvents.append("keymap \(format) \(size)")
+        guard size > 0, let mapped = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
+            return
+        }
+        defer { munmap(mapped, Int(size)) }
+        let bytes = UnsafeRawBufferPointer(start: mapped, count: Int(size))
+        keymapText = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    }
 }
 
 /// One shm buffer in its own sealed memfd pool.
@@ -337,6 +373,38 @@ private final class ClientListeners {
             shape: { _, _, _, _, _ in },
             orientation: { _, _, _, _ in }))
 
+    let pointer = allocate(
+        wl_pointer_listener(
+            enter: { data, _, _, _, x, y in
+                client(data).pointerEvent("enter \(wl_fixed_to_double(x)),\(wl_fixed_to_double(y))")
+            },
+            leave: { data, _, _, _ in client(data).pointerEvent("leave") },
+            motion: { data, _, _, x, y in
+                client(data).pointerEvent("motion \(wl_fixed_to_double(x)),\(wl_fixed_to_double(y))")
+            },
+            button: { data, _, _, _, button, state in client(data).pointerEvent("button \(button) \(state)") },
+            axis: { data, _, _, axis, value in client(data).pointerEvent("axis \(axis) \(wl_fixed_to_double(value))") },
+            frame: { data, _ in client(data).pointerEvent("frame") },
+            axis_source: { data, _, source in client(data).pointerEvent("axis_source \(source)") },
+            axis_stop: { data, _, _, axis in client(data).pointerEvent("axis_stop \(axis)") },
+            axis_discrete: { data, _, axis, discrete in client(data).pointerEvent("axis_discrete \(axis) \(discrete)")
+            },
+            axis_value120: { data, _, axis, value in client(data).pointerEvent("axis_value120 \(axis) \(value)") }))
+    let keyboard = allocate(
+        wl_keyboard_listener(
+            keymap: { data, _, format, fd, size in client(data).keymap(format: format, fd: fd, size: size) },
+            enter: { data, _, _, _, keys in
+                let count = (keys?.pointee.size ?? 0) / MemoryLayout<UInt32>.size
+                let held = (0..<count).map { keys!.pointee.data.load(fromByteOffset: $0 * 4, as: UInt32.self) }
+                client(data).keyboardEvent("enter \(held)")
+            },
+            leave: { data, _, _, _ in client(data).keyboardEvent("leave") },
+            key: { data, _, _, _, key, state in client(data).keyboardEvent("key \(key) \(state)") },
+            modifiers: { data, _, _, depressed, latched, locked, group in
+                client(data).keyboardEvent("modifiers \(depressed) \(latched) \(locked) \(group)")
+            },
+            repeat_info: { data, _, rate, delay in client(data).keyboardEvent("repeat \(rate) \(delay)") }))
+
     private static func allocate<T>(_ table: T) -> UnsafeMutablePointer<T> {
         let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
         pointer.initialize(to: table)
@@ -346,6 +414,6 @@ private final class ClientListeners {
     func deallocate() {
         registry.deallocate(); shm.deallocate(); wmBase.deallocate(); xdgSurface.deallocate()
         toplevel.deallocate(); seat.deallocate(); output.deallocate(); callback.deallocate()
-        buffer.deallocate(); touch.deallocate()
+        buffer.deallocate(); touch.deallocate(); pointer.deallocate(); keyboard.deallocate()
     }
 }

@@ -68,7 +68,7 @@ public final class TestCompositor {
     private let eventLoop: OpaquePointer
     let interfaces: Interfaces
     let implementations: Implementations
-    private var globals: [OpaquePointer] = []
+    var globals: [OpaquePointer] = []
     private var clients: [OpaquePointer: SignalListener] = [:]
     private var clientCreatedListener: SignalListener?
     /// Every Swift object behind a live `wl_resource`, keyed by identity; a resource's destructor
@@ -84,6 +84,8 @@ public final class TestCompositor {
     var objectCounter = 0
     var receivedPongs: [UInt32] = []
     var seatCapabilities: SeatCapabilities = [.touch, .pointer]
+    /// `wl_keyboard.repeat_info` for new keyboards: per second, milliseconds.
+    var keyboardRepeat: (rate: Int32, delay: Int32) = (25, 600)
 
     /// Starts a compositor listening in a new private runtime directory.
     /// - Parameters:

@@ -1,6 +1,7 @@
 import CWaylandClient
 import CWaylandProtocols
 import Glibc
+import LecternCore
 import Logging
 
 /// The connection to the compositor and the globals Lectern binds from its registry.
@@ -23,10 +24,36 @@ public final class Display {
     public private(set) var seat: Seat?
     public private(set) var outputs: [UInt32: Output] = [:]
 
-    /// Connects to `$WAYLAND_DISPLAY` (or `name`) and binds the globals (two round trips).
-    public init(name: String? = nil, logger: Logger) throws(WaylandError) {
+    /// Receives every input event (touch, pointer, keyboard) for the toplevel's surface, in
+    /// surface coordinates, on the event loop's thread. Set it any time: the seat may come later
+    /// or not at all (weston's headless backend offers none).
+    public var onInput: ((InputEvent) -> Void)?
+    /// The surface whose input counts (the toplevel's; `XdgToplevel` sets it).
+    var inputSurface: OpaquePointer?
+    /// Runs while a round trip waits (see `init`); nil: round trips block in libwayland.
+    private let whileWaiting: (() -> Void)?
+    private let syncListener: UnsafeMutablePointer<wl_callback_listener>
+    private var isSyncDone = false
+
+    /// Connects to `$WAYLAND_DISPLAY` (or `name`: a socket name or an absolute path) and binds
+    /// the globals (two round trips).
+    /// - Parameters:
+    ///   - name: the socket; nil: `$WAYLAND_DISPLAY`.
+    ///   - logger: where the Wayland layer logs.
+    ///   - whileWaiting: for a compositor in the same thread (tests): round trips do not block
+    ///     but poll the connection and call this between polls, so the compositor can answer.
+    public init(name: String? = nil, logger: Logger, whileWaiting: (() -> Void)? = nil) throws(WaylandError) {
         self.logger = logger
+        self.whileWaiting = whileWaiting
+        syncListener = .allocate(capacity: 1)
+        syncListener.initialize(
+            to: wl_callback_listener(done: { data, callback, _ in
+                wl_callback_destroy(callback)
+                guard let data else { return }
+                Unmanaged<Display>.fromOpaque(data).takeUnretainedValue().isSyncDone = true
+            }))
         guard let display = wl_display_connect(name) else {
+            syncListener.deallocate()
             throw .cannotConnect(
                 display: name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0", errno: errno)
         }
@@ -84,8 +111,11 @@ public final class Display {
             fractionalScaleManager =
                 bind(name, CWaylandProtocols_fractional_scale_manager_interface(), advertised: version, preferred: 1).0
         case "wl_seat" where seat == nil:
-            let (proxy, bound) = bind(name, CWaylandClient_seat_interface(), advertised: version, preferred: 7)
-            if let proxy { seat = Seat(proxy: proxy, version: bound, globalName: name, logger: logger) }
+            // Version 8: wl_pointer.axis_value120 (libwayland 1.21 knows it; 9 it does not).
+            let (proxy, bound) = bind(name, CWaylandClient_seat_interface(), advertised: version, preferred: 8)
+            if let proxy {
+                seat = Seat(proxy: proxy, version: bound, globalName: name, display: self, logger: logger)
+            }
         case "wl_output":
             let (proxy, bound) = bind(name, CWaylandClient_output_interface(), advertised: version, preferred: 4)
             if let proxy { outputs[name] = Output(proxy: proxy, version: bound) }
@@ -97,9 +127,10 @@ public final class Display {
 
     private func globalRemoved(name: UInt32) {
         if outputs.removeValue(forKey: name) != nil { logger.info("output \(name) removed") }
-        if seat?.globalName == name {
+        if let seat, seat.globalName == name {
             logger.info("seat removed")
-            seat = nil
+            seat.removeAllDevices()
+            self.seat = nil
         }
     }
 
@@ -108,10 +139,57 @@ public final class Display {
         outputs.sorted { $0.key < $1.key }.lazy.compactMap { $0.value.logicalSize }.first
     }
 
-    /// Blocks until the compositor has processed every request sent so far.
+    /// Blocks until the compositor has processed every request sent so far, and delivers the
+    /// input that arrived meanwhile.
     public func roundtrip() throws(WaylandError) {
-        if wl_display_roundtrip(display) < 0 { throw connectionError() }
+        guard let whileWaiting else {
+            if wl_display_roundtrip(display) < 0 { throw connectionError() }
+            flushInput()
+            return
+        }
+        isSyncDone = false
+        let callback = wl_display_sync(display)
+        wl_callback_add_listener(callback, syncListener, Unmanaged.passUnretained(self).toOpaque())
+        while !isSyncDone {
+            do { try dispatch(timeout: 0) } catch {
+                if !isSyncDone { wl_callback_destroy(callback) }
+                throw error
+            }
+            if !isSyncDone { whileWaiting() }
+        }
     }
+
+    /// One non-blocking turn of the connection for a caller without an `EventLoop` (tests):
+    /// flush requests, read what arrived within `timeout` milliseconds, dispatch it and deliver
+    /// the input.
+    public func dispatch(timeout: Int32) throws(WaylandError) {
+        while wl_display_prepare_read(display) != 0 {
+            if wl_display_dispatch_pending(display) < 0 { throw connectionError() }
+            flushInput()
+        }
+        if wl_display_flush(display) < 0 && errno != EAGAIN {
+            wl_display_cancel_read(display)
+            throw connectionError()
+        }
+        var fd = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0)
+        if poll(&fd, 1, timeout) > 0 && fd.revents & Int16(POLLIN) != 0 {
+            if wl_display_read_events(display) < 0 { throw connectionError() }
+        } else {
+            wl_display_cancel_read(display)
+        }
+        if wl_display_dispatch_pending(display) < 0 { throw connectionError() }
+        flushInput()
+    }
+
+    /// Delivers the touch and pointer events that are waiting for a `frame` event that may
+    /// never come (cage 0.1.4 sends none). `EventLoop` calls it after every dispatch; a loop
+    /// of your own calls it after every `wl_display_dispatch_pending`.
+    public func flushInput() {
+        seat?.flush()
+    }
+
+    /// File descriptors the event loop watches for the display's own timers (key repeat).
+    var timerSources: [(fd: Int32, handler: () -> Void)] { seat?.timerSources ?? [] }
 
     /// The reason the connection failed, for messages.
     public func connectionError() -> WaylandError {
@@ -140,5 +218,6 @@ public final class Display {
         wl_display_disconnect(display)
         registryListener.deallocate()
         wmBaseListener.deallocate()
+        syncListener.deallocate()
     }
 }

@@ -74,6 +74,8 @@ public final class XdgToplevel {
         xdg_toplevel_set_app_id(toplevel, appID)
         xdg_toplevel_set_fullscreen(toplevel, nil)
         wl_surface_commit(surface)
+        // Input on this surface reaches `display.onInput`.
+        display.inputSurface = surface
     }
 
     private func configured() {
@@ -105,6 +107,7 @@ public final class XdgToplevel {
     }
 
     deinit {
+        if display.inputSurface == surface { display.inputSurface = nil }
         if let frameCallback { wl_callback_destroy(frameCallback) }
         xdg_toplevel_destroy(toplevel)
         xdg_surface_destroy(xdgSurface)

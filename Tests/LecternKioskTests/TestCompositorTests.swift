@@ -217,6 +217,67 @@ struct TestCompositorTests {
         try compositor.teardown()
     }
 
+    @Test func pointerHelpersReachTheClientsPointer() throws {
+        let (compositor, client) = try connectedPair(width: 100, height: 100)
+        #expect(!compositor.pointerEnter(x: 1, y: 1))  // no wl_pointer yet
+        client.requestPointer()
+        #expect(TestClient.run(client, with: compositor) { compositor.pointerResourceCount == 1 })
+        #expect(compositor.pointerEnter(x: 1.5, y: 2))
+        #expect(compositor.pointerMotion(x: 3, y: 4.25))
+        #expect(compositor.pointerButton(0x110, pressed: true))
+        #expect(compositor.pointerAxis(.vertical, value: 15, value120: 120, source: 0))
+        #expect(compositor.pointerFrame())
+        #expect(compositor.pointerLeave())
+        #expect(TestClient.run(client, with: compositor) { client.pointerEvents.count == 8 })
+        #expect(
+            client.pointerEvents == [
+                "enter 1.5,2.0", "motion 3.0,4.25", "button 272 1", "axis_source 0", "axis_value120 0 120",
+                "axis 0 15.0", "frame", "leave",
+            ])
+        client.disconnect()
+        try compositor.teardown()
+    }
+
+    @Test func keyboardHelpersSendAnXkbKeymapAndKeys() throws {
+        let (compositor, client) = try connectedPair(width: 100, height: 100)
+        compositor.setSeatCapabilities([.pointer, .keyboard, .touch])
+        #expect(TestClient.run(client, with: compositor) { client.seatCapabilities == 7 })
+        #expect(!compositor.keyboardEnter())  // no wl_keyboard yet
+        compositor.keyboardRepeatInfo(rate: 30, delay: 200)
+        client.requestKeyboard()
+        #expect(TestClient.run(client, with: compositor) { client.keyboardEvents.count == 2 })
+        let keymap = try #require(TestCompositor.defaultKeymap)
+        #expect(client.keyboardEvents == ["keymap 1 \(keymap.utf8.count + 1)", "repeat 30 200"])
+        #expect(client.keymapText == keymap)
+        #expect(keymap.contains("xkb_keycodes") && keymap.contains("<UP>"))
+        #expect(compositor.keyboardEnter(pressedKeys: [42]))
+        #expect(compositor.keyboardModifiers(depressed: 1))
+        #expect(compositor.keyboardKey(103, pressed: true))
+        #expect(compositor.keyboardKey(103, pressed: false))
+        compositor.keyboardRepeatInfo(rate: 0, delay: 0)
+        #expect(compositor.keyboardLeave())
+        #expect(TestClient.run(client, with: compositor) { client.keyboardEvents.count == 8 })
+        #expect(
+            client.keyboardEvents.dropFirst(2) == [
+                "enter [42]", "modifiers 1 0 0 0", "key 103 1", "key 103 0", "repeat 0 0", "leave",
+            ])
+        client.disconnect()
+        try compositor.teardown()
+    }
+
+    @Test func removingTheSeatGlobalHidesItFromNewClients() throws {
+        let compositor = try TestCompositor()
+        #expect(compositor.removeSeatGlobal())
+        #expect(!compositor.removeSeatGlobal())
+        let client = try TestClient(compositor: compositor)
+        #expect(TestClient.run(client, with: compositor) { client.hasGlobals && client.outputSize != nil })
+        #expect(client.seatCapabilities == 0)
+        client.requestTouch()  // no seat: nothing to ask
+        #expect(compositor.touchResourceCount == 0)
+        client.disconnect()
+        try compositor.teardown()
+    }
+
     @Test func pingIsAnsweredWithPong() throws {
         let (compositor, client) = try connectedPair()
         let serial = compositor.ping()
