@@ -31,6 +31,7 @@ public final class KioskApp {
     var committedSize: (width: Int, height: Int)?
     var committedPage = false
     var lastSharpPages: [Int] = []
+    var lastLoggedState: ViewState?
     /// The chrome (title bar and page scrubber) is shown.
     var isUserInterfaceVisible = false
 
@@ -158,6 +159,9 @@ public final class KioskApp {
                 document: pdf, firstPage: firstPage,
                 configuration: configuration.viewConfiguration(rightToLeft: pdf.isRightToLeft),
                 viewport: size ?? Size(width: 1, height: 1), cacheBudget: cacheBudget())
+            if configuration.startPage > 0 {
+                try? reader.view.goToPage(min(configuration.startPage, pdf.pageCount - 1))
+            }
             document = .open(reader)
             loop.add(fd: reader.scheduler.wakeFD) { _ = reader.collectTiles() }
         case let .openFailed(error):
@@ -303,8 +307,25 @@ public final class KioskApp {
         }
         committedSize = size
         committedPage = committedPage || showsPage
+        if case .open(let reader) = document, !reader.view.isAnimating {
+            let state = reader.view.viewState()
+            if state != lastLoggedState {
+                lastLoggedState = state
+                logger.debug("view state: \(describe(state))")
+            }
+        }
         if showsPage, case .open(let reader) = document { loadPageSizesIfNeeded(reader) }
         dumper?.frameCommitted(pixels: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
+    }
+
+    /// "page 5" or "page 5 viewport x y w h" (PDF points), as the logs and tests read it.
+    func describe(_ state: ViewState) -> String {
+        var text = "page \(state.pageIndex + 1)"
+        if let v = state.viewport {
+            func f(_ x: Double) -> String { String((x * 10).rounded() / 10) }
+            text += " viewport \(f(v.minX)) \(f(v.minY)) \(f(v.width)) \(f(v.height))"
+        }
+        return text
     }
 
     func fileName(_ path: String) -> String {

@@ -18,6 +18,8 @@ public struct KioskConfiguration: Sendable {
     public var scrollDirection: Axis = .horizontal
     /// The binding edge; nil reads it from the PDF (/ViewerPreferences /Direction).
     public var pageBinding: PageBinding?
+    /// The page shown first (0-based).
+    public var startPage = 0
     /// The tile cache's budget in bytes; nil means about three screens.
     public var cacheBudget: Int?
 

@@ -44,12 +44,16 @@ struct Lectern: ParsableCommand {
     @Option(help: "Binding edge: auto (from the PDF), left or right (right to left).")
     var binding: BindingOption = .auto
 
+    @Option(help: "The page to show first (1 = the first page).")
+    var page: Int = 1
+
     @Option(
         name: .customLong("cache-mb"),
         help: ArgumentHelp("Tile cache budget in MiB (default: about three screens).", valueName: "MiB"))
     var cacheMegabytes: Int?
 
     func validate() throws {
+        if page < 1 { throw ValidationError("--page counts from 1") }
         if let cacheMegabytes, cacheMegabytes < 1 || cacheMegabytes > 4096 {
             throw ValidationError("--cache-mb must be between 1 and 4096")
         }
@@ -73,6 +77,7 @@ struct Lectern: ParsableCommand {
         configuration.scrollDirection = direction.axis
         configuration.pageBinding = binding.binding
         configuration.cacheBudget = cacheMegabytes.map { $0 << 20 }
+        configuration.startPage = page - 1
         let status = KioskApp(configuration: configuration, logger: logger).run()
         if status != 0 { throw ExitCode(status) }
     }

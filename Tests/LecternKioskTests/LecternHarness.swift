@@ -1,0 +1,102 @@
+import Foundation
+import LecternTestSupport
+import Testing
+
+/// Shared set-up for tests that run the real `lectern` against the test compositor.
+struct LecternHarness {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let repository = fixtures.deletingLastPathComponent().deletingLastPathComponent()
+
+    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+
+    /// The colours of colors-8pages.pdf, page 1 first (see Tests/Fixtures/make-fixtures).
+    static let pageColors: [UInt32] = [
+        0xE53935, 0x1E88E5, 0x43A047, 0xFDD835, 0x8E24AA, 0xFB8C00, 0x00ACC1, 0x6D4C41,
+    ]
+
+    let compositor: TestCompositor
+    let process: LecternProcess
+
+    /// Starts Lectern with `arguments` (debug logs on, so the view state is logged).
+    init(_ arguments: [String], width: Int32 = 1280, height: Int32 = 720) throws {
+        compositor = try TestCompositor(outputWidth: width, outputHeight: height)
+        var environment = compositor.environment
+        environment["LECTERN_LOG_LEVEL"] = "debug"
+        process = try LecternProcess(arguments: arguments, environment: environment)
+    }
+
+    /// Waits for a first frame showing something, then until Lectern stops committing.
+    @discardableResult
+    func settle(quiet: Duration = .milliseconds(500), timeout: Duration = .seconds(20)) -> Bool {
+        guard compositor.wait(timeout: timeout, until: { compositor.commits.contains { !$0.isUniform } }) else {
+            return false
+        }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let count = compositor.commitCount
+            if !compositor.wait(timeout: quiet, until: { compositor.commitCount != count }) { return true }
+        }
+        return false
+    }
+
+    /// The last view state Lectern logged, e.g. "page 5" or "page 5 viewport 10 20 300 400".
+    var viewState: String? {
+        process.errorOutput.split(separator: "\n").last { $0.contains("view state: ") }.map {
+            String($0[$0.range(of: "view state: ")!.upperBound...])
+        }
+    }
+
+    /// The page (1-based) of the last logged view state.
+    var dominantPage: Int? {
+        viewState.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
+    }
+
+    /// The viewport of the last logged view state, in PDF points.
+    var viewport: (x: Double, y: Double, width: Double, height: Double)? {
+        guard let parts = viewState?.split(separator: " "), parts.count == 7 else { return nil }
+        let v = parts[3...].compactMap { Double($0) }
+        return v.count == 4 ? (v[0], v[1], v[2], v[3]) : nil
+    }
+
+    var lastCommit: Commit? { compositor.commits.last }
+
+    /// Which page of colors-8pages.pdf (1-based) shows at (x, y) of the last commit, if any.
+    func page(atX x: Int, y: Int) -> Int? {
+        guard let commit = lastCommit else { return nil }
+        return Self.page(ofColor: commit.pixel(x: x, y: y))
+    }
+
+    /// The pages of colors-8pages.pdf met along row `y` (or column `x`) of the last commit, in order.
+    func pages(alongRow y: Int) -> [Int] {
+        guard let commit = lastCommit else { return [] }
+        return Self.runs((0..<commit.width).map { Self.page(ofColor: commit.pixel(x: $0, y: y)) })
+    }
+
+    func pages(alongColumn x: Int) -> [Int] {
+        guard let commit = lastCommit else { return [] }
+        return Self.runs((0..<commit.height).map { Self.page(ofColor: commit.pixel(x: x, y: $0)) })
+    }
+
+    private static func runs(_ values: [Int?]) -> [Int] {
+        var result: [Int] = []
+        for case let page? in values where result.last != page { result.append(page) }
+        return result
+    }
+
+    static func page(ofColor argb: UInt32) -> Int? {
+        func close(_ a: UInt32, _ b: UInt32) -> Bool {
+            let shifts: [UInt32] = [16, 8, 0]
+            return shifts.allSatisfy { abs(Int(a >> $0 & 0xFF) - Int(b >> $0 & 0xFF)) <= 6 }
+        }
+        return pageColors.firstIndex { close(argb & 0xFF_FFFF, $0) }.map { $0 + 1 }
+    }
+
+    /// Sends SIGTERM and waits; returns the exit status. Tears the compositor down.
+    func stop() throws -> Int32? {
+        process.terminate()
+        let status = process.waitForExit(timeout: .seconds(10), dispatching: compositor)
+        try compositor.teardown()
+        return status
+    }
+}
