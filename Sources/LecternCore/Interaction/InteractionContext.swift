@@ -1,0 +1,68 @@
+/// What an interaction component knows about where it would act; activation conditions
+/// and callbacks receive it, with the touch point in `coordinateSpace`.
+public protocol InteractionContext: Sendable {
+    /// The space the point handed to conditions and callbacks is in.
+    var coordinateSpace: CoordinateSpace { get }
+}
+
+/// The page under the finger, for the annotation and text components.
+public struct PageInteractionContext: InteractionContext, Hashable {
+    /// The page index.
+    public var page: Int
+    /// `.page(page)`: PDF user space of the page.
+    public var coordinateSpace: CoordinateSpace { .page(page) }
+
+    /// Creates a context for `page`.
+    public init(page: Int) {
+        self.page = page
+    }
+}
+
+/// Which way a fast-scroll tap turns.
+public enum PageTurnDirection: Hashable, Sendable {
+    case previous, next
+}
+
+/// A tap in an edge zone that turns the spread.
+public struct FastScrollContext: InteractionContext, Hashable {
+    /// Previous or next, in reading order (mirrored zones under right-edge binding).
+    public var direction: PageTurnDirection
+    /// The spread the tap turns to.
+    public var targetSpread: Int
+    /// `.view`.
+    public var coordinateSpace: CoordinateSpace { .view }
+
+    /// Creates a fast-scroll context.
+    public init(direction: PageTurnDirection, targetSpread: Int) {
+        self.direction = direction
+        self.targetSpread = targetSpread
+    }
+}
+
+/// A double tap that zooms in on a text block (or about the finger), or back out.
+public struct SmartZoomContext: InteractionContext, Hashable {
+    /// The region that will fill the viewport, in view space as the view is now.
+    public var targetRect: Rect
+    /// The page under the finger, if any.
+    public var page: Int?
+    /// Whether the double tap zooms back out.
+    public var zoomsOut: Bool
+    /// `.view`.
+    public var coordinateSpace: CoordinateSpace { .view }
+
+    /// Creates a smart-zoom context.
+    public init(targetRect: Rect, page: Int?, zoomsOut: Bool) {
+        self.targetRect = targetRect
+        self.page = page
+        self.zoomsOut = zoomsOut
+    }
+}
+
+/// No context: toggling the user interface does not depend on what is under the finger.
+public struct EmptyInteractionContext: InteractionContext, Hashable {
+    /// `.view`.
+    public var coordinateSpace: CoordinateSpace { .view }
+
+    /// Creates the empty context.
+    public init() {}
+}

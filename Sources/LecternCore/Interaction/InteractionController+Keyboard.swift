@@ -1,0 +1,96 @@
+extension InteractionController {
+    /// Keys: arrows scroll by `keyboardScrollStep` (turn spreads in per-spread mode when not
+    /// zoomed in, left and right mirrored under right-edge binding); Page Up/Down turn a
+    /// spread (per spread) or scroll a screenful (continuous); Home/End go to the first/last
+    /// page; +/− zoom about the view centre. Nothing else does anything (nothing quits).
+    func handleKey(_ key: Key) {
+        guard let host else { return }
+        let view = host.documentView
+        guard view.layout.spreadCount > 0 else { return }
+        let rightToLeft = view.configuration.pageBinding.isRightToLeft
+        let paging = view.layout.isPagingEnabled
+        switch key {
+        case .up, .down, .left, .right:
+            if paging && !(view.currentZoomScale > 1 + configuration.zoomedInTolerance) {
+                let forward =
+                    switch key {
+                    case .up: false
+                    case .down: true
+                    case .left: rightToLeft
+                    default: !rightToLeft
+                    }
+                turn(forward: forward)
+            } else {
+                let step = configuration.keyboardScrollStep
+                let delta =
+                    switch key {
+                    case .up: Point(x: 0, y: -step)
+                    case .down: Point(x: 0, y: step)
+                    case .left: Point(x: -step, y: 0)
+                    default: Point(x: step, y: 0)
+                    }
+                host.documentView.scroll(by: delta)
+            }
+        case .pageUp, .pageDown:
+            let forward = key == .pageDown
+            if paging {
+                turn(forward: forward)
+            } else {
+                host.documentView.scroll(by: screenful(forward: forward, in: view))
+            }
+        case .home:
+            try? host.documentView.goToPage(0)
+        case .end:
+            try? host.documentView.goToPage(view.pages.count - 1)
+        case .plus, .minus:
+            let factor = max(configuration.keyboardZoomFactor, 1)
+            let scale = view.currentZoomScale * (key == .plus ? factor : 1 / factor)
+            host.documentView.zoom(to: scale, about: view.viewBounds.center)
+        default:
+            break
+        }
+    }
+
+    /// Wheel and touchpad scrolling: scrolls the view; in per-spread mode when not zoomed
+    /// in, each wheel detent (or `wheelPageTurnDistance` of smooth scrolling) turns a spread.
+    func handleScroll(delta: Point, steps: Point?) {
+        guard let host else { return }
+        let view = host.documentView
+        guard view.layout.spreadCount > 0 else { return }
+        guard view.layout.isPagingEnabled && !(view.currentZoomScale > 1 + configuration.zoomedInTolerance) else {
+            wheelAccumulator = 0
+            host.documentView.scroll(by: delta)
+            return
+        }
+        // Down or right (left under right-edge binding) leads on.
+        let sign = view.configuration.pageBinding.isRightToLeft ? -1.0 : 1.0
+        func along(_ p: Point) -> Double { abs(p.y) >= abs(p.x) ? p.y : p.x * sign }
+        if let steps, along(steps) != 0 {
+            wheelAccumulator = 0
+            turn(forward: along(steps) > 0)
+            return
+        }
+        let amount = along(delta)
+        // A change of direction starts over.
+        if amount * wheelAccumulator < 0 { wheelAccumulator = 0 }
+        wheelAccumulator += amount
+        if abs(wheelAccumulator) >= configuration.wheelPageTurnDistance {
+            turn(forward: wheelAccumulator > 0)
+            wheelAccumulator = 0
+        }
+    }
+
+    /// A screenful along the scroll axis, in reading direction.
+    private func screenful(forward: Bool, in view: DocumentView) -> Point {
+        let axis = view.layout.scrollAxis
+        var amount = view.viewportSize.extent(along: axis) * (forward ? 1 : -1)
+        if axis == .horizontal && view.configuration.pageBinding.isRightToLeft { amount = -amount }
+        return axis == .horizontal ? Point(x: amount, y: 0) : Point(x: 0, y: amount)
+    }
+
+    private func turn(forward: Bool) {
+        guard let host else { return }
+        let target = host.documentView.destinationSpread + (forward ? 1 : -1)
+        host.documentView.turn(toSpread: target, at: now)
+    }
+}

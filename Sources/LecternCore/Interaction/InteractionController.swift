@@ -1,0 +1,399 @@
+/// Turns the seat's events into actions on an `InteractionHost`: the gesture arena with the
+/// document pan and pinch and the ten interaction components, plus keys and the wheel.
+///
+/// Drive it from the main loop: `handle(_:)` for every event, `tick(now:)` when
+/// `nextDeadline` comes (use the clock the compositor's event times come from), and
+/// `DocumentView.advanceAnimations(to:)` on frame callbacks. Each returns whether what is
+/// on screen changed.
+///
+/// Default wiring: a pan scrolls with kinetic fling, a pinch zooms about its focal point
+/// (they run together; the pinch wins while two fingers are down). `fastScroll` turns the
+/// spread on a tap in an edge zone at once (no double-tap wait); `smartZoom` zooms on a
+/// double tap; `toggleUserInterface` toggles the chrome on a single tap once everything
+/// else failed. The annotation and text components have their recognizers, relations and
+/// contexts, but no action yet: their precondition is always false, so they never activate.
+public final class InteractionController {
+    /// What the controller acts on (not retained: the app owns both).
+    public weak var host: (any InteractionHost)?
+    /// The tunables.
+    public var configuration: InteractionConfiguration
+    /// The arena; add custom recognizers with `addGestureRecognizer(_:)`.
+    public let arena = GestureArena()
+    /// The document pan (one or more fingers) that scrolls.
+    public let panRecognizer = PanGestureRecognizer(name: "documentPan")
+    /// The document pinch that zooms.
+    public let pinchRecognizer = PinchGestureRecognizer(name: "documentPinch")
+
+    /// Tap on an annotation selects it.
+    public let selectAnnotation: InteractionComponent<PageInteractionContext>
+    /// Tap away from the selection deselects it.
+    public let deselectAnnotation: InteractionComponent<PageInteractionContext>
+    /// Drag on a selected annotation moves or resizes it.
+    public let transformAnnotation: InteractionComponent<PageInteractionContext>
+    /// Double tap on an annotation edits it.
+    public let editAnnotation: InteractionComponent<PageInteractionContext>
+    /// Tap on a link opens it.
+    public let openLinkAnnotation: InteractionComponent<PageInteractionContext>
+    /// Long press on text selects it.
+    public let selectText: InteractionComponent<PageInteractionContext>
+    /// Tap away from the text selection clears it.
+    public let deselectText: InteractionComponent<PageInteractionContext>
+    /// Tap in an edge zone turns the spread.
+    public let fastScroll: InteractionComponent<FastScrollContext>
+    /// Double tap zooms in on the text block under the finger, or back out.
+    public let smartZoom: InteractionComponent<SmartZoomContext>
+    /// Single tap toggles the chrome.
+    public let toggleUserInterface: InteractionComponent<EmptyInteractionContext>
+    /// The five annotation components.
+    public let allAnnotationInteractions: InteractionComposite
+    /// The two text components.
+    public let allTextInteractions: InteractionComposite
+    /// All ten components.
+    public let allInteractions: InteractionComposite
+
+    /// The latest time from an event or `tick(now:)`, in seconds; `tryTo…` actions use it.
+    public private(set) var now: Double = 0
+
+    private var isDragging = false
+    private var dragBase = Point.zero
+    private var isPinching = false
+    private var pinchBase = 1.0
+    /// Smooth scrolling not yet turned into a page turn (per-spread mode).
+    var wheelAccumulator = 0.0
+
+    /// Creates a controller acting on `host`.
+    public init(host: any InteractionHost, configuration: InteractionConfiguration = .init()) {
+        self.host = host
+        self.configuration = configuration
+        func later(_ name: String, _ recognizer: GestureRecognizer) -> InteractionComponent<PageInteractionContext> {
+            InteractionComponent(
+                name: name, recognizers: [recognizer], resolve: { $0.annotationOrTextContext(at: $1) },
+                perform: { _, _, _ in })
+        }
+        selectAnnotation = later("selectAnnotation", TapGestureRecognizer(name: "selectAnnotation"))
+        deselectAnnotation = later("deselectAnnotation", TapGestureRecognizer(name: "deselectAnnotation"))
+        transformAnnotation = later("transformAnnotation", PanGestureRecognizer(name: "transformAnnotation"))
+        editAnnotation = later("editAnnotation", TapGestureRecognizer(numberOfTaps: 2, name: "editAnnotation"))
+        openLinkAnnotation = later("openLinkAnnotation", TapGestureRecognizer(name: "openLinkAnnotation"))
+        selectText = later("selectText", LongPressGestureRecognizer(name: "selectText"))
+        deselectText = later("deselectText", TapGestureRecognizer(name: "deselectText"))
+        fastScroll = InteractionComponent(
+            name: "fastScroll", recognizers: [TapGestureRecognizer(name: "fastScroll")],
+            resolve: { $0.fastScrollContext(at: $1) },
+            perform: { controller, context, _ in controller.performFastScroll(context) })
+        smartZoom = InteractionComponent(
+            name: "smartZoom", recognizers: [TapGestureRecognizer(numberOfTaps: 2, name: "smartZoom")],
+            resolve: { $0.smartZoomContext(at: $1) },
+            perform: { controller, context, _ in controller.performSmartZoom(context) })
+        toggleUserInterface = InteractionComponent(
+            name: "toggleUserInterface", recognizers: [TapGestureRecognizer(name: "toggleUserInterface")],
+            resolve: { controller, _ in controller.host == nil ? nil : EmptyInteractionContext() },
+            perform: { controller, _, _ in controller.host?.isUserInterfaceVisible.toggle() })
+        allAnnotationInteractions = InteractionComposite(
+            name: "allAnnotationInteractions",
+            components: [selectAnnotation, deselectAnnotation, transformAnnotation, editAnnotation, openLinkAnnotation])
+        allTextInteractions = InteractionComposite(name: "allTextInteractions", components: [selectText, deselectText])
+        allInteractions = InteractionComposite(
+            name: "allInteractions",
+            components: [
+                selectAnnotation, deselectAnnotation, transformAnnotation, editAnnotation, openLinkAnnotation,
+                selectText, deselectText, fastScroll, smartZoom, toggleUserInterface,
+            ])
+        for component in [
+            selectAnnotation, deselectAnnotation, transformAnnotation, editAnnotation, openLinkAnnotation, selectText,
+            deselectText,
+        ] {
+            component.controller = self
+        }
+        fastScroll.controller = self
+        smartZoom.controller = self
+        toggleUserInterface.controller = self
+        wire()
+    }
+
+    private func wire() {
+        // Relations: annotations first, then the document; a single tap toggles the chrome
+        // only when nothing else wanted it. Fast scroll does not wait for the double tap.
+        panRecognizer.require(toFail: transformAnnotation)
+        panRecognizer.allowSimultaneousRecognition(with: pinchRecognizer)
+        smartZoom.require(toFail: editAnnotation)
+        fastScroll.require(toFail: openLinkAnnotation)
+        fastScroll.require(toFail: selectAnnotation)
+        for other in [smartZoom, editAnnotation, fastScroll, openLinkAnnotation, selectAnnotation, deselectAnnotation]
+            as [AnyInteractionComponent] + [deselectText]
+        {
+            toggleUserInterface.require(toFail: other)
+        }
+        panRecognizer.addAction { [weak self] in self?.panActed($0) }
+        pinchRecognizer.addAction { [weak self] in self?.pinchActed($0) }
+        let order: [GestureRecognizer] =
+            transformAnnotation.gestureRecognizers + [panRecognizer, pinchRecognizer] + selectText.gestureRecognizers
+            + editAnnotation.gestureRecognizers + smartZoom.gestureRecognizers + openLinkAnnotation.gestureRecognizers
+            + selectAnnotation.gestureRecognizers + deselectAnnotation.gestureRecognizers
+            + deselectText.gestureRecognizers + fastScroll.gestureRecognizers + toggleUserInterface.gestureRecognizers
+        for recognizer in order { arena.add(recognizer) }
+    }
+
+    // MARK: Driving
+
+    /// When `tick(now:)` should next be called, if anything waits for time.
+    public var nextDeadline: Double? { arena.nextDeadline }
+
+    /// Adds a custom recognizer (after the built-in ones: they win ties).
+    public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
+        arena.add(recognizer)
+    }
+
+    /// Removes a custom recognizer.
+    public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
+        arena.remove(recognizer)
+    }
+
+    /// Handles one event from the seat.
+    ///
+    /// - Returns: Whether what is on screen changed (or an animation started): redraw.
+    @discardableResult
+    public func handle(_ event: InputEvent) -> Bool {
+        now = max(now, event.time)
+        let before = fingerprint()
+        switch event.kind {
+        case .key(let key, _):
+            handleKey(key)
+        case .scroll(let delta, let steps):
+            handleScroll(delta: delta, steps: steps)
+        default:
+            arena.handle(event)
+        }
+        return fingerprint() != before
+    }
+
+    /// Lets time pass (at `nextDeadline`): a double tap's window closes, a long press begins.
+    ///
+    /// - Returns: Whether what is on screen changed.
+    @discardableResult
+    public func tick(now time: Double) -> Bool {
+        now = max(now, time)
+        let before = fingerprint()
+        arena.tick(now: time)
+        return fingerprint() != before
+    }
+
+    /// What the screen shows, to tell whether an event changed it.
+    private struct Fingerprint: Equatable {
+        var offset: Point
+        var zoom: Double
+        var spreadZooms: [Int: SpreadZoom]
+        var isAnimating: Bool
+        var isUserInterfaceVisible: Bool
+    }
+
+    private func fingerprint() -> Fingerprint? {
+        guard let host else { return nil }
+        let view = host.documentView
+        return Fingerprint(
+            offset: view.contentOffset, zoom: view.zoomScale, spreadZooms: view.spreadZooms,
+            isAnimating: view.isAnimating, isUserInterfaceVisible: host.isUserInterfaceVisible)
+    }
+
+    /// Converts a point between spaces of the host's document view.
+    func convert(_ point: Point, from source: CoordinateSpace, to destination: CoordinateSpace) -> Point? {
+        guard let host else { return nil }
+        if source == destination { return point }
+        return host.documentView.convert(point, from: source, to: destination)
+    }
+
+    private func isZoomedIn(_ view: DocumentView) -> Bool {
+        view.currentZoomScale > 1 + configuration.zoomedInTolerance
+    }
+
+    // MARK: Pan and pinch
+
+    private func panActed(_ pan: GestureRecognizer) {
+        guard let host, let pan = pan as? PanGestureRecognizer else { return }
+        switch pan.state {
+        case .began:
+            guard !isPinching else { return }
+            host.documentView.beginDrag()
+            isDragging = true
+            dragBase = .zero
+            host.documentView.drag(translation: pan.translation)
+        case .changed:
+            guard isDragging else { return }
+            host.documentView.drag(translation: pan.translation - dragBase)
+        case .ended, .cancelled:
+            guard isDragging else { return }
+            isDragging = false
+            host.documentView.endDrag(velocity: pan.state == .ended ? pan.velocity : .zero, at: now)
+        default:
+            break
+        }
+    }
+
+    private func pinchActed(_ pinch: GestureRecognizer) {
+        guard let host, let pinch = pinch as? PinchGestureRecognizer else { return }
+        switch pinch.state {
+        case .began:
+            // The pinch takes over from a drag in progress (it pans with its focal point).
+            isDragging = false
+            isPinching = true
+            pinchBase = pinch.scale
+            host.documentView.beginPinch(focal: pinch.focalPoint)
+        case .changed:
+            guard isPinching else { return }
+            host.documentView.pinch(scale: pinch.scale / pinchBase, focal: pinch.focalPoint)
+        case .ended, .cancelled:
+            guard isPinching else { return }
+            isPinching = false
+            host.documentView.endPinch()
+            if panRecognizer.state.isActive {
+                // A finger is still down: it drags on from here.
+                host.documentView.beginDrag()
+                isDragging = true
+                dragBase = panRecognizer.translation
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: Component preconditions and actions
+
+    func annotationOrTextContext(at viewPoint: Point) -> PageInteractionContext? {
+        // Annotations, links and text selection come in a later issue; until then these
+        // components never activate, so everything waiting on them proceeds at once.
+        nil
+    }
+
+    func fastScrollContext(at viewPoint: Point) -> FastScrollContext? {
+        guard let view = host?.documentView, view.layout.spreadCount > 0, !isZoomedIn(view) else { return nil }
+        let zone = view.viewportSize.width * min(max(configuration.fastScrollEdgeFraction, 0), 0.5)
+        let inLeft = viewPoint.x < zone
+        let inRight = viewPoint.x > view.viewportSize.width - zone
+        guard inLeft || inRight, viewPoint.y >= 0, viewPoint.y <= view.viewportSize.height else { return nil }
+        // Right-edge binding reads right to left: the left zone leads on.
+        let forward = inRight != view.configuration.pageBinding.isRightToLeft
+        let target = view.destinationSpread + (forward ? 1 : -1)
+        guard target >= 0, target < view.layout.spreadCount else { return nil }
+        return FastScrollContext(direction: forward ? .next : .previous, targetSpread: target)
+    }
+
+    func performFastScroll(_ context: FastScrollContext) {
+        host?.documentView.turn(toSpread: context.targetSpread, at: now)
+    }
+
+    /// Smart zoom: zoomed in, zoom back out to fit (scale 1, the point under the finger
+    /// staying where the bounds allow); otherwise zoom to the smallest text block under the
+    /// finger with `smartZoomMargin`, or, with no block there (or one that would not zoom in
+    /// by 10 %), to `smartZoomFallbackScale` about the finger.
+    func smartZoomContext(at viewPoint: Point) -> SmartZoomContext? {
+        guard let host else { return nil }
+        let view = host.documentView
+        guard view.layout.spreadCount > 0, view.viewBounds.contains(viewPoint) else { return nil }
+        let page = view.page(at: viewPoint)
+        let contentPoint = view.convert(viewPoint, from: .view, to: .content)
+        let viewport = view.viewportSize
+        let current = view.currentZoomScale
+        if isZoomedIn(view) {
+            let rect = Rect(origin: contentPoint - viewPoint, size: viewport)
+            return SmartZoomContext(
+                targetRect: view.convert(rect, from: .content, to: .view), page: page, zoomsOut: true)
+        }
+        if let page {
+            let pagePoint = view.convert(viewPoint, from: .view, to: .page(page))
+            let blocks = host.textBlocks(onPage: page).filter { !$0.isEmpty && $0.contains(pagePoint) }
+            if let block = blocks.min(by: { $0.area < $1.area }) {
+                let padded = block.inset(by: EdgeInsets(all: -configuration.smartZoomMargin))
+                let rect = view.pageToContent(page: page).apply(to: padded)
+                let scale = min(
+                    min(viewport.width / rect.width, viewport.height / rect.height),
+                    view.configuration.maximumZoomScale)
+                if scale >= current * 1.1 {
+                    return SmartZoomContext(
+                        targetRect: view.convert(rect, from: .content, to: .view), page: page, zoomsOut: false)
+                }
+            }
+        }
+        let scale = max(configuration.smartZoomFallbackScale, 1)
+        let size = viewport * (1 / scale)
+        let centre = contentPoint - (viewPoint - view.viewBounds.center) * (1 / scale)
+        let rect = Rect(
+            x: centre.x - size.width / 2, y: centre.y - size.height / 2, width: size.width, height: size.height)
+        return SmartZoomContext(targetRect: view.convert(rect, from: .content, to: .view), page: page, zoomsOut: false)
+    }
+
+    func performSmartZoom(_ context: SmartZoomContext) {
+        guard let host else { return }
+        let rect = host.documentView.convert(context.targetRect, from: .view, to: .content)
+        host.documentView.zoom(toRect: rect, animated: true, at: now)
+    }
+
+    // MARK: Default actions for integrators
+
+    /// Selects the annotation at `point`; returns whether it did. (Not yet: a later issue.)
+    @discardableResult
+    public func tryToSelectAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
+        tryDefault(selectAnnotation, at: point, in: space)
+    }
+
+    /// Deselects the selected annotation; returns whether it did. (Not yet: a later issue.)
+    @discardableResult
+    public func tryToDeselectAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
+        tryDefault(deselectAnnotation, at: point, in: space)
+    }
+
+    /// Starts moving or resizing the annotation at `point`. (Not yet: a later issue.)
+    @discardableResult
+    public func tryToTransformAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
+        tryDefault(transformAnnotation, at: point, in: space)
+    }
+
+    /// Edits the annotation at `point`. (Not yet: a later issue.)
+    @discardableResult
+    public func tryToEditAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
+        tryDefault(editAnnotation, at: point, in: space)
+    }
+
+    /// Opens the link at `point`. (Not yet: a later issue.)
+    @discardableResult
+    public func tryToOpenLinkAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
+        tryDefault(openLinkAnnotation, at: point, in: space)
+    }
+
+    /// Selects the word at `point`. (Not yet: a later issue.)
+    @discardableResult
+    public func tryToSelectText(at point: Point, in space: CoordinateSpace) -> Bool {
+        tryDefault(selectText, at: point, in: space)
+    }
+
+    /// Clears the text selection. (Not yet: a later issue.)
+    @discardableResult
+    public func tryToDeselectText(at point: Point, in space: CoordinateSpace) -> Bool {
+        tryDefault(deselectText, at: point, in: space)
+    }
+
+    /// Turns the spread if `point` is in an edge zone; returns whether it did.
+    @discardableResult
+    public func tryToFastScroll(at point: Point, in space: CoordinateSpace) -> Bool {
+        tryDefault(fastScroll, at: point, in: space)
+    }
+
+    /// Zooms in on the text block at `point`, or back out; returns whether it did.
+    @discardableResult
+    public func tryToSmartZoom(at point: Point, in space: CoordinateSpace) -> Bool {
+        tryDefault(smartZoom, at: point, in: space)
+    }
+
+    /// Toggles the chrome; returns whether it did.
+    @discardableResult
+    public func tryToToggleUserInterface(at point: Point, in space: CoordinateSpace) -> Bool {
+        tryDefault(toggleUserInterface, at: point, in: space)
+    }
+
+    /// A component's default behaviour, ignoring `isEnabled`, conditions and callbacks
+    /// (for an integrator reimplementing the component with its own recognizer).
+    private func tryDefault<C>(_ component: InteractionComponent<C>, at point: Point, in space: CoordinateSpace) -> Bool
+    {
+        guard let viewPoint = convert(point, from: space, to: .view) else { return false }
+        return component.performDefault(atView: viewPoint)
+    }
+}

@@ -1,0 +1,35 @@
+/// What the interaction controller acts on: the app's document view, the text layout
+/// smart zoom aims at, and the chrome. The app implements it (LecternKiosk), tests use a
+/// plain class.
+public protocol InteractionHost: AnyObject {
+    /// The document view the gestures, keys and wheel move.
+    var documentView: DocumentView { get set }
+    /// The text blocks of `page` (MuPDF structured-text blocks), in page space: PDF user
+    /// space like `DocumentView`'s `.page(page)`. Empty when unknown (smart zoom then
+    /// zooms about the finger).
+    func textBlocks(onPage page: Int) -> [Rect]
+    /// Whether the chrome (title, page label, controls) is shown.
+    var isUserInterfaceVisible: Bool { get set }
+}
+
+/// Tunables of the interaction controller.
+public struct InteractionConfiguration: Hashable, Sendable {
+    /// The width of each fast-scroll edge zone, as a fraction of the view width.
+    public var fastScrollEdgeFraction = 0.2
+    /// The margin smart zoom keeps around a text block, in page points.
+    public var smartZoomMargin = 8.0
+    /// The zoom scale smart zoom uses about the finger when no text block is under it.
+    public var smartZoomFallbackScale = 2.0
+    /// A zoom scale above `1 + zoomedInTolerance` counts as zoomed in.
+    public var zoomedInTolerance = 0.01
+    /// How far an arrow key scrolls, in view pixels.
+    public var keyboardScrollStep = 48.0
+    /// The factor `+` zooms in by (and `−` out by).
+    public var keyboardZoomFactor = 1.5
+    /// How much smooth (detent-less) scrolling turns one spread in per-spread mode, in
+    /// view pixels.
+    public var wheelPageTurnDistance = 120.0
+
+    /// Creates the default configuration.
+    public init() {}
+}
