@@ -851,6 +851,37 @@ int lectern_mupdf_page_text_blocks(lectern_mupdf_document *document, int index, 
 
 // MARK: - Testing
 
+int lectern_mupdf_page_get_info_by_loading_for_testing(lectern_mupdf_document *document, int index,
+                                                        lectern_mupdf_page_info *info, lectern_mupdf_error *error) {
+    // The page info as Lectern read it before pages were looked up without loading (commit f263204).
+    set_error(error, LECTERN_MUPDF_OK, "");
+    memset(info, 0, sizeof *info);
+    int status = check_index(document, index, error);
+    if (status != LECTERN_MUPDF_OK) return status;
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    fz_page *page = NULL;
+    fz_var(page);
+    fz_try(ctx) {
+        page = fz_load_page(ctx, document->doc, index);
+        copy_rect(info->bounds, fz_bound_page(ctx, page));
+        pdf_obj *obj = pdf_page_from_fz_page(ctx, page)->obj;
+        fz_rect media = pdf_to_rect(ctx, pdf_dict_get_inheritable(ctx, obj, PDF_NAME(MediaBox)));
+        if (fz_is_empty_rect(media)) media = fz_make_rect(0, 0, 612, 792);
+        fz_rect crop = pdf_to_rect(ctx, pdf_dict_get_inheritable(ctx, obj, PDF_NAME(CropBox)));
+        crop = fz_is_empty_rect(crop) ? media : fz_intersect_rect(crop, media);
+        copy_rect(info->media_box, media);
+        copy_rect(info->crop_box, crop);
+        int rotate = pdf_to_int(ctx, pdf_dict_get_inheritable(ctx, obj, PDF_NAME(Rotate)));
+        rotate = ((rotate % 360) + 360) % 360;
+        info->rotation = (rotate / 90) * 90;
+    }
+    fz_always(ctx) fz_drop_page(ctx, page);
+    fz_catch(ctx) status = caught(ctx, error);
+    unlock_document(document);
+    return status;
+}
+
 void lectern_mupdf_document_hold_lock_for_testing(lectern_mupdf_document *document, int hold) {
     if (hold) pthread_mutex_lock(&document->doc_lock);
     else pthread_mutex_unlock(&document->doc_lock);

@@ -182,7 +182,8 @@ public final class PDFDocument: @unchecked Sendable {
         guard lectern_mupdf_page_text_blocks(handle, Int32(index), &rects, &count, &error) == 0 else {
             throw PDFError(
                 .damaged, path: path,
-                message: "cannot read the text of page \(index + 1) of \(path): the page is damaged (MuPDF: \(error.text))"
+                message:
+                    "cannot read the text of page \(index + 1) of \(path): the page is damaged (MuPDF: \(error.text))"
             )
         }
         defer { free(rects) }
@@ -263,6 +264,17 @@ public final class PDFDocument: @unchecked Sendable {
                 .renderFailed, path: path,
                 message: "cannot render page \(index + 1) of \(path): \(error.text)")
         }
+    }
+
+    /// Tests only: page info read the old way, by loading the page.
+    func pageInfoByLoadingForTesting(at index: Int) throws(PDFError) -> PageInfo {
+        try checkIndex(index)
+        var info = lectern_mupdf_page_info()
+        var error = lectern_mupdf_error()
+        guard lectern_mupdf_page_get_info_by_loading_for_testing(handle, Int32(index), &info, &error) == 0 else {
+            throw damagedPage(index, error.text)
+        }
+        return pageInfo(index, info)
     }
 
     /// Tests only: runs `body` while this thread holds the lock that guards the `fz_document`.

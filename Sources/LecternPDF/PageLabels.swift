@@ -30,7 +30,8 @@ struct PageLabels: Sendable, Equatable {
 
     init(ranges: [Range]) {
         var sorted: [Range] = []
-        for range in ranges.sorted(by: { $0.start < $1.start }) {
+        let ordered = ranges.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+        for range in ordered.map(\.element) {
             if sorted.last?.start == range.start { sorted.removeLast() }
             sorted.append(range)
         }

@@ -15,6 +15,33 @@ enum Fixture {
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     static var text3Pages: String { path("text-3pages.pdf") }
+
+    /// The repository root (Tests/..).
+    static let repositoryRoot: URL = directory.deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The bundled sample document (kiosk/sample/make-sample.js): 9 pages, /PageLabels, /Rotate 90 on page 5.
+    static var sample: String { repositoryRoot.appendingPathComponent("Sources/lectern/Resources/sample.pdf").path }
+
+    /// A 15,000-page text PDF made by kiosk/make-text-pdf, generated once per run into a cache directory.
+    static func text15000Pages() throws -> String { try bigDocument.get() }
+
+    private static let bigDocument = Result { () throws -> String in
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-pdf-tests-cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        // Regenerated once per run (the script writes a temporary file and renames it), so it is never stale.
+        let output = cache.appendingPathComponent("text-15000.pdf")
+        let script = repositoryRoot.appendingPathComponent("kiosk/make-text-pdf").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = [output.path, "15000"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw PDFError(.unreadable, path: output.path, message: "kiosk/make-text-pdf failed")
+        }
+        return output.path
+    }
 }
 
 /// A premultiplied BGRA image in Swift memory, for rendering into and inspecting.

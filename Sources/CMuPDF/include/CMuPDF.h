@@ -170,6 +170,11 @@ int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float
 int lectern_mupdf_page_text_blocks(lectern_mupdf_document *document, int index, float **rects, int *count,
                                    lectern_mupdf_error *error);
 
+/// Tests only: the page info the way it was read before (loading the page: fz_load_page, fz_bound_page,
+/// /Rotate rounded down), as the reference the page-object reading is checked against.
+int lectern_mupdf_page_get_info_by_loading_for_testing(lectern_mupdf_document *document, int index,
+                                                        lectern_mupdf_page_info *info, lectern_mupdf_error *error);
+
 /// Tests only: takes (`hold` 1) or releases (0) the lock that guards the fz_document, on the calling
 /// thread, to show what does not need it.
 void lectern_mupdf_document_hold_lock_for_testing(lectern_mupdf_document *document, int hold);
