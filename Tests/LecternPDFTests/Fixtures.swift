@@ -25,20 +25,31 @@ enum Fixture {
     /// A 15,000-page text PDF made by kiosk/make-text-pdf, generated once per run into a cache directory.
     static func text15000Pages() throws -> String { try bigDocument.get() }
 
+    /// A one-page PDF with a 4000x3000 photo-like JPEG made by kiosk/make-photo-pdf, once per run.
+    static func photo() throws -> String { try photoDocument.get() }
+
     private static let bigDocument = Result { () throws -> String in
+        try generate("text-15000.pdf", script: "kiosk/make-text-pdf", arguments: ["15000"])
+    }
+
+    private static let photoDocument = Result { () throws -> String in
+        try generate("photo.pdf", script: "kiosk/make-photo-pdf", arguments: [])
+    }
+
+    /// Runs a generator script of the repository into the test cache directory. Regenerated once per
+    /// run (the scripts write a temporary file and rename it), so it is never stale.
+    private static func generate(_ name: String, script: String, arguments: [String]) throws -> String {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-pdf-tests-cache")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-        // Regenerated once per run (the script writes a temporary file and renames it), so it is never stale.
-        let output = cache.appendingPathComponent("text-15000.pdf")
-        let script = repositoryRoot.appendingPathComponent("kiosk/make-text-pdf").path
+        let output = cache.appendingPathComponent(name)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = [output.path, "15000"]
+        process.executableURL = repositoryRoot.appendingPathComponent(script)
+        process.arguments = [output.path] + arguments
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw PDFError(.unreadable, path: output.path, message: "kiosk/make-text-pdf failed")
+            throw PDFError(.unreadable, path: output.path, message: "\(script) failed")
         }
         return output.path
     }

@@ -138,28 +138,43 @@ import Testing
     }
 
     /// Prints serial vs parallel render time of the same tiles (not asserted: the machine is shared).
-    @Test func parallelSpeedUp() throws {
-        let document = try PDFDocument(path: Fixture.sample)
-        let tiles = Self.tiles
-        for tile in tiles { _ = try Bitmap.render(document, page: tile.page, scale: 1.25, region: tile.region) }
+    @Test(.serialized, arguments: ["text", "photo"])
+    func parallelSpeedUp(kind: String) throws {
+        let document = try PDFDocument(path: kind == "photo" ? Fixture.photo() : Fixture.sample)
+        let scale = kind == "photo" ? 2.0 : 2.5
+        let (width, height) = try document.pageInfo(at: 0).pixelSize(scale: scale)
+        let tiles = stride(from: 0, to: height, by: 256).flatMap { y in
+            stride(from: 0, to: width, by: 256).map { x in
+                Tile(page: 0, region: PixelRect(x: x, y: y, width: min(256, width - x), height: min(256, height - y)))
+            }
+        }
+        let reference = try tiles.map { tile throws(PDFError) in
+            try Bitmap.render(document, page: 0, scale: scale, region: tile.region)
+        }
         let clock = ContinuousClock()
-        let rounds = 3
+        let rounds = 2
         let serial = clock.measure {
             for _ in 0..<(2 * rounds) {
-                for tile in tiles {
-                    _ = try? Bitmap.render(document, page: tile.page, scale: 1.25, region: tile.region)
-                }
+                for tile in tiles { _ = try? Bitmap.render(document, page: 0, scale: scale, region: tile.region) }
             }
         }
+        let results = Locked<[[Bitmap?]]>([])
         let parallel = clock.measure {
             DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                var bitmaps: [Bitmap?] = []
                 for _ in 0..<rounds {
                     for tile in tiles {
-                        _ = try? Bitmap.render(document, page: tile.page, scale: 1.25, region: tile.region)
+                        bitmaps.append(try? Bitmap.render(document, page: 0, scale: scale, region: tile.region))
                     }
                 }
+                results.withLock { $0.append(bitmaps) }
             }
         }
-        print("\(2 * rounds * tiles.count) tiles of one document: serial \(serial), 2 threads \(parallel)")
+        let mismatches = results.withLock { $0 }.flatMap { $0.enumerated() }
+            .filter { $0.element != reference[$0.offset % tiles.count] }.count
+        print(
+            "\(kind): \(2 * rounds * tiles.count) tiles of 256x256 of one page: serial \(serial), 2 threads \(parallel)"
+        )
+        #expect(mismatches == 0)
     }
 }
