@@ -496,7 +496,8 @@ static void walk_label_tree(fz_context *ctx, pdf_obj *node, int depth, label_wal
     pdf_obj *nums = pdf_dict_get(ctx, node, PDF_NAME(Nums));
     if (kids && !pdf_is_array(ctx, kids)) fz_throw(ctx, FZ_ERROR_SYNTAX, "/PageLabels /Kids is not an array");
     if (nums && !pdf_is_array(ctx, nums)) fz_throw(ctx, FZ_ERROR_SYNTAX, "/PageLabels /Nums is not an array");
-    for (int i = 0, n = pdf_array_len(ctx, kids); i < n; i++) walk_label_tree(ctx, pdf_array_get(ctx, kids, i), depth + 1, walk);
+    for (int i = 0, n = pdf_array_len(ctx, kids); i < n; i++)
+        walk_label_tree(ctx, pdf_array_get(ctx, kids, i), depth + 1, walk);
     for (int i = 0, n = pdf_array_len(ctx, nums); i + 1 < n; i += 2) {
         pdf_obj *key = pdf_array_get(ctx, nums, i);
         pdf_obj *value = pdf_array_get(ctx, nums, i + 1);
