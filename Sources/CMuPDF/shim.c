@@ -4,11 +4,13 @@
 #include <mupdf/fitz.h>
 #include <mupdf/pdf.h>
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // MARK: - Errors and logging
 
@@ -113,27 +115,103 @@ static fz_context *clone_context(lectern_mupdf_context *base, const char *source
 }
 
 // MARK: - Documents
+//
+// Threading (MuPDF's docs/examples/multi-threaded.c pattern):
+// - `doc_lock` guards the fz_document and `ctx`, the context it is used with: opening, counting,
+//   page objects, the page tree, page labels and recording display lists. Nothing else uses them.
+// - `cache_lock` guards the display-list LRU only, and is held for a few instructions. Taken inside
+//   `doc_lock` when a new list is stored; never the other way round.
+// - `pool_lock` guards the pool of contexts cloned for rasterizing. A render checks one out, so each
+//   context is used by one thread at a time, and checks it back in.
+// A display list is immutable once recorded and reference counted (under MuPDF's FZ_LOCK_ALLOC):
+// a render keeps its own reference and replays it with its pooled context WITHOUT `doc_lock`, so
+// tiles of the same document rasterize in parallel and an evicted list lives until its last render.
 
-/// How many pages keep their display list: a screen of tiles usually touches one or two pages.
-#define LECTERN_LIST_CACHE_SIZE 4
+/// How many pages keep their display list: a screen of tiles and its prefetch touch a few pages.
+#define LECTERN_LIST_CACHE_SIZE 8
+/// How many idle cloned contexts a document keeps for rasterizing (more are made when needed).
+#define LECTERN_CONTEXT_POOL_SIZE 8
 
 /// A page's content recorded once (fz_display_list) and replayed for every tile and scale.
 typedef struct cached_list {
-    fz_display_list *list; // owned; NULL for an empty slot
+    fz_display_list *list; // one reference owned by the cache; NULL for an empty slot
     int index;
     fz_rect bounds;        // fz_bound_page: the rotated crop box in points
+    fz_matrix page_ctm;    // PDF user space -> the list's space (pdf_page_obj_transform)
     int errors;            // content errors MuPDF counted while recording
     unsigned long last_use;
 } cached_list;
 
 struct lectern_mupdf_document {
-    fz_context *ctx;   // owned: cloned from the base context
-    fz_document *doc;  // owned
+    lectern_mupdf_context *base; // borrowed: the caller keeps it alive longer than the document
+    char *path;                  // owned: names the file in log lines
+
+    pthread_mutex_t doc_lock;
+    fz_context *ctx;   // owned, cloned from base; only with doc_lock held
+    fz_document *doc;  // owned; only with doc_lock held
     pdf_document *pdf; // borrowed from doc; NULL when not a PDF
-    char *path;        // owned: names the file in log lines
+    int page_tree;     // 0: not loaded, 1: pdf_load_page_tree succeeded (dropped in _drop), -1: it failed
+    atomic_int page_count; // -1 until counted (under doc_lock); read without it
+
+    pthread_mutex_t cache_lock;
     cached_list lists[LECTERN_LIST_CACHE_SIZE];
     unsigned long use_clock;
+
+    pthread_mutex_t pool_lock;
+    fz_context *pool[LECTERN_CONTEXT_POOL_SIZE];
+    int pool_count;
 };
+
+/// Takes `doc_lock`. With a cookie, waits in short slices and gives up with
+/// LECTERN_MUPDF_ERROR_ABORT when the cookie is aborted meanwhile, so a cancelled render never
+/// waits for another page's recording to finish.
+static int lock_document(lectern_mupdf_document *document, fz_cookie *cookie, lectern_mupdf_error *error) {
+    if (!cookie) {
+        pthread_mutex_lock(&document->doc_lock);
+        return LECTERN_MUPDF_OK;
+    }
+    for (;;) {
+        if (__atomic_load_n(&cookie->abort, __ATOMIC_RELAXED)) {
+            set_error(error, LECTERN_MUPDF_ERROR_ABORT, "render cancelled");
+            return LECTERN_MUPDF_ERROR_ABORT;
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 2 * 1000 * 1000;
+        if (until.tv_nsec >= 1000 * 1000 * 1000) {
+            until.tv_sec += 1;
+            until.tv_nsec -= 1000 * 1000 * 1000;
+        }
+        int rc = pthread_mutex_timedlock(&document->doc_lock, &until);
+        if (rc == 0) return LECTERN_MUPDF_OK;
+        if (rc != ETIMEDOUT) {
+            pthread_mutex_lock(&document->doc_lock);
+            return LECTERN_MUPDF_OK;
+        }
+    }
+}
+
+static void unlock_document(lectern_mupdf_document *document) { pthread_mutex_unlock(&document->doc_lock); }
+
+/// A context for one render on the calling thread: from the pool, or cloned from the base.
+/// NULL (with `error` filled) when MuPDF cannot clone. Give it back with checkin_context.
+static fz_context *checkout_context(lectern_mupdf_document *document, lectern_mupdf_error *error) {
+    fz_context *ctx = NULL;
+    pthread_mutex_lock(&document->pool_lock);
+    if (document->pool_count > 0) ctx = document->pool[--document->pool_count];
+    pthread_mutex_unlock(&document->pool_lock);
+    return ctx ? ctx : clone_context(document->base, document->path, error);
+}
+
+static void checkin_context(lectern_mupdf_document *document, fz_context *ctx) {
+    pthread_mutex_lock(&document->pool_lock);
+    if (document->pool_count < LECTERN_CONTEXT_POOL_SIZE) {
+        document->pool[document->pool_count++] = ctx;
+        ctx = NULL;
+    }
+    pthread_mutex_unlock(&document->pool_lock);
+    if (ctx) fz_drop_context(ctx);
+}
 
 lectern_mupdf_document *lectern_mupdf_document_open(lectern_mupdf_context *base, const char *path,
                                                     lectern_mupdf_error *error) {
@@ -146,6 +224,7 @@ lectern_mupdf_document *lectern_mupdf_document_open(lectern_mupdf_context *base,
         set_error(error, LECTERN_MUPDF_ERROR_MEMORY, "out of memory");
         return NULL;
     }
+    document->base = base;
     document->path = path_copy;
     fz_context *ctx = clone_context(base, document->path, error);
     if (!ctx) {
@@ -167,53 +246,83 @@ lectern_mupdf_document *lectern_mupdf_document_open(lectern_mupdf_context *base,
     document->ctx = ctx;
     document->doc = doc;
     document->pdf = pdf_document_from_fz_document(ctx, doc);
+    atomic_init(&document->page_count, -1);
+    pthread_mutex_init(&document->doc_lock, NULL);
+    pthread_mutex_init(&document->cache_lock, NULL);
+    pthread_mutex_init(&document->pool_lock, NULL);
     return document;
 }
 
 void lectern_mupdf_document_drop(lectern_mupdf_document *document) {
     if (!document) return;
+    // The caller guarantees no call is in flight, so no lock is needed; teardown mirrors open.
+    for (int i = 0; i < document->pool_count; i++) fz_drop_context(document->pool[i]);
     for (int i = 0; i < LECTERN_LIST_CACHE_SIZE; i++) fz_drop_display_list(document->ctx, document->lists[i].list);
+    if (document->page_tree == 1) pdf_drop_page_tree(document->ctx, document->pdf);
     fz_drop_document(document->ctx, document->doc);
     fz_drop_context(document->ctx); // flushes repeated warnings, which still name document->path
+    pthread_mutex_destroy(&document->pool_lock);
+    pthread_mutex_destroy(&document->cache_lock);
+    pthread_mutex_destroy(&document->doc_lock);
     free(document->path);
     free(document);
 }
 
 int lectern_mupdf_document_needs_password(lectern_mupdf_document *document, lectern_mupdf_error *error) {
     set_error(error, LECTERN_MUPDF_OK, "");
+    lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
-    int needs = 0;
+    int needs = 0, failed = 0;
     fz_try(ctx) needs = fz_needs_password(ctx, document->doc);
-    fz_catch(ctx) {
-        caught(ctx, error);
-        return -1;
-    }
+    fz_catch(ctx) failed = caught(ctx, error);
+    unlock_document(document);
+    if (failed) return -1;
     return needs ? 1 : 0;
 }
 
 int lectern_mupdf_document_authenticate(lectern_mupdf_document *document, const char *password,
                                         lectern_mupdf_error *error) {
     set_error(error, LECTERN_MUPDF_OK, "");
+    lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
-    int ok = 0;
+    int ok = 0, failed = 0;
     fz_try(ctx) ok = fz_authenticate_password(ctx, document->doc, password);
-    fz_catch(ctx) {
-        caught(ctx, error);
-        return -1;
-    }
+    fz_catch(ctx) failed = caught(ctx, error);
+    unlock_document(document);
+    if (failed) return -1;
     return ok ? 1 : 0;
+}
+
+/// fz_count_pages, read once and remembered. Call with doc_lock held.
+static int count_pages_locked(lectern_mupdf_document *document, int *count, lectern_mupdf_error *error) {
+    int known = atomic_load(&document->page_count);
+    if (known >= 0) {
+        *count = known;
+        return LECTERN_MUPDF_OK;
+    }
+    fz_context *ctx = document->ctx;
+    fz_try(ctx) *count = fz_count_pages(ctx, document->doc);
+    fz_catch(ctx) return caught(ctx, error);
+    // Before authentication an encrypted file may not know its pages yet: only remember a real count.
+    if (*count > 0) atomic_store(&document->page_count, *count);
+    return LECTERN_MUPDF_OK;
 }
 
 int lectern_mupdf_document_count_pages(lectern_mupdf_document *document, int *count, lectern_mupdf_error *error) {
     set_error(error, LECTERN_MUPDF_OK, "");
-    fz_context *ctx = document->ctx;
-    fz_try(ctx) *count = fz_count_pages(ctx, document->doc);
-    fz_catch(ctx) return caught(ctx, error);
-    return LECTERN_MUPDF_OK;
+    lock_document(document, NULL, error);
+    int status = count_pages_locked(document, count, error);
+    unlock_document(document);
+    return status;
 }
 
 int lectern_mupdf_document_was_repaired(lectern_mupdf_document *document) {
-    return document->pdf ? (pdf_was_repaired(document->ctx, document->pdf) ? 1 : 0) : 0;
+    if (!document->pdf) return 0;
+    lectern_mupdf_error ignored;
+    lock_document(document, NULL, &ignored);
+    int repaired = pdf_was_repaired(document->ctx, document->pdf) ? 1 : 0;
+    unlock_document(document);
+    return repaired;
 }
 
 int lectern_mupdf_document_is_pdf(lectern_mupdf_document *document) { return document->pdf ? 1 : 0; }
@@ -222,13 +331,16 @@ int lectern_mupdf_document_is_right_to_left(lectern_mupdf_document *document, in
     set_error(error, LECTERN_MUPDF_OK, "");
     *rtl = 0;
     if (!document->pdf) return LECTERN_MUPDF_OK;
+    lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
+    int status = LECTERN_MUPDF_OK;
     fz_try(ctx) {
         pdf_obj *direction = pdf_dict_getp(ctx, pdf_trailer(ctx, document->pdf), "Root/ViewerPreferences/Direction");
         *rtl = strcmp(pdf_to_name(ctx, direction), "R2L") == 0 ? 1 : 0; // R2L has no PDF_NAME constant
     }
-    fz_catch(ctx) return caught(ctx, error);
-    return LECTERN_MUPDF_OK;
+    fz_catch(ctx) status = caught(ctx, error);
+    unlock_document(document);
+    return status;
 }
 
 static void copy_rect(float out[4], fz_rect rect) {
@@ -238,10 +350,13 @@ static void copy_rect(float out[4], fz_rect rect) {
     out[3] = rect.y1;
 }
 
+/// Checks `index` against the page count without taking doc_lock once the count is known.
 static int check_index(lectern_mupdf_document *document, int index, lectern_mupdf_error *error) {
-    int count = 0;
-    int status = lectern_mupdf_document_count_pages(document, &count, error);
-    if (status != LECTERN_MUPDF_OK) return status;
+    int count = atomic_load(&document->page_count);
+    if (count < 0) {
+        int status = lectern_mupdf_document_count_pages(document, &count, error);
+        if (status != LECTERN_MUPDF_OK) return status;
+    }
     if (index < 0 || index >= count) {
         char message[128];
         snprintf(message, sizeof message, "page index %d is out of range 0..<%d", index, count);
@@ -251,40 +366,208 @@ static int check_index(lectern_mupdf_document *document, int index, lectern_mupd
     return LECTERN_MUPDF_OK;
 }
 
-int lectern_mupdf_page_get_info(lectern_mupdf_document *document, int index, lectern_mupdf_page_info *info,
-                                lectern_mupdf_error *error) {
-    int status = check_index(document, index, error);
-    if (status != LECTERN_MUPDF_OK) return status;
+// MARK: - Page tree and page info
+
+int lectern_mupdf_document_load_page_tree(lectern_mupdf_document *document, lectern_mupdf_error *error) {
+    set_error(error, LECTERN_MUPDF_OK, "");
+    if (!document->pdf) return 0;
+    lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
-    fz_page *page = NULL;
-    memset(info, 0, sizeof *info);
-    fz_var(page);
-    fz_try(ctx) {
-        page = fz_load_page(ctx, document->doc, index);
-        fz_rect bounds = fz_bound_page(ctx, page);
-        copy_rect(info->bounds, bounds);
-        pdf_page *pdf_page = pdf_page_from_fz_page(ctx, page);
-        if (pdf_page) {
-            pdf_obj *obj = pdf_page->obj;
-            fz_rect media = pdf_to_rect(ctx, pdf_dict_get_inheritable(ctx, obj, PDF_NAME(MediaBox)));
-            if (fz_is_empty_rect(media)) media = fz_make_rect(0, 0, 612, 792); // MuPDF's own default
-            fz_rect crop = pdf_to_rect(ctx, pdf_dict_get_inheritable(ctx, obj, PDF_NAME(CropBox)));
-            crop = fz_is_empty_rect(crop) ? media : fz_intersect_rect(crop, media);
-            copy_rect(info->media_box, media);
-            copy_rect(info->crop_box, crop);
-            int rotate = pdf_to_int(ctx, pdf_dict_get_inheritable(ctx, obj, PDF_NAME(Rotate)));
-            rotate = ((rotate % 360) + 360) % 360;
-            info->rotation = (rotate / 90) * 90;
-        } else {
-            // Not a PDF (an image): the bounds are all there is.
-            copy_rect(info->media_box, bounds);
-            copy_rect(info->crop_box, bounds);
-            info->rotation = 0;
+    int result = 0;
+    if (document->page_tree == 0) {
+        fz_try(ctx) {
+            pdf_load_page_tree(ctx, document->pdf);
+            document->page_tree = 1;
+            result = 1;
+        }
+        fz_catch(ctx) {
+            // A broken tree: pages are still found by the slow walk (which may repair on its own).
+            document->page_tree = -1;
+            caught(ctx, error);
+            result = -1;
         }
     }
-    fz_always(ctx) fz_drop_page(ctx, page);
-    fz_catch(ctx) return caught(ctx, error);
+    unlock_document(document);
+    return result;
+}
+
+/// The page dictionary of page `index`, borrowed (valid while doc_lock is held). Call inside fz_try.
+///
+/// MuPDF 1.21's pdf_lookup_page_obj returns a borrowed object from the tree walk but a kept one
+/// (pdf_load_object) once pdf_load_page_tree has filled the page map; 1.22 returns borrowed in both.
+/// Balance the 1.21 reference here so callers never drop.
+static pdf_obj *lookup_page_obj(fz_context *ctx, pdf_document *pdf, int index) {
+    pdf_obj *page = pdf_lookup_page_obj(ctx, pdf, index);
+#if FZ_VERSION_MAJOR == 1 && FZ_VERSION_MINOR < 22
+    if (pdf->fwd_page_map) pdf_drop_obj(ctx, page); // the xref cache still holds it
+#endif
+    return page;
+}
+
+/// Page geometry read from the page object, with MuPDF's own rules (pdf_page_obj_transform, the
+/// function fz_bound_page uses): nothing is loaded but the page dictionary and its parents.
+static void page_info_locked(fz_context *ctx, pdf_document *pdf, int index, lectern_mupdf_page_info *info) {
+    pdf_obj *page = lookup_page_obj(ctx, pdf, index);
+    fz_rect media = pdf_to_rect(ctx, pdf_dict_get_inheritable(ctx, page, PDF_NAME(MediaBox)));
+    if (fz_is_empty_rect(media)) media = fz_make_rect(0, 0, 612, 792); // MuPDF's own default
+    media = fz_make_rect(fz_min(media.x0, media.x1), fz_min(media.y0, media.y1), fz_max(media.x0, media.x1),
+                         fz_max(media.y0, media.y1));
+    copy_rect(info->media_box, media);
+    // The shown box: the crop box clipped to the media box, normalised, at least 1x1 (else the unit rect).
+    fz_rect crop;
+    fz_matrix ctm;
+    pdf_page_obj_transform(ctx, page, &crop, &ctm);
+    copy_rect(info->crop_box, crop);
+    copy_rect(info->bounds, fz_transform_rect(crop, ctm));
+    // pdf_page_obj_transform's snapping, which it does not return: to the nearest quarter turn.
+    int rotate = pdf_to_int(ctx, pdf_dict_get_inheritable(ctx, page, PDF_NAME(Rotate)));
+    if (rotate < 0) rotate = 360 - ((-rotate) % 360);
+    if (rotate >= 360) rotate = rotate % 360;
+    rotate = 90 * ((rotate + 45) / 90);
+    info->rotation = rotate >= 360 ? 0 : rotate;
+    info->status = LECTERN_MUPDF_OK;
+}
+
+int lectern_mupdf_page_get_info(lectern_mupdf_document *document, int index, lectern_mupdf_page_info *info,
+                                lectern_mupdf_error *error) {
+    set_error(error, LECTERN_MUPDF_OK, "");
+    memset(info, 0, sizeof *info);
+    int status = check_index(document, index, error);
+    if (status != LECTERN_MUPDF_OK) return status;
+    if (!document->pdf) {
+        set_error(error, LECTERN_MUPDF_ERROR_ARGUMENT, "not a PDF document");
+        return LECTERN_MUPDF_ERROR_ARGUMENT;
+    }
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    fz_try(ctx) page_info_locked(ctx, document->pdf, index, info);
+    fz_catch(ctx) status = caught(ctx, error);
+    unlock_document(document);
+    info->status = status;
+    return status;
+}
+
+int lectern_mupdf_page_get_infos(lectern_mupdf_document *document, int start, int count,
+                                 lectern_mupdf_page_info *infos, lectern_mupdf_error *error) {
+    set_error(error, LECTERN_MUPDF_OK, "");
+    if (count <= 0) return LECTERN_MUPDF_OK;
+    int status = check_index(document, start, error);
+    if (status == LECTERN_MUPDF_OK) status = check_index(document, start + count - 1, error);
+    if (status != LECTERN_MUPDF_OK) return status;
+    if (!document->pdf) {
+        set_error(error, LECTERN_MUPDF_ERROR_ARGUMENT, "not a PDF document");
+        return LECTERN_MUPDF_ERROR_ARGUMENT;
+    }
+    memset(infos, 0, sizeof *infos * (size_t)count);
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    for (int i = 0; i < count; i++) {
+        fz_try(ctx) page_info_locked(ctx, document->pdf, start + i, &infos[i]);
+        fz_catch(ctx) {
+            int code = fz_caught(ctx);
+            infos[i].status = code == FZ_ERROR_NONE ? FZ_ERROR_GENERIC : code;
+        }
+    }
+    unlock_document(document);
     return LECTERN_MUPDF_OK;
+}
+
+// MARK: - Page labels
+
+/// Upper bounds that keep a hostile /PageLabels tree (cycles, fan-out) from running away.
+#define LABEL_TREE_MAX_DEPTH 32
+#define LABEL_TREE_MAX_NODES 10000
+#define LABEL_TREE_MAX_RANGES 100000
+
+typedef struct label_walk {
+    lectern_mupdf_page_label_range *ranges; // fz_malloc'd with the document context
+    int count;
+    int capacity;
+    int nodes;
+} label_walk;
+
+/// Collects the /Nums pairs of a number-tree node and its /Kids. Call inside fz_try (throws on a
+/// structurally broken tree; single bad entries are skipped with a warning).
+static void walk_label_tree(fz_context *ctx, pdf_obj *node, int depth, label_walk *walk) {
+    if (depth > LABEL_TREE_MAX_DEPTH) fz_throw(ctx, FZ_ERROR_GENERIC, "/PageLabels tree is deeper than %d", depth - 1);
+    if (++walk->nodes > LABEL_TREE_MAX_NODES) fz_throw(ctx, FZ_ERROR_GENERIC, "/PageLabels tree has too many nodes");
+    if (!pdf_is_dict(ctx, node)) fz_throw(ctx, FZ_ERROR_SYNTAX, "/PageLabels node is not a dictionary");
+    pdf_obj *kids = pdf_dict_get(ctx, node, PDF_NAME(Kids));
+    pdf_obj *nums = pdf_dict_get(ctx, node, PDF_NAME(Nums));
+    if (kids && !pdf_is_array(ctx, kids)) fz_throw(ctx, FZ_ERROR_SYNTAX, "/PageLabels /Kids is not an array");
+    if (nums && !pdf_is_array(ctx, nums)) fz_throw(ctx, FZ_ERROR_SYNTAX, "/PageLabels /Nums is not an array");
+    for (int i = 0, n = pdf_array_len(ctx, kids); i < n; i++)
+        walk_label_tree(ctx, pdf_array_get(ctx, kids, i), depth + 1, walk);
+    for (int i = 0, n = pdf_array_len(ctx, nums); i + 1 < n; i += 2) {
+        pdf_obj *key = pdf_array_get(ctx, nums, i);
+        pdf_obj *value = pdf_array_get(ctx, nums, i + 1);
+        if (!pdf_is_int(ctx, key) || pdf_to_int(ctx, key) < 0 || !pdf_is_dict(ctx, value)) {
+            fz_warn(ctx, "skipping a malformed /PageLabels entry");
+            continue;
+        }
+        if (walk->count == LABEL_TREE_MAX_RANGES) fz_throw(ctx, FZ_ERROR_GENERIC, "/PageLabels has too many ranges");
+        if (walk->count == walk->capacity) {
+            int capacity = walk->capacity ? walk->capacity * 2 : 8;
+            walk->ranges = fz_realloc_array(ctx, walk->ranges, capacity, lectern_mupdf_page_label_range);
+            walk->capacity = capacity;
+        }
+        lectern_mupdf_page_label_range *range = &walk->ranges[walk->count++];
+        memset(range, 0, sizeof *range);
+        range->start = pdf_to_int(ctx, key);
+        const char *style = pdf_to_name(ctx, pdf_dict_get(ctx, value, PDF_NAME(S)));
+        range->style = (strlen(style) == 1 && strchr("DRrAa", style[0])) ? style[0] : 0;
+        pdf_obj *first = pdf_dict_gets(ctx, value, "St");
+        range->first = pdf_is_int(ctx, first) && pdf_to_int(ctx, first) >= 1 ? pdf_to_int(ctx, first) : 1;
+        pdf_obj *prefix = pdf_dict_get(ctx, value, PDF_NAME(P));
+        if (pdf_is_string(ctx, prefix)) {
+            const char *text = pdf_to_text_string(ctx, prefix); // UTF-8, owned by the object
+            size_t length = strlen(text);
+            if (length >= sizeof range->prefix) {
+                length = sizeof range->prefix - 1;
+                while (length > 0 && ((unsigned char)text[length] & 0xC0) == 0x80) length--; // whole characters
+            }
+            memcpy(range->prefix, text, length);
+            range->prefix[length] = 0;
+            range->has_prefix = 1;
+        }
+    }
+}
+
+static int compare_label_ranges(const void *a, const void *b) {
+    const lectern_mupdf_page_label_range *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+int lectern_mupdf_document_page_labels(lectern_mupdf_document *document, lectern_mupdf_page_label_range **ranges,
+                                       int *count, lectern_mupdf_error *error) {
+    set_error(error, LECTERN_MUPDF_OK, "");
+    *ranges = NULL;
+    *count = 0;
+    if (!document->pdf) return LECTERN_MUPDF_OK;
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    label_walk walk = {0};
+    int status = LECTERN_MUPDF_OK;
+    fz_try(ctx) {
+        pdf_obj *tree = pdf_dict_getp(ctx, pdf_trailer(ctx, document->pdf), "Root/PageLabels");
+        if (tree) walk_label_tree(ctx, tree, 0, &walk);
+    }
+    fz_catch(ctx) status = caught(ctx, error);
+    unlock_document(document);
+    if (status == LECTERN_MUPDF_OK && walk.count > 0) {
+        // Plain malloc: the caller frees it without a MuPDF context.
+        *ranges = malloc(sizeof **ranges * (size_t)walk.count);
+        if (*ranges) {
+            memcpy(*ranges, walk.ranges, sizeof **ranges * (size_t)walk.count);
+            qsort(*ranges, (size_t)walk.count, sizeof **ranges, compare_label_ranges);
+            *count = walk.count;
+        } else {
+            status = LECTERN_MUPDF_ERROR_MEMORY;
+            set_error(error, status, "out of memory reading /PageLabels");
+        }
+    }
+    fz_free(ctx, walk.ranges); // no lock needed: fz_free uses MuPDF's allocator lock
+    return status;
 }
 
 // MARK: - Cookies
@@ -306,31 +589,63 @@ int lectern_mupdf_cookie_is_aborted(lectern_mupdf_cookie *cookie) {
     return __atomic_load_n(&cookie->cookie.abort, __ATOMIC_RELAXED) != 0;
 }
 
-// MARK: - Rendering
+// MARK: - Display lists
 
-/// The display list of page `index`, recorded now if it is not cached. Call only inside fz_try (throws).
-/// Returns NULL when the cookie aborted the recording (an incomplete list is never cached).
-static cached_list *page_display_list(lectern_mupdf_document *document, int index, fz_cookie *cookie) {
-    fz_context *ctx = document->ctx;
+/// A render's own reference to a cached (or just recorded) list, and what it needs to replay it.
+typedef struct list_ref {
+    fz_display_list *list; // one reference, dropped by release_list
+    fz_rect bounds;
+    fz_matrix page_ctm;
+    int errors;
+} list_ref;
+
+/// Looks page `index` up in the cache; on a hit keeps a reference for the caller (`ctx`: any context
+/// of this thread). Takes cache_lock only.
+static int find_cached_list(lectern_mupdf_document *document, fz_context *ctx, int index, list_ref *out) {
+    int found = 0;
+    pthread_mutex_lock(&document->cache_lock);
     for (int i = 0; i < LECTERN_LIST_CACHE_SIZE; i++) {
         cached_list *entry = &document->lists[i];
         if (entry->list && entry->index == index) {
             entry->last_use = ++document->use_clock;
-            return entry;
+            out->list = fz_keep_display_list(ctx, entry->list); // never throws
+            out->bounds = entry->bounds;
+            out->page_ctm = entry->page_ctm;
+            out->errors = entry->errors;
+            found = 1;
+            break;
         }
     }
+    pthread_mutex_unlock(&document->cache_lock);
+    return found;
+}
+
+/// Records page `index` with the document context. Call with doc_lock held, inside fz_try (throws).
+/// Returns NULL when the cookie aborted the recording (an incomplete list is never cached).
+static fz_display_list *record_list_locked(lectern_mupdf_document *document, int index, fz_cookie *cookie,
+                                           list_ref *out) {
+    fz_context *ctx = document->ctx;
     fz_page *page = NULL;
     fz_display_list *list = NULL;
     fz_device *device = NULL;
-    fz_rect bounds = fz_empty_rect;
     int errors_before = cookie->errors;
     fz_var(page);
     fz_var(list);
     fz_var(device);
     fz_try(ctx) {
         page = fz_load_page(ctx, document->doc, index);
-        bounds = fz_bound_page(ctx, page);
-        list = fz_new_display_list(ctx, bounds);
+        pdf_page *pdf_page = pdf_page_from_fz_page(ctx, page);
+#if FZ_VERSION_MAJOR == 1 && FZ_VERSION_MINOR < 22
+        // pdf_load_page keeps the page object it got from pdf_lookup_page_obj, which in 1.21 is itself
+        // a kept reference when the page map is loaded (see lookup_page_obj): give that one back.
+        // Only for a freshly loaded page (refs 1): fz_load_page returns a page still open as it is.
+        if (pdf_page && page->refs == 1 && document->pdf && document->pdf->fwd_page_map)
+            pdf_drop_obj(ctx, pdf_page->obj);
+#endif
+        out->bounds = fz_bound_page(ctx, page);
+        out->page_ctm = fz_identity;
+        if (pdf_page) pdf_page_transform(ctx, pdf_page, NULL, &out->page_ctm);
+        list = fz_new_display_list(ctx, out->bounds);
         device = fz_new_list_device(ctx, list);
         fz_run_page(ctx, page, device, fz_identity, cookie);
         fz_close_device(ctx, device);
@@ -347,6 +662,16 @@ static cached_list *page_display_list(lectern_mupdf_document *document, int inde
         fz_drop_display_list(ctx, list);
         return NULL;
     }
+    out->errors = cookie->errors - errors_before;
+    cookie->errors = errors_before; // the caller adds out->errors, on this render and on every replay
+    return list;
+}
+
+/// Stores a newly recorded list (taking the caller's reference) and evicts the least recently used.
+/// Call with doc_lock held.
+static void cache_list_locked(lectern_mupdf_document *document, int index, fz_display_list *list, const list_ref *ref) {
+    fz_display_list *evicted = NULL;
+    pthread_mutex_lock(&document->cache_lock);
     cached_list *slot = &document->lists[0];
     for (int i = 0; i < LECTERN_LIST_CACHE_SIZE; i++) {
         cached_list *entry = &document->lists[i];
@@ -356,20 +681,52 @@ static cached_list *page_display_list(lectern_mupdf_document *document, int inde
         }
         if (entry->last_use < slot->last_use) slot = entry;
     }
-    fz_drop_display_list(ctx, slot->list);
+    evicted = slot->list;
     slot->list = list;
     slot->index = index;
-    slot->bounds = bounds;
-    slot->errors = cookie->errors - errors_before;
-    cookie->errors = errors_before; // the caller adds slot->errors, on this render and on every replay
+    slot->bounds = ref->bounds;
+    slot->page_ctm = ref->page_ctm;
+    slot->errors = ref->errors;
     slot->last_use = ++document->use_clock;
-    return slot;
+    pthread_mutex_unlock(&document->cache_lock);
+    // A render still replaying the evicted list holds its own reference: this only drops the cache's.
+    fz_drop_display_list(document->ctx, evicted);
 }
 
+/// The display list of page `index` with a reference for the caller: from the cache, or recorded
+/// under doc_lock. `ctx` is the caller's pooled context. Returns a status (ABORT when cancelled).
+static int acquire_list(lectern_mupdf_document *document, fz_context *ctx, int index, fz_cookie *cookie,
+                        list_ref *out, lectern_mupdf_error *error) {
+    memset(out, 0, sizeof *out);
+    if (find_cached_list(document, ctx, index, out)) return LECTERN_MUPDF_OK;
+    int status = lock_document(document, cookie, error);
+    if (status != LECTERN_MUPDF_OK) return status;
+    // Another thread may have recorded it while this one waited.
+    if (find_cached_list(document, ctx, index, out)) {
+        unlock_document(document);
+        return LECTERN_MUPDF_OK;
+    }
+    fz_context *doc_ctx = document->ctx;
+    fz_display_list *list = NULL;
+    fz_try(doc_ctx) list = record_list_locked(document, index, cookie, out);
+    fz_catch(doc_ctx) status = caught(doc_ctx, error);
+    if (status == LECTERN_MUPDF_OK && list) {
+        out->list = fz_keep_display_list(doc_ctx, list);
+        cache_list_locked(document, index, list, out);
+    } else if (status == LECTERN_MUPDF_OK) {
+        set_error(error, LECTERN_MUPDF_ERROR_ABORT, "render cancelled");
+        status = LECTERN_MUPDF_ERROR_ABORT;
+    }
+    unlock_document(document);
+    return status;
+}
+
+// MARK: - Rendering
 
 int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float scale, int x, int y, int width,
                               int height, unsigned char *pixels, ptrdiff_t stride, lectern_mupdf_cookie *cookie,
                               lectern_mupdf_error *error) {
+    set_error(error, LECTERN_MUPDF_OK, "");
     if (width <= 0 || height <= 0 || !pixels || stride < (ptrdiff_t)width * 4 || stride > INT32_MAX ||
         !(scale > 0)) {
         set_error(error, LECTERN_MUPDF_ERROR_ARGUMENT, "invalid render region, stride or scale");
@@ -377,7 +734,6 @@ int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float
     }
     int status = check_index(document, index, error);
     if (status != LECTERN_MUPDF_OK) return status;
-    fz_context *ctx = document->ctx;
     fz_cookie local_cookie = {0};
     fz_cookie *fzcookie = cookie ? &cookie->cookie : &local_cookie;
     if (cookie) {
@@ -391,46 +747,145 @@ int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float
             return LECTERN_MUPDF_ERROR_ABORT;
         }
     }
+    fz_context *ctx = checkout_context(document, error);
+    if (!ctx) return LECTERN_MUPDF_ERROR_NO_CONTEXT;
+    list_ref ref;
+    status = acquire_list(document, ctx, index, fzcookie, &ref, error);
+    if (status != LECTERN_MUPDF_OK) {
+        checkin_context(document, ctx);
+        return status;
+    }
+    // From here on no document lock: only this thread's context, the list and the caller's memory.
     fz_pixmap *pixmap = NULL;
     fz_device *device = NULL;
-    int recorded_errors = 0;
     fz_var(pixmap);
     fz_var(device);
     fz_try(ctx) {
-        cached_list *entry = page_display_list(document, index, fzcookie);
-        if (entry) {
-            recorded_errors = entry->errors;
-            fz_matrix ctm = fz_scale(scale, scale);
-            fz_rect bounds = fz_transform_rect(entry->bounds, ctm);
-            // Device pixel (0,0) is the top-left of the scaled, rotated page; then move the region there.
-            ctm = fz_concat(ctm, fz_translate(-bounds.x0 - (float)x, -bounds.y0 - (float)y));
-            pixmap = fz_new_pixmap_with_data(ctx, fz_device_bgr(ctx), width, height, NULL, 1, (int)stride, pixels);
-            fz_clear_pixmap_with_value(ctx, pixmap, 0xFF);
-            device = fz_new_draw_device(ctx, fz_identity, pixmap);
-            // The scissor (device space) lets the list skip everything outside this tile.
-            fz_run_display_list(ctx, entry->list, device, ctm, fz_make_rect(0, 0, (float)width, (float)height),
-                                fzcookie);
-            fz_close_device(ctx, device);
-        }
+        fz_matrix ctm = fz_scale(scale, scale);
+        fz_rect bounds = fz_transform_rect(ref.bounds, ctm);
+        // Device pixel (0,0) is the top-left of the scaled, rotated page; then move the region there.
+        ctm = fz_concat(ctm, fz_translate(-bounds.x0 - (float)x, -bounds.y0 - (float)y));
+        pixmap = fz_new_pixmap_with_data(ctx, fz_device_bgr(ctx), width, height, NULL, 1, (int)stride, pixels);
+        fz_clear_pixmap_with_value(ctx, pixmap, 0xFF);
+        device = fz_new_draw_device(ctx, fz_identity, pixmap);
+        // The scissor (device space) lets the list skip everything outside this tile.
+        fz_run_display_list(ctx, ref.list, device, ctm, fz_make_rect(0, 0, (float)width, (float)height), fzcookie);
+        fz_close_device(ctx, device);
     }
     fz_always(ctx) {
         fz_drop_device(ctx, device);
         fz_drop_pixmap(ctx, pixmap); // frees the fz_pixmap only; the samples stay the caller's
+        fz_drop_display_list(ctx, ref.list);
     }
-    fz_catch(ctx) return caught(ctx, error);
+    fz_catch(ctx) status = caught(ctx, error);
+    checkin_context(document, ctx);
+    if (status != LECTERN_MUPDF_OK) return status;
     if (fzcookie->abort) {
         set_error(error, LECTERN_MUPDF_ERROR_ABORT, "render cancelled");
         return LECTERN_MUPDF_ERROR_ABORT;
     }
-    int errors = fzcookie->errors + recorded_errors;
+    int errors = fzcookie->errors + ref.errors;
     if (errors > 0) {
         char message[128];
         snprintf(message, sizeof message, "%d error(s) in the page content", errors);
         set_error(error, LECTERN_MUPDF_ERROR_CONTENT, message);
         return LECTERN_MUPDF_ERROR_CONTENT;
     }
-    set_error(error, LECTERN_MUPDF_OK, "");
     return LECTERN_MUPDF_OK;
+}
+
+// MARK: - Text
+
+int lectern_mupdf_page_text_blocks(lectern_mupdf_document *document, int index, float **rects, int *count,
+                                   lectern_mupdf_error *error) {
+    set_error(error, LECTERN_MUPDF_OK, "");
+    *rects = NULL;
+    *count = 0;
+    int status = check_index(document, index, error);
+    if (status != LECTERN_MUPDF_OK) return status;
+    fz_context *ctx = checkout_context(document, error);
+    if (!ctx) return LECTERN_MUPDF_ERROR_NO_CONTEXT;
+    fz_cookie cookie = {0};
+    list_ref ref;
+    status = acquire_list(document, ctx, index, &cookie, &ref, error);
+    if (status != LECTERN_MUPDF_OK) {
+        checkin_context(document, ctx);
+        return status;
+    }
+    fz_stext_page *text = NULL;
+    float *out = NULL;
+    fz_var(text);
+    fz_var(out);
+    fz_try(ctx) {
+        // Characters wholly outside the crop box are not shown, so they do not make blocks either.
+        fz_stext_options options = {.flags = FZ_STEXT_MEDIABOX_CLIP};
+        text = fz_new_stext_page_from_display_list(ctx, ref.list, &options);
+        int n = 0;
+        for (fz_stext_block *block = text->first_block; block; block = block->next)
+            if (block->type == FZ_STEXT_BLOCK_TEXT) n++;
+        // Plain malloc: the caller frees it without a MuPDF context.
+        out = malloc(sizeof *out * 4 * (size_t)(n ? n : 1));
+        if (!out) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory listing %d text blocks", n);
+        // The list is in fitz page space (rotated, y down); the caller wants PDF user space.
+        fz_matrix to_user = fz_invert_matrix(ref.page_ctm);
+        int i = 0;
+        for (fz_stext_block *block = text->first_block; block; block = block->next) {
+            if (block->type != FZ_STEXT_BLOCK_TEXT) continue;
+            copy_rect(out + 4 * i++, fz_transform_rect(block->bbox, to_user));
+        }
+        *rects = out;
+        *count = n;
+    }
+    fz_always(ctx) {
+        fz_drop_stext_page(ctx, text);
+        fz_drop_display_list(ctx, ref.list);
+    }
+    fz_catch(ctx) {
+        free(out);
+        *rects = NULL;
+        *count = 0;
+        status = caught(ctx, error);
+    }
+    checkin_context(document, ctx);
+    return status;
+}
+
+// MARK: - Testing
+
+int lectern_mupdf_page_get_info_by_loading_for_testing(lectern_mupdf_document *document, int index,
+                                                        lectern_mupdf_page_info *info, lectern_mupdf_error *error) {
+    // The page info as Lectern read it before pages were looked up without loading (commit f263204).
+    set_error(error, LECTERN_MUPDF_OK, "");
+    memset(info, 0, sizeof *info);
+    int status = check_index(document, index, error);
+    if (status != LECTERN_MUPDF_OK) return status;
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    fz_page *page = NULL;
+    fz_var(page);
+    fz_try(ctx) {
+        page = fz_load_page(ctx, document->doc, index);
+        copy_rect(info->bounds, fz_bound_page(ctx, page));
+        pdf_obj *obj = pdf_page_from_fz_page(ctx, page)->obj;
+        fz_rect media = pdf_to_rect(ctx, pdf_dict_get_inheritable(ctx, obj, PDF_NAME(MediaBox)));
+        if (fz_is_empty_rect(media)) media = fz_make_rect(0, 0, 612, 792);
+        fz_rect crop = pdf_to_rect(ctx, pdf_dict_get_inheritable(ctx, obj, PDF_NAME(CropBox)));
+        crop = fz_is_empty_rect(crop) ? media : fz_intersect_rect(crop, media);
+        copy_rect(info->media_box, media);
+        copy_rect(info->crop_box, crop);
+        int rotate = pdf_to_int(ctx, pdf_dict_get_inheritable(ctx, obj, PDF_NAME(Rotate)));
+        rotate = ((rotate % 360) + 360) % 360;
+        info->rotation = (rotate / 90) * 90;
+    }
+    fz_always(ctx) fz_drop_page(ctx, page);
+    fz_catch(ctx) status = caught(ctx, error);
+    unlock_document(document);
+    return status;
+}
+
+void lectern_mupdf_document_hold_lock_for_testing(lectern_mupdf_document *document, int hold) {
+    if (hold) pthread_mutex_lock(&document->doc_lock);
+    else pthread_mutex_unlock(&document->doc_lock);
 }
 
 // MARK: - PNG

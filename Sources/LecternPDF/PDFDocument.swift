@@ -1,16 +1,17 @@
 import CMuPDF
 import Foundation
 
-/// An open PDF file: page count, page geometry and tile rendering.
+/// An open PDF file: page count, page geometry and labels, tile rendering and text blocks.
 ///
-/// Owns one `lectern_mupdf_document` (an `fz_document` with its own context cloned from the base
-/// context), destroyed in `deinit`. Every call takes the document's lock, so a document may be used
-/// from any thread, one call at a time; different documents render in parallel.
+/// Owns one `lectern_mupdf_document`, destroyed in `deinit`. Thread safe, and built for parallel
+/// rendering: the shim serializes what touches the `fz_document` (opening pages, recording display
+/// lists, page objects) behind one lock, and rasterizes each tile on a context of its own without
+/// that lock, so two threads render tiles of the same document at the same time.
 public final class PDFDocument: @unchecked Sendable {
-    // Sendable: `handle` is only used with `lock` held; the other stored properties are immutable.
+    // Sendable: `handle` is thread safe (the shim locks); the other stored properties are immutable.
     private let handle: OpaquePointer
-    private let lock = NSLock()
     private let context: MuPDFContext
+    private let labels: PageLabels?
 
     /// The path the document was opened from.
     public let path: String
@@ -79,6 +80,7 @@ public final class PDFDocument: @unchecked Sendable {
 
         self.handle = handle
         self.context = context
+        self.labels = PageLabels.read(from: handle, path: path)
         self.path = path
         self.pageCount = Int(count)
         self.wasRepaired = lectern_mupdf_document_was_repaired(handle) != 0
@@ -87,18 +89,113 @@ public final class PDFDocument: @unchecked Sendable {
 
     deinit { lectern_mupdf_document_drop(handle) }
 
-    /// The geometry of page `index` (0-based).
+    /// The geometry and label of page `index` (0-based), read from the page object without loading
+    /// the page. Before `loadPageTree()` MuPDF 1.21 finds page objects by walking the page tree, which
+    /// is slow for late pages of big documents: lay out with estimates until then.
     /// Corresponding C function: `lectern_mupdf_page_get_info`.
     public func pageInfo(at index: Int) throws(PDFError) -> PageInfo {
         try checkIndex(index)
         var info = lectern_mupdf_page_info()
         var error = lectern_mupdf_error()
-        let status = withLock { lectern_mupdf_page_get_info(handle, Int32(index), &info, &error) }
-        guard status == 0 else {
+        guard lectern_mupdf_page_get_info(handle, Int32(index), &info, &error) == 0 else {
+            throw damagedPage(index, error.text)
+        }
+        return pageInfo(index, info)
+    }
+
+    /// The geometry and labels of the pages in `range`, for refining every page size at once
+    /// (after `loadPageTree()`). A page whose info cannot be read is a `.damaged` failure of its own;
+    /// the others are still returned. Takes the document lock in chunks, so renders of new pages
+    /// are not held up for the whole range.
+    ///
+    /// - Throws: `.pageOutOfRange` when `range` is not inside `0..<pageCount`.
+    /// Corresponding C function: `lectern_mupdf_page_get_infos`.
+    public func pageInfos(in range: Range<Int>) throws(PDFError) -> [Result<PageInfo, PDFError>] {
+        guard !range.isEmpty else { return [] }
+        try checkIndex(range.lowerBound)
+        try checkIndex(range.upperBound - 1)
+        var results: [Result<PageInfo, PDFError>] = []
+        results.reserveCapacity(range.count)
+        var chunk = [lectern_mupdf_page_info](repeating: lectern_mupdf_page_info(), count: min(range.count, 512))
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let count = min(chunk.count, range.upperBound - start)
+            var error = lectern_mupdf_error()
+            let status = chunk.withUnsafeMutableBufferPointer {
+                lectern_mupdf_page_get_infos(handle, Int32(start), Int32(count), $0.baseAddress, &error)
+            }
+            guard status == 0 else { throw damagedPage(start, error.text) }
+            for offset in 0..<count {
+                let index = start + offset
+                if chunk[offset].status == 0 {
+                    results.append(.success(pageInfo(index, chunk[offset])))
+                } else {
+                    // Rare: ask again for this page alone to get MuPDF's message.
+                    results.append(Result { () throws(PDFError) in try pageInfo(at: index) })
+                }
+            }
+            start += count
+        }
+        return results
+    }
+
+    /// Makes page lookups fast: MuPDF 1.21 otherwise walks the page tree for every page it looks
+    /// up (reading 15,000 page sizes then takes seconds instead of tens of milliseconds). Call once,
+    /// after the first frame, on a worker; it may take a while on huge documents and blocks the
+    /// recording of new pages meanwhile. Idempotent and thread safe; logs how long it took.
+    ///
+    /// - Returns: false when the page tree is broken (lookups keep walking it; nothing else changes).
+    /// Corresponding C function: `lectern_mupdf_document_load_page_tree` (`pdf_load_page_tree`).
+    @discardableResult
+    public func loadPageTree() -> Bool {
+        var error = lectern_mupdf_error()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = lectern_mupdf_document_load_page_tree(handle, &error)
+        let elapsed = clock.now - start
+        switch result {
+        case 1:
+            let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+            MuPDFLog.logger.info(
+                "\(path): page tree of \(pageCount) pages loaded in \(String(format: "%.1f", ms)) ms")
+            return true
+        case 0:
+            return true
+        default:
+            MuPDFLog.logger.warning("\(path): cannot load the page tree, page lookups stay slow: \(error.text)")
+            return false
+        }
+    }
+
+    /// The bounding boxes of the text blocks of page `index` (paragraphs and columns as MuPDF's
+    /// structured text groups them; images are left out), in PDF user space like `PageInfo.cropBox`:
+    /// unrotated, y up. Map them with the page's rotation and crop box to place them on screen.
+    /// Uses the page's cached display list, so it is cheap for a page on screen.
+    ///
+    /// - Throws: `.pageOutOfRange`, or `.damaged` when the page content cannot be read.
+    /// Corresponding C function: `lectern_mupdf_page_text_blocks`.
+    public func textBlocks(page index: Int) throws(PDFError) -> [PDFRect] {
+        try checkIndex(index)
+        var error = lectern_mupdf_error()
+        var rects: UnsafeMutablePointer<Float>?
+        var count: Int32 = 0
+        guard lectern_mupdf_page_text_blocks(handle, Int32(index), &rects, &count, &error) == 0 else {
             throw PDFError(
                 .damaged, path: path,
-                message: "cannot read page \(index + 1) of \(path): the page is damaged (MuPDF: \(error.text))")
+                message:
+                    "cannot read the text of page \(index + 1) of \(path): the page is damaged (MuPDF: \(error.text))"
+            )
         }
+        defer { free(rects) }
+        guard let rects else { return [] }
+        return (0..<Int(count)).map { i in
+            PDFRect(
+                x0: Double(rects[4 * i]), y0: Double(rects[4 * i + 1]), x1: Double(rects[4 * i + 2]),
+                y1: Double(rects[4 * i + 3]))
+        }
+    }
+
+    private func pageInfo(_ index: Int, _ info: lectern_mupdf_page_info) -> PageInfo {
         let media = info.media_box
         let crop = info.crop_box
         let bounds = info.bounds
@@ -107,8 +204,15 @@ public final class PDFDocument: @unchecked Sendable {
             mediaBox: PDFRect(x0: Double(media.0), y0: Double(media.1), x1: Double(media.2), y1: Double(media.3)),
             cropBox: PDFRect(x0: Double(crop.0), y0: Double(crop.1), x1: Double(crop.2), y1: Double(crop.3)),
             rotation: Int(info.rotation),
-            displaySize: PDFSize(width: Double(bounds.2 - bounds.0), height: Double(bounds.3 - bounds.1))
+            displaySize: PDFSize(width: Double(bounds.2 - bounds.0), height: Double(bounds.3 - bounds.1)),
+            label: labels?.label(forPage: index)
         )
+    }
+
+    private func damagedPage(_ index: Int, _ reason: String) -> PDFError {
+        PDFError(
+            .damaged, path: path,
+            message: "cannot read page \(index + 1) of \(path): the page is damaged (MuPDF: \(reason))")
     }
 
     /// Renders the rectangle `region` (device pixels, in the rotated page scaled by `scale`) into
@@ -142,12 +246,10 @@ public final class PDFDocument: @unchecked Sendable {
             )
         }
         var error = lectern_mupdf_error()
-        let status = withLock {
-            lectern_mupdf_page_render(
-                handle, Int32(index), Float(scale), Int32(clamping: region.x),
-                Int32(clamping: region.y), Int32(region.width), Int32(region.height),
-                pixels.assumingMemoryBound(to: UInt8.self), stride, cookie?.handle, &error)
-        }
+        let status = lectern_mupdf_page_render(
+            handle, Int32(index), Float(scale), Int32(clamping: region.x),
+            Int32(clamping: region.y), Int32(region.width), Int32(region.height),
+            pixels.assumingMemoryBound(to: UInt8.self), stride, cookie?.handle, &error)
         switch Int(status) {
         case 0:
             return
@@ -164,10 +266,22 @@ public final class PDFDocument: @unchecked Sendable {
         }
     }
 
-    private func withLock<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
+    /// Tests only: page info read the old way, by loading the page.
+    func pageInfoByLoadingForTesting(at index: Int) throws(PDFError) -> PageInfo {
+        try checkIndex(index)
+        var info = lectern_mupdf_page_info()
+        var error = lectern_mupdf_error()
+        guard lectern_mupdf_page_get_info_by_loading_for_testing(handle, Int32(index), &info, &error) == 0 else {
+            throw damagedPage(index, error.text)
+        }
+        return pageInfo(index, info)
+    }
+
+    /// Tests only: runs `body` while this thread holds the lock that guards the `fz_document`.
+    func withDocumentLockHeldForTesting<T>(_ body: () throws -> T) rethrows -> T {
+        lectern_mupdf_document_hold_lock_for_testing(handle, 1)
+        defer { lectern_mupdf_document_hold_lock_for_testing(handle, 0) }
+        return try body()
     }
 
     private func checkIndex(_ index: Int) throws(PDFError) {

@@ -36,13 +36,14 @@ public struct PageInfo: Sendable, Equatable {
     public var index: Int
     /// /MediaBox (inherited if needed), in points.
     public var mediaBox: PDFRect
-    /// /CropBox clipped to the media box (the media box when absent), in points.
+    /// /CropBox clipped to the media box (the media box when absent), in points: what is shown.
     public var cropBox: PDFRect
-    /// /Rotate normalized to 0, 90, 180 or 270 (clockwise).
+    /// /Rotate snapped to 0, 90, 180 or 270 (clockwise), like MuPDF.
     public var rotation: Int
     /// The crop box after rotation, in points: what is shown (fz_bound_page).
     public var displaySize: PDFSize
-    /// The page label (/PageLabels). Always nil for now: MuPDF 1.21 has no page-label API.
+    /// The page label (/PageLabels, read by the shim: MuPDF 1.21 has no page-label API), e.g. "Cover",
+    /// "iv" or "A-3"; nil when the document has no labels or none covers this page.
     public var label: String?
 
     public init(

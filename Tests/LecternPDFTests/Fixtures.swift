@@ -15,6 +15,44 @@ enum Fixture {
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     static var text3Pages: String { path("text-3pages.pdf") }
+
+    /// The repository root (Tests/..).
+    static let repositoryRoot: URL = directory.deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The bundled sample document (kiosk/sample/make-sample.js): 9 pages, /PageLabels, /Rotate 90 on page 5.
+    static var sample: String { repositoryRoot.appendingPathComponent("Sources/lectern/Resources/sample.pdf").path }
+
+    /// A 15,000-page text PDF made by kiosk/make-text-pdf, generated once per run into a cache directory.
+    static func text15000Pages() throws -> String { try bigDocument.get() }
+
+    /// A one-page PDF with a 4000x3000 photo-like JPEG made by kiosk/make-photo-pdf, once per run.
+    static func photo() throws -> String { try photoDocument.get() }
+
+    private static let bigDocument = Result { () throws -> String in
+        try generate("text-15000.pdf", script: "kiosk/make-text-pdf", arguments: ["15000"])
+    }
+
+    private static let photoDocument = Result { () throws -> String in
+        try generate("photo.pdf", script: "kiosk/make-photo-pdf", arguments: [])
+    }
+
+    /// Runs a generator script of the repository into the test cache directory. Regenerated once per
+    /// run (the scripts write a temporary file and rename it), so it is never stale.
+    private static func generate(_ name: String, script: String, arguments: [String]) throws -> String {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-pdf-tests-cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let output = cache.appendingPathComponent(name)
+        let process = Process()
+        process.executableURL = repositoryRoot.appendingPathComponent(script)
+        process.arguments = [output.path] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw PDFError(.unreadable, path: output.path, message: "\(script) failed")
+        }
+        return output.path
+    }
 }
 
 /// A premultiplied BGRA image in Swift memory, for rendering into and inspecting.

@@ -83,7 +83,8 @@ import Testing
     }
 
     @Test func rendersAreIdenticalAfterTheDisplayListCacheEvicts() throws {
-        // truncated.pdf has 6 pages, more than the 4 cached display lists.
+        // truncated.pdf has 6 pages; the cache holds 8, so this checks recording against replaying
+        // (ParallelRenderTests checks eviction on the 9-page sample).
         let document = try PDFDocument(path: Fixture.path("truncated.pdf"))
         let first = try Bitmap.renderPage(document, page: 0, scale: 0.5)
         for index in 1..<document.pageCount {
@@ -184,7 +185,7 @@ import Testing
         }
     }
 
-    @Test func oneDocumentFromManyThreadsIsSerialized() throws {
+    @Test func oneDocumentFromManyThreadsGivesTheSamePixels() throws {
         let document = try PDFDocument(path: Fixture.text3Pages)
         let reference = try Bitmap.renderPage(document, page: 0, scale: 0.4)
         let results = ResultBox(count: 4)

@@ -66,8 +66,9 @@ typedef struct lectern_mupdf_context lectern_mupdf_context;
 lectern_mupdf_context *lectern_mupdf_context_new(lectern_mupdf_error *error);
 void lectern_mupdf_context_drop(lectern_mupdf_context *context);
 
-/// An open document with its own cloned fz_context. Opaque. Not thread safe: the caller
-/// serializes calls on one document (the Swift owner holds a lock).
+/// An open document. Opaque. Thread safe: the shim serializes what touches the fz_document (its own
+/// lock) and rasterizes display lists on per-render cloned contexts without that lock, so tiles of
+/// one document render in parallel. Dropping it must not overlap any other call on it.
 typedef struct lectern_mupdf_document lectern_mupdf_document;
 
 /// Opens `path` with a context cloned from `base`. Returns NULL and fills `error` on failure.
@@ -99,17 +100,50 @@ int lectern_mupdf_document_is_right_to_left(lectern_mupdf_document *document, in
 
 /// Page geometry in PDF points. Boxes are {x0, y0, x1, y1}.
 typedef struct lectern_mupdf_page_info {
+    /// /MediaBox (inherited), normalised; US Letter when missing or empty (as MuPDF does).
     float media_box[4];
+    /// What is shown: /CropBox clipped to the media box, normalised (pdf_page_obj_transform).
     float crop_box[4];
-    /// /Rotate normalized to 0, 90, 180 or 270.
+    /// /Rotate snapped to 0, 90, 180 or 270 like pdf_page_obj_transform.
     int rotation;
-    /// fz_bound_page: the crop box after rotation, in points.
+    /// fz_bound_page: the crop box after rotation (and /UserUnit), in points.
     float bounds[4];
+    /// LECTERN_MUPDF_OK, or why this page's info could not be read.
+    int status;
 } lectern_mupdf_page_info;
 
-/// Fills `info` for page `index` (0-based). Returns a status.
+/// Fills `info` for page `index` (0-based) from the page object and its inherited keys, without
+/// loading the page (no content, no annotations). PDFs only. Returns a status.
 int lectern_mupdf_page_get_info(lectern_mupdf_document *document, int index, lectern_mupdf_page_info *info,
                                 lectern_mupdf_error *error);
+
+/// Fills `infos[0..<count]` for pages `start..<start+count` under one lock; a page whose info cannot
+/// be read gets its own `status`. Returns a status for the call itself (an index out of range).
+int lectern_mupdf_page_get_infos(lectern_mupdf_document *document, int start, int count,
+                                 lectern_mupdf_page_info *infos, lectern_mupdf_error *error);
+
+/// Calls pdf_load_page_tree once per document (later calls do nothing), so page lookups stop
+/// walking the tree. Returns 1 when it loaded the tree now, 0 when already done (or not a PDF),
+/// -1 when the tree is broken (filled in `error`; lookups keep walking the tree).
+int lectern_mupdf_document_load_page_tree(lectern_mupdf_document *document, lectern_mupdf_error *error);
+
+/// One entry of /Root /PageLabels: from page `start` on, labels are `prefix` + a number.
+typedef struct lectern_mupdf_page_label_range {
+    int start;
+    /// 'D' decimal, 'R' upper roman, 'r' lower roman, 'A' upper letters, 'a' lower letters, 0 none.
+    int style;
+    /// /St: the number of the range's first page (>= 1).
+    int first;
+    int has_prefix;
+    /// /P as UTF-8, cut at a character boundary when longer.
+    char prefix[256];
+} lectern_mupdf_page_label_range;
+
+/// Reads the /PageLabels number tree (/Nums and /Kids). On success `*ranges` is a malloc'd array of
+/// `*count` ranges sorted by start (NULL and 0 when the document has no labels) that the caller
+/// frees. A structurally broken tree is an error; single malformed entries are skipped.
+int lectern_mupdf_document_page_labels(lectern_mupdf_document *document, lectern_mupdf_page_label_range **ranges,
+                                       int *count, lectern_mupdf_error *error);
 
 /// A render cookie (fz_cookie): lets another thread abort a render. Caller owns it:
 /// release with lectern_mupdf_cookie_drop. NULL when out of memory.
@@ -123,9 +157,27 @@ int lectern_mupdf_cookie_is_aborted(lectern_mupdf_cookie *cookie);
 /// Renders the region (x, y, width, height) of page `index` scaled by `scale` (device pixels in the
 /// rotated page) into `pixels`: premultiplied BGRA, `stride` bytes per row, white background.
 /// The memory stays the caller's. On LECTERN_MUPDF_ERROR_CONTENT the pixels hold what could be drawn.
+/// The page's display list is recorded (under the document lock) or taken from a cache of 8 pages;
+/// the rasterization runs on a context checked out of a per-document pool, without the document lock.
+/// A cookie aborted while the render waits for the document lock ends the wait (ABORT).
 int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float scale, int x, int y, int width,
                               int height, unsigned char *pixels, ptrdiff_t stride, lectern_mupdf_cookie *cookie,
                               lectern_mupdf_error *error);
+
+/// The bounding boxes of the text blocks (not image blocks) of page `index`, in PDF user space
+/// (unrotated, y up: the space of the media box). On success `*rects` is a malloc'd array of
+/// 4 * `*count` floats {x0, y0, x1, y1, ...} that the caller frees. Uses the cached display list.
+int lectern_mupdf_page_text_blocks(lectern_mupdf_document *document, int index, float **rects, int *count,
+                                   lectern_mupdf_error *error);
+
+/// Tests only: the page info the way it was read before (loading the page: fz_load_page, fz_bound_page,
+/// /Rotate rounded down), as the reference the page-object reading is checked against.
+int lectern_mupdf_page_get_info_by_loading_for_testing(lectern_mupdf_document *document, int index,
+                                                        lectern_mupdf_page_info *info, lectern_mupdf_error *error);
+
+/// Tests only: takes (`hold` 1) or releases (0) the lock that guards the fz_document, on the calling
+/// thread, to show what does not need it.
+void lectern_mupdf_document_hold_lock_for_testing(lectern_mupdf_document *document, int hold);
 
 /// Writes premultiplied BGRA pixels as an opaque RGB PNG to `path` (not atomically: the Swift
 /// caller writes a temporary file and renames it). Uses a context cloned from `base`.

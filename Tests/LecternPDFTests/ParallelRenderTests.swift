@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+@testable import LecternPDF
+
+/// One document rendered from several threads: rasterization runs outside the document lock.
+@Suite struct ParallelRenderTests {
+    struct Tile: Sendable {
+        let page: Int
+        let region: PixelRect
+    }
+
+    /// 64 tiles of 160x160 over pages 1–4 of the sample at scale 1.25.
+    static let tiles: [Tile] = (0..<4).flatMap { page in
+        (0..<16).map { i in
+            Tile(page: page, region: PixelRect(x: (i % 4) * 160, y: (i / 4) * 160 + 40, width: 160, height: 160))
+        }
+    }
+
+    @Test func tilesFromFourThreadsEqualSerialTiles() throws {
+        let serial = try Self.tiles.map { tile throws(PDFError) in
+            try Bitmap.render(PDFDocument(path: Fixture.sample), page: tile.page, scale: 1.25, region: tile.region)
+        }
+        #expect(serial.filter { $0.darkPixels(in: $0.fullRect) > 0 }.count > 20)  // the tiles are not blank
+        // A fresh document: the workers also race to record the display lists.
+        let document = try PDFDocument(path: Fixture.sample)
+        let results = Locked<[Int: Bitmap]>([:])
+        let failures = Locked<[PDFError]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            // Each worker takes every tile, in its own order, so pages are hit concurrently.
+            for step in 0..<Self.tiles.count {
+                let i = (step * 5 + worker * 16) % Self.tiles.count
+                do throws(PDFError) {
+                    let bitmap = try Bitmap.render(
+                        document, page: Self.tiles[i].page, scale: 1.25, region: Self.tiles[i].region)
+                    results.withLock { $0[i * 4 + worker] = bitmap }
+                } catch {
+                    failures.withLock { $0.append(error) }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let got = results.withLock { $0 }
+        #expect(got.count == Self.tiles.count * 4)
+        for (key, bitmap) in got {
+            #expect(bitmap.differingPixels(from: serial[key / 4]) == 0, "tile \(key / 4) worker \(key % 4)")
+        }
+    }
+
+    @Test func cachedPageRastersWhileTheDocumentLockIsHeld() throws {
+        let document = try PDFDocument(path: Fixture.sample)
+        let region = PixelRect(x: 0, y: 0, width: 300, height: 300)
+        let reference = try Bitmap.render(document, page: 1, scale: 1, region: region)  // records page 2
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked<Result<Bitmap, PDFError>?>(nil)
+        let finished = document.withDocumentLockHeldForTesting {
+            Thread.detachNewThread {
+                let outcome = Result { () throws(PDFError) in
+                    try Bitmap.render(document, page: 1, scale: 1, region: region)
+                }
+                result.withLock { $0 = outcome }
+                done.signal()
+            }
+            // The render needs only its own context and the cached list, so it ends while the lock is held.
+            return done.wait(timeout: .now() + 60) == .success
+        }
+        if !finished { done.wait() }
+        #expect(finished)
+        #expect(try result.withLock { $0 }?.get().differingPixels(from: reference) == 0)
+    }
+
+    @Test func cancelWhileWaitingForTheDocumentLockReturnsPromptly() throws {
+        let document = try PDFDocument(path: Fixture.sample)
+        let cookie = RenderCookie()
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked<PDFError.Kind?>(nil)
+        let clock = ContinuousClock()
+        let (finishedWhileHeld, afterCancel) = document.withDocumentLockHeldForTesting {
+            Thread.detachNewThread {
+                // Page 3 is not recorded yet: the render must wait for the document lock.
+                let (_, failure) = Bitmap.renderKeepingPixels(
+                    document, page: 2, scale: 1, region: PixelRect(x: 0, y: 0, width: 64, height: 64), cookie: cookie)
+                result.withLock { $0 = failure?.kind }
+                done.signal()
+            }
+            // Still waiting: it cannot record without the lock.
+            let early = done.wait(timeout: .now() + 0.2) == .success
+            #expect(!early)
+            let cancelledAt = clock.now
+            cookie.cancel()
+            let finished = done.wait(timeout: .now() + 30) == .success
+            return (finished, clock.now - cancelledAt)
+        }
+        if !finishedWhileHeld { done.wait() }
+        print("cancelled render waiting for the document lock returned \(afterCancel) after cancel()")
+        #expect(finishedWhileHeld)
+        #expect(result.withLock { $0 } == .cancelled)
+        // The document is fine afterwards.
+        _ = try Bitmap.render(document, page: 2, scale: 0.5, region: PixelRect(x: 0, y: 0, width: 64, height: 64))
+    }
+
+    @Test func cancelDuringABigRenderReturnsPromptly() throws {
+        let document = try PDFDocument(path: Fixture.sample)
+        let info = try document.pageInfo(at: 3)  // the landscape chart page
+        let scale = 4.0
+        let (width, height) = info.pixelSize(scale: scale)
+        let clock = ContinuousClock()
+        let full = clock.measure { _ = try? Bitmap.renderPage(document, page: 3, scale: scale) }
+        let cookie = RenderCookie()
+        let cancelledAt = Locked<ContinuousClock.Instant?>(nil)
+        Thread.detachNewThread {
+            usleep(1_000)
+            cancelledAt.withLock { $0 = clock.now }
+            cookie.cancel()
+        }
+        let (_, failure) = Bitmap.renderKeepingPixels(
+            document, page: 3, scale: scale, region: PixelRect(x: 0, y: 0, width: width, height: height), cookie: cookie
+        )
+        let returned = clock.now
+        let lag = cancelledAt.withLock { $0 }.map { returned - $0 }
+        print(
+            "full render at scale 4: \(full); a cancelled one returned \(lag.map { "\($0)" } ?? "before the cancel") after cancel()"
+        )
+        // Either the render finished before the cancel arrived, or it stopped with .cancelled.
+        #expect(failure == nil || failure?.kind == .cancelled)
+    }
+
+    @Test func cachedReplayEqualsTheRecordingRenderAfterEviction() throws {
+        // sample.pdf has 9 pages, one more than the 8 cached display lists.
+        let document = try PDFDocument(path: Fixture.sample)
+        let first = try Bitmap.renderPage(document, page: 0, scale: 0.4)  // records
+        let replay = try Bitmap.renderPage(document, page: 0, scale: 0.4)  // from the cache
+        for index in 1..<9 { _ = try Bitmap.renderPage(document, page: index, scale: 0.1) }  // evicts page 1
+        let again = try Bitmap.renderPage(document, page: 0, scale: 0.4)  // records again
+        #expect(first.darkPixels(in: first.fullRect) > 500)
+        #expect(replay.differingPixels(from: first) == 0)
+        #expect(again.differingPixels(from: first) == 0)
+    }
+
+    /// Prints serial vs parallel render time of the same tiles (not asserted: the machine is shared).
+    @Test(.serialized, arguments: ["text", "photo"])
+    func parallelSpeedUp(kind: String) throws {
+        let document = try PDFDocument(path: kind == "photo" ? Fixture.photo() : Fixture.sample)
+        let scale = kind == "photo" ? 2.0 : 2.5
+        let (width, height) = try document.pageInfo(at: 0).pixelSize(scale: scale)
+        let tiles = stride(from: 0, to: height, by: 256).flatMap { y in
+            stride(from: 0, to: width, by: 256).map { x in
+                Tile(page: 0, region: PixelRect(x: x, y: y, width: min(256, width - x), height: min(256, height - y)))
+            }
+        }
+        let reference = try tiles.map { tile throws(PDFError) in
+            try Bitmap.render(document, page: 0, scale: scale, region: tile.region)
+        }
+        let clock = ContinuousClock()
+        let rounds = 2
+        let serial = clock.measure {
+            for _ in 0..<(2 * rounds) {
+                for tile in tiles { _ = try? Bitmap.render(document, page: 0, scale: scale, region: tile.region) }
+            }
+        }
+        let results = Locked<[[Bitmap?]]>([])
+        let parallel = clock.measure {
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                var bitmaps: [Bitmap?] = []
+                for _ in 0..<rounds {
+                    for tile in tiles {
+                        bitmaps.append(try? Bitmap.render(document, page: 0, scale: scale, region: tile.region))
+                    }
+                }
+                results.withLock { $0.append(bitmaps) }
+            }
+        }
+        let mismatches = results.withLock { $0 }.flatMap { $0.enumerated() }
+            .filter { $0.element != reference[$0.offset % tiles.count] }.count
+        print(
+            "\(kind): \(2 * rounds * tiles.count) tiles of 256x256 of one page: serial \(serial), 2 threads \(parallel)"
+        )
+        #expect(mismatches == 0)
+    }
+}

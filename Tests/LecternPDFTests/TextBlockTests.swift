@@ -1,0 +1,87 @@
+import Testing
+
+@testable import LecternPDF
+
+/// Text blocks in PDF user space, checked against where the text is drawn.
+@Suite struct TextBlockTests {
+    /// `rect` (PDF user space) in the displayed page at `scale`: what a caller does with /Rotate and the crop box.
+    static func displayRect(_ rect: PDFRect, _ info: PageInfo, scale: Double) -> PixelRect {
+        let c = info.cropBox
+        let (u0, v0, u1, v1): (Double, Double, Double, Double) =
+            switch info.rotation {
+            case 90: (rect.y0 - c.y0, rect.x0 - c.x0, rect.y1 - c.y0, rect.x1 - c.x0)
+            case 180: (c.x1 - rect.x1, rect.y0 - c.y0, c.x1 - rect.x0, rect.y1 - c.y0)
+            case 270: (c.y1 - rect.y1, c.x1 - rect.x1, c.y1 - rect.y0, c.x1 - rect.x0)
+            default: (rect.x0 - c.x0, c.y1 - rect.y1, rect.x1 - c.x0, c.y1 - rect.y0)
+            }
+        let x = Int((u0 * scale).rounded(.down))
+        let y = Int((v0 * scale).rounded(.down))
+        return PixelRect(
+            x: x, y: y, width: Int((u1 * scale).rounded(.up)) - x, height: Int((v1 * scale).rounded(.up)) - y)
+    }
+
+    @Test func blocksSitWhereTheTextIsWritten() throws {
+        // text-3pages.pdf page 1: "Page One" 72 pt at (60, 700), "Lectern fixture" 36 pt at (60, 600).
+        let blocks = try PDFDocument(path: Fixture.text3Pages).textBlocks(page: 0)
+        #expect(!blocks.isEmpty)
+        let title = try #require(blocks.first { $0.y0 < 700 && $0.y1 > 700 + 40 })
+        #expect(abs(title.x0 - 60) < 3)
+        #expect(title.x1 > 300)
+        #expect(blocks.contains { $0.y0 < 600 && $0.y1 > 620 && abs($0.x0 - 60) < 3 })
+        #expect(blocks.allSatisfy { $0.x0 >= 0 && $0.x1 <= 595 && $0.y0 >= 0 && $0.y1 <= 842 && $0.y1 > $0.y0 })
+    }
+
+    @Test func rotatedPageBlocksAreInUnrotatedUserSpace() throws {
+        let document = try PDFDocument(path: Fixture.text3Pages)
+        // Page 3 is page 1's layout with /Rotate 90: the same user-space position, drawn turned.
+        let upright = try document.textBlocks(page: 0)
+        let rotated = try document.textBlocks(page: 2)
+        let title = try #require(rotated.first)
+        #expect(rotated.count == 1)
+        #expect(abs(title.x0 - upright[0].x0) < 0.5 && abs(title.y0 - upright[0].y0) < 0.5)
+        #expect(abs(title.y1 - upright[0].y1) < 0.5)
+        #expect(title.width > title.height)  // a line of text, horizontal in user space
+        // Mapped with /Rotate, the block covers the drawn text, and nothing is drawn outside it.
+        let info = try document.pageInfo(at: 2)
+        let bitmap = try Bitmap.renderPage(document, page: 2, scale: 1)
+        let rect = Self.displayRect(title, info, scale: 1)
+        #expect(rect.width < rect.height)  // a column on screen
+        let inside = bitmap.darkPixels(in: rect)
+        #expect(inside > 2000)
+        #expect(bitmap.darkPixels(in: bitmap.fullRect) == inside)
+    }
+
+    @Test func sampleSidewaysPageHeadingIsAtTheTopOnScreen() throws {
+        // sample.pdf page 5: /Rotate 90, content drawn turned so it reads upright once rotated.
+        let document = try PDFDocument(path: Fixture.sample)
+        let info = try document.pageInfo(at: 4)
+        #expect(info.rotation == 90)
+        let blocks = try document.textBlocks(page: 4)
+        #expect(blocks.count >= 4)
+        let onScreen = blocks.map { Self.displayRect($0, info, scale: 1) }
+        let (width, height) = info.pixelSize(scale: 1)
+        #expect(
+            onScreen.allSatisfy { $0.x >= 0 && $0.y >= 0 && $0.x + $0.width <= width && $0.y + $0.height <= height })
+        // In user space the lines run up the page; on screen they run across it.
+        #expect(blocks.filter { $0.height > $0.width }.count * 2 > blocks.count)
+        #expect(onScreen.filter { $0.width > $0.height }.count * 2 > onScreen.count)
+        // The heading ("A page stored sideways") is the topmost block and is drawn there.
+        let top = try #require(onScreen.min { $0.y < $1.y })
+        #expect(top.y < height / 4)
+        let bitmap = try Bitmap.renderPage(document, page: 4, scale: 1)
+        #expect(bitmap.darkPixels(in: top) > 100)
+    }
+
+    @Test func errors() throws {
+        let document = try PDFDocument(path: Fixture.path("damaged-page.pdf"))
+        let damaged = try #require(throws: PDFError.self) { try document.textBlocks(page: 1) }
+        #expect(damaged.kind == .damaged)
+        #expect(damaged.message.contains("image width is zero"))
+        // Skipped garbage still leaves the text before it.
+        #expect(try !document.textBlocks(page: 2).isEmpty)
+        for index in [-1, 3] {
+            let error = try #require(throws: PDFError.self) { try document.textBlocks(page: index) }
+            #expect(error.kind == .pageOutOfRange)
+        }
+    }
+}
