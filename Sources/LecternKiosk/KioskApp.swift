@@ -14,6 +14,8 @@ public final class KioskApp {
         case openFailed(PDFError)
         /// The real geometry of every page (after the page tree was loaded).
         case pageGeometries([(page: Int, geometry: PageGeometry)], failures: Int, milliseconds: Int)
+        /// Text blocks per page (PDF user space), for smart zoom.
+        case textBlocks([Int: [Rect]])
     }
 
     enum DocumentState {
@@ -42,6 +44,18 @@ public final class KioskApp {
     var compositor: FrameCompositor!
     var dumper: FrameDumper?
     var loadingTimerFD: Int32 = -1
+    var gestureTimerFD: Int32 = -1
+    var idleTimerFD: Int32 = -1
+
+    // Input (KioskApp+Input.swift).
+    var interactions: InteractionController?
+    var interactionHost: ReaderHost?
+    var eventTimeOffset: Double?
+    var pointerLocation: Point?
+    /// The touch (or -1: the pointer) dragging the page scrubber.
+    var scrubbingTouch: Int?
+    /// Digits typed so far (Enter goes to that page).
+    var pageEntry = ""
 
     public init(configuration: KioskConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -78,7 +92,11 @@ public final class KioskApp {
             return 1
         }
         loadingTimerFD = CLecternLinux_timerfd()
-        defer { if loadingTimerFD >= 0 { close(loadingTimerFD) } }
+        gestureTimerFD = CLecternLinux_timerfd()
+        idleTimerFD = CLecternLinux_timerfd()
+        defer {
+            for fd in [loadingTimerFD, gestureTimerFD, idleTimerFD] where fd >= 0 { close(fd) }
+        }
         // Open the document while the Wayland connection is being set up.
         let path = configuration.documentPath, password = configuration.password
         worker.submit {
@@ -113,6 +131,8 @@ public final class KioskApp {
         loop = EventLoop(display: display)
         defer {
             // Teardown mirrors setup.
+            display.onInput = nil
+            interactions = nil
             loop = nil
             window = nil
             pool = nil
@@ -134,6 +154,11 @@ public final class KioskApp {
             _ = CLecternLinux_timerfd_drain(loadingTimerFD)
             showLoading = true
         }
+        loop.add(fd: gestureTimerFD) { [unowned self] in gestureTimerFired() }
+        loop.add(fd: idleTimerFD) { [unowned self] in idleTimerFired() }
+        display.onInput = { [unowned self] event in handleInput(event) }
+        if let seat = display.seat { logger.info("input devices: \(describe(seat.devices))") }
+        restartIdleTimer()
         if let dumper { loop.add(fd: dumper.timerFD) { dumper.timerFired() } }
         loop.onIdle = { [unowned self] in drawIfNeeded() }
 
@@ -163,7 +188,14 @@ public final class KioskApp {
                 try? reader.view.goToPage(min(configuration.startPage, pdf.pageCount - 1))
             }
             document = .open(reader)
+            startInteractions()
             loop.add(fd: reader.scheduler.wakeFD) { _ = reader.collectTiles() }
+        case let .textBlocks(blocks):
+            guard case .open(let reader) = document else { return }
+            for (page, rects) in blocks {
+                reader.textBlocks[page] = rects
+                reader.textBlocksLoading.remove(page)
+            }
         case let .openFailed(error):
             document = .failed(error)
             logger.error("\(error)")
@@ -209,7 +241,7 @@ public final class KioskApp {
         let pdf = reader.document
         worker.submit {
             let start = ContinuousClock.now
-            // MERGE: pdf.loadPageTree()
+            pdf.loadPageTree()
             var updates: [(page: Int, geometry: PageGeometry)] = []
             var failures = 0
             updates.reserveCapacity(pdf.pageCount)
@@ -250,7 +282,7 @@ public final class KioskApp {
             }
             scene.shadows = plan.shadows
             scene.pages = plan.pages
-            if isUserInterfaceVisible { scene.chrome = chrome(for: reader) }
+            if isUserInterfaceVisible || !pageEntry.isEmpty { scene.chrome = chrome(for: reader) }
             if reader.document.wasRepaired {
                 scene.banner = "This file is damaged: showing what could be recovered."
             } else if plan.showsFailure {
@@ -265,8 +297,9 @@ public final class KioskApp {
     private func chrome(for reader: Reader) -> Scene.Chrome {
         let page = reader.view.dominantPage()
         let count = reader.document.pageCount
+        let position = pageEntry.isEmpty ? "Page \(page + 1) of \(count)" : "Go to page \(pageEntry)_ of \(count)"
         return Scene.Chrome(
-            title: fileName(reader.document.path), position: "Page \(page + 1) of \(count)",
+            title: fileName(reader.document.path), position: position,
             progress: count > 1 ? Double(page) / Double(count - 1) : 0,
             isRightToLeft: reader.view.configuration.pageBinding == .rightEdge)
     }
@@ -314,8 +347,17 @@ public final class KioskApp {
                 logger.debug("view state: \(describe(state))")
             }
         }
-        if showsPage, case .open(let reader) = document { loadPageSizesIfNeeded(reader) }
+        if showsPage, case .open(let reader) = document {
+            loadPageSizesIfNeeded(reader)
+            if let plan { loadTextBlocks(for: plan.sharpPages, reader: reader) }
+        }
         dumper?.frameCommitted(pixels: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
+    }
+
+    func describe(_ devices: SeatDevices) -> String {
+        let names = [(SeatDevices.touch, "touch"), (.pointer, "pointer"), (.keyboard, "keyboard")]
+            .filter { devices.contains($0.0) }.map(\.1)
+        return names.isEmpty ? "none" : names.joined(separator: ", ")
     }
 
     /// "page 5" or "page 5 viewport x y w h" (PDF points), as the logs and tests read it.

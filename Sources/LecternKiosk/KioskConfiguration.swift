@@ -20,6 +20,9 @@ public struct KioskConfiguration: Sendable {
     public var pageBinding: PageBinding?
     /// The page shown first (0-based).
     public var startPage = 0
+    /// Seconds without input after which the reader goes back to `startPage`, zoomed out
+    /// (0: never).
+    public var idleResetSeconds = 120
     /// The tile cache's budget in bytes; nil means about three screens.
     public var cacheBudget: Int?
 

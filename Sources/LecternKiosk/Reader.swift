@@ -17,6 +17,9 @@ final class Reader {
     /// Whether the real sizes are being read.
     var loadingPageSizes = false
     private var lastWanted: [TileKey] = []
+    /// Text blocks per page in PDF user space (read on the worker), for smart zoom.
+    var textBlocks: [Int: [Rect]] = [:]
+    var textBlocksLoading: Set<Int> = []
 
     init(document: PDFDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size, cacheBudget: Int)
     {

@@ -1,0 +1,222 @@
+import CLecternLinux
+import Glibc
+import LecternCore
+import LecternPDF
+import LecternRender
+import Logging
+
+/// Input: the seat's events go to the interaction controller (gestures, components, keys,
+/// wheel); the chrome's page scrubber and typed page numbers are handled here, before it.
+/// What the interaction controller acts on: the open document's view and the chrome.
+final class ReaderHost: InteractionHost {
+    unowned let app: KioskApp
+    let reader: Reader
+
+    init(app: KioskApp, reader: Reader) {
+        self.app = app
+        self.reader = reader
+    }
+
+    var documentView: DocumentView {
+        get { reader.view }
+        set { reader.view = newValue }
+    }
+
+    var isUserInterfaceVisible: Bool {
+        get { app.isUserInterfaceVisible }
+        set { app.isUserInterfaceVisible = newValue }
+    }
+
+    func textBlocks(onPage page: Int) -> [Rect] {
+        // Read on a worker while the page was on screen; none yet → smart zoom zooms about the finger.
+        reader.textBlocks[page] ?? []
+    }
+}
+
+extension KioskApp {
+    var reader: Reader? {
+        if case .open(let reader) = document { return reader }
+        return nil
+    }
+
+    /// Sets up the controller once the document is open.
+    func startInteractions() {
+        guard let reader else { return }
+        let host = ReaderHost(app: self, reader: reader)
+        interactionHost = host
+        interactions = InteractionController(host: host)
+    }
+
+    /// One event from the seat.
+    func handleInput(_ raw: InputEvent) {
+        var event = raw
+        event.time = localTime(ofEventTime: raw.time)
+        restartIdleTimer()
+        guard let reader, let interactions else { return }
+        if handleChrome(event, reader: reader) || handlePageEntry(event, reader: reader) {
+            armGestureTimer()
+            return
+        }
+        interactions.handle(event)
+        armGestureTimer()
+    }
+
+    /// Event times come from the compositor's clock (usually CLOCK_MONOTONIC in ms, but any
+    /// base will do): keep their spacing, and map them onto our monotonic clock, which
+    /// animations and gesture deadlines use.
+    func localTime(ofEventTime time: Double) -> Double {
+        let local = now
+        if let offset = eventTimeOffset, abs(time + offset - local) < 1 {
+            return time + offset
+        }
+        eventTimeOffset = local - time
+        return local
+    }
+
+    func armGestureTimer() {
+        guard let deadline = interactions?.nextDeadline else {
+            _ = CLecternLinux_timerfd_arm(gestureTimerFD, 0)
+            return
+        }
+        _ = CLecternLinux_timerfd_arm(gestureTimerFD, max(1, Int64(((deadline - now) * 1000).rounded(.up))))
+    }
+
+    func gestureTimerFired() {
+        _ = CLecternLinux_timerfd_drain(gestureTimerFD)
+        interactions?.tick(now: now)
+        armGestureTimer()
+    }
+
+    // MARK: Idle reset
+
+    func restartIdleTimer() {
+        guard configuration.idleResetSeconds > 0 else { return }
+        _ = CLecternLinux_timerfd_arm(idleTimerFD, Int64(configuration.idleResetSeconds) * 1000)
+    }
+
+    /// Nobody touched the screen for a while: back to where a new visitor should start.
+    func idleTimerFired() {
+        _ = CLecternLinux_timerfd_drain(idleTimerFD)
+        guard let reader else { return }
+        logger.info(
+            "no input for \(configuration.idleResetSeconds) s: back to page \(configuration.startPage + 1)")
+        isUserInterfaceVisible = false
+        pageEntry = ""
+        scrubbingTouch = nil
+        startInteractions()  // drops any gesture in progress
+        reader.view.stopAnimations()
+        try? reader.view.goToPage(min(configuration.startPage, reader.document.pageCount - 1))
+    }
+
+    // MARK: Chrome: the page scrubber
+
+    /// The scrubber bar's track, when the chrome is shown.
+    private func scrubberTrack() -> (x: Double, width: Double, top: Double)? {
+        guard isUserInterfaceVisible, let size = window?.size else { return nil }
+        return (32, Double(max(1, size.width - 64)), Double(size.height - Scene.chromeBarHeight))
+    }
+
+    /// A touch or click that starts on the scrubber moves through the document and is not a
+    /// gesture on the page.
+    private func handleChrome(_ event: InputEvent, reader: Reader) -> Bool {
+        switch event.kind {
+        case .touchDown(let id, let location):
+            guard let track = scrubberTrack(), location.y >= track.top else { return false }
+            scrubbingTouch = id
+            scrub(to: location, reader: reader)
+            return true
+        case .touchMotion(let id, let location) where id == scrubbingTouch:
+            scrub(to: location, reader: reader)
+            return true
+        case .touchUp(let id) where id == scrubbingTouch:
+            scrubbingTouch = nil
+            return true
+        case .touchCancel:
+            scrubbingTouch = nil
+            return false
+        case .pointerButton(.left, let pressed):
+            if pressed, let track = scrubberTrack(), let pointer = pointerLocation, pointer.y >= track.top {
+                scrubbingTouch = -1
+                scrub(to: pointer, reader: reader)
+                return true
+            }
+            if !pressed, scrubbingTouch == -1 {
+                scrubbingTouch = nil
+                return true
+            }
+            return false
+        case .pointerEnter(let location), .pointerMotion(let location):
+            pointerLocation = location
+            if scrubbingTouch == -1 {
+                scrub(to: location, reader: reader)
+                return true
+            }
+            return false
+        case .pointerLeave:
+            pointerLocation = nil
+            if scrubbingTouch == -1 { scrubbingTouch = nil }
+            return false
+        default:
+            return false
+        }
+    }
+
+    private func scrub(to location: Point, reader: Reader) {
+        guard let track = scrubberTrack() else { return }
+        let count = reader.document.pageCount
+        var fraction = min(1, max(0, (location.x - track.x) / track.width))
+        if reader.view.configuration.pageBinding == .rightEdge { fraction = 1 - fraction }
+        let page = Int((fraction * Double(count - 1)).rounded())
+        guard page != reader.view.dominantPage() else { return }
+        reader.view.stopAnimations()
+        try? reader.view.goToPage(page)
+    }
+
+    // MARK: Typed page numbers
+
+    /// Digits then Enter go to that page; Backspace edits, Escape cancels.
+    private func handlePageEntry(_ event: InputEvent, reader: Reader) -> Bool {
+        guard case .key(let key, _) = event.kind else { return false }
+        switch key {
+        case .digit(let digit):
+            guard pageEntry.count < 9 else { return true }
+            pageEntry += String(digit)
+            return true
+        case .backspace where !pageEntry.isEmpty:
+            pageEntry.removeLast()
+            return true
+        case .escape where !pageEntry.isEmpty:
+            pageEntry = ""
+            return true
+        case .enter where !pageEntry.isEmpty:
+            let number = Int(pageEntry) ?? 0
+            pageEntry = ""
+            let count = reader.document.pageCount
+            guard number >= 1 else { return true }
+            reader.view.stopAnimations()
+            try? reader.view.goToPage(min(number, count) - 1)
+            logger.debug("go to page \(min(number, count))")
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: Text blocks for smart zoom
+
+    /// Reads the text blocks of the pages on screen on the worker, once per page.
+    func loadTextBlocks(for pages: [Int], reader: Reader) {
+        let missing = pages.filter { reader.textBlocks[$0] == nil && !reader.textBlocksLoading.contains($0) }
+        guard !missing.isEmpty else { return }
+        reader.textBlocksLoading.formUnion(missing)
+        let pdf = reader.document
+        worker.submit {
+            var blocks: [Int: [Rect]] = [:]
+            for page in missing {
+                let rects = (try? pdf.textBlocks(page: page)) ?? []
+                blocks[page] = rects.map { Rect(x: $0.x0, y: $0.y0, width: $0.x1 - $0.x0, height: $0.y1 - $0.y0) }
+            }
+            return .textBlocks(blocks)
+        }
+    }
+}
