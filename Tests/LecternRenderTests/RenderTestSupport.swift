@@ -52,12 +52,13 @@ func renderTile(_ key: TileKey, of document: PDFDocument, cookie: RenderCookie? 
     let image = RasterImage(width: rect.width, height: rect.height, contentID: 0)
     do throws(PDFError) {
         try document.render(
-            page: key.page, scale: scale, region: PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
+            page: key.page, scale: scale,
+            region: PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
             into: image.pixels, stride: image.stride, cookie: cookie)
         return .image(image, isDamaged: false)
-    } catch where error.kind == .renderIncomplete {
+    } catch  where error.kind == .renderIncomplete {
         return .image(image, isDamaged: true)
-    } catch where error.kind == .cancelled {
+    } catch  where error.kind == .cancelled {
         return nil
     } catch {
         return .failed(error.description)
@@ -79,7 +80,9 @@ func renderReference(
 /// Where the kiosk would prefetch (Reader.prefetchPlacements).
 func prefetchPlacements(of view: DocumentView) -> [TilePlanner.Placement] {
     view.prefetchSpreads().flatMap { spread in
-        view.spreads.pageRange(forSpread: spread).map { TilePlanner.Placement(page: $0, frame: view.frame(forPage: $0)) }
+        view.spreads.pageRange(forSpread: spread).map {
+            TilePlanner.Placement(page: $0, frame: view.frame(forPage: $0))
+        }
     }
 }
 

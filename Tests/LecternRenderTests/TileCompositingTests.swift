@@ -40,7 +40,8 @@ struct TileCompositingTests {
                     height: Int(page.frame.height.rounded())
                 ).intersection(pipeline.viewport)
                 let reference = try renderReference(
-                    pipeline.document, page: page.page, scale: scale, region: box.offsetBy(dx: -origin.x, dy: -origin.y))
+                    pipeline.document, page: page.page, scale: scale, region: box.offsetBy(dx: -origin.x, dy: -origin.y)
+                )
                 result.append((page.page, box, PixelDifference(buffer, box, reference, threshold: threshold)))
             }
         }
@@ -50,7 +51,8 @@ struct TileCompositingTests {
     @Test("a fitted page composed from tiles is MuPDF's rendering of the whole page")
     func identity() throws {
         let pipeline = try Self.pipeline(
-            ViewConfiguration(scrollMode: .perSpread, scrollDirection: .horizontal), viewport: Size(width: 600, height: 900))
+            ViewConfiguration(scrollMode: .perSpread, scrollDirection: .horizontal),
+            viewport: Size(width: 600, height: 900))
         let plan = pipeline.settle()
         #expect(plan.isSharp && plan.sharpPages == [0])
         let buffer = compose(pipeline, plan)
@@ -71,7 +73,8 @@ struct TileCompositingTests {
     @Test("zoomed 2× about the centre, the visible part is MuPDF's rendering of that region at twice the scale")
     func zoomedTwice() throws {
         var pipeline = try Self.pipeline(
-            ViewConfiguration(scrollMode: .perSpread, scrollDirection: .horizontal), viewport: Size(width: 600, height: 900))
+            ViewConfiguration(scrollMode: .perSpread, scrollDirection: .horizontal),
+            viewport: Size(width: 600, height: 900))
         pipeline.view.zoom(to: 2, about: Point(x: 300, y: 450))
         let plan = pipeline.settle()
         #expect(plan.isSharp && plan.sharpPages == [0])
@@ -90,7 +93,8 @@ struct TileCompositingTests {
     @Test("scrolled by a fractional amount with a page boundary mid-screen, both pages match MuPDF")
     func midScroll() throws {
         var pipeline = try Self.pipeline(
-            ViewConfiguration(scrollMode: .continuous, scrollDirection: .vertical), viewport: Size(width: 600, height: 900))
+            ViewConfiguration(scrollMode: .continuous, scrollDirection: .vertical),
+            viewport: Size(width: 600, height: 900))
         pipeline.view.setContentOffset(Point(x: 0, y: 400.37))
         let plan = pipeline.settle()
         #expect(plan.isSharp && plan.sharpPages == [0, 1])
@@ -111,7 +115,8 @@ struct TileCompositingTests {
     @Test("while a pinch is in flux, tiles of the old size scaled bilinearly are close to the sharp page")
     func zoomInFlux() throws {
         var pipeline = try Self.pipeline(
-            ViewConfiguration(scrollMode: .perSpread, scrollDirection: .horizontal), viewport: Size(width: 600, height: 900))
+            ViewConfiguration(scrollMode: .perSpread, scrollDirection: .horizontal),
+            viewport: Size(width: 600, height: 900))
         let sharp = pipeline.settle()
         #expect(sharp.isSharp)
         let centre = Point(x: 300, y: 450)
@@ -126,10 +131,11 @@ struct TileCompositingTests {
             !plan.wanted.contains { $0.pageWidth == 780 && $0.kind != .preview },
             "no sharp tile is rendered for a size that lasts one frame")
         let layers = plan.pages.first?.layers ?? []
-        #expect(layers.contains { layer in
-            if case .image(let image) = layer.source, Double(image.width) != layer.rect.width { return true }
-            return false
-        }, "old tiles are drawn scaled")
+        #expect(
+            layers.contains { layer in
+                if case .image(let image) = layer.source, Double(image.width) != layer.rect.width { return true }
+                return false
+            }, "old tiles are drawn scaled")
         let buffer = compose(pipeline, plan)
         let pages = try differences(buffer, pipeline, threshold: 64)
         #expect(pages.count == 1)

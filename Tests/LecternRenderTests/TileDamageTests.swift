@@ -47,7 +47,9 @@ struct TileDamageTests {
         #expect(compositor.damage(for: after) == [tileRect])
         // Pixels elsewhere on the page and around it are not repainted.
         let outside = [(tileRect.x - 1, tileRect.y), (tileRect.maxX, tileRect.maxY - 1), (10, 5), (10, 30)]
-            .filter { $0.0 >= 0 && $0.0 < 600 && !(tileRect.x..<tileRect.maxX ~= $0.0 && tileRect.y..<tileRect.maxY ~= $0.1) }
+            .filter {
+                $0.0 >= 0 && $0.0 < 600 && !(tileRect.x..<tileRect.maxX ~= $0.0 && tileRect.y..<tileRect.maxY ~= $0.1)
+            }
         for (x, y) in outside { Self.scribble(buffer, x, y) }
         let damage = compositor.draw(after, into: buffer.pixels, stride: buffer.stride, bufferAge: 1)
         #expect(damage == [tileRect])
@@ -69,7 +71,8 @@ struct TileDamageTests {
             pipeline.scene(sharp), into: full.pixels, stride: full.stride, bufferAge: 0)
         var differing = 0
         for y in page.y..<page.maxY {
-            for x in page.x..<page.maxX where buffer.pixel(x, y) != full.pixel(x, y) && buffer.pixel(x, y) != 0x1234_5678 {
+            for x in page.x..<page.maxX
+            where buffer.pixel(x, y) != full.pixel(x, y) && buffer.pixel(x, y) != 0x1234_5678 {
                 differing += 1
             }
         }

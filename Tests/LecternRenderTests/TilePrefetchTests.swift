@@ -10,7 +10,8 @@ struct TilePrefetchTests {
         let document = try PDFDocument(path: Fixture.sample)
         var view = try documentView(
             of: document,
-            configuration: ViewConfiguration(pageBinding: binding, scrollMode: .perSpread, scrollDirection: .horizontal),
+            configuration: ViewConfiguration(
+                pageBinding: binding, scrollMode: .perSpread, scrollDirection: .horizontal),
             viewport: Size(width: 800, height: 600))
         try view.goToPage(page)
         return Pipeline(document: document, view: view)
