@@ -74,9 +74,18 @@ public final class FrameCompositor {
     }
 
     /// The rectangles of layers present in one list and not the other.
+    ///
+    /// A removed layer under a 1:1 tile kept on top of it changed no pixel there (tiles are
+    /// copied, not blended): when the last tile of a page arrives and the preview under the
+    /// tiles goes, only that tile is repainted, not the whole page.
     private static func layerDamage(_ old: [Scene.Layer], _ new: [Scene.Layer]) -> [PixelBox] {
         var boxes: [PixelBox] = []
-        for layer in old where !new.contains(layer) { boxes.append(PixelBox(enclosing: layer.rect)) }
+        let kept = old.map { new.contains($0) }
+        for (index, layer) in old.enumerated() where !kept[index] {
+            let covering = old.indices.filter { $0 > index && kept[$0] && old[$0].isExact }
+                .map { PixelBox(enclosing: old[$0].rect) }
+            boxes += Region([PixelBox(enclosing: layer.rect)]).subtracting(Region(covering)).boxes
+        }
         for layer in new where !old.contains(layer) { boxes.append(PixelBox(enclosing: layer.rect)) }
         return boxes
     }
@@ -312,6 +321,16 @@ final class Region {
     deinit { pixman_region32_fini(&region) }
 
     var isEmpty: Bool { pixman_region32_not_empty(&region) == 0 }
+
+    /// The region as non-overlapping boxes.
+    var boxes: [PixelBox] {
+        var count: Int32 = 0
+        guard let rects = pixman_region32_rectangles(&region, &count) else { return [] }
+        return (0..<Int(count)).map {
+            let r = rects[$0]
+            return PixelBox(x: Int(r.x1), y: Int(r.y1), width: Int(r.x2 - r.x1), height: Int(r.y2 - r.y1))
+        }
+    }
 
     func subtracting(_ other: Region) -> Region {
         let result = Region()

@@ -72,7 +72,9 @@ public final class TileScheduler: @unchecked Sendable {
             cancelledCount += 1
         }
         let delivered = Set(outbox.map(\.0))
-        queue = keys.filter { inFlight[$0] == nil && !delivered.contains($0) }
+        // A tile whose render was cancelled but has not returned yet is queued again: that
+        // render will not be delivered.
+        queue = keys.filter { (inFlight[$0]?.cookie.isCancelled ?? true) && !delivered.contains($0) }
         if !queue.isEmpty { condition.broadcast() }
     }
 
@@ -104,7 +106,8 @@ public final class TileScheduler: @unchecked Sendable {
             condition.unlock()
             let content = render(key, cookie)
             condition.lock()
-            inFlight[key] = nil
+            // A render of the same tile queued again after this one was cancelled may be in flight.
+            if inFlight[key]?.cookie === cookie { inFlight[key] = nil }
             if let content, !cookie.isCancelled {
                 outbox.append((key, content))
                 _ = CLecternLinux_eventfd_signal(wakeFD)
