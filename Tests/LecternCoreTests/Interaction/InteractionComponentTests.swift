@@ -156,6 +156,24 @@ struct InteractionComponentTests {
         #expect(host.documentView.zoomScale == 1)
     }
 
+    @Test func aDoubleTapOnATextBlockZoomsThatSpreadInPerSpreadMode() {
+        let host = TestHost.paged()
+        // Page 0 is shown at view x 50…350, y 0…300, 3 px per point.
+        let block = Rect(x: 20, y: 60, width: 40, height: 20)
+        host.blocks[0] = [block]
+        let controller = InteractionController(host: host)
+        controller.tap(170, 90, at: 0)
+        controller.tap(170, 90, at: 0.2)
+        host.settle(from: 0.25)
+        let shown = host.documentView.convert(block.inset(by: EdgeInsets(all: -8)), from: .page(0), to: .view)
+        #expect(host.documentView.zoomScale == 1 && host.documentView.currentZoomScale > 2)
+        #expect(abs(shown.width - 400) < 1e-6 && abs(shown.midY - 150) < 1e-6, "\(shown)")
+        controller.tap(200, 150, at: 2)
+        controller.tap(200, 150, at: 2.2)
+        host.settle(from: 2.25)
+        #expect(!host.documentView.isZoomedIn && host.documentView.spreadZooms.isEmpty)
+    }
+
     @Test func aDoubleTapWithNoTextBlockZoomsTwiceAboutTheFinger() {
         let host = TestHost.continuous()
         let controller = InteractionController(host: host)
