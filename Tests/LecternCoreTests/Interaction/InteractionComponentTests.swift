@@ -55,7 +55,7 @@ struct InteractionComponentTests {
         #expect(host.documentView.destinationSpread == 1)
     }
 
-    @Test func aPinchZoomsAboutItsFocalPoint() {
+    @Test func aPinchZoomsAboutItsFocalPoint() throws {
         let host = TestHost.continuous()
         let controller = InteractionController(host: host)
         var anchor: Point?
@@ -72,7 +72,7 @@ struct InteractionComponentTests {
         controller.move(2, 300, 150, at: 0.05)
         let view = host.documentView
         #expect(close(view.zoomScale, 2.0 / 1.1, 1e-9), "\(view.zoomScale)")
-        let there = view.convert(anchor!, from: .page(0), to: .view)
+        let there = view.convert(try #require(anchor), from: .page(0), to: .view)
         #expect(there.distance(to: Point(x: 200, y: 150)) < 1e-6, "\(there)")
         controller.up(1, at: 0.06)
         controller.up(2, at: 0.07)
@@ -186,16 +186,16 @@ struct InteractionComponentTests {
         #expect(host.documentView.convert(underFinger, from: .page(0), to: .view).distance(to: finger) < 1e-6)
     }
 
-    @Test func aSingleTapTogglesTheChromeOnlyAfterTheDoubleTapWindow() {
+    @Test func aSingleTapTogglesTheChromeOnlyAfterTheDoubleTapWindow() throws {
         let host = TestHost.paged()
         let controller = InteractionController(host: host)
         #expect(!controller.tap(200, 150, at: 0))
         #expect(host.isUserInterfaceVisible)
-        let deadline = controller.nextDeadline
-        #expect(deadline != nil && deadline! > 0.05 && deadline! <= 0.5)
-        #expect(!controller.tick(now: deadline! - 0.01))
+        let deadline = try #require(controller.nextDeadline)
+        #expect(deadline > 0.05 && deadline <= 0.5)
+        #expect(!controller.tick(now: deadline - 0.01))
         #expect(host.isUserInterfaceVisible)
-        #expect(controller.tick(now: deadline!))
+        #expect(controller.tick(now: deadline))
         #expect(!host.isUserInterfaceVisible && controller.nextDeadline == nil)
         controller.tap(200, 150, at: 1)
         controller.tick(now: 2)
@@ -222,7 +222,7 @@ struct InteractionComponentTests {
         #expect(controller.toggleUserInterface.gestureRecognizers[0].state == .failed)
     }
 
-    @Test func aFalseConditionOnFastScrollLetsTheTapFallThrough() {
+    @Test func aFalseConditionOnFastScrollLetsTheTapFallThrough() throws {
         let host = TestHost.paged()
         let controller = InteractionController(host: host)
         var seen: [(FastScrollContext, Point, CoordinateSpace)] = []
@@ -232,7 +232,8 @@ struct InteractionComponentTests {
         }
         controller.tap(390, 150, at: 0)
         #expect(!host.documentView.isAnimating)
-        #expect(seen.count == 1 && seen[0].0 == FastScrollContext(direction: .next, targetSpread: 1))
+        try #require(seen.count == 1)
+        #expect(seen[0].0 == FastScrollContext(direction: .next, targetSpread: 1))
         #expect(seen[0].1 == Point(x: 390, y: 150) && seen[0].2 == .view)
         controller.tick(now: 1)
         #expect(!host.isUserInterfaceVisible, "the chrome toggle that waited on fast scroll proceeds")
