@@ -60,7 +60,9 @@ public final class GestureArena {
     /// When the next time-based transition is due: arm a timer for it and call
     /// `tick(now:)` then. `nil` when nothing waits for time.
     public var nextDeadline: Double? {
-        recognizers.lazy.filter { $0.isEnabled && $0.state == .possible }.compactMap(\.deadline).min()
+        // Only deadlines still ahead: one already told (and ignored) must not spin the loop.
+        recognizers.lazy.filter { $0.isEnabled && $0.state == .possible && !$0.isWaitingForFailureRequirements }
+            .compactMap(\.deadline).filter { $0 > self.now }.min()
     }
 
     /// Lets time pass without an event (the main loop's timer for `nextDeadline`).

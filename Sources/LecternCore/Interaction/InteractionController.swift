@@ -119,11 +119,11 @@ public final class InteractionController {
         smartZoom.require(toFail: editAnnotation)
         fastScroll.require(toFail: openLinkAnnotation)
         fastScroll.require(toFail: selectAnnotation)
-        for other in [smartZoom, editAnnotation, fastScroll, openLinkAnnotation, selectAnnotation, deselectAnnotation]
-            as [AnyInteractionComponent] + [deselectText]
-        {
-            toggleUserInterface.require(toFail: other)
-        }
+        let before: [AnyInteractionComponent] = [
+            smartZoom, editAnnotation, fastScroll, openLinkAnnotation, selectAnnotation, deselectAnnotation,
+            deselectText,
+        ]
+        for other in before { toggleUserInterface.require(toFail: other) }
         panRecognizer.addAction { [weak self] in self?.panActed($0) }
         pinchRecognizer.addAction { [weak self] in self?.pinchActed($0) }
         let order: [GestureRecognizer] =

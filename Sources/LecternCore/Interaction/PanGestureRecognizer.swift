@@ -28,19 +28,21 @@ open class PanGestureRecognizer: GestureRecognizer {
     /// The fingers' velocity in view pixels per second: now, or when they lifted.
     public var velocity: Point { tracker.velocity(at: releaseTime) }
 
-    /// Starts measuring from the current centroid, keeping the translation so far.
-    private func rebase() {
+    /// Starts measuring from the current centroid, keeping the translation so far. The
+    /// velocity starts over too: what the fingers did together (a pinch) is not a flick.
+    private func rebase(at time: Double) {
         base = translation
         origin = location
+        tracker = VelocityTracker()
+        tracker.add(time: time, translation: translation)
     }
 
     open override func touchBegan(_ touch: Touch) {
         if state == .possible && !isWaitingForFailureRequirements && touches.count > maximumNumberOfTouches {
             return transition(to: .failed)
         }
-        rebase()
+        rebase(at: touch.time)
         releaseTime = nil
-        tracker.add(time: touch.time, translation: translation)
     }
 
     open override func touchMoved(_ touch: Touch) {
@@ -56,7 +58,7 @@ open class PanGestureRecognizer: GestureRecognizer {
     }
 
     open override func touchEnded(_ touch: Touch) {
-        rebase()
+        if !touches.isEmpty { rebase(at: touch.time) }
         guard touches.count < minimumNumberOfTouches else { return }
         releaseTime = touch.time
         transition(to: state.isActive || isWaitingForFailureRequirements ? .ended : .failed)

@@ -166,6 +166,18 @@ struct GestureArenaTests {
         #expect(log.states == [.began, .ended])
     }
 
+    @Test func aDeadlineThatIsIgnoredIsNotReportedAgain() {
+        final class Stubborn: GestureRecognizer {
+            override var deadline: Double? { 0.5 }
+        }
+        let arena = GestureArena()
+        arena.add(Stubborn())
+        arena.down(1, 0, 0, at: 0)
+        #expect(arena.nextDeadline == 0.5)
+        arena.tick(now: 0.5)
+        #expect(arena.nextDeadline == nil, "a main loop arming a timer for it would spin")
+    }
+
     @Test func cyclicRequirementsAreRefused() {
         let a = TapGestureRecognizer()
         let b = TapGestureRecognizer()

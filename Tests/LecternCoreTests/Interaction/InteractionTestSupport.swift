@@ -1,0 +1,70 @@
+@testable import LecternCore
+
+/// A host with a real document view, text blocks by page and a chrome flag.
+final class TestHost: InteractionHost {
+    var documentView: DocumentView
+    var blocks: [Int: [Rect]] = [:]
+    var isUserInterfaceVisible = true
+
+    init(_ view: DocumentView) {
+        documentView = view
+    }
+
+    func textBlocks(onPage page: Int) -> [Rect] { blocks[page] ?? [] }
+
+    /// Four 100 × 100 pages, one per 400 × 300 cell (each shown 300 × 300 at x 50).
+    static func paged(binding: PageBinding = .leftEdge) -> TestHost {
+        TestHost(
+            DocumentView(
+                pages: PageTable((0..<4).map { _ in page(100, 100) }),
+                configuration: ViewConfiguration(
+                    pageBinding: binding, scrollMode: .perSpread, scrollDirection: .horizontal, spacing: 20),
+                viewportSize: Size(width: 400, height: 300)))
+    }
+
+    /// Ten 100 × 200 pages shown 400 × 800 each (4 px per point) in a 400 × 300 viewport.
+    static func continuous() -> TestHost {
+        TestHost(
+            DocumentView(
+                pages: PageTable((0..<10).map { _ in page(100, 200) }),
+                configuration: ViewConfiguration(spacing: 0), viewportSize: Size(width: 400, height: 300)))
+    }
+
+    /// Runs the view's animations to their end.
+    func settle(from time: Double) {
+        var t = time
+        while documentView.isAnimating && t < time + 30 {
+            t += 1.0 / 60
+            documentView.advanceAnimations(to: t)
+        }
+    }
+}
+
+extension InteractionController {
+    @discardableResult
+    func down(_ id: Int, _ x: Double, _ y: Double, at time: Double) -> Bool {
+        handle(InputEvent(.touchDown(id: id, location: Point(x: x, y: y)), time: time))
+    }
+
+    @discardableResult
+    func move(_ id: Int, _ x: Double, _ y: Double, at time: Double) -> Bool {
+        handle(InputEvent(.touchMotion(id: id, location: Point(x: x, y: y)), time: time))
+    }
+
+    @discardableResult
+    func up(_ id: Int, at time: Double) -> Bool {
+        handle(InputEvent(.touchUp(id: id), time: time))
+    }
+
+    /// A quick one-finger tap; returns whether the lift changed the screen.
+    @discardableResult
+    func tap(_ x: Double, _ y: Double, at time: Double) -> Bool {
+        down(0, x, y, at: time)
+        return up(0, at: time + 0.05)
+    }
+
+    @discardableResult
+    func key(_ key: Key, at time: Double) -> Bool {
+        handle(InputEvent(.key(key, isRepeat: false), time: time))
+    }
+}
