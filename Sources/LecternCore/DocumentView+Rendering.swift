@@ -8,6 +8,9 @@ extension DocumentView {
         return false
     }
 
+    /// Whether a drag or a pinch is in progress.
+    public var isInteracting: Bool { drag != nil || pinch != nil }
+
     /// The spreads a reader is likely to look at next, most likely first: the spreads after
     /// and before the ones on screen, in reading order (which right-edge binding lays out
     /// right to left), at most `count` on each side.

@@ -57,7 +57,8 @@ extension KioskApp {
             armGestureTimer()
             return
         }
-        interactions.handle(event)
+        let changed = interactions.handle(event)
+        logger.trace("input \(event.kind) at \(event.time): \(changed ? "changed the view" : "no change")")
         armGestureTimer()
     }
 

@@ -160,7 +160,10 @@ public final class KioskApp {
         if let seat = display.seat { logger.info("input devices: \(describe(seat.devices))") }
         restartIdleTimer()
         if let dumper { loop.add(fd: dumper.timerFD) { dumper.timerFired() } }
-        loop.onIdle = { [unowned self] in drawIfNeeded() }
+        loop.onIdle = { [unowned self] in
+            drawIfNeeded()
+            logViewStateIfResting()
+        }
 
         var status: Int32 = 0
         do {
@@ -307,7 +310,8 @@ public final class KioskApp {
     private func drawIfNeeded() {
         guard let window, let size = window.size else { return }
         if case .open(let reader) = document, reader.view.isAnimating, !window.isWaitingForFrame {
-            reader.view.advanceAnimations(to: now)
+            let running = reader.view.advanceAnimations(to: now)
+            logger.trace("animation at \(now): offset \(reader.view.contentOffset) running \(running)")
         }
         // An animation that has nothing new to show this time still needs the loop to come back.
         var animating = false
@@ -340,13 +344,7 @@ public final class KioskApp {
         }
         committedSize = size
         committedPage = committedPage || showsPage
-        if case .open(let reader) = document, !reader.view.isAnimating {
-            let state = reader.view.viewState()
-            if state != lastLoggedState {
-                lastLoggedState = state
-                logger.debug("view state: \(describe(state))")
-            }
-        }
+
         if showsPage, case .open(let reader) = document {
             loadPageSizesIfNeeded(reader)
             if let plan { loadTextBlocks(for: plan.sharpPages, reader: reader) }
@@ -368,6 +366,17 @@ public final class KioskApp {
             text += " viewport \(f(v.minX)) \(f(v.minY)) \(f(v.width)) \(f(v.height))"
         }
         return text
+    }
+
+    /// Logs the view state (debug) whenever the view comes to rest somewhere new.
+    private func logViewStateIfResting() {
+        guard case .open(let reader) = document, committedPage, !reader.view.isAnimating,
+            !reader.view.isInteracting
+        else { return }
+        let state = reader.view.viewState()
+        guard state != lastLoggedState else { return }
+        lastLoggedState = state
+        logger.debug("view state: \(describe(state))")
     }
 
     func fileName(_ path: String) -> String {

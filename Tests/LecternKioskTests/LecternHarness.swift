@@ -22,7 +22,7 @@ struct LecternHarness {
     init(_ arguments: [String], width: Int32 = 1280, height: Int32 = 720) throws {
         compositor = try TestCompositor(outputWidth: width, outputHeight: height)
         var environment = compositor.environment
-        environment["LECTERN_LOG_LEVEL"] = "debug"
+        environment["LECTERN_LOG_LEVEL"] = ProcessInfo.processInfo.environment["LECTERN_TEST_LOG_LEVEL"] ?? "debug"
         process = try LecternProcess(arguments: arguments, environment: environment)
     }
 
@@ -90,6 +90,49 @@ struct LecternHarness {
             return shifts.allSatisfy { abs(Int(a >> $0 & 0xFF) - Int(b >> $0 & 0xFF)) <= 6 }
         }
         return pageColors.firstIndex { close(argb & 0xFF_FFFF, $0) }.map { $0 + 1 }
+    }
+
+    // MARK: Input
+
+    /// Lets Lectern read what was sent and answer (frame callbacks, commits).
+    func pump(_ duration: Duration = .milliseconds(16)) {
+        _ = compositor.wait(timeout: duration) { false }
+    }
+
+    /// A one-finger tap. No `wl_touch.frame` unless `frames` (cage never sends one).
+    func tap(x: Double, y: Double, id: Int32 = 0, frames: Bool = false) {
+        compositor.touchDown(id: id, x: x, y: y)
+        if frames { compositor.touchFrame() }
+        pump(.milliseconds(40))
+        compositor.touchUp(id: id)
+        if frames { compositor.touchFrame() }
+        pump()
+    }
+
+    /// A one-finger drag from `start` to `end` in `steps` moves `interval` apart, then release.
+    func drag(
+        from start: (Double, Double), to end: (Double, Double), steps: Int = 10,
+        interval: Duration = .milliseconds(16), release: Bool = true, frames: Bool = false
+    ) {
+        compositor.touchDown(id: 0, x: start.0, y: start.1)
+        if frames { compositor.touchFrame() }
+        pump(interval)
+        for step in 1...steps {
+            let t = Double(step) / Double(steps)
+            compositor.touchMotion(id: 0, x: start.0 + (end.0 - start.0) * t, y: start.1 + (end.1 - start.1) * t)
+            if frames { compositor.touchFrame() }
+            pump(interval)
+        }
+        if release {
+            compositor.touchUp(id: 0)
+            if frames { compositor.touchFrame() }
+            pump()
+        }
+    }
+
+    /// Waits until the log's view state says `page` (1-based).
+    func waitForPage(_ page: Int, timeout: Duration = .seconds(10)) -> Bool {
+        compositor.wait(timeout: timeout) { dominantPage == page }
     }
 
     /// Sends SIGTERM and waits; returns the exit status. Tears the compositor down.

@@ -1,0 +1,173 @@
+import Foundation
+import LecternTestSupport
+import Testing
+
+/// Real `wl_touch` events from the test compositor to the real `lectern`: each test checks
+/// the resulting view state (Lectern's debug log) and the committed pixels. No test sends
+/// `wl_touch.frame` unless it says so (cage never does).
+@Suite("Touch through the test compositor", .serialized)
+struct TouchTests {
+    let colors = LecternHarness.fixture("colors-8pages.pdf")
+
+    @Test("a tap in the right edge zone turns the page")
+    func tapRightEdgeTurnsPage() throws {
+        let lectern = try LecternHarness([colors])
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 1)
+        #expect(lectern.page(atX: 640, y: 200) == 1)
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2), "view state: \(lectern.viewState ?? "none")")
+        #expect(lectern.settle())
+        #expect(lectern.page(atX: 640, y: 200) == 2, "page 2 is on screen")
+        lectern.tap(x: 40, y: 360)
+        #expect(lectern.waitForPage(1), "a tap in the left zone goes back")
+        #expect(try lectern.stop() == 0)
+    }
+
+    @Test("under right-edge binding a tap in the left edge zone turns the page")
+    func tapLeftEdgeUnderRightBinding() throws {
+        let lectern = try LecternHarness([colors, "--binding", "right"])
+        #expect(lectern.settle())
+        lectern.tap(x: 1240, y: 360)
+        lectern.pump(.milliseconds(600))
+        #expect(lectern.dominantPage == 1, "the right zone goes back, and page 1 has nothing before it")
+        lectern.tap(x: 40, y: 360)
+        #expect(lectern.waitForPage(2), "view state: \(lectern.viewState ?? "none")")
+        #expect(lectern.settle())
+        #expect(lectern.page(atX: 640, y: 200) == 2)
+        #expect(try lectern.stop() == 0)
+    }
+
+    @Test("touches with frame events work the same")
+    func tapWithFrames() throws {
+        let lectern = try LecternHarness([colors])
+        #expect(lectern.settle())
+        lectern.tap(x: 1240, y: 360, frames: true)
+        #expect(lectern.waitForPage(2))
+        #expect(try lectern.stop() == 0)
+    }
+
+    @Test("a two-finger pinch zooms about its centre")
+    func pinchZoomsAboutCentre() throws {
+        let lectern = try LecternHarness([colors])
+        #expect(lectern.settle())
+        // Fitted: the 420 x 595 page is 491 x 696 at x 395...886, y 12...708.
+        #expect(lectern.page(atX: 300, y: 360) == nil, "left of the page is background")
+        let c = lectern.compositor
+        c.touchDown(id: 0, x: 590, y: 360)
+        c.touchDown(id: 1, x: 690, y: 360)
+        lectern.pump()
+        for step in 1...10 {
+            let d = 50 + 5 * Double(step)  // half the finger distance: 50 → 100 (scale 2)
+            c.touchMotion(id: 0, x: 640 - d, y: 360)
+            c.touchMotion(id: 1, x: 640 + d, y: 360)
+            lectern.pump()
+        }
+        c.touchUp(id: 0)
+        c.touchUp(id: 1)
+        lectern.pump()
+        #expect(lectern.settle())
+        let viewport = try #require(lectern.viewport, "zoomed in: \(lectern.viewState ?? "none")")
+        // The page is 420 x 595 points; the centre of the screen showed its centre.
+        #expect(abs(viewport.x + viewport.width / 2 - 210) < 6, "viewport \(viewport) centred on the page centre")
+        #expect(abs(viewport.y + viewport.height / 2 - 297.5) < 6)
+        // Fitted, 720 px show 615 points; the fingers spread from 100 to 200 px apart, and the
+        // pinch counts from where it was recognised (a few pixels in): zoom a little under 2.
+        let zoom = 720 / (696.0 / 595) / viewport.height
+        #expect(zoom > 1.6 && zoom < 2.05, "zoomed about 2x: \(zoom), viewport \(viewport)")
+        #expect(lectern.page(atX: 300, y: 360) == 1, "the page now covers what was background")
+        #expect(try lectern.stop() == 0)
+    }
+
+    @Test("a pan then release keeps moving and decelerates")
+    func panFlingDecelerates() throws {
+        let lectern = try LecternHarness(
+            [colors, "--scroll", "continuous", "--direction", "vertical"], width: 600, height: 1200)
+        #expect(lectern.settle())
+        #expect(lectern.pages(alongColumn: 100) == [1, 2])
+        let before = lectern.compositor.commitCount
+        // A quick upward flick: 300 px in 80 ms.
+        lectern.drag(from: (300, 900), to: (300, 600), steps: 5)
+        let released = lectern.compositor.commitCount
+        // Where page 2 starts in each later frame.
+        var tops: [Int] = []
+        _ = lectern.compositor.wait(timeout: .seconds(4)) {
+            if let commit = lectern.compositor.commits.last, lectern.compositor.commitCount > released,
+                let top = (0..<commit.height).first(where: {
+                    LecternHarness.page(ofColor: commit.pixel(x: 100, y: $0)) == 2
+                }),
+                tops.last != top
+            {
+                tops.append(top)
+            }
+            return false
+        }
+        #expect(lectern.compositor.commitCount > before)
+        #expect(tops.count >= 4, "the content keeps moving after the release: \(tops)")
+        let steps = zip(tops, tops.dropFirst()).map { $0 - $1 }
+        #expect(steps.allSatisfy { $0 >= 0 }, "it keeps moving up: \(tops)")
+        if steps.count >= 4 {
+            #expect(steps.prefix(2).reduce(0, +) > steps.suffix(2).reduce(0, +), "and slows down: \(steps)")
+        }
+        #expect(try lectern.stop() == 0)
+    }
+
+    @Test("a double tap on a text block zooms to it, and again zooms back out")
+    func doubleTapSmartZoom() throws {
+        let lectern = try LecternHarness([LecternHarness.fixture("text-3pages.pdf")])
+        #expect(lectern.settle())
+        // Page 1 (595 x 842) fitted in 1280 x 720: scale 696/842, x from 394.
+        let scale = 696.0 / 842, left = (1280 - 595 * scale) / 2, top = 12.0
+        // "Page One", 72 pt Helvetica at (60, 700) in PDF space: its middle is near (200, 725).
+        let x = left + 200 * scale, y = top + (842 - 725) * scale
+        lectern.tap(x: x, y: y)
+        lectern.pump(.milliseconds(60))
+        lectern.tap(x: x, y: y)
+        #expect(lectern.compositor.wait(timeout: .seconds(5)) { lectern.viewport != nil })
+        #expect(lectern.settle())
+        let viewport = try #require(lectern.viewport, "zoomed in: \(lectern.viewState ?? "none")")
+        #expect(viewport.width < 595 * 0.7, "zoomed to the block: \(viewport)")
+        #expect(viewport.x < 70 && viewport.x + viewport.width > 300, "the block's width fits: \(viewport)")
+        #expect(viewport.y < 700 && viewport.y + viewport.height > 760, "and its height: \(viewport)")
+        #expect(lectern.lastCommit.map { $0.darkFraction() > 0.03 } == true, "big dark letters fill the screen")
+        lectern.tap(x: 640, y: 360)
+        lectern.pump(.milliseconds(60))
+        lectern.tap(x: 640, y: 360)
+        #expect(lectern.compositor.wait(timeout: .seconds(5)) { lectern.viewport == nil }, "zoomed back out")
+        #expect(try lectern.stop() == 0)
+    }
+
+    @Test("a touch cancelled mid-pan leaves no stuck gesture")
+    func cancelMidPan() throws {
+        let lectern = try LecternHarness([colors])
+        #expect(lectern.settle())
+        lectern.drag(from: (900, 360), to: (700, 360), steps: 4, release: false)
+        lectern.compositor.touchCancel()
+        lectern.pump(.milliseconds(500))
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 1, "the page settles back")
+        #expect(lectern.page(atX: 640, y: 200) == 1)
+        // The next touches work: a tap in the right zone turns the page.
+        lectern.tap(x: 1240, y: 360, id: 3)
+        #expect(lectern.waitForPage(2))
+        #expect(try lectern.stop() == 0)
+    }
+
+    @Test("a single tap in the middle shows the chrome once the double tap could no longer come")
+    func singleTapTogglesChrome() throws {
+        let lectern = try LecternHarness([colors])
+        #expect(lectern.settle())
+        let plain = try #require(lectern.lastCommit)
+        lectern.tap(x: 640, y: 360)
+        #expect(lectern.settle())
+        let shown = try #require(lectern.lastCommit)
+        // The title bar darkens the top of the page (it was the page's red).
+        #expect(LecternHarness.page(ofColor: plain.pixel(x: 640, y: 30)) == 1)
+        #expect(LecternHarness.page(ofColor: shown.pixel(x: 640, y: 30)) == nil, "the title bar covers the top")
+        #expect(lectern.dominantPage == 1, "the tap did not turn the page")
+        lectern.tap(x: 640, y: 360)
+        #expect(lectern.settle())
+        #expect(lectern.page(atX: 640, y: 30) == 1, "a second tap hides it")
+        #expect(try lectern.stop() == 0)
+    }
+}
