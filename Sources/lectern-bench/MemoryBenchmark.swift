@@ -31,7 +31,23 @@ func runMemoryBenchmark(arguments: [String]) throws {
     var results: [[String: Any]] = []
     for (width, height) in sizes {
         var smallPeaks: [Double] = [], largePeaks: [Double] = [], largeSettledPeaks: [Double] = []
+        var mutoolSmall: [Double] = [], mutoolLarge: [Double] = []
+        var pagesSmall: [Double] = [], pagesLarge: [Double] = []
+        let box = (width - 2 * pageMargin, height - 2 * pageMargin)
         for _ in 0..<runs {
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-bench.pam").path
+            func draw(_ document: String, _ page: Int) -> [String] {
+                ["draw", "-q", "-w", "\(box.0)", "-h", "\(box.1)", "-F", "pam", "-o", output, document, "\(page)"]
+            }
+            if let a = try mutoolPeakResidentKiB(["pages", small]), let b = try mutoolPeakResidentKiB(["pages", large])
+            {
+                pagesSmall.append(Double(a) / 1024)
+                pagesLarge.append(Double(b) / 1024)
+            }
+            if let a = try mutoolPeakResidentKiB(draw(small, 1)), let b = try mutoolPeakResidentKiB(draw(large, 9000)) {
+                mutoolSmall.append(Double(a) / 1024)
+                mutoolLarge.append(Double(b) / 1024)
+            }
             smallPeaks.append(try peakMiB(document: small, width: width, height: height, jumpTo: nil).afterJump)
             let large = try peakMiB(document: large, width: width, height: height, jumpTo: 9000)
             largeSettledPeaks.append(large.settled)
@@ -48,6 +64,11 @@ func runMemoryBenchmark(arguments: [String]) throws {
             "peak_rss_15000_pages_mib_all": largePeaks.map(round1),
             "peak_rss_15000_pages_before_jump_mib_median": round1(median(largeSettledPeaks)),
             "difference_mib_median": round1(difference),
+            "reference_mutool_draw_peak_rss_1_page_mib_median": round1(median(mutoolSmall)),
+            "reference_mutool_draw_peak_rss_15000_pages_page_9000_mib_median": round1(median(mutoolLarge)),
+            "reference_mutool_difference_mib_median": round1(median(zip(mutoolLarge, mutoolSmall).map { $0 - $1 })),
+            "reference_mutool_pages_difference_mib_median": round1(median(zip(pagesLarge, pagesSmall).map { $0 - $1 })),
+            "reference_mutool_pages_peak_rss_15000_pages_mib_median": round1(median(pagesLarge)),
             "target_difference_mib": 15.0,
             "target_absolute_mib": 60.0,
             "meets_difference_target": difference <= 15,
@@ -57,7 +78,7 @@ func runMemoryBenchmark(arguments: [String]) throws {
     try printJSON([
         "benchmark": "peak RSS",
         "method":
-            "VmHWM of the lectern process (default cache budget) once settled: first page sharp, page sizes read, no commit for 400 ms; for the 15,000-page document read again after 9000 + Enter and settling. Difference = 15,000-page peak minus 1-page peak of the same run (runs interleaved), median",
+            "VmHWM of the lectern process (default cache budget) once settled: first page sharp, page sizes read, no commit for 400 ms; for the 15,000-page document read again after 9000 + Enter and settling. Difference = 15,000-page peak minus 1-page peak of the same run (runs interleaved), median. Reference: peak RSS (GNU time %M) of mutool draw of page 1 of the 1-page document and page 9000 of the 15,000-page one at the same size, same run; and of mutool pages (reads every page's boxes, as Lectern does after opening) on both documents",
         "documents": [fileName(small), fileName(large)],
         "results": results,
     ])

@@ -26,6 +26,19 @@ func mutoolDraw(document: String, page: Int = 1, width: Int32, height: Int32) th
     return milliseconds(elapsed)
 }
 
+/// Peak resident set size (KiB) of `mutool ARGUMENTS…`, as GNU time (`/usr/bin/time`) reports
+/// it, or nil without GNU time. Not from our own `wait4`: a child started by `posix_spawn`
+/// (vfork) inherits this process's peak as its `ru_maxrss`, which hid mutool's.
+func mutoolPeakResidentKiB(_ arguments: [String]) throws -> Int? {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return nil }
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-bench-\(getpid()).rss").path
+    defer { try? FileManager.default.removeItem(atPath: report) }
+    let (status, _) = try spawnAndWait(
+        "/usr/bin/time", arguments: ["time", "-f", "%M", "-o", report, "/usr/bin/mutool"] + arguments)
+    guard status == 0 else { throw BenchmarkError(description: "mutool \(arguments) failed (status \(status))") }
+    return Int(try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
 /// Runs `path` with stdin, stdout and stderr on /dev/null and waits for it.
 /// - Returns: the wait status and the time from spawn to exit.
 private func spawnAndWait(_ path: String, arguments: [String]) throws -> (status: Int32, elapsed: Duration) {

@@ -38,14 +38,23 @@ func runTouchLatencyBenchmark(arguments: [String]) throws {
         throw BenchmarkError(description: "lectern did not settle on \(document): \(session.log)")
     }
 
-    // The finger: down low, up by 300 px (the document scrolls down), then up and down by
-    // ±150 px with a 2 s period: about 8 px per frame at most, over the same stretch each time.
+    // The finger: down low, up to `top` (the document scrolls down), then up and down over
+    // the same 300 px at a constant 4 px per event (240 px/s): every event moves the page by
+    // whole pixels, so every event has a frame of its own to show (a sine path would move
+    // less than a pixel per event at its turns, and those events change nothing).
     let period = 16_666_667  // ns: 60 Hz
+    let step = 4.0
     let x = Double(width) / 2
-    let top = Double(height) / 2 - 10
-    func fingerY(_ t: Double) -> Double { top + 150 * sin(2 * Double.pi * t / 2) }
+    let top = Double(height) / 2 - 150
+    func fingerY(_ t: Double) -> Double {
+        let travel = (t * 60).rounded() * step
+        let leg = travel.truncatingRemainder(dividingBy: 600)
+        return top + (leg < 300 ? leg : 600 - leg)
+    }
     let compositor = session.compositor
-    compositor.touchDown(id: 0, x: x, y: top + 300)
+    // Start lower than the sweep, so the document never reaches its top (no rubber band).
+    let bottom = Double(height) - 20
+    compositor.touchDown(id: 0, x: x, y: bottom)
     compositor.touchFrame()
     session.dispatch(timeout: .zero)
 
@@ -58,6 +67,7 @@ func runTouchLatencyBenchmark(arguments: [String]) throws {
         var sent: [ContinuousClock.Instant] = []
         var pingTrips: [Double] = []
         var pendingPing: (serial: UInt32, start: ContinuousClock.Instant)?
+        var lastPing = -1
         let start = ContinuousClock.now
         let count = Int(duration * 60)
         for k in 0..<count {
@@ -68,7 +78,10 @@ func runTouchLatencyBenchmark(arguments: [String]) throws {
                     pingTrips.append(milliseconds(ContinuousClock.now - ping.start))
                     pendingPing = nil
                 }
-                if pings, pendingPing == nil, k % 6 == 3, ContinuousClock.now >= due - .nanoseconds(period / 2) {
+                if pings, pendingPing == nil, k % 6 == 3, lastPing != k,
+                    ContinuousClock.now >= due - .nanoseconds(period / 2)
+                {
+                    lastPing = k
                     pendingPing = (compositor.ping(), ContinuousClock.now)
                     session.dispatch(timeout: .zero)
                 }
@@ -83,7 +96,7 @@ func runTouchLatencyBenchmark(arguments: [String]) throws {
 
     // Warm-up: the same path once (every tile it needs is rendered), then hold still until
     // Lectern stops committing, with the finger still down.
-    _ = drag(duration: 0.5, pings: false) { t in top + 300 - 300 * t / 0.5 }
+    _ = drag(duration: (bottom - top) / step / 60, pings: false) { t in bottom - (t * 60).rounded() * step }
     _ = drag(duration: 2.5, pings: false, path: fingerY)
     session.settle(quiet: .milliseconds(300), timeout: .seconds(10))
     let firstMeasured = (session.lastFrame?.sequence ?? 0) + 1
@@ -118,7 +131,7 @@ func runTouchLatencyBenchmark(arguments: [String]) throws {
     try printJSON([
         "benchmark": "touch-to-commit latency",
         "method":
-            "continuous vertical scrolling, \(width)x\(height); one finger down, a warm-up pass over the path, hold until no commit for 300 ms, then \(Int(seconds)) s of wl_touch.motion+frame at 60 Hz (finger y = centre +-150 px, 2 s period, <= 8 px per event); latency = first commit after the event whose pixels differ from the previous commit; the test compositor answers frame callbacks at once (dispatching with <= 1 ms timeouts)",
+            "continuous vertical scrolling, \(width)x\(height); one finger down, a warm-up pass over the path, hold until no commit for 300 ms, then \(Int(seconds)) s of wl_touch.motion+frame at 60 Hz (finger y sweeps 300 px up and down at a constant 4 px per event); latency = first commit after the event whose pixels differ from the previous commit; the test compositor answers frame callbacks at once (dispatching with <= 1 ms timeouts)",
         "document": fileName(document),
         "size": "\(width)x\(height)",
         "events": sent.count,
@@ -127,6 +140,7 @@ func runTouchLatencyBenchmark(arguments: [String]) throws {
         "p95_ms": round2(percentile(latencies, 0.95)),
         "p99_ms": round2(p99),
         "max_ms": round2(latencies.max() ?? .nan),
+        "events_over_16_7_ms": latencies.filter { $0 > 16.7 }.count,
         "coalesced_events": coalesced,
         "events_without_a_changed_commit": unanswered,
         "commits_during_pan": measuredCommits.count,
