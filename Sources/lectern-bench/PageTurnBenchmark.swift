@@ -104,8 +104,10 @@ func runPageTurnBenchmark(arguments: [String]) throws {
             let session = try LecternSession(document: long, width: width, height: height, keyboard: true)
             defer { session.close() }
             try settleOpened(session)
-            if let line = session.log.split(separator: "\n").first(where: { $0.contains("read the sizes") }) {
-                sizesRead.append(String(line.split(separator: ":").last ?? line).trimmingCharacters(in: .whitespaces))
+            if let line = session.log.split(separator: "\n").first(where: { $0.contains("read the sizes") }),
+                let range = line.range(of: "read the sizes")
+            {
+                sizesRead.append(String(line[range.lowerBound...]))
             }
             session.compositor.keyboardEnter()
             session.settle(quiet: .milliseconds(200))
