@@ -1,27 +1,33 @@
 // lectern-bench: benchmarks that print JSON numbers measured against a reference in the
-// same run (see kiosk/bench). Usage: lectern-bench first-frame|layout|compose [options]
+// same run (see kiosk/bench).
 import Foundation
 
+let usage = """
+    usage: lectern-bench layout
+           lectern-bench compose PDF
+           lectern-bench first-frame [--runs N] [--size WxH] PDF...
+           lectern-bench latency [--runs N] [--size WxH] SHORT.pdf 15000-PAGES.pdf
+           lectern-bench memory [--runs N] [--size WxH]... 1-PAGE.pdf 15000-PAGES.pdf
+           lectern-bench touch [--seconds S] [--size WxH] PDF
+
+    """
+
 let arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case "layout":
-    runLayoutBenchmark()
-case "compose":
-    do {
-        try runComposeBenchmark(arguments: Array(arguments.dropFirst()))
-    } catch {
-        FileHandle.standardError.write("lectern-bench: \(error)\n".data(using: .utf8)!)
-        exit(1)
-    }
-case "first-frame":
-    do {
-        try runFirstFrameBenchmark(arguments: Array(arguments.dropFirst()))
-    } catch {
-        FileHandle.standardError.write("lectern-bench: \(error)\n".data(using: .utf8)!)
-        exit(1)
-    }
-default:
-    FileHandle.standardError.write(
-        "usage: lectern-bench layout | compose PDF | first-frame [--runs N] [--size WxH] PDF...\n".data(using: .utf8)!)
+let benchmarks: [String: ([String]) throws -> Void] = [
+    "layout": { _ in runLayoutBenchmark() },
+    "compose": runComposeBenchmark,
+    "first-frame": runFirstFrameBenchmark,
+    "latency": runPageTurnBenchmark,
+    "memory": runMemoryBenchmark,
+    "touch": runTouchLatencyBenchmark,
+]
+guard let name = arguments.first, let benchmark = benchmarks[name] else {
+    FileHandle.standardError.write(usage.data(using: .utf8)!)
     exit(64)
+}
+do {
+    try benchmark(Array(arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write("lectern-bench: \(error)\n".data(using: .utf8)!)
+    exit(1)
 }

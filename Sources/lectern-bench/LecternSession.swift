@@ -1,0 +1,204 @@
+import Foundation
+import LecternTestSupport
+
+/// One `lectern` process under its own test compositor, driven in lock step, with every commit
+/// it makes summarised as it arrives (`frames`): the benchmarks that follow Lectern for many
+/// frames cannot keep each commit's pixels.
+final class LecternSession {
+    /// One commit as the benchmarks need it: when it arrived and what it showed.
+    struct Frame {
+        var sequence: Int
+        var timestamp: ContinuousClock.Instant
+        /// A hash of the pixels: two frames with equal hashes showed the same picture.
+        var contentHash: UInt64
+        /// Whether the picture differs from the commit before it.
+        var changed: Bool
+    }
+
+    let compositor: TestCompositor
+    let process: LecternProcess
+    let document: String
+    /// When the process was spawned.
+    let spawnInstant: ContinuousClock.Instant
+    private(set) var frames: [Frame] = []
+
+    /// Starts Lectern on `document` with debug logs.
+    /// - Parameters:
+    ///   - options: more command-line options (`--scroll continuous`, `--cache-mb 2`, …).
+    ///   - keyboard: whether the seat advertises a keyboard (for typed page numbers).
+    init(document: String, options: [String] = [], width: Int32, height: Int32, keyboard: Bool = false) throws {
+        compositor = try TestCompositor(outputWidth: width, outputHeight: height)
+        // A few recent commits are enough: each one is summarised in `frames` as it arrives.
+        compositor.commitHistoryLimit = 16
+        if keyboard { compositor.setSeatCapabilities([.touch, .pointer, .keyboard]) }
+        var environment = compositor.environment
+        environment["LECTERN_LOG_LEVEL"] = "debug"
+        self.document = document
+        spawnInstant = ContinuousClock.now
+        process = try LecternProcess(arguments: [document] + options, environment: environment)
+    }
+
+    /// Ends the process (SIGTERM) and the compositor: setup in reverse.
+    func close() {
+        process.terminate()
+        _ = process.waitForExit(timeout: .seconds(5), dispatching: compositor)
+        process.kill9()
+        try? compositor.teardown()
+    }
+
+    var lastFrame: Frame? { frames.last }
+
+    /// One lock-step round of at most `timeout` (frame callbacks are answered at its start, as
+    /// a compositor with no vsync would), then the new commits are summarised.
+    func dispatch(timeout: Duration = .milliseconds(1)) {
+        compositor.dispatch(timeout: timeout)
+        ingestCommits()
+    }
+
+    /// Dispatches until `condition` holds or `timeout` has passed; returns whether it holds.
+    @discardableResult
+    func run(timeout: Duration, until condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard process.isRunning, ContinuousClock.now < deadline else { return condition() }
+            dispatch()
+        }
+        return true
+    }
+
+    /// Dispatches for `duration`.
+    func run(for duration: Duration) {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline { dispatch() }
+    }
+
+    /// Dispatches until no commit has arrived for `quiet`; returns false after `timeout`.
+    @discardableResult
+    func settle(quiet: Duration = .milliseconds(400), timeout: Duration = .seconds(20)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, process.isRunning {
+            let count = compositor.commitCount
+            if !run(timeout: quiet, until: { compositor.commitCount != count }) { return true }
+        }
+        return false
+    }
+
+    // MARK: The log
+
+    /// Lectern's stderr so far.
+    var log: String { process.errorOutput }
+
+    /// The log written after the first `offset` bytes (an earlier `log.utf8.count`).
+    func log(after offset: Int) -> Substring {
+        let text = log
+        let utf8 = text.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: min(offset, utf8.count))
+        return text[start...]
+    }
+
+    /// Dispatches until `text` appears in the log after `offset`.
+    @discardableResult
+    func waitForLog(_ text: String, after offset: Int = 0, timeout: Duration = .seconds(20)) -> Bool {
+        run(timeout: timeout) { log(after: offset).contains(text) }
+    }
+
+    // MARK: Memory
+
+    /// The process's peak resident set size so far (`VmHWM` in /proc/PID/status), in KiB.
+    func peakResidentKiB() throws -> Int {
+        try procStatusField("VmHWM")
+    }
+
+    /// The process's resident set size now (`VmRSS`), in KiB.
+    func residentKiB() throws -> Int {
+        try procStatusField("VmRSS")
+    }
+
+    private func procStatusField(_ name: String) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+            if let value = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first,
+                let kib = Int(value.trimmingCharacters(in: .whitespaces))
+            {
+                return kib
+            }
+        }
+        throw BenchmarkError(description: "no \(name) in /proc/\(process.processIdentifier)/status")
+    }
+
+    // MARK: Frames
+
+    private func ingestCommits() {
+        let known = frames.last?.sequence ?? 0
+        guard compositor.commitCount > known else { return }
+        if let oldest = compositor.commits.first, oldest.sequence > known + 1 {
+            // More commits in one round than the history keeps: say so rather than guess.
+            FileHandle.standardError.write(
+                "lectern-bench: lost commits \(known + 1)..<\(oldest.sequence) (history too short)\n".data(
+                    using: .utf8)!)
+        }
+        for commit in compositor.commits where commit.sequence > known {
+            let hash = Self.hash(commit.pixels)
+            frames.append(
+                Frame(
+                    sequence: commit.sequence, timestamp: commit.timestamp, contentHash: hash,
+                    changed: frames.last.map { $0.contentHash != hash } ?? true))
+        }
+    }
+
+    /// FNV-style hash over 64-bit words: cheap enough for every 1920×1080 commit.
+    static func hash(_ pixels: [UInt32]) -> UInt64 {
+        pixels.withUnsafeBytes { raw in
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            let words = raw.count / 8
+            let base = raw.baseAddress!
+            for index in 0..<words {
+                h = (h ^ base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x100_0000_01b3
+            }
+            if raw.count % 8 != 0 { h ^= UInt64(raw[raw.count - 1]) }
+            return h
+        }
+    }
+}
+
+// MARK: Numbers and JSON
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func round1(_ x: Double) -> Double { (x * 10).rounded() / 10 }
+func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+
+/// Parses `--size WxH`.
+func parseSize(_ text: String) -> (Int32, Int32)? {
+    let parts = text.split(separator: "x").compactMap { Int32($0) }
+    return parts.count == 2 ? (parts[0], parts[1]) : nil
+}
+
+func printJSON(_ object: [String: Any]) throws {
+    let json = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+    print(String(decoding: json, as: UTF8.self))
+}
+
+func fileName(_ path: String) -> String { (path as NSString).lastPathComponent }
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Key codes (evdev) for typing page numbers.
+enum EvdevKey {
+    static let enter: UInt32 = 28
+    static func digit(_ d: Character) -> UInt32 {
+        let value = UInt32(String(d))!
+        return value == 0 ? 11 : value + 1
+    }
+}
