@@ -71,3 +71,7 @@ int CLecternLinux_timerfd_arm(int fd, int64_t ms) {
 int64_t CLecternLinux_timerfd_drain(int fd) {
     return CLecternLinux_eventfd_drain(fd);
 }
+
+#include <malloc.h>
+
+int CLecternLinux_malloc_trim(void) { return malloc_trim(0); }

@@ -150,7 +150,8 @@ struct lectern_mupdf_document {
     fz_context *ctx;   // owned, cloned from base; only with doc_lock held
     fz_document *doc;  // owned; only with doc_lock held
     pdf_document *pdf; // borrowed from doc; NULL when not a PDF
-    int page_tree;     // 0: not loaded, 1: pdf_load_page_tree succeeded (dropped in _drop), -1: it failed
+    int page_tree;     // 0: not loaded, 1: pdf_load_page_tree succeeded (dropped in _drop), -1: it failed,
+                       // 2: loaded, then released (not loaded again)
     atomic_int page_count; // -1 until counted (under doc_lock); read without it
 
     pthread_mutex_t cache_lock;
@@ -389,6 +390,26 @@ int lectern_mupdf_document_load_page_tree(lectern_mupdf_document *document, lect
     }
     unlock_document(document);
     return result;
+}
+
+void lectern_mupdf_document_release_page_tree(lectern_mupdf_document *document) {
+    if (!document->pdf) return;
+    lectern_mupdf_error error;
+    lock_document(document, NULL, &error);
+    fz_context *ctx = document->ctx;
+    fz_try(ctx) {
+        if (document->page_tree == 1) {
+            pdf_drop_page_tree(ctx, document->pdf);
+            document->page_tree = 2;
+        }
+        // Objects only the xref cache holds (the page dictionaries read for the sizes) go;
+        // MuPDF reads them again from the file when a page needs them.
+        pdf_clear_xref(ctx, document->pdf);
+    }
+    fz_catch(ctx) {
+        caught(ctx, &error);
+    }
+    unlock_document(document);
 }
 
 /// The page dictionary of page `index`, borrowed (valid while doc_lock is held). Call inside fz_try.

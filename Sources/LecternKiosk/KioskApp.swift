@@ -212,7 +212,7 @@ public final class KioskApp {
                 logger.error("cannot use the page sizes: \(error)")
             }
             logger.info(
-                "read the sizes of \(updates.count) pages in \(milliseconds) ms\(failures > 0 ? " (\(failures) damaged pages keep estimated sizes)" : "")"
+                "read the sizes of \(reader.document.pageCount) pages in \(milliseconds) ms (\(updates.count) differ from page 1)\(failures > 0 ? " (\(failures) damaged pages keep estimated sizes)" : "")"
             )
         }
     }
@@ -242,19 +242,32 @@ public final class KioskApp {
         guard !reader.pageSizesKnown, !reader.loadingPageSizes else { return }
         reader.loadingPageSizes = true
         let pdf = reader.document
+        let estimate = reader.view.pages.estimate
         worker.submit {
             let start = ContinuousClock.now
             pdf.loadPageTree()
+            // Only pages that differ from the estimate (page 1) are recorded: a uniform
+            // document stores nothing per page.
             var updates: [(page: Int, geometry: PageGeometry)] = []
             var failures = 0
-            updates.reserveCapacity(pdf.pageCount)
-            for page in 0..<pdf.pageCount {
-                guard let info = try? pdf.pageInfo(at: page), let geometry = try? Reader.geometry(of: info) else {
-                    failures += 1
+            var next = 0
+            while next < pdf.pageCount {
+                let range = next..<min(pdf.pageCount, next + 512)
+                next = range.upperBound
+                guard let infos = try? pdf.pageInfos(in: range) else {
+                    failures += range.count
                     continue
                 }
-                updates.append((page, geometry))
+                for (page, result) in zip(range, infos) {
+                    guard case .success(let info) = result, let geometry = try? Reader.geometry(of: info) else {
+                        failures += 1
+                        continue
+                    }
+                    if geometry != estimate { updates.append((page, geometry)) }
+                }
             }
+            pdf.releasePageTree()
+            _ = CLecternLinux_malloc_trim()
             let t = (ContinuousClock.now - start).components
             let ms = Int(t.seconds * 1000 + t.attoseconds / 1_000_000_000_000_000)
             return .pageGeometries(updates, failures: failures, milliseconds: ms)

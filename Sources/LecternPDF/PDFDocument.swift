@@ -167,6 +167,14 @@ public final class PDFDocument: @unchecked Sendable {
         }
     }
 
+    /// Frees what `loadPageTree()` and reading every page's info kept in memory (the page map
+    /// and the parsed page dictionaries: about 0.7 KB a page); later page lookups walk the
+    /// page tree again, which is fast for one page. Call once all sizes were read.
+    /// Corresponding C functions: `pdf_drop_page_tree`, `pdf_clear_xref`.
+    public func releasePageTree() {
+        lectern_mupdf_document_release_page_tree(handle)
+    }
+
     /// The bounding boxes of the text blocks of page `index` (paragraphs and columns as MuPDF's
     /// structured text groups them; images are left out), in PDF user space like `PageInfo.cropBox`:
     /// unrotated, y up. Map them with the page's rotation and crop box to place them on screen.

@@ -38,7 +38,7 @@ struct TileSchedulerTests {
     }
 
     static func key(_ column: Int, row: Int = 0, page: Int = 0) -> TileKey {
-        TileKey(page: page, grid: TileGrid(pageWidth: 1190, pageHeight: 1684), column: column, row: row)
+        TileKey(page: page, grid: TileGrid(pageWidth: 1785, pageHeight: 2526), column: column, row: row)
     }
 
     @Test("results wake the main loop through the eventfd and arrive in drain, rendered by MuPDF")

@@ -24,3 +24,7 @@ int CLecternLinux_timerfd(void);
 int CLecternLinux_timerfd_arm(int fd, int64_t ms);
 /// Reads and resets a timerfd's expiration count.
 int64_t CLecternLinux_timerfd_drain(int fd);
+/// Gives free heap memory back to the system (malloc_trim(0)); after a big transient
+/// allocation such as reading every page's size of a long document.
+int CLecternLinux_malloc_trim(void);
+

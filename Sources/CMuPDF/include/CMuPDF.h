@@ -127,6 +127,11 @@ int lectern_mupdf_page_get_infos(lectern_mupdf_document *document, int start, in
 /// -1 when the tree is broken (filled in `error`; lookups keep walking the tree).
 int lectern_mupdf_document_load_page_tree(lectern_mupdf_document *document, lectern_mupdf_error *error);
 
+/// Drops the page map pdf_load_page_tree built and the objects only MuPDF's xref cache holds
+/// (pdf_drop_page_tree, pdf_clear_xref), once all page sizes were read: about 0.7 KB a page.
+/// Page lookups walk the page tree again afterwards. Never throws.
+void lectern_mupdf_document_release_page_tree(lectern_mupdf_document *document);
+
 /// One entry of /Root /PageLabels: from page `start` on, labels are `prefix` + a number.
 typedef struct lectern_mupdf_page_label_range {
     int start;

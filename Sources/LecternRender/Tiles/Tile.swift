@@ -49,8 +49,17 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
 
 /// The tile grid over a page drawn `pageWidth` × `pageHeight` pixels.
 public struct TileGrid: Equatable, Sendable {
-    /// The side of a full tile in pixels.
-    public static let tileSize = 256
+    /// The side of a full tile in pixels, for pages bigger than `singleTileArea`.
+    public static let gridTileSize = 256
+    /// Pages of at most this many pixels are one tile: a page fitted on screen is one render
+    /// (MuPDF decodes a page's images once, not once per tile, and runs its display list once),
+    /// while a zoomed-in page is cut into tiles so only what is visible is drawn.
+    public static let singleTileArea = 2_200_000
+
+    /// The side of this grid's tiles.
+    public var tileSize: Int {
+        pageWidth * pageHeight <= Self.singleTileArea ? max(pageWidth, pageHeight) : Self.gridTileSize
+    }
 
     public var pageWidth: Int
     public var pageHeight: Int
@@ -68,22 +77,22 @@ public struct TileGrid: Equatable, Sendable {
         self.init(pageWidth: width, pageHeight: Int(min(max(1, height), 1_000_000)))
     }
 
-    public var columns: Int { (pageWidth + Self.tileSize - 1) / Self.tileSize }
-    public var rows: Int { (pageHeight + Self.tileSize - 1) / Self.tileSize }
+    public var columns: Int { (pageWidth + tileSize - 1) / tileSize }
+    public var rows: Int { (pageHeight + tileSize - 1) / tileSize }
 
     /// The rectangle of a tile in page pixels (edge tiles are smaller).
     public func rect(column: Int, row: Int) -> PixelBox {
-        let x = column * Self.tileSize, y = row * Self.tileSize
+        let x = column * tileSize, y = row * tileSize
         return PixelBox(
-            x: x, y: y, width: min(Self.tileSize, pageWidth - x), height: min(Self.tileSize, pageHeight - y))
+            x: x, y: y, width: min(tileSize, pageWidth - x), height: min(tileSize, pageHeight - y))
     }
 
     /// The tiles covering `area` (page pixels), row by row.
     public func tiles(covering area: PixelBox) -> [(column: Int, row: Int)] {
         let clipped = area.intersection(PixelBox(x: 0, y: 0, width: pageWidth, height: pageHeight))
         guard !clipped.isEmpty else { return [] }
-        let c0 = clipped.x / Self.tileSize, c1 = (clipped.maxX - 1) / Self.tileSize
-        let r0 = clipped.y / Self.tileSize, r1 = (clipped.maxY - 1) / Self.tileSize
+        let c0 = clipped.x / tileSize, c1 = (clipped.maxX - 1) / tileSize
+        let r0 = clipped.y / tileSize, r1 = (clipped.maxY - 1) / tileSize
         var result: [(Int, Int)] = []
         result.reserveCapacity((c1 - c0 + 1) * (r1 - r0 + 1))
         for row in r0...r1 { for column in c0...c1 { result.append((column, row)) } }
