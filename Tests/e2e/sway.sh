@@ -287,6 +287,9 @@ else
   fail "SIGTERM: Lectern exit status: $status (expected 0 within 5 s)"
   show_log "$log"
 fi
+if ! out=$(python3 Tests/e2e/pngcheck.py "$e2e_dump" --size "$size" --expect any 2>&1); then
+  fail "the frame dump written on exit: ${out#"$e2e_dump: "}"
+fi
 if grep -qiE 'fatal error|assertion|segmentation|backtrace|core dumped' "$log"; then
   fail "the log shows a crash"
   show_log "$log"
