@@ -181,7 +181,9 @@ public final class KioskApp {
     private func handle(_ result: WorkResult) {
         switch result {
         case let .opened(pdf, firstPage):
-            logger.info("opened \(pdf.path): \(pdf.pageCount) pages\(pdf.wasRepaired ? " (damaged, repaired)" : "")")
+            logger.info(
+                "opened \(pdf.path): \(pdf.pageCount) pages\(pdf.wasRepaired ? " (damaged, repaired)" : "") at \(elapsedMilliseconds) ms"
+            )
             let size = window?.size.map { Size(width: Double($0.width), height: Double($0.height)) }
             let reader = Reader(
                 document: pdf, firstPage: firstPage,
@@ -192,7 +194,10 @@ public final class KioskApp {
             }
             document = .open(reader)
             startInteractions()
-            loop.add(fd: reader.scheduler.wakeFD) { _ = reader.collectTiles() }
+            loop.add(fd: reader.scheduler.wakeFD) { [unowned self] in
+                let count = reader.collectTiles()
+                logger.trace("\(count) tiles arrived at \(elapsedMilliseconds) ms")
+            }
         case let .textBlocks(blocks):
             guard case .open(let reader) = document else { return }
             for (page, rects) in blocks {
@@ -225,6 +230,12 @@ public final class KioskApp {
     }
 
     private func sizeChanged(width: Int, height: Int) {
+        logger.trace("configured \(width)x\(height) at \(elapsedMilliseconds) ms")
+        if !committedPage, let buffer = try? pool.acquire(width: width, height: height) {
+            // Touch the first frame's memory now, while the first page renders, instead of
+            // page-faulting it in after.
+            memset(buffer.pixels, 0, buffer.stride * buffer.height)
+        }
         if !committedPage, !showLoading {
             // Show "opening…" only if the document takes a noticeable time.
             _ = CLecternLinux_timerfd_arm(loadingTimerFD, 300)
@@ -290,7 +301,9 @@ public final class KioskApp {
         case let .open(reader):
             let viewport = PixelBox(x: 0, y: 0, width: width, height: height)
             let plan = reader.planner.plan(
-                spreads: reader.view.visibleLayout(), prefetch: reader.prefetchPlacements(), viewport: viewport,
+                spreads: reader.view.visibleLayout(),
+                // Nothing competes with the first page for the cores (MuPDF shares locks).
+                prefetch: committedPage ? reader.prefetchPlacements() : [], viewport: viewport,
                 zoomChanging: reader.view.isZoomChanging)
             reader.request(plan.wanted)
             guard plan.isSharp || committedPage || showLoading else {
