@@ -25,12 +25,23 @@ struct TileDamageTests {
         buffer.pixels.storeBytes(of: 0x1234_5678, toByteOffset: y * buffer.stride + x * 4, as: UInt32.self)
     }
 
+    /// The first page zoomed 3× about the centre of the 600 × 900 screen: 1800 × 2547 px, more
+    /// than `TileGrid.singleTileArea`, so drawn from 256-px tiles of which the screen shows some.
+    static func zoomedPipeline() throws -> Pipeline {
+        var pipeline = try Self.pipeline()
+        pipeline.view.zoom(to: 3, about: Point(x: 300, y: 450))
+        return pipeline
+    }
+
     @Test("a tile arriving damages only its rectangle")
     func tileArrival() throws {
-        let pipeline = try Self.pipeline()
+        let pipeline = try Self.zoomedPipeline()
+        let screen = pipeline.viewport
         let wanted = pipeline.plan().wanted
         let tiles = wanted.filter { $0.page == 0 && $0.kind != .preview }
-        #expect(tiles.count == 12, "3 × 4 tiles cover the 600 × 849 page")
+        #expect(tiles.count == 12, "3 × 4 tiles of the 1800 × 2547 page cover the 600 × 900 screen")
+        #expect(tiles.allSatisfy { $0.pageWidth == 1800 && $0.pageHeight == 2547 }, "\(tiles.prefix(1))")
+        try #require(tiles.count >= 3)
         // Everything but the last two tiles is there, over the page's preview.
         let (late, last) = (tiles[tiles.count - 2], tiles[tiles.count - 1])
         pipeline.render(wanted.filter { $0 != late && $0 != last })
@@ -38,24 +49,34 @@ struct TileDamageTests {
         let buffer = FrameCompositorTests.Buffer(width: 600, height: 900)
         let before = pipeline.plan()
         #expect(!before.isSharp)
+        try #require(before.pages.count == 1)
+        // Where the page's pixel (0, 0) is on screen.
+        let origin = (x: before.pages[0].frame.x, y: before.pages[0].frame.y)
+        #expect(origin.x == -600 && origin.y == -824, "the page's top, 25.46 at zoom 1, is at -823.61 at 3×")
         compositor.draw(pipeline.scene(before), into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
 
         pipeline.render([late])
         let after = pipeline.scene(pipeline.plan())
-        let page = PixelBox(x: 0, y: 25, width: 600, height: 849)
-        let tileRect = late.rect.offsetBy(dx: 0, dy: 25).intersection(page)
+        let tileRect = late.rect.offsetBy(dx: origin.x, dy: origin.y).intersection(screen)
+        #expect(!tileRect.isEmpty && tileRect.width < 600 && tileRect.height < 900, "\(tileRect)")
         #expect(compositor.damage(for: after) == [tileRect])
-        // Pixels elsewhere on the page and around it are not repainted.
-        let outside = [(tileRect.x - 1, tileRect.y), (tileRect.maxX, tileRect.maxY - 1), (10, 5), (10, 30)]
-            .filter {
-                $0.0 >= 0 && $0.0 < 600 && !(tileRect.x..<tileRect.maxX ~= $0.0 && tileRect.y..<tileRect.maxY ~= $0.1)
-            }
+        // Pixels elsewhere on the page are not repainted: beside the tile's edges, and far away.
+        let outside = [
+            (tileRect.x - 1, tileRect.y), (tileRect.maxX, tileRect.maxY - 1), (tileRect.x, tileRect.y - 1),
+            (tileRect.maxX - 1, tileRect.maxY), (300, 450), (10, 5), (590, 890),
+        ].filter {
+            screen.x..<screen.maxX ~= $0.0 && screen.y..<screen.maxY ~= $0.1
+                && !(tileRect.x..<tileRect.maxX ~= $0.0 && tileRect.y..<tileRect.maxY ~= $0.1)
+        }
+        #expect(outside.count >= 4)
         for (x, y) in outside { Self.scribble(buffer, x, y) }
         let damage = compositor.draw(after, into: buffer.pixels, stride: buffer.stride, bufferAge: 1)
         #expect(damage == [tileRect])
         for (x, y) in outside { #expect(buffer.pixel(x, y) == 0x1234_5678, "(\(x), \(y)) left alone") }
-        let reference = try renderReference(pipeline.document, page: 0, scale: 600.0 / 595, region: late.rect)
-        let difference = PixelDifference(buffer, tileRect, reference, threshold: 0)
+        let reference = try renderReference(pipeline.document, page: 0, scale: 1800.0 / 595, region: late.rect)
+        let difference = PixelDifference(
+            buffer, tileRect, reference, referenceX: tileRect.x - (origin.x + late.rect.x),
+            referenceY: tileRect.y - (origin.y + late.rect.y), threshold: 0)
         #expect(difference.max == 0, "the tile's pixels are MuPDF's: \(difference)")
 
         // The last tile makes the page sharp: the preview under the tiles goes, which changes
@@ -63,20 +84,45 @@ struct TileDamageTests {
         pipeline.render([last])
         let sharp = pipeline.plan()
         #expect(sharp.isSharp)
-        let lastRect = last.rect.offsetBy(dx: 0, dy: 25).intersection(page)
+        let lastRect = last.rect.offsetBy(dx: origin.x, dy: origin.y).intersection(screen)
         #expect(Set(compositor.damage(for: pipeline.scene(sharp)) ?? []) == [lastRect])
         compositor.draw(pipeline.scene(sharp), into: buffer.pixels, stride: buffer.stride, bufferAge: 1)
         let full = FrameCompositorTests.Buffer(width: 600, height: 900)
         FrameCompositor(logger: logger).draw(
             pipeline.scene(sharp), into: full.pixels, stride: full.stride, bufferAge: 0)
         var differing = 0
-        for y in page.y..<page.maxY {
-            for x in page.x..<page.maxX
+        for y in screen.y..<screen.maxY {
+            for x in screen.x..<screen.maxX
             where buffer.pixel(x, y) != full.pixel(x, y) && buffer.pixel(x, y) != 0x1234_5678 {
                 differing += 1
             }
         }
         #expect(differing == 0, "the partial repaints give the page a full redraw gives")
+    }
+
+    @Test("a tile arriving on a fitted page (one tile) damages the whole page, not the screen")
+    func singleTileArrival() throws {
+        let pipeline = try Self.pipeline()
+        let wanted = pipeline.plan().wanted
+        let tiles = wanted.filter { $0.page == 0 && $0.kind != .preview }
+        try #require(tiles == [TileKey(page: 0, pageWidth: 600, pageHeight: 849, kind: .tile(column: 0, row: 0))])
+        let compositor = FrameCompositor(logger: logger)
+        let buffer = FrameCompositorTests.Buffer(width: 600, height: 900)
+        pipeline.render(wanted.filter { !tiles.contains($0) })
+        compositor.draw(pipeline.scene(pipeline.plan()), into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        pipeline.render(tiles)
+        let sharp = pipeline.plan()
+        #expect(sharp.isSharp && sharp.sharpPages == [0])
+        let page = PixelBox(x: 0, y: 25, width: 600, height: 849)
+        Self.scribble(buffer, 300, 5)
+        Self.scribble(buffer, 300, 890)
+        let damage = compositor.draw(pipeline.scene(sharp), into: buffer.pixels, stride: buffer.stride, bufferAge: 1)
+        #expect(damage == [page])
+        #expect(buffer.pixel(300, 5) == 0x1234_5678, "the background above the page is left alone")
+        #expect(buffer.pixel(300, 890) == 0x1234_5678, "the background below the page is left alone")
+        let reference = try renderReference(pipeline.document, page: 0, scale: 600.0 / 595, region: tiles[0].rect)
+        let difference = PixelDifference(buffer, page, reference, threshold: 0)
+        #expect(difference.max == 0, "the page is MuPDF's one render of it: \(difference)")
     }
 
     @Test("an unchanged frame is no damage and repaints nothing")
@@ -153,9 +199,18 @@ struct TileDamageTests {
 
     @Test("one failed tile is drawn in the error colour over its rectangle only")
     func failedTile() throws {
-        let pipeline = try Self.pipeline()
+        // Zoomed in, so the page is a grid of tiles and one of them can fail alone.
+        let pipeline = try Self.zoomedPipeline()
         let tiles = pipeline.plan().wanted.filter { $0.page == 0 && $0.kind != .preview }
-        let broken = tiles[5]
+        #expect(tiles.count == 12)
+        let origin = try #require(pipeline.plan().pages.first).frame
+        // A tile wholly on screen with pixels of other tiles all round it.
+        let broken = try #require(
+            tiles.first {
+                let r = $0.rect.offsetBy(dx: origin.x, dy: origin.y)
+                return r.x > 0 && r.y > 0 && r.maxX < 600 && r.maxY < 900
+            })
+        #expect(broken.rect.width == 256 && broken.rect.height == 256)
         pipeline.render(tiles.filter { $0 != broken })
         pipeline.cache.insert(.failed("cannot render page 1: out of memory"), for: broken)
         let plan = pipeline.plan()
@@ -163,11 +218,23 @@ struct TileDamageTests {
         let buffer = FrameCompositorTests.Buffer(width: 600, height: 900)
         FrameCompositor(logger: logger).draw(
             pipeline.scene(plan), into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
-        let rect = broken.rect.offsetBy(dx: 0, dy: 25)
+        let rect = broken.rect.offsetBy(dx: origin.x, dy: origin.y)
         let error = TilePlanner.errorTileColor.argb
-        #expect(buffer.pixel(rect.x, rect.y) == error)
-        #expect(buffer.pixel(rect.maxX - 1, rect.maxY - 1) == error)
-        #expect(buffer.pixel(rect.x - 1, rect.y) != error)
-        #expect(buffer.pixel(rect.maxX, rect.maxY) != error)
+        var inside = 0
+        for y in rect.y..<rect.maxY {
+            for x in rect.x..<rect.maxX where buffer.pixel(x, y) != error { inside += 1 }
+        }
+        #expect(inside == 0, "every pixel of the failed tile is the error colour")
+        // The pixels just around it belong to the tiles that rendered.
+        var around = 0
+        for x in rect.x - 1...rect.maxX {
+            if buffer.pixel(x, rect.y - 1) == error { around += 1 }
+            if buffer.pixel(x, rect.maxY) == error { around += 1 }
+        }
+        for y in rect.y..<rect.maxY {
+            if buffer.pixel(rect.x - 1, y) == error { around += 1 }
+            if buffer.pixel(rect.maxX, y) == error { around += 1 }
+        }
+        #expect(around == 0, "no pixel around the tile is the error colour")
     }
 }

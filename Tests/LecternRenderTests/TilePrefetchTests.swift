@@ -52,6 +52,7 @@ struct TilePrefetchTests {
         let layers = afterTurn.pages.first?.layers ?? []
         let grid = TileGrid(
             frameWidth: pipeline.view.frame(forPage: 2).width, frameHeight: pipeline.view.frame(forPage: 2).height)
+        #expect(grid.columns * grid.rows == 1, "the fitted page (\(grid.pageWidth) × \(grid.pageHeight)) is one tile")
         #expect(layers.count == grid.columns * grid.rows)
         for layer in layers {
             guard case .image(let image) = layer.source else {

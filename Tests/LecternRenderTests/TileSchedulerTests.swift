@@ -37,6 +37,8 @@ struct TileSchedulerTests {
         while scheduler.isBusy, Date() < deadline { usleep(2000) }
     }
 
+    /// A tile of page 1 of text-3pages.pdf (595 × 842 pt) drawn at 3× (1785 × 2526 px, more
+    /// than `TileGrid.singleTileArea`, so a grid of 256-px tiles: 7 columns, 10 rows).
     static func key(_ column: Int, row: Int = 0, page: Int = 0) -> TileKey {
         TileKey(page: page, grid: TileGrid(pageWidth: 1785, pageHeight: 2526), column: column, row: row)
     }
@@ -48,6 +50,7 @@ struct TileSchedulerTests {
         defer { scheduler.stop() }
         #expect(!Self.isReadable(scheduler.wakeFD, within: 0), "nothing to drain yet")
         let wanted = [Self.key(0), Self.key(1, row: 1), Self.key(4, row: 6)]
+        try #require(wanted.map(\.rect.width) == [256, 256, 256], "three distinct tiles of a 256-px grid")
         scheduler.setWanted(wanted)
         #expect(Self.isReadable(scheduler.wakeFD, within: 20_000), "a finished tile makes the eventfd readable")
         let results = Self.collect(scheduler, count: 3)
@@ -59,7 +62,8 @@ struct TileSchedulerTests {
             }
             #expect(!isDamaged)
             #expect(image.width == key.rect.width && image.height == key.rect.height, "\(key)")
-            let reference = try renderReference(document, page: 0, scale: 2, region: key.rect)
+            // 1785 px is the 595 pt wide page at three times its size.
+            let reference = try renderReference(document, page: 0, scale: 3, region: key.rect)
             #expect(
                 memcmp(image.pixels, reference.pixels, image.stride * image.height) == 0,
                 "\(key) holds MuPDF's pixels of its rectangle")
