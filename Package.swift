@@ -98,7 +98,8 @@ let package = Package(
         .testTarget(name: "LecternPDFTests", dependencies: ["LecternPDF"]),
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPDF", "LecternCore"]),
         .testTarget(name: "LecternWaylandTests", dependencies: ["LecternWayland", "LecternTestSupport", "LecternCore"]),
-        .testTarget(name: "LecternKioskTests", dependencies: ["LecternTestSupport", "LecternPDF", "LecternCore"]),
+        .testTarget(
+            name: "LecternKioskTests", dependencies: ["LecternTestSupport", "LecternPDF", "LecternCore", "LecternKiosk"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -44,7 +44,9 @@ extension KioskApp {
         guard let reader else { return }
         let host = ReaderHost(app: self, reader: reader)
         interactionHost = host
-        interactions = InteractionController(host: host)
+        let controller = InteractionController(host: host)
+        interactions = controller
+        configureInteractions?(controller)
     }
 
     /// One event from the seat.

@@ -57,9 +57,27 @@ public final class KioskApp {
     /// Digits typed so far (Enter goes to that page).
     var pageEntry = ""
 
+    /// Lets an integrator change what gestures do without touching Lectern: called on the
+    /// main loop's thread with the interaction controller each time one is set up (when the
+    /// document opens, and after an idle reset). Add activation conditions and callbacks to
+    /// its components, custom gesture recognizers, failure requirements…
+    public var configureInteractions: ((InteractionController) -> Void)?
+
+    /// Readable when `stop()` was called.
+    private let stopFD = CLecternLinux_eventfd()
+
     public init(configuration: KioskConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
+    }
+
+    deinit {
+        if stopFD >= 0 { close(stopFD) }
+    }
+
+    /// Ends `run()` as SIGTERM does (exit status 0). Any thread.
+    public func stop() {
+        _ = CLecternLinux_eventfd_signal(stopFD)
     }
 
     /// Milliseconds since start-up, for logs.
@@ -113,7 +131,7 @@ public final class KioskApp {
 
         let display: Display
         do {
-            display = try Display(logger: logger)
+            display = try Display(name: configuration.displayName, logger: logger)
         } catch {
             logger.critical("\(error)")
             return 1
@@ -153,6 +171,11 @@ public final class KioskApp {
         loop.add(fd: loadingTimerFD) { [unowned self] in
             _ = CLecternLinux_timerfd_drain(loadingTimerFD)
             showLoading = true
+        }
+        loop.add(fd: stopFD) { [unowned self] in
+            _ = CLecternLinux_eventfd_drain(stopFD)
+            logger.info("asked to stop, shutting down")
+            loop.stop()
         }
         loop.add(fd: gestureTimerFD) { [unowned self] in gestureTimerFired() }
         loop.add(fd: idleTimerFD) { [unowned self] in idleTimerFired() }

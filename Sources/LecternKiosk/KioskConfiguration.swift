@@ -18,6 +18,8 @@ public struct KioskConfiguration: Sendable {
     public var scrollDirection: Axis = .horizontal
     /// The binding edge; nil reads it from the PDF (/ViewerPreferences /Direction).
     public var pageBinding: PageBinding?
+    /// The Wayland display to connect to (a socket name or an absolute path); nil: `$WAYLAND_DISPLAY`.
+    public var displayName: String?
     /// The page shown first (0-based).
     public var startPage = 0
     /// Seconds without input after which the reader goes back to `startPage`, zoomed out

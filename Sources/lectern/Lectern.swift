@@ -48,12 +48,20 @@ struct Lectern: ParsableCommand {
     var page: Int = 1
 
     @Option(
+        name: .customLong("idle-reset"),
+        help: ArgumentHelp(
+            "Go back to the start page, zoomed out, after this many seconds without input (0: never).",
+            valueName: "seconds"))
+    var idleReset: Int = 120
+
+    @Option(
         name: .customLong("cache-mb"),
         help: ArgumentHelp("Tile cache budget in MiB (default: about three screens).", valueName: "MiB"))
     var cacheMegabytes: Int?
 
     func validate() throws {
         if page < 1 { throw ValidationError("--page counts from 1") }
+        if idleReset < 0 { throw ValidationError("--idle-reset needs 0 (never) or a number of seconds") }
         if let cacheMegabytes, cacheMegabytes < 1 || cacheMegabytes > 4096 {
             throw ValidationError("--cache-mb must be between 1 and 4096")
         }
@@ -78,6 +86,7 @@ struct Lectern: ParsableCommand {
         configuration.pageBinding = binding.binding
         configuration.cacheBudget = cacheMegabytes.map { $0 << 20 }
         configuration.startPage = page - 1
+        configuration.idleResetSeconds = idleReset
         let status = KioskApp(configuration: configuration, logger: logger).run()
         if status != 0 { throw ExitCode(status) }
     }
