@@ -74,7 +74,10 @@ public final class InteractionController {
         deselectAnnotation = later("deselectAnnotation", TapGestureRecognizer(name: "deselectAnnotation"))
         transformAnnotation = later("transformAnnotation", PanGestureRecognizer(name: "transformAnnotation"))
         editAnnotation = later("editAnnotation", TapGestureRecognizer(numberOfTaps: 2, name: "editAnnotation"))
-        openLinkAnnotation = later("openLinkAnnotation", TapGestureRecognizer(name: "openLinkAnnotation"))
+        openLinkAnnotation = InteractionComponent(
+            name: "openLinkAnnotation", recognizers: [TapGestureRecognizer(name: "openLinkAnnotation")],
+            resolve: { $0.linkContext(at: $1) },
+            perform: { controller, context, viewPoint in controller.performOpenLink(context, at: viewPoint) })
         selectText = later("selectText", LongPressGestureRecognizer(name: "selectText"))
         deselectText = later("deselectText", TapGestureRecognizer(name: "deselectText"))
         fastScroll = InteractionComponent(
@@ -257,6 +260,24 @@ public final class InteractionController {
     }
 
     // MARK: Component preconditions and actions
+
+    /// The page under `viewPoint` when the host has a link there.
+    func linkContext(at viewPoint: Point) -> PageInteractionContext? {
+        guard let host else { return nil }
+        let view = host.documentView
+        guard view.layout.spreadCount > 0, view.viewBounds.contains(viewPoint), let page = view.page(at: viewPoint)
+        else { return nil }
+        let pagePoint = view.convert(viewPoint, from: .view, to: .page(page))
+        return host.link(at: pagePoint, onPage: page) == nil ? nil : PageInteractionContext(page: page)
+    }
+
+    func performOpenLink(_ context: PageInteractionContext, at viewPoint: Point) {
+        guard let host else { return }
+        let pagePoint = host.documentView.convert(viewPoint, from: .view, to: .page(context.page))
+        guard let link = host.link(at: pagePoint, onPage: context.page) else { return }
+        host.documentView.stopAnimations()
+        host.follow(link)
+    }
 
     func annotationOrTextContext(at viewPoint: Point) -> PageInteractionContext? {
         // Annotations, links and text selection come in a later issue; until then these

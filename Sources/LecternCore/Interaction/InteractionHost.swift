@@ -10,6 +10,28 @@ public protocol InteractionHost: AnyObject {
     func textBlocks(onPage page: Int) -> [Rect]
     /// Whether the chrome (title, page label, controls) is shown.
     var isUserInterfaceVisible: Bool { get set }
+    /// The link under `point` (page space of `page`), if any. Default: no links.
+    func link(at point: Point, onPage page: Int) -> LinkTarget?
+    /// Follows a link the visitor tapped (what a web address does on a kiosk is the app's
+    /// choice). Default: goes to the page of an internal link.
+    func follow(_ link: LinkTarget)
+}
+
+/// Where a link leads.
+public enum LinkTarget: Hashable, Sendable {
+    /// A page of this document (0-based).
+    case page(Int)
+    /// An address outside the document.
+    case uri(String)
+}
+
+extension InteractionHost {
+    public func link(at point: Point, onPage page: Int) -> LinkTarget? { nil }
+
+    public func follow(_ link: LinkTarget) {
+        guard case .page(let page) = link else { return }
+        try? documentView.goToPage(page)
+    }
 }
 
 /// Tunables of the interaction controller.

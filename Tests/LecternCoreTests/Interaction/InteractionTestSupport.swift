@@ -5,12 +5,24 @@ final class TestHost: InteractionHost {
     var documentView: DocumentView
     var blocks: [Int: [Rect]] = [:]
     var isUserInterfaceVisible = true
+    /// Links by page, in page space.
+    var links: [Int: [(rect: Rect, target: LinkTarget)]] = [:]
+    var followed: [LinkTarget] = []
 
     init(_ view: DocumentView) {
         documentView = view
     }
 
     func textBlocks(onPage page: Int) -> [Rect] { blocks[page] ?? [] }
+
+    func link(at point: Point, onPage page: Int) -> LinkTarget? {
+        links[page]?.first { $0.rect.contains(point) }?.target
+    }
+
+    func follow(_ link: LinkTarget) {
+        followed.append(link)
+        if case .page(let page) = link { try? documentView.goToPage(page) }
+    }
 
     /// Four 100 × 100 pages, one per 400 × 300 cell (each shown 300 × 300 at x 50).
     static func paged(binding: PageBinding = .leftEdge) -> TestHost {
