@@ -29,7 +29,23 @@ final class ReaderHost: InteractionHost {
 
     func textBlocks(onPage page: Int) -> [Rect] {
         // Read on a worker while the page was on screen; none yet → smart zoom zooms about the finger.
-        reader.textBlocks[page] ?? []
+        reader.textBlocks[page]?.blocks ?? []
+    }
+
+    func link(at point: Point, onPage page: Int) -> LinkTarget? {
+        reader.textBlocks[page]?.links.first { $0.rect.contains(point) }?.target
+    }
+
+    func follow(_ link: LinkTarget) {
+        switch link {
+        case .page(let page):
+            app.logger.info("link to page \(page + 1)")
+            try? reader.view.goToPage(page, animated: true, at: app.now)
+        case .uri(let address):
+            // A kiosk has no browser: say where the link goes instead.
+            app.logger.info("link to \(address) (not opened on a kiosk)")
+            app.showNotice("This link leads to \(address), which cannot be opened here.")
+        }
     }
 }
 
@@ -205,21 +221,41 @@ extension KioskApp {
         }
     }
 
-    // MARK: Text blocks for smart zoom
+    // MARK: Notices
 
-    /// Reads the text blocks of the pages on screen on the worker, once per page.
+    /// Shows `text` along the bottom for a few seconds.
+    func showNotice(_ text: String) {
+        notice = text
+        _ = CLecternLinux_timerfd_arm(noticeTimerFD, 5000)
+    }
+
+    func noticeTimerFired() {
+        _ = CLecternLinux_timerfd_drain(noticeTimerFD)
+        notice = nil
+    }
+
+    // MARK: Text blocks for smart zoom, links
+
+    /// Reads the text blocks and links of the pages on screen on the worker, once per page.
     func loadTextBlocks(for pages: [Int], reader: Reader) {
         let missing = pages.filter { reader.textBlocks[$0] == nil && !reader.textBlocksLoading.contains($0) }
         guard !missing.isEmpty else { return }
         reader.textBlocksLoading.formUnion(missing)
         let pdf = reader.document
         worker.submit {
-            var blocks: [Int: [Rect]] = [:]
+            func rect(_ r: PDFRect) -> Rect { Rect(x: r.x0, y: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0) }
+            var result: [Int: PageText] = [:]
             for page in missing {
-                let rects = (try? pdf.textBlocks(page: page)) ?? []
-                blocks[page] = rects.map { Rect(x: $0.x0, y: $0.y0, width: $0.x1 - $0.x0, height: $0.y1 - $0.y0) }
+                let blocks = ((try? pdf.textBlocks(page: page)) ?? []).map(rect)
+                let links: [(rect: Rect, target: LinkTarget)] = ((try? pdf.links(page: page)) ?? []).map { link in
+                    switch link.target {
+                    case .page(let target): (rect(link.rect), .page(target))
+                    case .uri(let address): (rect(link.rect), .uri(address))
+                    }
+                }
+                result[page] = PageText(blocks: blocks, links: links)
             }
-            return .textBlocks(blocks)
+            return .textBlocks(result)
         }
     }
 }

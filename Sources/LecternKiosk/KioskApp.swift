@@ -14,8 +14,8 @@ public final class KioskApp {
         case openFailed(PDFError)
         /// The real geometry of every page (after the page tree was loaded).
         case pageGeometries([(page: Int, geometry: PageGeometry)], failures: Int, milliseconds: Int)
-        /// Text blocks per page (PDF user space), for smart zoom.
-        case textBlocks([Int: [Rect]])
+        /// Text blocks and links per page (PDF user space), for smart zoom and links.
+        case textBlocks([Int: PageText])
     }
 
     enum DocumentState {
@@ -46,6 +46,9 @@ public final class KioskApp {
     var loadingTimerFD: Int32 = -1
     var gestureTimerFD: Int32 = -1
     var idleTimerFD: Int32 = -1
+    var noticeTimerFD: Int32 = -1
+    /// A passing message along the bottom (e.g. where a web link leads).
+    var notice: String?
 
     // Input (KioskApp+Input.swift).
     var interactions: InteractionController?
@@ -112,8 +115,9 @@ public final class KioskApp {
         loadingTimerFD = CLecternLinux_timerfd()
         gestureTimerFD = CLecternLinux_timerfd()
         idleTimerFD = CLecternLinux_timerfd()
+        noticeTimerFD = CLecternLinux_timerfd()
         defer {
-            for fd in [loadingTimerFD, gestureTimerFD, idleTimerFD] where fd >= 0 { close(fd) }
+            for fd in [loadingTimerFD, gestureTimerFD, idleTimerFD, noticeTimerFD] where fd >= 0 { close(fd) }
         }
         // Open the document while the Wayland connection is being set up.
         let path = configuration.documentPath, password = configuration.password
@@ -179,6 +183,7 @@ public final class KioskApp {
         }
         loop.add(fd: gestureTimerFD) { [unowned self] in gestureTimerFired() }
         loop.add(fd: idleTimerFD) { [unowned self] in idleTimerFired() }
+        loop.add(fd: noticeTimerFD) { [unowned self] in noticeTimerFired() }
         display.onInput = { [unowned self] event in handleInput(event) }
         if let seat = display.seat { logger.info("input devices: \(describe(seat.devices))") }
         restartIdleTimer()
@@ -335,7 +340,9 @@ public final class KioskApp {
             scene.shadows = plan.shadows
             scene.pages = plan.pages
             if isUserInterfaceVisible || !pageEntry.isEmpty { scene.chrome = chrome(for: reader) }
-            if reader.document.wasRepaired {
+            if let notice {
+                scene.banner = notice
+            } else if reader.document.wasRepaired {
                 scene.banner = "This file is damaged: showing what could be recovered."
             } else if plan.showsFailure {
                 scene.banner = "Part of this page cannot be shown: it is damaged."

@@ -5,6 +5,12 @@ import LecternPDF
 import LecternRender
 import Logging
 
+/// What a page holds for touch: its text blocks and links, in PDF user space.
+struct PageText: Sendable {
+    var blocks: [Rect]
+    var links: [(rect: Rect, target: LinkTarget)]
+}
+
 /// An open document on screen: its view model, and the tiles rendered for it.
 final class Reader {
     let document: PDFDocument
@@ -17,8 +23,9 @@ final class Reader {
     /// Whether the real sizes are being read.
     var loadingPageSizes = false
     private var lastWanted: [TileKey] = []
-    /// Text blocks per page in PDF user space (read on the worker), for smart zoom.
-    var textBlocks: [Int: [Rect]] = [:]
+    /// Text blocks and links per page in PDF user space (read on the worker), for smart zoom
+    /// and links.
+    var textBlocks: [Int: PageText] = [:]
     var textBlocksLoading: Set<Int> = []
 
     init(document: PDFDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size, cacheBudget: Int)
@@ -30,7 +37,7 @@ final class Reader {
         view = DocumentView(pages: pages, configuration: configuration, viewportSize: viewport)
         cache = TileCache(budget: cacheBudget)
         planner = TilePlanner(cache: cache)
-        scheduler = TileScheduler { key, cookie in Reader.render(key, of: document, cookie: cookie) }
+        scheduler = TileScheduler { key, cookie in TileContent.render(key, of: document, cookie: cookie) }
     }
 
     func stop() { scheduler.stop() }
@@ -65,32 +72,5 @@ final class Reader {
             }
         }
         return placements
-    }
-
-    /// Renders one tile on a worker thread. Errors become error tiles; a cancelled render is nil.
-    static func render(_ key: TileKey, of document: PDFDocument, cookie: RenderCookie) -> TileContent? {
-        let info: PageInfo
-        do {
-            info = try document.pageInfo(at: key.page)
-        } catch {
-            return .failed(error.description)
-        }
-        let scale = Double(key.pageWidth) / max(1, info.displaySize.width)
-        let rect = key.rect
-        guard rect.width > 0, rect.height > 0 else { return .failed("empty tile \(key)") }
-        let image = RasterImage(width: rect.width, height: rect.height, contentID: 0)
-        do throws(PDFError) {
-            try document.render(
-                page: key.page, scale: scale,
-                region: PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
-                into: image.pixels, stride: image.stride, cookie: cookie)
-            return .image(image, isDamaged: false)
-        } catch  where error.kind == .renderIncomplete {
-            return .image(image, isDamaged: true)
-        } catch  where error.kind == .cancelled {
-            return nil
-        } catch {
-            return .failed(error.description)
-        }
     }
 }

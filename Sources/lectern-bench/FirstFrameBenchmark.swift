@@ -10,23 +10,10 @@ import LecternTestSupport
 /// the first's (`ratio_to_compared`: a 15,000-page document should start about as fast as a
 /// 36-page one).
 func runFirstFrameBenchmark(arguments: [String]) throws {
-    var runs = 7
-    var width: Int32 = 1280, height: Int32 = 720
-    var documents: [String] = []
-    var index = 0
-    while index < arguments.count {
-        switch arguments[index] {
-        case "--runs":
-            index += 1
-            runs = Int(arguments[index]) ?? runs
-        case "--size":
-            index += 1
-            if let size = parseSize(arguments[index]) { (width, height) = size }
-        default:
-            documents.append(arguments[index])
-        }
-        index += 1
-    }
+    let options = BenchOptions(arguments)
+    let runs = options.runs ?? 7
+    let (width, height) = options.size
+    let documents = options.documents
     guard !documents.isEmpty else { throw BenchmarkError(description: "first-frame needs at least one PDF") }
     var lectern = [[FirstFrame]](repeating: [], count: documents.count)
     var mutool = [[Double]](repeating: [], count: documents.count)

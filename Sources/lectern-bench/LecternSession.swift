@@ -183,6 +183,39 @@ func parseSize(_ text: String) -> (Int32, Int32)? {
     return parts.count == 2 ? (parts[0], parts[1]) : nil
 }
 
+/// The options the benchmarks share: `--runs N`, `--size WxH` (repeatable), `--seconds S`,
+/// and the documents.
+struct BenchOptions {
+    var runs: Int?
+    var sizes: [(Int32, Int32)] = []
+    var seconds: Double?
+    var documents: [String] = []
+
+    init(_ arguments: [String]) {
+        var index = 0
+        while index < arguments.count {
+            let value = index + 1 < arguments.count ? arguments[index + 1] : ""
+            switch arguments[index] {
+            case "--runs":
+                runs = Int(value)
+                index += 1
+            case "--size":
+                if let size = parseSize(value) { sizes.append(size) }
+                index += 1
+            case "--seconds":
+                seconds = Double(value)
+                index += 1
+            default:
+                documents.append(arguments[index])
+            }
+            index += 1
+        }
+    }
+
+    /// The last `--size`, or 1280x720.
+    var size: (Int32, Int32) { sizes.last ?? (1280, 720) }
+}
+
 func printJSON(_ object: [String: Any]) throws {
     let json = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
     print(String(decoding: json, as: UTF8.self))

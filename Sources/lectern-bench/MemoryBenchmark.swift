@@ -6,23 +6,10 @@ import Foundation
 /// page sizes read, prefetch done; for the 15,000-page document also after a jump to page 9000
 /// (page tree walked, another page rendered).
 func runMemoryBenchmark(arguments: [String]) throws {
-    var runs = 3
-    var sizes: [(Int32, Int32)] = []
-    var documents: [String] = []
-    var index = 0
-    while index < arguments.count {
-        switch arguments[index] {
-        case "--runs":
-            index += 1
-            runs = Int(arguments[index]) ?? runs
-        case "--size":
-            index += 1
-            if let size = parseSize(arguments[index]) { sizes.append(size) }
-        default:
-            documents.append(arguments[index])
-        }
-        index += 1
-    }
+    let options = BenchOptions(arguments)
+    let runs = options.runs ?? 3
+    var sizes = options.sizes
+    let documents = options.documents
     guard documents.count == 2 else {
         throw BenchmarkError(description: "memory needs two PDFs: a 1-page one and the 15,000-page one")
     }

@@ -17,23 +17,10 @@ import LecternTestSupport
 /// - `typed_jump_9000`: a fresh Lectern on the 15,000-page document, settled at page 1 with all
 ///   page sizes read, then 9000 + Enter.
 func runPageTurnBenchmark(arguments: [String]) throws {
-    var runs = 5
-    var width: Int32 = 1280, height: Int32 = 720
-    var documents: [String] = []
-    var index = 0
-    while index < arguments.count {
-        switch arguments[index] {
-        case "--runs":
-            index += 1
-            runs = Int(arguments[index]) ?? runs
-        case "--size":
-            index += 1
-            if let size = parseSize(arguments[index]) { (width, height) = size }
-        default:
-            documents.append(arguments[index])
-        }
-        index += 1
-    }
+    let options = BenchOptions(arguments)
+    let runs = options.runs ?? 5
+    let (width, height) = options.size
+    let documents = options.documents
     guard documents.count == 2 else {
         throw BenchmarkError(description: "latency needs two PDFs: a short text one (36 pages) and the 15,000-page one")
     }

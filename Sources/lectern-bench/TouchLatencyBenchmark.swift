@@ -11,24 +11,10 @@ import Foundation
 /// loop, sent half-way between motion events every 6th frame: what any answer from Lectern costs
 /// without drawing.
 func runTouchLatencyBenchmark(arguments: [String]) throws {
-    var width: Int32 = 1280, height: Int32 = 720
-    var seconds = 10.0
-    var document: String?
-    var index = 0
-    while index < arguments.count {
-        switch arguments[index] {
-        case "--size":
-            index += 1
-            if let size = parseSize(arguments[index]) { (width, height) = size }
-        case "--seconds":
-            index += 1
-            seconds = Double(arguments[index]) ?? seconds
-        default:
-            document = arguments[index]
-        }
-        index += 1
-    }
-    guard let document else { throw BenchmarkError(description: "touch needs a PDF") }
+    let options = BenchOptions(arguments)
+    let seconds = options.seconds ?? 10
+    let (width, height) = options.size
+    guard let document = options.documents.last else { throw BenchmarkError(description: "touch needs a PDF") }
 
     let session = try LecternSession(
         document: document, options: ["--scroll", "continuous", "--direction", "vertical"], width: width,

@@ -37,32 +37,9 @@ func documentView(
     return DocumentView(pages: PageTable(geometries), configuration: configuration, viewportSize: viewport)
 }
 
-/// Renders one tile with MuPDF exactly as the kiosk does (Reader.render): the page scaled so its
-/// width is the key's page width, the key's rectangle of it. Errors become error tiles; a
-/// cancelled render is nil.
+/// Renders one tile as the kiosk does.
 func renderTile(_ key: TileKey, of document: PDFDocument, cookie: RenderCookie? = nil) -> TileContent? {
-    let info: PageInfo
-    do {
-        info = try document.pageInfo(at: key.page)
-    } catch {
-        return .failed(error.description)
-    }
-    let scale = Double(key.pageWidth) / max(1, info.displaySize.width)
-    let rect = key.rect
-    let image = RasterImage(width: rect.width, height: rect.height, contentID: 0)
-    do throws(PDFError) {
-        try document.render(
-            page: key.page, scale: scale,
-            region: PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
-            into: image.pixels, stride: image.stride, cookie: cookie)
-        return .image(image, isDamaged: false)
-    } catch  where error.kind == .renderIncomplete {
-        return .image(image, isDamaged: true)
-    } catch  where error.kind == .cancelled {
-        return nil
-    } catch {
-        return .failed(error.description)
-    }
+    TileContent.render(key, of: document, cookie: cookie)
 }
 
 /// MuPDF's own rendering of `region` (pixels of the page drawn at `scale`), for comparing.
