@@ -591,6 +591,39 @@ int lectern_mupdf_document_page_labels(lectern_mupdf_document *document, lectern
     return status;
 }
 
+// MARK: - Pages
+
+/// Loads page `index` with the document context (fz_load_page: the page dictionary, its annotations
+/// and links; not its content). Call with doc_lock held, inside fz_try (throws); drop the page with
+/// fz_drop_page before releasing doc_lock.
+static fz_page *load_page_locked(lectern_mupdf_document *document, int index) {
+    fz_context *ctx = document->ctx;
+    fz_page *page = fz_load_page(ctx, document->doc, index);
+#if FZ_VERSION_MAJOR == 1 && FZ_VERSION_MINOR < 22
+    // pdf_load_page keeps the page object it got from pdf_lookup_page_obj, which in 1.21 is itself
+    // a kept reference when the page map is loaded (see lookup_page_obj): give that one back.
+    // Only for a freshly loaded page (refs 1): fz_load_page returns a page still open as it is.
+    pdf_page *pdf_page = pdf_page_from_fz_page(ctx, page);
+    if (pdf_page && page->refs == 1 && document->pdf && document->pdf->fwd_page_map) pdf_drop_obj(ctx, pdf_page->obj);
+#endif
+    return page;
+}
+
+/// PDF user space -> fitz page space (rotated, y down) of a loaded page (pdf_page_transform), the
+/// space of its display list and of its links; the identity for other formats. Call inside fz_try.
+static fz_matrix page_transform(fz_context *ctx, fz_page *page) {
+    fz_matrix ctm = fz_identity;
+    pdf_page *pdf_page = pdf_page_from_fz_page(ctx, page);
+    if (pdf_page) pdf_page_transform(ctx, pdf_page, NULL, &ctm);
+    return ctm;
+}
+
+/// Copies `rect`, in fitz page space, as PDF user space (unrotated, y up) to `out`. `to_user` is the
+/// inverse of the page's page_transform.
+static void copy_user_rect(float out[4], fz_rect rect, fz_matrix to_user) {
+    copy_rect(out, fz_transform_rect(rect, to_user));
+}
+
 // MARK: - Cookies
 
 struct lectern_mupdf_cookie {
@@ -654,18 +687,9 @@ static fz_display_list *record_list_locked(lectern_mupdf_document *document, int
     fz_var(list);
     fz_var(device);
     fz_try(ctx) {
-        page = fz_load_page(ctx, document->doc, index);
-        pdf_page *pdf_page = pdf_page_from_fz_page(ctx, page);
-#if FZ_VERSION_MAJOR == 1 && FZ_VERSION_MINOR < 22
-        // pdf_load_page keeps the page object it got from pdf_lookup_page_obj, which in 1.21 is itself
-        // a kept reference when the page map is loaded (see lookup_page_obj): give that one back.
-        // Only for a freshly loaded page (refs 1): fz_load_page returns a page still open as it is.
-        if (pdf_page && page->refs == 1 && document->pdf && document->pdf->fwd_page_map)
-            pdf_drop_obj(ctx, pdf_page->obj);
-#endif
+        page = load_page_locked(document, index);
         out->bounds = fz_bound_page(ctx, page);
-        out->page_ctm = fz_identity;
-        if (pdf_page) pdf_page_transform(ctx, pdf_page, NULL, &out->page_ctm);
+        out->page_ctm = page_transform(ctx, page);
         list = fz_new_display_list(ctx, out->bounds);
         device = fz_new_list_device(ctx, list);
         fz_run_page(ctx, page, device, fz_identity, cookie);
@@ -852,7 +876,7 @@ int lectern_mupdf_page_text_blocks(lectern_mupdf_document *document, int index, 
         int i = 0;
         for (fz_stext_block *block = text->first_block; block; block = block->next) {
             if (block->type != FZ_STEXT_BLOCK_TEXT) continue;
-            copy_rect(out + 4 * i++, fz_transform_rect(block->bbox, to_user));
+            copy_user_rect(out + 4 * i++, block->bbox, to_user);
         }
         *rects = out;
         *count = n;
@@ -868,6 +892,89 @@ int lectern_mupdf_page_text_blocks(lectern_mupdf_document *document, int index, 
         status = caught(ctx, error);
     }
     checkin_context(document, ctx);
+    return status;
+}
+
+// MARK: - Links
+
+int lectern_mupdf_page_links(lectern_mupdf_document *document, int index, lectern_mupdf_link **links, int *count,
+                             lectern_mupdf_error *error) {
+    set_error(error, LECTERN_MUPDF_OK, "");
+    *links = NULL;
+    *count = 0;
+    int status = check_index(document, index, error);
+    if (status != LECTERN_MUPDF_OK) return status;
+    int page_count = atomic_load(&document->page_count); // known: check_index counted the pages
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    fz_page *page = NULL;
+    fz_link *head = NULL;
+    lectern_mupdf_link *out = NULL;
+    fz_var(page);
+    fz_var(head);
+    fz_var(out);
+    fz_try(ctx) {
+        // Loading the page reads its annotations and links (pdf_load_page), not its content.
+        page = load_page_locked(document, index);
+        head = fz_load_links(ctx, page);
+        // The link rects are in fitz page space (rotated, y down); the caller wants PDF user space.
+        fz_matrix to_user = fz_invert_matrix(page_transform(ctx, page));
+        size_t n = 0, text = 0;
+        for (fz_link *link = head; link; link = link->next) {
+            n++;
+            if (link->uri) text += strlen(link->uri) + 1;
+        }
+        // One plain malloc block, the links and then their URIs: the caller frees it without a
+        // MuPDF context, with one free().
+        out = malloc(sizeof *out * (n ? n : 1) + text);
+        if (!out) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory listing %zu links", n);
+        char *strings = (char *)(out + (n ? n : 1));
+        int i = 0;
+        for (fz_link *link = head; link; link = link->next) {
+            if (!link->uri || !link->uri[0]) continue;
+            lectern_mupdf_link *entry = &out[i];
+            if (fz_is_external_link(ctx, link->uri)) {
+                size_t length = strlen(link->uri) + 1;
+                memcpy(strings, link->uri, length);
+                entry->uri = strings;
+                entry->page = -1;
+                strings += length;
+            } else {
+                int target = -1;
+                fz_var(target);
+                // A destination that does not resolve to a page of the document skips that link, not
+                // the page. (MuPDF 1.21 already drops most such links when it loads the page: missing
+                // named destinations, page numbers past the end; this is the net for the rest.)
+                fz_try(ctx) {
+                    fz_location location = fz_resolve_link(ctx, document->doc, link->uri, NULL, NULL);
+                    if (location.chapter >= 0 && location.page >= 0)
+                        target = fz_page_number_from_location(ctx, document->doc, location);
+                }
+                fz_catch(ctx) {
+                    fz_warn(ctx, "page %d: skipping the link to %s: %s", index + 1, link->uri, fz_caught_message(ctx));
+                    target = -1;
+                }
+                if (target < 0 || target >= page_count) continue;
+                entry->uri = NULL;
+                entry->page = target;
+            }
+            copy_user_rect(entry->rect, link->rect, to_user);
+            i++;
+        }
+        *links = out;
+        *count = i;
+    }
+    fz_always(ctx) {
+        fz_drop_link(ctx, head);
+        fz_drop_page(ctx, page);
+    }
+    fz_catch(ctx) {
+        free(out);
+        *links = NULL;
+        *count = 0;
+        status = caught(ctx, error);
+    }
+    unlock_document(document);
     return status;
 }
 

@@ -1,7 +1,7 @@
 import CMuPDF
 import Foundation
 
-/// An open PDF file: page count, page geometry and labels, tile rendering and text blocks.
+/// An open PDF file: page count, page geometry and labels, tile rendering, text blocks and links.
 ///
 /// Owns one `lectern_mupdf_document`, destroyed in `deinit`. Thread safe, and built for parallel
 /// rendering: the shim serializes what touches the `fz_document` (opening pages, recording display
@@ -200,6 +200,39 @@ public final class PDFDocument: @unchecked Sendable {
             PDFRect(
                 x0: Double(rects[4 * i]), y0: Double(rects[4 * i + 1]), x1: Double(rects[4 * i + 2]),
                 y1: Double(rects[4 * i + 3]))
+        }
+    }
+
+    /// The links of page `index`, in the order of the page's /Annots: internal links (GoTo actions and
+    /// destinations) resolved to a page of this document, external ones as URIs. A link whose
+    /// destination does not resolve to a page of the document is left out. Rects are in PDF user
+    /// space like `textBlocks(page:)`. Loads the page (annotations and links) without running its
+    /// content or rendering.
+    ///
+    /// - Throws: `.pageOutOfRange`, or `.damaged` when the page cannot be loaded.
+    /// Corresponding C functions: `fz_load_links`, `fz_resolve_link` (`lectern_mupdf_page_links`).
+    public func links(page index: Int) throws(PDFError) -> [PDFLink] {
+        try checkIndex(index)
+        var error = lectern_mupdf_error()
+        var links: UnsafeMutablePointer<lectern_mupdf_link>?
+        var count: Int32 = 0
+        guard lectern_mupdf_page_links(handle, Int32(index), &links, &count, &error) == 0 else {
+            throw PDFError(
+                .damaged, path: path,
+                message:
+                    "cannot read the links of page \(index + 1) of \(path): the page is damaged (MuPDF: \(error.text))"
+            )
+        }
+        defer { free(links) }
+        guard let links else { return [] }
+        return (0..<Int(count)).map { i in
+            let link = links[i]
+            let rect = link.rect
+            let target: PDFLink.Target =
+                if let uri = link.uri { .uri(String(cString: uri)) } else { .page(Int(link.page)) }
+            return PDFLink(
+                rect: PDFRect(x0: Double(rect.0), y0: Double(rect.1), x1: Double(rect.2), y1: Double(rect.3)),
+                target: target)
         }
     }
 

@@ -175,6 +175,23 @@ int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float
 int lectern_mupdf_page_text_blocks(lectern_mupdf_document *document, int index, float **rects, int *count,
                                    lectern_mupdf_error *error);
 
+/// One link of a page, in PDF user space.
+typedef struct lectern_mupdf_link {
+    /// The link's rect {x0, y0, x1, y1} in PDF user space (unrotated, y up: the space of the media box).
+    float rect[4];
+    /// The target page (0-based) of an internal link; -1 for an external one.
+    int page;
+    /// The URI (UTF-8) of an external link, NULL for an internal one. Points into the links' block.
+    const char *uri;
+} lectern_mupdf_link;
+
+/// The links of page `index` (fz_load_links), without running the page content. Internal links are
+/// resolved to a page (fz_resolve_link); links whose destination does not resolve to a page of the
+/// document are left out. On success `*links` is one malloc'd block of `*count` links followed by
+/// their URIs, that the caller frees with one free() (it may be non-NULL when `*count` is 0).
+int lectern_mupdf_page_links(lectern_mupdf_document *document, int index, lectern_mupdf_link **links, int *count,
+                             lectern_mupdf_error *error);
+
 /// Tests only: the page info the way it was read before (loading the page: fz_load_page, fz_bound_page,
 /// /Rotate rounded down), as the reference the page-object reading is checked against.
 int lectern_mupdf_page_get_info_by_loading_for_testing(lectern_mupdf_document *document, int index,
