@@ -1,4 +1,5 @@
 import Foundation
+import LecternPDF
 import LecternTestSupport
 import Testing
 
@@ -168,6 +169,44 @@ struct TouchTests {
         lectern.tap(x: 640, y: 360)
         #expect(lectern.settle())
         #expect(lectern.page(atX: 640, y: 30) == 1, "a second tap hides it")
+        #expect(try lectern.stop() == 0)
+    }
+
+    /// Where a point of the sample's page (PDF user space, A4 portrait) shows at 1280x720.
+    static func onScreen(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        let scale = 696.0 / 842
+        let left = ((1280 - 595 * scale) / 2).rounded()
+        return (left + x * scale, 12 + (842 - y) * scale)
+    }
+
+    @Test("a tap on a link goes to its page; a web link is shown, not opened")
+    func links() throws {
+        let sample = LecternHarness.repository.appendingPathComponent("Sources/lectern/Resources/sample.pdf").path
+        let pdf = try PDFDocument(path: sample)
+        // The cover's table of contents links to the pages.
+        let toc = try #require(try pdf.links(page: 0).first { $0.target == .page(1) })
+        var lectern = try LecternHarness([sample])
+        #expect(lectern.settle())
+        var point = Self.onScreen((toc.rect.x0 + toc.rect.x1) / 2, (toc.rect.y0 + toc.rect.y1) / 2)
+        lectern.tap(x: point.x, y: point.y)
+        #expect(lectern.waitForPage(2), "the link leads to page 2: \(lectern.viewState ?? "none")")
+        #expect(lectern.process.errorOutput.contains("link to page 2"))
+        #expect(try lectern.stop() == 0)
+
+        // The Links page (6) has web links: tapping one says where it leads and stays.
+        let web = try #require(try pdf.links(page: 5).first { $0.target == .uri("https://mupdf.com") })
+        lectern = try LecternHarness([sample, "--page", "6"])
+        #expect(lectern.settle())
+        let before = try #require(lectern.lastCommit)
+        point = Self.onScreen((web.rect.x0 + web.rect.x1) / 2, (web.rect.y0 + web.rect.y1) / 2)
+        lectern.tap(x: point.x, y: point.y)
+        #expect(lectern.settle())
+        #expect(lectern.process.errorOutput.contains("link to https://mupdf.com (not opened on a kiosk)"))
+        #expect(lectern.dominantPage == 6, "no page change")
+        let after = try #require(lectern.lastCommit)
+        let bottom = DamageRect(x: 0, y: 680, width: 1280, height: 40)
+        #expect(
+            after.darkFraction(in: bottom) != before.darkFraction(in: bottom), "a notice appears along the bottom")
         #expect(try lectern.stop() == 0)
     }
 }

@@ -10,8 +10,10 @@
 /// (they run together; the pinch wins while two fingers are down). `fastScroll` turns the
 /// spread on a tap in an edge zone at once (no double-tap wait); `smartZoom` zooms on a
 /// double tap; `toggleUserInterface` toggles the chrome on a single tap once everything
-/// else failed. The annotation and text components have their recognizers, relations and
-/// contexts, but no action yet: their precondition is always false, so they never activate.
+/// else failed. `openLinkAnnotation` follows the link under a tap (the host finds links and
+/// decides what a web address does). The other annotation and text components have their
+/// recognizers, relations and contexts, but no action yet: their precondition is always
+/// false, so they never activate.
 public final class InteractionController {
     /// What the controller acts on (not retained: the app owns both).
     public weak var host: (any InteractionHost)?
@@ -280,7 +282,7 @@ public final class InteractionController {
     }
 
     func annotationOrTextContext(at viewPoint: Point) -> PageInteractionContext? {
-        // Annotations, links and text selection come in a later issue; until then these
+        // Annotations and text selection come in a later issue; until then these
         // components never activate, so everything waiting on them proceeds at once.
         nil
     }

@@ -21,9 +21,9 @@ extension TileContent {
                 region: PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
                 into: image.pixels, stride: image.stride, cookie: cookie)
             return .image(image, isDamaged: false)
-        } catch where error.kind == .renderIncomplete {
+        } catch  where error.kind == .renderIncomplete {
             return .image(image, isDamaged: true)
-        } catch where error.kind == .cancelled {
+        } catch  where error.kind == .cancelled {
             return nil
         } catch {
             return .failed(error.description)
