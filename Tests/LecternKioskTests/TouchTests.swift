@@ -90,25 +90,31 @@ struct TouchTests {
         // A quick upward flick: 300 px in 80 ms.
         lectern.drag(from: (300, 900), to: (300, 600), steps: 5)
         let released = lectern.compositor.commitCount
-        // Where page 2 starts in each later frame.
-        var tops: [Int] = []
-        _ = lectern.compositor.wait(timeout: .seconds(4)) {
-            if let commit = lectern.compositor.commits.last, lectern.compositor.commitCount > released,
+        _ = lectern.compositor.wait(timeout: .seconds(4)) { false }
+        // Where page 2 starts in each frame committed after the release, and when.
+        var samples: [(time: Double, top: Int)] = []
+        for commit in lectern.compositor.commits where commit.sequence > released {
+            guard
                 let top = (0..<commit.height).first(where: {
                     LecternHarness.page(ofColor: commit.pixel(x: 100, y: $0)) == 2
-                }),
-                tops.last != top
-            {
-                tops.append(top)
-            }
-            return false
+                }), samples.last?.top != top
+            else { continue }
+            let t = commit.timestamp - lectern.compositor.commits[0].timestamp
+            samples.append((Double(t.components.seconds) + Double(t.components.attoseconds) / 1e18, top))
         }
         #expect(lectern.compositor.commitCount > before)
-        #expect(tops.count >= 4, "the content keeps moving after the release: \(tops)")
-        let steps = zip(tops, tops.dropFirst()).map { $0 - $1 }
-        #expect(steps.allSatisfy { $0 >= 0 }, "it keeps moving up: \(tops)")
-        if steps.count >= 4 {
-            #expect(steps.prefix(2).reduce(0, +) > steps.suffix(2).reduce(0, +), "and slows down: \(steps)")
+        #expect(samples.count >= 4, "the content keeps moving after the release: \(samples)")
+        let tops = samples.map(\.top)
+        #expect(zip(tops, tops.dropFirst()).allSatisfy { $0 >= $1 }, "it keeps moving up: \(tops)")
+        if samples.count >= 4, let first = samples.first, let last = samples.last, last.time > first.time {
+            // Speed over the first and the last third of the movement, by the commits' times.
+            let third = (last.time - first.time) / 3
+            let early = samples.last { $0.time <= first.time + third } ?? samples[1]
+            let late = samples.first { $0.time >= last.time - third } ?? samples[samples.count - 2]
+            let earlySpeed = Double(first.top - early.top) / max(early.time - first.time, 1e-3)
+            let lateSpeed = Double(late.top - last.top) / max(last.time - late.time, 1e-3)
+            #expect(
+                earlySpeed > lateSpeed, "and slows down: \(Int(earlySpeed)) then \(Int(lateSpeed)) px/s, \(samples)")
         }
         #expect(try lectern.stop() == 0)
     }
