@@ -17,7 +17,8 @@ struct LargeDocumentTests {
         #expect(lectern.settle(timeout: .seconds(30)))
 
         // Page 1: its page area matches MuPDF's rendering at the fitted scale.
-        let first = try #require(lectern.lastCommit)
+        let firstCommit = lectern.lastCommit
+        let first = try #require(firstCommit)
         let box = try #require(PageArea.find(in: first), "a page on screen")
         // The page's pixel frame is the fitted one (within rounding), and Lectern draws the page
         // to fill it: at the scale of the frame's width (492 / 595 here, not 696 / 842: at the
@@ -49,7 +50,8 @@ struct LargeDocumentTests {
             diff9000 = PageArea.meanDifference(commit, box: box, reference: reference9000)
             return diff9000 < 2
         }
-        let shown = try #require(lectern.lastCommit)
+        let lastCommit = lectern.lastCommit
+        let shown = try #require(lastCommit)
         #expect(PageArea.find(in: shown) == box, "page 9000 is fitted like page 1 (same size)")
         #expect(diff9000 < 2, "page 9000 on screen matches MuPDF's page 9000: mean difference \(diff9000)")
         let against1 = PageArea.meanDifference(shown, box: box, reference: reference1)

@@ -1,4 +1,5 @@
 import Foundation
+import LecternPDF
 import LecternTestSupport
 import Testing
 
@@ -45,6 +46,11 @@ struct LecternHarness {
         process.errorOutput.split(separator: "\n").last { $0.contains("view state: ") }.map {
             String($0[$0.range(of: "view state: ")!.upperBound...])
         }
+    }
+
+    /// How many view states Lectern logged so far.
+    var viewStateCount: Int {
+        process.errorOutput.split(separator: "\n").count { $0.contains("view state: ") }
     }
 
     /// The page (1-based) of the last logged view state.
@@ -201,6 +207,19 @@ struct LecternHarness {
     /// Waits until the log's view state says `page` (1-based).
     func waitForPage(_ page: Int, timeout: Duration = .seconds(10)) -> Bool {
         compositor.wait(timeout: timeout) { dominantPage == page }
+    }
+
+    /// Writes the last commit as a PNG (for looking at a failure); returns the path, or nil.
+    @discardableResult
+    func saveLastCommit(_ name: String) -> String? {
+        guard let commit = lastCommit else { return nil }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-\(name).png").path
+        let written = commit.pixels.withUnsafeBytes { raw in
+            (try? PNGWriter.write(
+                bgra: raw.baseAddress!, width: commit.width, height: commit.height, stride: commit.width * 4, to: path))
+                != nil
+        }
+        return written ? path : nil
     }
 
     /// Sends SIGTERM and waits; returns the exit status. Tears the compositor down.
