@@ -70,4 +70,34 @@ struct ResizeOnScreenTests {
             "resizing back restores the viewport: \(v1) → \(v2) → \(v3)")
         #expect(try lectern.stop() == 0)
     }
+
+    @Test("a resize that clamps the zoom to fit still restores the zoomed viewport when resizing back")
+    func clampedResizeRestoresViewport() throws {
+        let lectern = try LecternHarness([colors, "--page", "3"], width: 1280, height: 720)
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        // Zoomed in 2.25 times, 486 points show across: wider than the 900-px portrait view
+        // shows when fitted (876 px for 420 points, 455 points across), so portrait is fitted.
+        lectern.press(LecternHarness.Key.equal)
+        lectern.press(LecternHarness.Key.equal)
+        #expect(lectern.compositor.wait(timeout: .seconds(5)) { lectern.viewport != nil })
+        #expect(lectern.settle())
+        let zoomed = lectern.viewport
+        let v1 = try #require(zoomed, "zoomed in: \(lectern.viewState ?? "none")")
+        #expect(v1.width > 455, "wider than the fitted portrait view: \(v1)")
+
+        #expect(resize(lectern, to: 900, 1200))
+        #expect(lectern.viewState == "page 3", "fitted on page 3 in portrait: \(lectern.viewState ?? "none")")
+        #expect(lectern.page(atX: 200, y: 600) == 3)
+
+        #expect(resize(lectern, to: 1280, 720))
+        let landscape = lectern.viewport
+        let v3 = try #require(landscape, "zoomed again after resizing back: \(lectern.viewState ?? "none")")
+        #expect(lectern.dominantPage == 3)
+        #expect(
+            abs(v3.x - v1.x) <= 1 && abs(v3.y - v1.y) <= 1 && abs(v3.width - v1.width) <= 1
+                && abs(v3.height - v1.height) <= 1,
+            "resizing back restores the viewport: \(v1) → \(v3)")
+        #expect(try lectern.stop() == 0)
+    }
 }
