@@ -1,4 +1,5 @@
 import Foundation
+import LecternPDF
 import LecternTestSupport
 import Testing
 
@@ -45,6 +46,11 @@ struct LecternHarness {
         process.errorOutput.split(separator: "\n").last { $0.contains("view state: ") }.map {
             String($0[$0.range(of: "view state: ")!.upperBound...])
         }
+    }
+
+    /// How many view states Lectern logged so far.
+    var viewStateCount: Int {
+        process.errorOutput.split(separator: "\n").count { $0.contains("view state: ") }
     }
 
     /// The page (1-based) of the last logged view state.
@@ -130,9 +136,90 @@ struct LecternHarness {
         }
     }
 
+    /// Advertises a keyboard too, waits for Lectern to bind it and focuses Lectern's surface.
+    func enableKeyboard(timeout: Duration = .seconds(5)) -> Bool {
+        compositor.setSeatCapabilities([.touch, .pointer, .keyboard])
+        guard compositor.wait(timeout: timeout, until: { compositor.keyboardResourceCount > 0 }) else { return false }
+        pump(.milliseconds(50))  // the keymap
+        guard compositor.keyboardEnter() else { return false }
+        pump()
+        return true
+    }
+
+    /// Presses and releases the key with evdev code `code` (see `Key`).
+    func press(_ code: UInt32) {
+        compositor.keyboardKey(code, pressed: true)
+        pump(.milliseconds(10))
+        compositor.keyboardKey(code, pressed: false)
+        pump(.milliseconds(10))
+    }
+
+    /// Types the digits of `number` then Enter.
+    func type(page number: Int) {
+        for character in String(number) { press(Key.digit(Int(String(character))!)) }
+        press(Key.enter)
+    }
+
+    /// Evdev key codes (linux/input-event-codes.h).
+    enum Key {
+        static let escape: UInt32 = 1
+        static func digit(_ d: Int) -> UInt32 { d == 0 ? 11 : UInt32(1 + d) }
+        static let minus: UInt32 = 12
+        static let equal: UInt32 = 13  // "+" for Lectern
+        static let backspace: UInt32 = 14
+        static let q: UInt32 = 16
+        static let w: UInt32 = 17
+        static let enter: UInt32 = 28
+        static let leftControl: UInt32 = 29
+        static let leftAlt: UInt32 = 56
+        static let f4: UInt32 = 62
+        static let home: UInt32 = 102
+        static let up: UInt32 = 103
+        static let pageUp: UInt32 = 104
+        static let left: UInt32 = 105
+        static let right: UInt32 = 106
+        static let end: UInt32 = 107
+        static let down: UInt32 = 108
+        static let pageDown: UInt32 = 109
+    }
+
+    /// `BTN_LEFT`.
+    static let leftButton: UInt32 = 0x110
+
+    /// A left click at (x, y): the pointer moves there, presses and releases.
+    func click(x: Double, y: Double) {
+        compositor.pointerMotion(x: x, y: y)
+        compositor.pointerFrame()
+        pump()
+        compositor.pointerButton(Self.leftButton, pressed: true)
+        compositor.pointerFrame()
+        pump(.milliseconds(40))
+        compositor.pointerButton(Self.leftButton, pressed: false)
+        compositor.pointerFrame()
+        pump()
+    }
+
+    /// Waits until Lectern's log contains `text`.
+    func waitForLog(_ text: String, timeout: Duration = .seconds(20)) -> Bool {
+        compositor.wait(timeout: timeout) { process.errorOutput.contains(text) }
+    }
+
     /// Waits until the log's view state says `page` (1-based).
     func waitForPage(_ page: Int, timeout: Duration = .seconds(10)) -> Bool {
         compositor.wait(timeout: timeout) { dominantPage == page }
+    }
+
+    /// Writes the last commit as a PNG (for looking at a failure); returns the path, or nil.
+    @discardableResult
+    func saveLastCommit(_ name: String) -> String? {
+        guard let commit = lastCommit else { return nil }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-\(name).png").path
+        let written = commit.pixels.withUnsafeBytes { raw in
+            (try? PNGWriter.write(
+                bgra: raw.baseAddress!, width: commit.width, height: commit.height, stride: commit.width * 4, to: path))
+                != nil
+        }
+        return written ? path : nil
     }
 
     /// Sends SIGTERM and waits; returns the exit status. Tears the compositor down.

@@ -1,0 +1,103 @@
+import Foundation
+import LecternTestSupport
+import Testing
+
+/// Real `wl_pointer` events to the real `lectern`: the left button acts as one finger, the
+/// wheel turns spreads (per-spread) or scrolls (continuous).
+@Suite("Pointer through the test compositor", .serialized)
+struct PointerTests {
+    let colors = LecternHarness.fixture("colors-8pages.pdf")
+    let continuous = ["--scroll", "continuous", "--direction", "vertical"]
+
+    /// The first row where page `page` shows in column `x` of the last commit.
+    func top(ofPage page: Int, _ lectern: LecternHarness, x: Int = 100) -> Int? {
+        guard let commit = lectern.lastCommit else { return nil }
+        return (0..<commit.height).first { LecternHarness.page(ofColor: commit.pixel(x: x, y: $0)) == page }
+    }
+
+    @Test("a click in the right edge zone turns the page, in the left zone turns back")
+    func clickEdgeTurnsPage() throws {
+        let lectern = try LecternHarness([colors])
+        #expect(lectern.settle())
+        lectern.compositor.pointerEnter(x: 640, y: 360)
+        lectern.click(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2), "view state: \(lectern.viewState ?? "none")")
+        #expect(lectern.settle())
+        #expect(lectern.page(atX: 640, y: 200) == 2)
+        lectern.click(x: 40, y: 360)
+        #expect(lectern.waitForPage(1), "view state: \(lectern.viewState ?? "none")")
+        #expect(try lectern.stop() == 0)
+    }
+
+    @Test("a click-drag in continuous vertical mode scrolls by the drag distance")
+    func clickDragScrolls() throws {
+        let lectern = try LecternHarness([colors] + continuous, width: 600, height: 1200)
+        #expect(lectern.settle())
+        let top2 = top(ofPage: 2, lectern)
+        let before = try #require(top2, "page 2 below page 1: \(lectern.pages(alongColumn: 100))")
+        let c = lectern.compositor
+        c.pointerEnter(x: 300, y: 900)
+        c.pointerFrame()
+        lectern.pump()
+        c.pointerButton(LecternHarness.leftButton, pressed: true)
+        c.pointerFrame()
+        lectern.pump()
+        // 200 px up, slowly, and a pause before the release so that nothing flings.
+        for step in 1...10 {
+            c.pointerMotion(x: 300, y: 900 - 20 * Double(step))
+            c.pointerFrame()
+            lectern.pump(.milliseconds(30))
+        }
+        lectern.pump(.milliseconds(200))
+        c.pointerButton(LecternHarness.leftButton, pressed: false)
+        c.pointerFrame()
+        lectern.pump()
+        #expect(lectern.settle())
+        let newTop2 = top(ofPage: 2, lectern)
+        let after = try #require(newTop2, "page 2 still on screen: \(lectern.pages(alongColumn: 100))")
+        #expect(abs((before - after) - 200) <= 12, "page 2's top moved up about 200 px: \(before) → \(after)")
+        #expect(lectern.dominantPage == 1 || lectern.dominantPage == 2, "view state: \(lectern.viewState ?? "none")")
+        #expect(try lectern.stop() == 0)
+    }
+
+    @Test("in per-spread mode one wheel detent turns one page")
+    func wheelTurnsPage() throws {
+        let lectern = try LecternHarness([colors])
+        #expect(lectern.settle())
+        let c = lectern.compositor
+        c.pointerEnter(x: 640, y: 360)
+        c.pointerFrame()
+        c.pointerAxis(.vertical, value: 10, value120: 120)
+        c.pointerFrame()
+        #expect(lectern.waitForPage(2), "view state: \(lectern.viewState ?? "none")")
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 2, "one detent, one page: \(lectern.viewState ?? "none")")
+        #expect(lectern.page(atX: 640, y: 360) == 2)
+        c.pointerAxis(.vertical, value: -10, value120: -120)
+        c.pointerFrame()
+        #expect(lectern.waitForPage(1), "a detent up turns back: \(lectern.viewState ?? "none")")
+        #expect(try lectern.stop() == 0)
+    }
+
+    @Test("in continuous mode the wheel scrolls")
+    func wheelScrollsContinuous() throws {
+        let lectern = try LecternHarness([colors] + continuous, width: 600, height: 1200)
+        #expect(lectern.settle())
+        let top2 = top(ofPage: 2, lectern)
+        let before = try #require(top2)
+        let c = lectern.compositor
+        c.pointerEnter(x: 300, y: 600)
+        c.pointerFrame()
+        for _ in 0..<3 {
+            c.pointerAxis(.vertical, value: 10, value120: 120)
+            c.pointerFrame()
+            lectern.pump(.milliseconds(30))
+        }
+        #expect(lectern.settle())
+        let newTop2 = top(ofPage: 2, lectern)
+        let after = try #require(newTop2, "page 2 still on screen: \(lectern.pages(alongColumn: 100))")
+        #expect(after < before, "the content scrolled up: page 2's top \(before) → \(after)")
+        #expect(lectern.page(atX: 100, y: after + 20) == 2, "no page turn: page 2 is where it scrolled to")
+        #expect(try lectern.stop() == 0)
+    }
+}
