@@ -68,7 +68,8 @@ struct TouchTests {
         c.touchUp(id: 1)
         lectern.pump()
         #expect(lectern.settle())
-        let viewport = try #require(lectern.viewport, "zoomed in: \(lectern.viewState ?? "none")")
+        let viewportValue = lectern.viewport
+        let viewport = try #require(viewportValue, "zoomed in: \(lectern.viewState ?? "none")")
         // The page is 420 x 595 points; the centre of the screen showed its centre.
         #expect(abs(viewport.x + viewport.width / 2 - 210) < 6, "viewport \(viewport) centred on the page centre")
         #expect(abs(viewport.y + viewport.height / 2 - 297.5) < 6)
@@ -132,7 +133,8 @@ struct TouchTests {
         lectern.tap(x: x, y: y)
         #expect(lectern.compositor.wait(timeout: .seconds(5)) { lectern.viewport != nil })
         #expect(lectern.settle())
-        let viewport = try #require(lectern.viewport, "zoomed in: \(lectern.viewState ?? "none")")
+        let viewportValue = lectern.viewport
+        let viewport = try #require(viewportValue, "zoomed in: \(lectern.viewState ?? "none")")
         #expect(viewport.width < 595 * 0.7, "zoomed to the block: \(viewport)")
         #expect(viewport.x < 70 && viewport.x + viewport.width > 300, "the block's width fits: \(viewport)")
         #expect(viewport.y < 700 && viewport.y + viewport.height > 760, "and its height: \(viewport)")
@@ -164,10 +166,12 @@ struct TouchTests {
     func singleTapTogglesChrome() throws {
         let lectern = try LecternHarness([colors])
         #expect(lectern.settle())
-        let plain = try #require(lectern.lastCommit)
+        let plainValue = lectern.lastCommit
+        let plain = try #require(plainValue)
         lectern.tap(x: 640, y: 360)
         #expect(lectern.settle())
-        let shown = try #require(lectern.lastCommit)
+        let shownValue = lectern.lastCommit
+        let shown = try #require(shownValue)
         // The title bar darkens the top of the page (it was the page's red).
         #expect(LecternHarness.page(ofColor: plain.pixel(x: 640, y: 30)) == 1)
         #expect(LecternHarness.page(ofColor: shown.pixel(x: 640, y: 30)) == nil, "the title bar covers the top")
@@ -203,13 +207,15 @@ struct TouchTests {
         let web = try #require(try pdf.links(page: 5).first { $0.target == .uri("https://mupdf.com") })
         lectern = try LecternHarness([sample, "--page", "6"])
         #expect(lectern.settle())
-        let before = try #require(lectern.lastCommit)
+        let beforeValue = lectern.lastCommit
+        let before = try #require(beforeValue)
         point = Self.onScreen((web.rect.x0 + web.rect.x1) / 2, (web.rect.y0 + web.rect.y1) / 2)
         lectern.tap(x: point.x, y: point.y)
         #expect(lectern.settle())
         #expect(lectern.process.errorOutput.contains("link to https://mupdf.com (not opened on a kiosk)"))
         #expect(lectern.dominantPage == 6, "no page change")
-        let after = try #require(lectern.lastCommit)
+        let afterValue = lectern.lastCommit
+        let after = try #require(afterValue)
         let bottom = DamageRect(x: 0, y: 680, width: 1280, height: 40)
         #expect(
             after.darkFraction(in: bottom) != before.darkFraction(in: bottom), "a notice appears along the bottom")
