@@ -28,6 +28,9 @@ public struct PageTable: Sendable, Equatable {
 
     private var knownAll = false
 
+    /// The pages whose real geometry was recorded, ascending; nil when all are known.
+    public var knownPages: [Int]? { knownAll ? nil : known.keys.sorted() }
+
     /// Whether the geometry of `index` is real rather than estimated.
     public func isKnown(_ index: Int) -> Bool { knownAll || known[index] != nil }
 

@@ -79,9 +79,32 @@ public struct StackViewLayout: DocumentViewLayout {
         crossExtent = max(1, context.viewportSize.extent(along: axis.cross) - contentInsets.total(along: axis.cross))
         let n = context.spreads.spreadCount
         var ratios = [Double](repeating: 1, count: n)
+        // Spreads of pages whose sizes are still estimated all look alike: measure one of each
+        // page count, so opening a 15,000-page document costs a pass of lookups, not 15,000
+        // spread geometries.
+        // By page count (a spread holds one or two pages): no hashing in this loop.
+        var estimated: [Double?] = [nil, nil, nil]
+        let known = context.pages.knownPages
+        var nextKnown = 0
         for s in 0..<n {
-            let size = context.spreads.size(ofSpread: s, pages: context.pages)
-            ratios[s] = size.aspectRatio
+            let pages = context.spreads.pageRange(forSpread: s)
+            // Walk the sorted known pages alongside the spreads (no lookup per page).
+            var hasKnown = true
+            if let known {
+                while nextKnown < known.count && known[nextKnown] < pages.lowerBound { nextKnown += 1 }
+                hasKnown = nextKnown < known.count && known[nextKnown] < pages.upperBound
+            }
+            if !hasKnown {
+                if pages.count < estimated.count, let ratio = estimated[pages.count] {
+                    ratios[s] = ratio
+                    continue
+                }
+                let ratio = context.spreads.size(ofSpread: s, pages: context.pages).aspectRatio
+                if pages.count < estimated.count { estimated[pages.count] = ratio }
+                ratios[s] = ratio
+                continue
+            }
+            ratios[s] = context.spreads.size(ofSpread: s, pages: context.pages).aspectRatio
         }
         aspectRatios = ratios
         if arrangement == .continuous {

@@ -34,6 +34,7 @@ public final class KioskApp {
     var committedPage = false
     var lastSharpPages: [Int] = []
     var lastLoggedState: ViewState?
+    var firstBufferPrefaulted = false
     /// The chrome (title bar and page scrubber) is shown.
     var isUserInterfaceVisible = false
 
@@ -190,6 +191,7 @@ public final class KioskApp {
         if let dumper { loop.add(fd: dumper.timerFD) { dumper.timerFired() } }
         loop.onIdle = { [unowned self] in
             drawIfNeeded()
+            prefaultFirstBuffer()
             logViewStateIfResting()
         }
 
@@ -221,6 +223,10 @@ public final class KioskApp {
                 try? reader.view.goToPage(min(configuration.startPage, pdf.pageCount - 1))
             }
             document = .open(reader)
+            reader.onRequest = { [unowned self] wanted in
+                logger.trace("asked for \(wanted.count) tiles at \(elapsedMilliseconds) ms")
+            }
+            logger.trace("reader ready at \(elapsedMilliseconds) ms")
             startInteractions()
             loop.add(fd: reader.scheduler.wakeFD) { [unowned self] in
                 let count = reader.collectTiles()
@@ -259,11 +265,6 @@ public final class KioskApp {
 
     private func sizeChanged(width: Int, height: Int) {
         logger.trace("configured \(width)x\(height) at \(elapsedMilliseconds) ms")
-        if !committedPage, let buffer = try? pool.acquire(width: width, height: height) {
-            // Touch the first frame's memory now, while the first page renders, instead of
-            // page-faulting it in after.
-            memset(buffer.pixels, 0, buffer.stride * buffer.height)
-        }
         if !committedPage, !showLoading {
             // Show "opening…" only if the document takes a noticeable time.
             _ = CLecternLinux_timerfd_arm(loadingTimerFD, 300)
@@ -422,6 +423,16 @@ public final class KioskApp {
             text += " viewport \(f(v.minX)) \(f(v.minY)) \(f(v.width)) \(f(v.height))"
         }
         return text
+    }
+
+    /// Touches the first frame's memory while the first page renders (after it was asked
+    /// for), instead of page-faulting it in after.
+    private func prefaultFirstBuffer() {
+        guard !committedPage, !firstBufferPrefaulted, let size = window?.size,
+            let buffer = try? pool.acquire(width: size.width, height: size.height)
+        else { return }
+        firstBufferPrefaulted = true
+        memset(buffer.pixels, 0, buffer.stride * buffer.height)
     }
 
     /// Logs the view state (debug) whenever the view comes to rest somewhere new.

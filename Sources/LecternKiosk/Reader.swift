@@ -23,6 +23,8 @@ final class Reader {
     /// Whether the real sizes are being read.
     var loadingPageSizes = false
     private var lastWanted: [TileKey] = []
+    /// Told what is asked of the workers (trace logs).
+    var onRequest: (([TileKey]) -> Void)?
     /// Text blocks and links per page in PDF user space (read on the worker), for smart zoom
     /// and links.
     var textBlocks: [Int: PageText] = [:]
@@ -52,6 +54,7 @@ final class Reader {
     func request(_ wanted: [TileKey]) {
         guard wanted != lastWanted else { return }
         lastWanted = wanted
+        onRequest?(wanted)
         scheduler.setWanted(wanted)
     }
 
