@@ -181,6 +181,10 @@ extension DocumentView {
     }
 
     /// Turns to `page` with an animated scroll (a page turn), ending at zoom 1.
+    /// How long an animated page turn takes. It starts fast (ease out), so the first frame
+    /// after a tap already shows the new page coming in.
+    public static let pageTurnDuration = 0.25
+
     public mutating func goToPage(_ page: Int, animated: Bool, at now: Double) throws(DocumentViewError) {
         guard animated else {
             try goToPage(page)
@@ -194,10 +198,12 @@ extension DocumentView {
         if !layout.spreadBasedZooming && zoomScale != 1 {
             // Zoom out while scrolling: both end together.
             let end = ViewSnapshot(scale: 1, offset: restingOffset(forSpread: spread))
-            startTransition(to: end, target: .document, duration: 0.3, curve: .easeInOut, at: now, page: page)
+            startTransition(
+                to: end, target: .document, duration: Self.pageTurnDuration, curve: .easeOut, at: now, page: page)
         } else {
             animateDocument(
-                to: restingOffset(forSpread: spread), duration: 0.3, curve: .easeInOut, at: now, page: page)
+                to: restingOffset(forSpread: spread), duration: Self.pageTurnDuration, curve: .easeOut, at: now,
+                page: page)
         }
         // The page becomes the dominant one when the turn comes to rest.
         navigationMark = NavigationMark(

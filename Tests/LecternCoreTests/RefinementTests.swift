@@ -121,7 +121,7 @@ struct RefinementTests {
         clock.advance(by: 0.01)
         v.advanceAnimations(clock: clock)
         let step = viewFrame(of: dominant, in: v).minY - before.minY
-        #expect(step < 0 && step > -300, "the next frame carries on from there (moved \(step) px)")
+        #expect(step < 0 && step > -600, "the next frame carries on from there (moved \(step) px)")
         clock.advance(by: 1)
         v.advanceAnimations(clock: clock)
         #expect(!v.isAnimating)
