@@ -12,11 +12,10 @@ extension DocumentView {
     public var isInteracting: Bool { drag != nil || pinch != nil }
 
     /// The spreads a reader is likely to look at next, most likely first: the spreads after
-    /// and before the ones on screen, in reading order (which right-edge binding lays out
-    /// right to left), at most `count` on each side.
-    public func prefetchSpreads(count: Int = 1) -> [Int] {
-        let visible = visibleLayout().map(\.spread)
-        guard let first = visible.min(), let last = visible.max() else { return [] }
+    /// and before the ones on screen (`visible`, from `visibleLayout()`), in reading order
+    /// (which right-edge binding lays out right to left), at most `count` on each side.
+    public func prefetchSpreads(around visible: [SpreadLayoutAttributes], count: Int = 1) -> [Int] {
+        guard let first = visible.map(\.spread).min(), let last = visible.map(\.spread).max() else { return [] }
         var result: [Int] = []
         for step in 1...max(1, count) {
             if last + step < layout.spreadCount { result.append(last + step) }

@@ -29,11 +29,11 @@ final class ReaderHost: InteractionHost {
 
     func textBlocks(onPage page: Int) -> [Rect] {
         // Read on a worker while the page was on screen; none yet → smart zoom zooms about the finger.
-        reader.textBlocks[page]?.blocks ?? []
+        reader.pageText[page]?.blocks ?? []
     }
 
     func link(at point: Point, onPage page: Int) -> LinkTarget? {
-        reader.textBlocks[page]?.links.first { $0.rect.contains(point) }?.target
+        reader.pageText[page]?.links.first { $0.rect.contains(point) }?.target
     }
 
     func follow(_ link: LinkTarget) {
@@ -129,10 +129,13 @@ extension KioskApp {
 
     // MARK: Chrome: the page scrubber
 
-    /// The scrubber bar's track, when the chrome is shown.
-    private func scrubberTrack() -> (x: Double, width: Double, top: Double)? {
+    /// The scrubber's bar and track, when the chrome is shown (as the compositor draws them).
+    private func scrubberTrack() -> (bar: PixelBox, track: PixelBox)? {
         guard isUserInterfaceVisible, let size = window?.size else { return nil }
-        return (32, Double(max(1, size.width - 64)), Double(size.height - Scene.chromeBarHeight))
+        return (
+            Scene.Chrome.scrubberBar(width: size.width, height: size.height),
+            Scene.Chrome.scrubberTrack(width: size.width, height: size.height)
+        )
     }
 
     /// A touch or click that starts on the scrubber moves through the document and is not a
@@ -140,7 +143,7 @@ extension KioskApp {
     private func handleChrome(_ event: InputEvent, reader: Reader) -> Bool {
         switch event.kind {
         case .touchDown(let id, let location):
-            guard let track = scrubberTrack(), location.y >= track.top else { return false }
+            guard let scrubber = scrubberTrack(), location.y >= Double(scrubber.bar.y) else { return false }
             scrubbingTouch = id
             scrub(to: location, reader: reader)
             return true
@@ -154,7 +157,9 @@ extension KioskApp {
             scrubbingTouch = nil
             return false
         case .pointerButton(.left, let pressed):
-            if pressed, let track = scrubberTrack(), let pointer = pointerLocation, pointer.y >= track.top {
+            if pressed, let scrubber = scrubberTrack(), let pointer = pointerLocation,
+                pointer.y >= Double(scrubber.bar.y)
+            {
                 scrubbingTouch = -1
                 scrub(to: pointer, reader: reader)
                 return true
@@ -181,9 +186,9 @@ extension KioskApp {
     }
 
     private func scrub(to location: Point, reader: Reader) {
-        guard let track = scrubberTrack() else { return }
+        guard let track = scrubberTrack()?.track, track.width > 0 else { return }
         let count = reader.document.pageCount
-        var fraction = min(1, max(0, (location.x - track.x) / track.width))
+        var fraction = min(1, max(0, (location.x - Double(track.x)) / Double(track.width)))
         if reader.view.configuration.pageBinding == .rightEdge { fraction = 1 - fraction }
         let page = Int((fraction * Double(count - 1)).rounded())
         guard page != reader.view.dominantPage() else { return }
@@ -237,10 +242,10 @@ extension KioskApp {
     // MARK: Text blocks for smart zoom, links
 
     /// Reads the text blocks and links of the pages on screen on the worker, once per page.
-    func loadTextBlocks(for pages: [Int], reader: Reader) {
-        let missing = pages.filter { reader.textBlocks[$0] == nil && !reader.textBlocksLoading.contains($0) }
+    func loadPageText(for pages: [Int], reader: Reader) {
+        let missing = pages.filter { reader.pageText[$0] == nil && !reader.pageTextLoading.contains($0) }
         guard !missing.isEmpty else { return }
-        reader.textBlocksLoading.formUnion(missing)
+        reader.pageTextLoading.formUnion(missing)
         let pdf = reader.document
         worker.submit {
             func rect(_ r: PDFRect) -> Rect { Rect(x: r.x0, y: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0) }
@@ -255,7 +260,7 @@ extension KioskApp {
                 }
                 result[page] = PageText(blocks: blocks, links: links)
             }
-            return .textBlocks(result)
+            return .pageText(result)
         }
     }
 }

@@ -15,7 +15,7 @@ public final class KioskApp {
         /// The real geometry of every page (after the page tree was loaded).
         case pageGeometries([(page: Int, geometry: PageGeometry)], failures: Int, milliseconds: Int)
         /// Text blocks and links per page (PDF user space), for smart zoom and links.
-        case textBlocks([Int: PageText])
+        case pageText([Int: PageText])
     }
 
     enum DocumentState {
@@ -232,11 +232,11 @@ public final class KioskApp {
                 let count = reader.collectTiles()
                 logger.trace("\(count) tiles arrived at \(elapsedMilliseconds) ms")
             }
-        case let .textBlocks(blocks):
+        case let .pageText(texts):
             guard case .open(let reader) = document else { return }
-            for (page, rects) in blocks {
-                reader.textBlocks[page] = rects
-                reader.textBlocksLoading.remove(page)
+            for (page, text) in texts {
+                reader.pageText[page] = text
+                reader.pageTextLoading.remove(page)
             }
         case let .openFailed(error):
             document = .failed(error)
@@ -329,10 +329,12 @@ public final class KioskApp {
             return (scene, nil)
         case let .open(reader):
             let viewport = PixelBox(x: 0, y: 0, width: width, height: height)
+            let visible = reader.view.visibleLayout()
             let plan = reader.planner.plan(
-                spreads: reader.view.visibleLayout(),
+                spreads: visible,
                 // Nothing competes with the first page for the cores (MuPDF shares locks).
-                prefetch: committedPage ? reader.prefetchPlacements() : [], viewport: viewport,
+                prefetch: committedPage ? TilePlanner.prefetchPlacements(of: reader.view, visible: visible) : [],
+                viewport: viewport,
                 zoomChanging: reader.view.isZoomChanging)
             reader.request(plan.wanted)
             guard plan.isSharp || committedPage || showLoading else {
@@ -404,7 +406,7 @@ public final class KioskApp {
 
         if showsPage, case .open(let reader) = document {
             loadPageSizesIfNeeded(reader)
-            if let plan { loadTextBlocks(for: plan.sharpPages, reader: reader) }
+            if let plan { loadPageText(for: plan.sharpPages, reader: reader) }
         }
         dumper?.frameCommitted(pixels: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
     }

@@ -27,8 +27,8 @@ final class Reader {
     var onRequest: (([TileKey]) -> Void)?
     /// Text blocks and links per page in PDF user space (read on the worker), for smart zoom
     /// and links.
-    var textBlocks: [Int: PageText] = [:]
-    var textBlocksLoading: Set<Int> = []
+    var pageText: [Int: PageText] = [:]
+    var pageTextLoading: Set<Int> = []
 
     init(document: PDFDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size, cacheBudget: Int)
     {
@@ -58,22 +58,12 @@ final class Reader {
         scheduler.setWanted(wanted)
     }
 
-    /// Files finished tiles in the cache; returns how many arrived.
+    /// Files finished tiles in the cache; returns how many arrived. (The next plan no longer
+    /// wants them, so the changed list goes to the workers; a tile the cache refused is not
+    /// asked for again.)
     func collectTiles() -> Int {
         let results = scheduler.drain()
         for (key, content) in results { cache.insert(content, for: key) }
-        if !results.isEmpty { lastWanted = [] }  // what is still missing is asked for again
         return results.count
-    }
-
-    /// Where the pages of the spreads to prefetch would be.
-    func prefetchPlacements() -> [TilePlanner.Placement] {
-        var placements: [TilePlanner.Placement] = []
-        for spread in view.prefetchSpreads() {
-            for page in view.spreads.pageRange(forSpread: spread) {
-                placements.append(.init(page: page, frame: view.frame(forPage: page)))
-            }
-        }
-        return placements
     }
 }

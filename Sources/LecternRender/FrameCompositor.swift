@@ -210,10 +210,9 @@ public final class FrameCompositor {
     // MARK: Chrome
 
     private func chromeBoxes(in scene: Scene) -> [PixelBox] {
-        let bar = Scene.chromeBarHeight
-        return [
-            PixelBox(x: 0, y: 0, width: scene.width, height: bar),
-            PixelBox(x: 0, y: scene.height - bar, width: scene.width, height: bar),
+        [
+            Scene.Chrome.titleBar(width: scene.width, height: scene.height),
+            Scene.Chrome.scrubberBar(width: scene.width, height: scene.height),
         ]
     }
 
@@ -223,7 +222,7 @@ public final class FrameCompositor {
         fill(target, top, .chrome, op: PIXMAN_OP_OVER)
         fill(target, bottom, .chrome, op: PIXMAN_OP_OVER)
         // The scrubber: a track with the current position.
-        let track = PixelBox(x: 32, y: bottom.y + bottom.height / 2 - 3, width: max(0, scene.width - 64), height: 6)
+        let track = Scene.Chrome.scrubberTrack(width: scene.width, height: scene.height)
         fill(target, track, .secondaryText.withAlpha(110), op: PIXMAN_OP_OVER)
         let progress = min(1, max(0, chrome.progress))
         let fraction = chrome.isRightToLeft ? 1 - progress : progress

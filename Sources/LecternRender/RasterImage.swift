@@ -9,14 +9,12 @@ public final class RasterImage: @unchecked Sendable {
     public let height: Int
     public let stride: Int
     public let pixels: UnsafeMutableRawPointer
-    /// Identifies what was rendered (document, page, scale), for damage tracking.
-    public let contentID: Int
 
-    public init(width: Int, height: Int, contentID: Int) {
+    /// An image of `width` × `height` pixels; a scene tells images apart by identity.
+    public init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "an image has pixels")
         self.width = width
         self.height = height
-        self.contentID = contentID
         stride = width * 4
         pixels = .allocate(byteCount: stride * height, alignment: 64)
     }

@@ -137,6 +137,22 @@ public struct Scene: Equatable, Sendable {
             self.progress = progress
             self.isRightToLeft = isRightToLeft
         }
+
+        /// The title bar along the top of a `width` × `height` frame.
+        public static func titleBar(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: 0, y: 0, width: width, height: Scene.chromeBarHeight)
+        }
+
+        /// The scrubber's bar along the bottom.
+        public static func scrubberBar(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: 0, y: height - Scene.chromeBarHeight, width: width, height: Scene.chromeBarHeight)
+        }
+
+        /// The scrubber's track inside its bar: progress 0 at its left end, 1 at its right.
+        public static func scrubberTrack(width: Int, height: Int) -> PixelBox {
+            let bar = scrubberBar(width: width, height: height)
+            return PixelBox(x: 32, y: bar.y + bar.height / 2 - 3, width: max(0, width - 64), height: 6)
+        }
     }
 
     public var width: Int

@@ -36,14 +36,8 @@ func runComposeBenchmark(arguments: [String]) throws {
                 spreads: view.visibleLayout(), prefetch: [], viewport: viewport, zoomChanging: zoomChanging)
             if plan.wanted.isEmpty { return }
             for key in plan.wanted {
-                let info = try document.pageInfo(at: key.page)
-                let rect = key.rect
-                let image = RasterImage(width: rect.width, height: rect.height, contentID: 0)
-                try document.render(
-                    page: key.page, scale: Double(key.pageWidth) / info.displaySize.width,
-                    region: PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
-                    into: image.pixels, stride: image.stride)
-                cache.insert(.image(image, isDamaged: false), for: key)
+                guard let content = TileContent.render(key, of: document) else { continue }
+                cache.insert(content, for: key)
             }
         }
     }

@@ -31,8 +31,8 @@ struct FrameCompositorTests {
             layers: [Scene.Layer(.image(image), rect: rect)])
     }
 
-    func solidImage(_ argb: UInt32, width: Int, height: Int, id: Int) -> RasterImage {
-        let image = RasterImage(width: width, height: height, contentID: id)
+    func solidImage(_ argb: UInt32, width: Int, height: Int) -> RasterImage {
+        let image = RasterImage(width: width, height: height)
         image.pixels.initializeMemory(as: UInt32.self, repeating: argb, count: width * height)
         return image
     }
@@ -41,7 +41,7 @@ struct FrameCompositorTests {
     func pagePlacement() {
         let compositor = FrameCompositor(logger: logger)
         let buffer = Buffer(width: 200, height: 100)
-        let image = solidImage(0xFF11_2233, width: 50, height: 40, id: 7)
+        let image = solidImage(0xFF11_2233, width: 50, height: 40)
         var scene = Scene(width: 200, height: 100)
         scene.pages = [page(image, PixelBox(x: 20, y: 30, width: 50, height: 40))]
         let damage = compositor.draw(
@@ -73,7 +73,7 @@ struct FrameCompositorTests {
     func partialDamage() {
         let compositor = FrameCompositor(logger: logger)
         let buffer = Buffer(width: 300, height: 200)
-        let image = solidImage(0xFFFF_FFFF, width: 40, height: 40, id: 1)
+        let image = solidImage(0xFFFF_FFFF, width: 40, height: 40)
         var scene = Scene(width: 300, height: 200)
         scene.pages = [page(image, PixelBox(x: 10, y: 10, width: 40, height: 40))]
         compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
@@ -95,7 +95,7 @@ struct FrameCompositorTests {
     func bufferAgeAccumulates() {
         let compositor = FrameCompositor(logger: logger)
         let a = Buffer(width: 120, height: 80), b = Buffer(width: 120, height: 80)
-        let image = solidImage(0xFF00_FF00, width: 20, height: 20, id: 1)
+        let image = solidImage(0xFF00_FF00, width: 20, height: 20)
         var scene = Scene(width: 120, height: 80)
         scene.pages = [page(image, PixelBox(x: 0, y: 0, width: 20, height: 20))]
         compositor.draw(scene, into: a.pixels, stride: a.stride, bufferAge: 0)
@@ -113,7 +113,7 @@ struct FrameCompositorTests {
     func scaledImage() {
         let compositor = FrameCompositor(logger: logger)
         let buffer = Buffer(width: 100, height: 100)
-        let image = solidImage(0xFF80_4020, width: 10, height: 10, id: 3)
+        let image = solidImage(0xFF80_4020, width: 10, height: 10)
         var scene = Scene(width: 100, height: 100)
         scene.pages = [page(image, PixelBox(x: 10, y: 10, width: 80, height: 80))]
         compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)

@@ -46,7 +46,7 @@ func renderTile(_ key: TileKey, of document: PDFDocument, cookie: RenderCookie? 
 func renderReference(
     _ document: PDFDocument, page: Int, scale: Double, region: PixelBox
 ) throws -> RasterImage {
-    let image = RasterImage(width: region.width, height: region.height, contentID: -1)
+    let image = RasterImage(width: region.width, height: region.height)
     try document.render(
         page: page, scale: scale,
         region: PixelRect(x: region.x, y: region.y, width: region.width, height: region.height),
@@ -54,13 +54,9 @@ func renderReference(
     return image
 }
 
-/// Where the kiosk would prefetch (Reader.prefetchPlacements).
+/// Where the kiosk prefetches.
 func prefetchPlacements(of view: DocumentView) -> [TilePlanner.Placement] {
-    view.prefetchSpreads().flatMap { spread in
-        view.spreads.pageRange(forSpread: spread).map {
-            TilePlanner.Placement(page: $0, frame: view.frame(forPage: $0))
-        }
-    }
+    TilePlanner.prefetchPlacements(of: view, visible: view.visibleLayout())
 }
 
 /// A planner over a cache, with the document view it plans for and the document it renders.

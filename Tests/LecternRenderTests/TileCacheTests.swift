@@ -5,7 +5,7 @@ import Testing
 struct TileCacheTests {
     /// Image content costing `side` × `side` × 4 bytes.
     static func image(side: Int) -> TileContent {
-        .image(RasterImage(width: side, height: side, contentID: side), isDamaged: false)
+        .image(RasterImage(width: side, height: side), isDamaged: false)
     }
 
     static func tile(_ column: Int, page: Int = 0, width: Int = 1000) -> TileKey {

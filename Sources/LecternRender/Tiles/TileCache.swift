@@ -73,14 +73,6 @@ public final class TileCache {
         }
     }
 
-    public func removeAll() {
-        nodes.removeAll()
-        sizes.removeAll()
-        oldest = nil
-        newest = nil
-        byteCount = 0
-    }
-
     /// A page size in pixels (a zoom bucket).
     public struct PageSize: Hashable, Sendable {
         public var width: Int, height: Int

@@ -138,6 +138,14 @@ public final class TilePlanner {
         return plan
     }
 
+    /// Where the pages of the spreads to prefetch would be (see `DocumentView.prefetchSpreads`),
+    /// given the spreads on screen.
+    public static func prefetchPlacements(of view: DocumentView, visible: [SpreadLayoutAttributes]) -> [Placement] {
+        view.prefetchSpreads(around: visible).flatMap { spread in
+            view.spreads.pageRange(forSpread: spread).map { Placement(page: $0, frame: view.frame(forPage: $0)) }
+        }
+    }
+
     public static func previewKey(page: Int, grid: TileGrid) -> TileKey {
         let size = grid.previewSize
         return TileKey(page: page, pageWidth: size.width, pageHeight: size.height, kind: .preview)

@@ -14,7 +14,7 @@ extension TileContent {
         let scale = Double(key.pageWidth) / max(1, info.displaySize.width)
         let rect = key.rect
         guard rect.width > 0, rect.height > 0 else { return .failed("\(key) is outside its page") }
-        let image = RasterImage(width: rect.width, height: rect.height, contentID: 0)
+        let image = RasterImage(width: rect.width, height: rect.height)
         do throws(PDFError) {
             try document.render(
                 page: key.page, scale: scale,
