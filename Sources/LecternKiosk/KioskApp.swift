@@ -218,7 +218,8 @@ public final class KioskApp {
             let reader = Reader(
                 document: pdf, firstPage: firstPage,
                 configuration: configuration.viewConfiguration(rightToLeft: pdf.isRightToLeft),
-                viewport: size ?? Size(width: 1, height: 1), cacheBudget: cacheBudget())
+                viewport: size ?? Size(width: 1, height: 1),
+                budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic)
             if configuration.startPage > 0 {
                 try? reader.view.goToPage(min(configuration.startPage, pdf.pageCount - 1))
             }
@@ -256,13 +257,6 @@ public final class KioskApp {
         }
     }
 
-    /// The tile cache budget: configured, else about three screens.
-    private func cacheBudget() -> Int {
-        if let budget = configuration.cacheBudget { return budget }
-        let size = window?.size ?? (1920, 1080)
-        return max(3 * size.width * size.height * 4, 8 << 20)
-    }
-
     private func sizeChanged(width: Int, height: Int) {
         logger.trace("configured \(width)x\(height) at \(elapsedMilliseconds) ms")
         if !committedPage, !showLoading {
@@ -273,7 +267,6 @@ public final class KioskApp {
             // The view state is captured before and restored after (DocumentView keeps the
             // dominant page and the viewport's centre and width).
             reader.view.setViewportSize(Size(width: Double(width), height: Double(height)))
-            if configuration.cacheBudget == nil { reader.cache.budget = cacheBudget() }
         }
     }
 

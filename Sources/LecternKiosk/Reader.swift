@@ -30,15 +30,17 @@ final class Reader {
     var pageText: [Int: PageText] = [:]
     var pageTextLoading: Set<Int> = []
 
-    init(document: PDFDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size, cacheBudget: Int)
-    {
+    init(
+        document: PDFDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size,
+        budget: TileBudget
+    ) {
         self.document = document
         let estimate = (try? Reader.geometry(of: firstPage)) ?? (try! PageGeometry(size: Size(width: 612, height: 792)))
         var pages = PageTable(count: document.pageCount, estimate: estimate)
         _ = try? pages.setGeometry(estimate, forPage: 0)
         view = DocumentView(pages: pages, configuration: configuration, viewportSize: viewport)
-        cache = TileCache(budget: cacheBudget)
-        planner = TilePlanner(cache: cache)
+        cache = TileCache(budget: 0)
+        planner = TilePlanner(cache: cache, budget: budget)
         scheduler = TileScheduler { key, cookie in TileContent.render(key, of: document, cookie: cookie) }
     }
 
@@ -60,7 +62,7 @@ final class Reader {
 
     /// Files finished tiles in the cache; returns how many arrived. (The next plan no longer
     /// wants them, so the changed list goes to the workers; a tile the cache refused is not
-    /// asked for again.)
+    /// asked for again until the view changes: see `TilePlanner.plan`.)
     func collectTiles() -> Int {
         let results = scheduler.drain()
         for (key, content) in results { cache.insert(content, for: key) }

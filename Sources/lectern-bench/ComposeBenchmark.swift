@@ -26,7 +26,7 @@ func runComposeBenchmark(arguments: [String]) throws {
         pages: PageTable(pages), configuration: ViewConfiguration(scrollMode: .continuous, spacing: 12),
         viewportSize: Size(width: Double(width), height: Double(height)))
     let cache = TileCache(budget: 512 << 20)
-    let planner = TilePlanner(cache: cache)
+    let planner = TilePlanner(cache: cache, budget: .bytes(cache.budget))
     let viewport = PixelBox(x: 0, y: 0, width: width, height: height)
 
     /// Renders everything the plan wants, synchronously, into the cache.

@@ -2,6 +2,7 @@ import Foundation
 import LecternCore
 import LecternPDF
 import LecternRender
+import Logging
 
 /// The PDFs the tests render: the shared fixtures (Tests/Fixtures, made by make-fixtures) and
 /// the sample document the app ships.
@@ -65,15 +66,39 @@ struct Pipeline {
     var view: DocumentView
     let cache: TileCache
     let planner: TilePlanner
-    let viewport: PixelBox
+    /// The buffer: the view's viewport in whole pixels.
+    var viewport: PixelBox {
+        PixelBox(x: 0, y: 0, width: Int(view.viewportSize.width), height: Int(view.viewportSize.height))
+    }
 
     init(document: PDFDocument, view: DocumentView, cacheBudget: Int = 256 << 20) {
+        self.init(document: document, view: view, budget: .bytes(cacheBudget))
+    }
+
+    init(document: PDFDocument, view: DocumentView, budget: TileBudget) {
         self.document = document
         self.view = view
-        cache = TileCache(budget: cacheBudget)
-        planner = TilePlanner(cache: cache)
-        viewport = PixelBox(
-            x: 0, y: 0, width: Int(view.viewportSize.width), height: Int(view.viewportSize.height))
+        cache = TileCache(budget: 0)
+        planner = TilePlanner(cache: cache, budget: budget)
+    }
+
+    /// A new screen size (a resize or a rotation): the view keeps its state.
+    mutating func resize(to size: Size) {
+        view.setViewportSize(size)
+    }
+
+    /// Plans, renders the most urgent tile wanted, files it, and again, until nothing is wanted
+    /// (or `limit` renders): the kiosk's loop with tiles arriving one by one. Returns the
+    /// settled plan and every tile rendered, in order.
+    func settleOneAtATime(limit: Int = 300) -> (plan: TilePlanner.Plan, renders: [TileKey]) {
+        var renders: [TileKey] = []
+        var plan = self.plan()
+        while let key = plan.wanted.first, renders.count < limit {
+            renders.append(key)
+            render([key])
+            plan = self.plan()
+        }
+        return (plan, renders)
     }
 
     /// One frame's plan for the view as it is now.
@@ -107,6 +132,44 @@ struct Pipeline {
         scene.pages = plan.pages
         return scene
     }
+
+    /// Draws `plan` into a new buffer.
+    func compose(_ plan: TilePlanner.Plan) -> FrameCompositorTests.Buffer {
+        let buffer = FrameCompositorTests.Buffer(width: viewport.width, height: viewport.height)
+        FrameCompositor(logger: Logger(label: "test")).draw(
+            scene(plan), into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        return buffer
+    }
+
+    /// How each visible page of `buffer` differs from MuPDF rendering that page at the scale
+    /// and place the document view shows it (the page's origin rounded to whole pixels, as
+    /// pages are drawn), over the part of the page inside its spread's clip and the viewport.
+    func differences(
+        _ buffer: FrameCompositorTests.Buffer, threshold: Int
+    ) throws -> [(page: Int, box: PixelBox, difference: PixelDifference)] {
+        var result: [(Int, PixelBox, PixelDifference)] = []
+        for spread in view.visibleLayout() {
+            // Rounded to whole pixels as the planner clips spreads.
+            let r = spread.clipRect
+            let x0 = Int(r.minX.rounded()), y0 = Int(r.minY.rounded())
+            let clip = PixelBox(x: x0, y: y0, width: Int(r.maxX.rounded()) - x0, height: Int(r.maxY.rounded()) - y0)
+                .intersection(viewport)
+            for page in spread.pages {
+                let info = try document.pageInfo(at: page.page)
+                // Pages are drawn at whole-pixel sizes (the tile grid's), from their rounded origin.
+                let grid = TileGrid(frameWidth: page.frame.width, frameHeight: page.frame.height)
+                let scale = Double(grid.pageWidth) / info.displaySize.width
+                let origin = (x: Int(page.frame.minX.rounded()), y: Int(page.frame.minY.rounded()))
+                let box = PixelBox(x: origin.x, y: origin.y, width: grid.pageWidth, height: grid.pageHeight)
+                    .intersection(clip)
+                guard !box.isEmpty else { continue }
+                let reference = try renderReference(
+                    document, page: page.page, scale: scale, region: box.offsetBy(dx: -origin.x, dy: -origin.y))
+                result.append((page.page, box, PixelDifference(buffer, box, reference, threshold: threshold)))
+            }
+        }
+        return result
+    }
 }
 
 /// How far a region of a frame buffer is from a reference image.
@@ -130,16 +193,20 @@ struct PixelDifference: CustomStringConvertible {
         referenceY: Int = 0, threshold: Int = 32
     ) {
         var sum = 0, largest = 0, off = 0
+        // Row by row through raw pointers: the tests build without optimisation, and whole
+        // screens are compared.
         for y in 0..<box.height {
+            let a = (buffer.pixels + (box.y + y) * buffer.stride + box.x * 4).assumingMemoryBound(to: UInt32.self)
+            let b = (reference.pixels + (referenceY + y) * reference.stride + referenceX * 4)
+                .assumingMemoryBound(to: UInt32.self)
             for x in 0..<box.width {
-                let a = buffer.pixel(box.x + x, box.y + y)
-                let b = reference.pixel(x: referenceX + x, y: referenceY + y)
-                var worst = 0
-                for shift in [0, 8, 16] as [UInt32] {
-                    let d = abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF))
-                    sum += d
-                    worst = Swift.max(worst, d)
-                }
+                let p = a[x], q = b[x]
+                guard p != q else { continue }
+                let d0 = abs(Int(p & 0xFF) - Int(q & 0xFF))
+                let d1 = abs(Int(p >> 8 & 0xFF) - Int(q >> 8 & 0xFF))
+                let d2 = abs(Int(p >> 16 & 0xFF) - Int(q >> 16 & 0xFF))
+                sum += d0 + d1 + d2
+                let worst = Swift.max(d0, d1, d2)
                 largest = Swift.max(largest, worst)
                 if worst > threshold { off += 1 }
             }

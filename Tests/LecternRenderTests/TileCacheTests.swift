@@ -63,6 +63,38 @@ struct TileCacheTests {
         #expect(cache.byteCount == 0)
     }
 
+    @Test("what the screen shows is pinned: never evicted for anything, kept even beyond the budget")
+    func pinnedTilesStay() {
+        // Room for two 10×10 tiles; the screen shows three.
+        let cache = TileCache(budget: 2 * 400)
+        let screen = [Self.tile(0), Self.tile(1), Self.tile(2)]
+        cache.pin(Set(screen))
+        for key in screen { #expect(cache.insert(Self.image(side: 10), for: key), "\(key) is on screen: kept") }
+        #expect(cache.byteCount == 1200 && cache.pinnedByteCount == 1200, "over budget by what the screen needs")
+        // Something off screen does not fit beside the screen, and evicts nothing.
+        let ahead = Self.tile(3)
+        #expect(!cache.insert(Self.image(side: 10), for: ahead))
+        #expect(cache.wasRefused(ahead), "a refused tile is remembered")
+        #expect(Set(cache.keysByRecency) == Set(screen))
+        // Shrinking the budget keeps the pinned tiles too.
+        cache.budget = 0
+        #expect(Set(cache.keysByRecency) == Set(screen))
+        cache.budget = 2 * 400
+        // The view moves on: tile 0 leaves the screen and is evicted to fit the budget; the
+        // refusals are forgotten.
+        cache.pin([screen[1], screen[2]])
+        #expect(!cache.wasRefused(ahead))
+        #expect(!cache.contains(screen[0]))
+        #expect(cache.byteCount == 800 && cache.pinnedByteCount == 800)
+        // An unpinned tile is kept when the budget has room beside the screen, evicting
+        // unpinned tiles only.
+        cache.budget = 3 * 400
+        #expect(cache.insert(Self.image(side: 10), for: ahead))
+        #expect(cache.insert(Self.image(side: 10), for: screen[0]))
+        #expect(!cache.contains(ahead), "the older unpinned tile made room")
+        #expect(cache.contains(screen[1]) && cache.contains(screen[2]))
+    }
+
     @Test("the page sizes with cached tiles follow inserts, evictions and removals")
     func cachedTileSizes() {
         let cache = TileCache(budget: 5 * 400)

@@ -7,45 +7,10 @@ import Testing
 /// Frames composed from tiles, compared with MuPDF's own rendering of the same region.
 @Suite("Tile compositing")
 struct TileCompositingTests {
-    let logger = Logger(label: "test")
-
     static func pipeline(_ configuration: ViewConfiguration, viewport: Size) throws -> Pipeline {
         let document = try PDFDocument(path: Fixture.sample)
         return Pipeline(
             document: document, view: try documentView(of: document, configuration: configuration, viewport: viewport))
-    }
-
-    /// Draws `plan` into a new buffer.
-    func compose(_ pipeline: Pipeline, _ plan: TilePlanner.Plan) -> FrameCompositorTests.Buffer {
-        let buffer = FrameCompositorTests.Buffer(width: pipeline.viewport.width, height: pipeline.viewport.height)
-        FrameCompositor(logger: logger).draw(
-            pipeline.scene(plan), into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
-        return buffer
-    }
-
-    /// How each visible page of `buffer` differs from MuPDF rendering that page at the scale
-    /// and place the document view shows it (the page's origin rounded to whole pixels, as
-    /// pages are drawn).
-    func differences(
-        _ buffer: FrameCompositorTests.Buffer, _ pipeline: Pipeline, threshold: Int
-    ) throws -> [(page: Int, box: PixelBox, difference: PixelDifference)] {
-        var result: [(Int, PixelBox, PixelDifference)] = []
-        for spread in pipeline.view.visibleLayout() {
-            for page in spread.pages {
-                let info = try pipeline.document.pageInfo(at: page.page)
-                let scale = page.frame.width / info.displaySize.width
-                let origin = (x: Int(page.frame.minX.rounded()), y: Int(page.frame.minY.rounded()))
-                let box = PixelBox(
-                    x: origin.x, y: origin.y, width: Int(page.frame.width.rounded()),
-                    height: Int(page.frame.height.rounded())
-                ).intersection(pipeline.viewport)
-                let reference = try renderReference(
-                    pipeline.document, page: page.page, scale: scale, region: box.offsetBy(dx: -origin.x, dy: -origin.y)
-                )
-                result.append((page.page, box, PixelDifference(buffer, box, reference, threshold: threshold)))
-            }
-        }
-        return result
     }
 
     @Test("a fitted page, drawn as one tile, is MuPDF's rendering of the whole page")
@@ -57,8 +22,8 @@ struct TileCompositingTests {
         #expect(plan.isSharp && plan.sharpPages == [0])
         // 600 × 849 px is below `TileGrid.singleTileArea`: the page is one tile, one render.
         #expect(plan.pages.first?.layers.map(\.rect) == [Rect(x: 0, y: 25, width: 600, height: 849)])
-        let buffer = compose(pipeline, plan)
-        let pages = try differences(buffer, pipeline, threshold: 0)
+        let buffer = pipeline.compose(plan)
+        let pages = try pipeline.differences(buffer, threshold: 0)
         #expect(pages.map(\.page) == [0])
         for (_, box, difference) in pages {
             #expect(box == PixelBox(x: 0, y: 25, width: 600, height: 849), "the page fills the width, centred")
@@ -88,8 +53,8 @@ struct TileCompositingTests {
         let layers = plan.pages.first?.layers ?? []
         #expect(layers.count == 12, "one layer per visible tile")
         #expect(layers.allSatisfy { $0.rect.width <= 256 && $0.rect.height <= 256 })
-        let buffer = compose(pipeline, plan)
-        let pages = try differences(buffer, pipeline, threshold: 0)
+        let buffer = pipeline.compose(plan)
+        let pages = try pipeline.differences(buffer, threshold: 0)
         #expect(pages.map(\.box) == [PixelBox(x: 0, y: 0, width: 600, height: 900)], "the page fills the screen")
         for (_, box, difference) in pages {
             #expect(inkPixels(buffer, box) > 5_000)
@@ -110,8 +75,8 @@ struct TileCompositingTests {
         pipeline.view.setContentOffset(Point(x: 0, y: 400.37))
         let plan = pipeline.settle()
         #expect(plan.isSharp && plan.sharpPages == [0, 1])
-        let buffer = compose(pipeline, plan)
-        let pages = try differences(buffer, pipeline, threshold: 0)
+        let buffer = pipeline.compose(plan)
+        let pages = try pipeline.differences(buffer, threshold: 0)
         #expect(pages.map(\.page) == [0, 1])
         #expect(pages.map(\.box.y) == [0, 457], "page 2 starts at 857.08 − 400.37 = 456.71, drawn at 457")
         for (page, box, difference) in pages {
@@ -148,8 +113,8 @@ struct TileCompositingTests {
                 if case .image(let image) = layer.source, Double(image.width) != layer.rect.width { return true }
                 return false
             }, "old tiles are drawn scaled")
-        let buffer = compose(pipeline, plan)
-        let pages = try differences(buffer, pipeline, threshold: 64)
+        let buffer = pipeline.compose(plan)
+        let pages = try pipeline.differences(buffer, threshold: 64)
         #expect(pages.count == 1)
         for (_, box, difference) in pages {
             #expect(inkPixels(buffer, box) > 10_000)

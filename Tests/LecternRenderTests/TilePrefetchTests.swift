@@ -67,9 +67,14 @@ struct TilePrefetchTests {
     func prefetchWithinBudget() throws {
         var pipeline = try Self.pipeline(binding: .rightEdge, page: 1)
         let visible = pipeline.plan().wanted.filter { $0.page == 1 && $0.kind != .preview }
-        let pageBytes = visible.reduce(0) { $0 + $1.rect.width * $1.rect.height * 4 }
-        // Room for the page on screen, one more page and the previews; not for a third page.
-        pipeline = Pipeline(document: pipeline.document, view: pipeline.view, cacheBudget: pageBytes * 25 / 10)
+        let pageBytes = visible.reduce(0) { $0 + $1.byteCount }
+        let grid = TileGrid(
+            frameWidth: pipeline.view.frame(forPage: 1).width, frameHeight: pipeline.view.frame(forPage: 1).height)
+        let previewBytes = TilePlanner.previewKey(page: 0, grid: grid).byteCount
+        // Room for the page on screen, one more page and the previews of both neighbours
+        // (the cache counts every byte); not for a third page.
+        pipeline = Pipeline(
+            document: pipeline.document, view: pipeline.view, cacheBudget: pageBytes * 25 / 10 + 2 * previewBytes)
         let plan = pipeline.plan()
         #expect(plan.wanted.contains { $0.page == 2 && $0.kind != .preview })
         #expect(!plan.wanted.contains { $0.page == 0 && $0.kind != .preview })

@@ -39,6 +39,12 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What the cache charges for this piece once rendered (BGRA, no row padding).
+    public var byteCount: Int {
+        let rect = rect
+        return rect.width * rect.height * 4
+    }
+
     public var description: String {
         switch kind {
         case .preview: "page \(page + 1) preview \(pageWidth)x\(pageHeight)"

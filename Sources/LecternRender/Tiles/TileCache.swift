@@ -1,5 +1,9 @@
-/// Rendered tiles by key, least recently used evicted first, never holding more than its
-/// byte budget. Main thread only.
+/// Rendered tiles by key, least recently used evicted first. Main thread only.
+///
+/// What the screen shows is pinned (`pin(_:)`): a pinned tile is never evicted, and a pinned
+/// tile that arrives is always kept, even when the screen alone needs more than the budget.
+/// The budget bounds everything else: unpinned tiles are kept only while the whole cache
+/// fits in it, so the cache never holds more than `max(budget, pinned bytes)`.
 public final class TileCache {
     private final class Node {
         let key: TileKey
@@ -17,13 +21,22 @@ public final class TileCache {
     private var sizes: [Int: [PageSize: Int]] = [:]
     private var oldest: Node?
     private var newest: Node?
+    /// The keys the screen shows (see `pin(_:)`).
+    public private(set) var pinned: Set<TileKey> = []
+    /// Unpinned tiles refused since the pins last changed (see `wasRefused(_:)`).
+    private var refused: Set<TileKey> = []
 
-    /// The most bytes the cached content may take.
+    /// The most bytes the cached content may take, pinned tiles aside.
     public var budget: Int {
-        didSet { evict(toFit: 0) }
+        didSet {
+            refused.removeAll()
+            evict(toFit: 0)
+        }
     }
-    /// The bytes the cached content takes now (always ≤ `budget`).
+    /// The bytes the cached content takes now (at most `max(budget, pinnedByteCount)`).
     public private(set) var byteCount = 0
+    /// The bytes the cached pinned tiles take.
+    public private(set) var pinnedByteCount = 0
     public var count: Int { nodes.count }
 
     public init(budget: Int) {
@@ -45,18 +58,44 @@ public final class TileCache {
         if let node = nodes[key] { moveToNewest(node) }
     }
 
-    /// Adds or replaces content, evicting the least recently used until it fits. Content larger
-    /// than the whole budget is not kept. Returns whether it was kept.
+    /// Replaces the pinned keys: what the screen shows now (cached or on its way). Tiles that
+    /// lose their pin become ordinary least-recently-used entries and are evicted if the cache
+    /// is over budget without them. Forgets which tiles were refused when the pins change.
+    public func pin(_ keys: Set<TileKey>) {
+        guard keys != pinned else { return }
+        for key in pinned.subtracting(keys) {
+            if let node = nodes[key] { pinnedByteCount -= node.content.byteCount }
+        }
+        for key in keys.subtracting(pinned) {
+            if let node = nodes[key] { pinnedByteCount += node.content.byteCount }
+        }
+        pinned = keys
+        refused.removeAll()
+        evict(toFit: 0)
+    }
+
+    /// Whether `key` was offered and not kept since the pins or the budget last changed:
+    /// asking for it again would only render it to be thrown away.
+    public func wasRefused(_ key: TileKey) -> Bool { refused.contains(key) }
+
+    /// Adds or replaces content, evicting unpinned tiles, least recently used first, until it
+    /// fits. A pinned key is always kept; an unpinned one only if it fits in the budget
+    /// beside the pinned tiles. Returns whether it was kept.
     @discardableResult
     public func insert(_ content: TileContent, for key: TileKey) -> Bool {
         remove(key)
         let cost = content.byteCount
-        guard cost <= budget else { return false }
+        let isPinned = pinned.contains(key)
+        guard isPinned || pinnedByteCount + cost <= budget else {
+            refused.insert(key)
+            return false
+        }
         evict(toFit: cost)
         let node = Node(key: key, content: content)
         nodes[key] = node
         link(node)
         byteCount += cost
+        if isPinned { pinnedByteCount += cost }
         if key.kind != .preview { sizes[key.page, default: [:]][PageSize(key), default: 0] += 1 }
         return true
     }
@@ -66,6 +105,7 @@ public final class TileCache {
         guard let node = nodes.removeValue(forKey: key) else { return }
         unlink(node)
         byteCount -= node.content.byteCount
+        if pinned.contains(key) { pinnedByteCount -= node.content.byteCount }
         if key.kind != .preview, var perPage = sizes[key.page] {
             let left = (perPage[PageSize(key)] ?? 1) - 1
             perPage[PageSize(key)] = left > 0 ? left : nil
@@ -98,9 +138,13 @@ public final class TileCache {
         return keys
     }
 
+    /// Evicts unpinned tiles, oldest first, until `cost` more bytes fit in the budget or only
+    /// pinned tiles are left.
     private func evict(toFit cost: Int) {
-        while byteCount + cost > budget, let victim = oldest {
-            remove(victim.key)
+        var node = oldest
+        while byteCount + cost > budget, let victim = node {
+            node = victim.newer
+            if !pinned.contains(victim.key) { remove(victim.key) }
         }
     }
 

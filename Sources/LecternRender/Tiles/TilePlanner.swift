@@ -34,13 +34,25 @@ public final class TilePlanner {
     }
 
     public let cache: TileCache
+    /// How much the cache keeps beyond what the screen shows (resolved every plan).
+    public let budget: TileBudget
     /// A render that failed is shown as this colour.
     public static let errorTileColor = Color(rgb: 0xF4D6D6)
 
-    public init(cache: TileCache) {
+    public init(cache: TileCache, budget: TileBudget) {
         self.cache = cache
+        self.budget = budget
     }
 
+    /// Plans one frame: what it shows, and what to render, most urgent first.
+    ///
+    /// Everything the frame draws or waits for is pinned in the cache, so nothing on screen is
+    /// evicted to make room for something else on screen, and the cache's budget is never
+    /// below what the screen needs. Prefetch spends only what the budget leaves beside the
+    /// screen, and asks for nothing the cache refused since the view last changed. So at rest
+    /// every visible tile is either cached or wanted, and a wanted tile, once it arrives,
+    /// stays: the plan converges.
+    ///
     /// - Parameters:
     ///   - spreads: the document view's `visibleLayout()`.
     ///   - prefetch: pages to render ahead, most likely first.
@@ -52,8 +64,7 @@ public final class TilePlanner {
         var plan = Plan()
         var previews: [TileKey] = []
         var sharp: [(key: TileKey, distance: Double)] = []
-        var bytes = 0
-        var onScreen: [TileKey] = []
+        var screen = OnScreen()
         let centre = Point(x: Double(viewport.x + viewport.width / 2), y: Double(viewport.y + viewport.height / 2))
         for spread in spreads {
             let clip = Self.pixels(spread.clipRect).intersection(viewport)
@@ -75,9 +86,8 @@ public final class TilePlanner {
                 for (column, row) in grid.tiles(covering: area) {
                     let key = TileKey(page: page.page, grid: grid, column: column, row: row)
                     let rect = grid.rect(column: column, row: row).offsetBy(dx: origin.x, dy: origin.y)
-                    bytes += rect.width * rect.height * 4
+                    screen.add(key)
                     if let content = cache.lookup(key) {
-                        onScreen.append(key)
                         sharpLayers.append(layer(content, rect: rect, plan: &plan))
                     } else {
                         missing.append(key)
@@ -93,13 +103,14 @@ public final class TilePlanner {
                     plan.isSharp = false
                     let previewKey = Self.previewKey(page: page.page, grid: grid)
                     let fallback = fallbackLayers(
-                        page: page.page, grid: grid, area: area, frame: page.frame, plan: &plan)
+                        page: page.page, grid: grid, area: area, frame: page.frame, screen: &screen, plan: &plan)
                     if !fallback.complete {
                         // The preview fills what the other zoom's tiles leave open.
                         if let preview = cache.lookup(previewKey) {
-                            onScreen.append(previewKey)
+                            screen.add(previewKey)
                             item.layers.append(layer(preview, rect: frame, scaledTo: page.frame, plan: &plan))
                         } else if zoomChanging || missing.count > 4 {
+                            screen.add(previewKey)
                             previews.append(previewKey)
                         }
                     }
@@ -109,33 +120,54 @@ public final class TilePlanner {
                 plan.pages.append(item)
             }
         }
+        cache.pin(screen.keys)
+        let screenBytes = viewport.width * viewport.height * 4
+        let bytes = budget.resolved(screenBytes: screenBytes, onScreenBytes: screen.bytes)
+        if cache.budget != bytes { cache.budget = bytes }
         plan.wanted = previews
         if !zoomChanging {
             plan.wanted += sharp.sorted { $0.distance < $1.distance }.map(\.key)
         }
-        // Prefetch what fits in the cache beside what is on screen.
-        let screen = viewport.width * viewport.height * 4
-        for placement in prefetch {
-            let grid = TileGrid(frameWidth: placement.frame.width, frameHeight: placement.frame.height)
-            let previewKey = Self.previewKey(page: placement.page, grid: grid)
-            if cache.contains(previewKey) {
-                cache.touch(previewKey)
-            } else {
-                plan.wanted.append(previewKey)
-            }
-            let pageBytes = grid.pageWidth * grid.pageHeight * 4
-            guard pageBytes <= screen, bytes + pageBytes <= cache.budget * 9 / 10 else { continue }
-            bytes += pageBytes
-            for (column, row) in grid.tiles(
-                covering: PixelBox(x: 0, y: 0, width: grid.pageWidth, height: grid.pageHeight))
-            {
-                let key = TileKey(page: placement.page, grid: grid, column: column, row: row)
-                if cache.contains(key) { cache.touch(key) } else { plan.wanted.append(key) }
-            }
-        }
+        plan.wanted += prefetchKeys(prefetch, room: bytes - screen.bytes, screenBytes: screenBytes)
         // What is on screen stays the most recently used.
-        for key in onScreen { cache.touch(key) }
+        for key in screen.keys { cache.touch(key) }
         return plan
+    }
+
+    /// What the frame shows or waits for, and what it costs in the cache.
+    private struct OnScreen {
+        var keys: Set<TileKey> = []
+        var bytes = 0
+
+        mutating func add(_ key: TileKey) {
+            if keys.insert(key).inserted { bytes += key.byteCount }
+        }
+    }
+
+    /// The tiles to render ahead for `placements` (most likely first) within `room` bytes,
+    /// each page's preview before its tiles: the cached ones are touched (kept), the missing
+    /// ones returned. A page bigger than a screen gets only its preview; a page that does not
+    /// fit whole gets nothing more, and nothing the cache refused is asked for again.
+    private func prefetchKeys(_ placements: [Placement], room: Int, screenBytes: Int) -> [TileKey] {
+        var wanted: [TileKey] = []
+        var left = room
+        func take(_ keys: [TileKey]) -> Bool {
+            let cost = keys.reduce(0) { $0 + $1.byteCount }
+            guard cost <= left, !keys.contains(where: { cache.wasRefused($0) }) else { return false }
+            left -= cost
+            for key in keys {
+                if cache.contains(key) { cache.touch(key) } else { wanted.append(key) }
+            }
+            return true
+        }
+        for placement in placements {
+            let grid = TileGrid(frameWidth: placement.frame.width, frameHeight: placement.frame.height)
+            guard take([Self.previewKey(page: placement.page, grid: grid)]) else { continue }
+            guard grid.pageWidth * grid.pageHeight * 4 <= screenBytes else { continue }
+            let whole = PixelBox(x: 0, y: 0, width: grid.pageWidth, height: grid.pageHeight)
+            _ = take(grid.tiles(covering: whole).map { TileKey(page: placement.page, grid: grid, column: $0, row: $1) })
+        }
+        return wanted
     }
 
     /// Where the pages of the spreads to prefetch would be (see `DocumentView.prefetchSpreads`),
@@ -176,7 +208,7 @@ public final class TilePlanner {
     /// Cached tiles of the page at the nearest other size, scaled to where the page is now;
     /// `complete` when they cover all of `area`.
     private func fallbackLayers(
-        page: Int, grid: TileGrid, area: PixelBox, frame: Rect, plan: inout Plan
+        page: Int, grid: TileGrid, area: PixelBox, frame: Rect, screen: inout OnScreen, plan: inout Plan
     ) -> (layers: [Scene.Layer], complete: Bool) {
         let sizes = cache.cachedTileSizes(ofPage: page).filter {
             $0.width != grid.pageWidth || $0.height != grid.pageHeight
@@ -201,6 +233,7 @@ public final class TilePlanner {
                 complete = false
                 continue
             }
+            screen.add(key)
             let r = other.rect(column: column, row: row)
             let target = Rect(
                 x: frame.minX.rounded() + Double(r.x) * kx, y: frame.minY.rounded() + Double(r.y) * ky,

@@ -29,6 +29,14 @@ public final class TileScheduler: @unchecked Sendable {
     public let wakeFD: Int32
     /// Renders aborted because their tile left the screen (for logs and tests).
     public private(set) var cancelledCount = 0
+    private var started = 0
+
+    /// Renders started so far: at rest this stops growing (for tests and benchmarks).
+    public var startedCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return started
+    }
 
     /// - Parameters:
     ///   - workerCount: worker threads; default one per core.
@@ -101,6 +109,7 @@ public final class TileScheduler: @unchecked Sendable {
             while queue.isEmpty && !stopped { condition.wait() }
             if stopped { break }
             let key = queue.removeFirst()
+            started += 1
             let cookie = RenderCookie()
             inFlight[key] = InFlight(cookie: cookie)
             condition.unlock()
