@@ -1,9 +1,9 @@
 // Generates a large text-only PDF for the time-to-first-frame benchmark.
 //
-// Usage: mutool run kiosk/make-text-pdf.js OUTPUT.pdf [PAGES]   (default 400 pages)
+// Usage: mutool run kiosk/make-text-pdf.js OUTPUT.pdf [PAGES] [a4|letter]   (default 400 A4 pages)
 // (kiosk/make-text-pdf is the wrapper.)
 //
-// Every page is A4 with about 60 lines of dense, ragged-right body text in Times-Roman
+// Every page is A4 (or US Letter) with about 60 lines of dense, ragged-right body text in Times-Roman
 // (a base-14 font, not embedded) and a running head and page number of its own. To stay
 // fast and small at 15,000 pages, the body text comes from 64 distinct streams that pages
 // share in turn; each page also has its own small stream with its head and number, so no
@@ -13,10 +13,13 @@
 
 var OUTPUT = scriptArgs[0];
 var PAGES = scriptArgs[1] ? parseInt(scriptArgs[1], 10) : 400;
-if (!OUTPUT || !(PAGES > 0)) {
-	print("usage: mutool run make-text-pdf.js OUTPUT.pdf [PAGES]");
+var PAPER = scriptArgs[2] || "a4";
+if (!OUTPUT || !(PAGES > 0) || (PAPER != "a4" && PAPER != "letter")) {
+	print("usage: mutool run make-text-pdf.js OUTPUT.pdf [PAGES] [a4|letter]");
 	quit(2);
 }
+// Page width and height in points.
+var W = PAPER == "letter" ? 612 : 595, H = PAPER == "letter" ? 792 : 842;
 
 var doc = new PDFDocument();
 var font = new Font("Times-Roman");
@@ -61,7 +64,7 @@ function sentence() {
 
 function escape(s) { return s.replace(/[\\()]/g, "\\$&"); }
 
-var SIZE = 10.5, LEADING = 12.6, LEFT = 62, RIGHT = 595 - 62, TOP = 842 - 88, BOTTOM = 70;
+var SIZE = 10.5, LEADING = 12.6, LEFT = 62, RIGHT = W - 62, TOP = H - 88, BOTTOM = 70;
 
 /** One body stream: paragraphs of wrapped text filling the text block. */
 function body() {
@@ -101,9 +104,9 @@ var resources = doc.addObject({ Font: { F1: fontRes, F2: boldRes } });
 var rootPages = doc.getTrailer().get("Root").get("Pages"), rootKids = doc.newArray(), node = null;
 for (i = 0; i < PAGES; i++) {
 	var chapter = CHAPTERS[Math.floor(i / 24) % CHAPTERS.length], num = String(i + 1);
-	var head = "BT /F2 9 Tf 0.35 0.35 0.35 rg " + LEFT + " " + (842 - 56) + " Td (" + escape(chapter.toUpperCase()) + ") Tj ET\n" +
-		"0.6 0.6 0.6 RG 0.5 w " + LEFT + " " + (842 - 64) + " m " + RIGHT + " " + (842 - 64) + " l S\n" +
-		"BT /F1 10 Tf 0.2 0.2 0.2 rg " + ((595 - width(num, 10)) / 2).toFixed(2) + " 40 Td (" + num + ") Tj ET";
+	var head = "BT /F2 9 Tf 0.35 0.35 0.35 rg " + LEFT + " " + (H - 56) + " Td (" + escape(chapter.toUpperCase()) + ") Tj ET\n" +
+		"0.6 0.6 0.6 RG 0.5 w " + LEFT + " " + (H - 64) + " m " + RIGHT + " " + (H - 64) + " l S\n" +
+		"BT /F1 10 Tf 0.2 0.2 0.2 rg " + ((W - width(num, 10)) / 2).toFixed(2) + " 40 Td (" + num + ") Tj ET";
 	var contents = doc.newArray();
 	contents.push(doc.addStream(head, {}));
 	contents.push(bodies[i % BODIES]);
@@ -112,7 +115,7 @@ for (i = 0; i < PAGES; i++) {
 		rootKids.push(node);
 	}
 	var page = doc.addObject({
-		Type: doc.newName("Page"), Parent: node, MediaBox: [0, 0, 595, 842], Resources: resources, Contents: contents,
+		Type: doc.newName("Page"), Parent: node, MediaBox: [0, 0, W, H], Resources: resources, Contents: contents,
 	});
 	node.get("Kids").push(page);
 	node.put("Count", node.get("Count") + 1);

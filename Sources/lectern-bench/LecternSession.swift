@@ -26,13 +26,16 @@ final class LecternSession {
     /// - Parameters:
     ///   - options: more command-line options (`--scroll continuous`, `--cache-mb 2`, …).
     ///   - keyboard: whether the seat advertises a keyboard (for typed page numbers).
-    init(document: String, options: [String] = [], width: Int32, height: Int32, keyboard: Bool = false) throws {
+    init(
+        document: String, options: [String] = [], width: Int32, height: Int32, keyboard: Bool = false,
+        logLevel: String = "debug"
+    ) throws {
         compositor = try TestCompositor(outputWidth: width, outputHeight: height)
         // A few recent commits are enough: each one is summarised in `frames` as it arrives.
         compositor.commitHistoryLimit = 16
         if keyboard { compositor.setSeatCapabilities([.touch, .pointer, .keyboard]) }
         var environment = compositor.environment
-        environment["LECTERN_LOG_LEVEL"] = "debug"
+        environment["LECTERN_LOG_LEVEL"] = logLevel
         self.document = document
         spawnInstant = ContinuousClock.now
         process = try LecternProcess(arguments: [document] + options, environment: environment)
@@ -102,7 +105,47 @@ final class LecternSession {
         run(timeout: timeout) { log(after: offset).contains(text) }
     }
 
-    // MARK: Memory
+    // MARK: Input
+
+    /// A one-finger drag from `start` to `end` in ten 16 ms steps, then a rest of `hold` (no
+    /// fling after it) and release.
+    func drag(
+        from start: (Double, Double), to end: (Double, Double), steps: Int = 10, hold: Duration = .zero
+    ) {
+        compositor.touchDown(id: 0, x: start.0, y: start.1)
+        run(for: .milliseconds(16))
+        for step in 1...steps {
+            let t = Double(step) / Double(steps)
+            compositor.touchMotion(id: 0, x: start.0 + (end.0 - start.0) * t, y: start.1 + (end.1 - start.1) * t)
+            run(for: .milliseconds(16))
+        }
+        run(for: hold)
+        compositor.touchUp(id: 0)
+        run(for: .milliseconds(16))
+    }
+
+    /// A one-finger tap.
+    func tap(x: Double, y: Double) {
+        compositor.touchDown(id: 0, x: x, y: y)
+        run(for: .milliseconds(30))
+        compositor.touchUp(id: 0)
+        run(for: .milliseconds(5))
+    }
+
+    // MARK: CPU and memory
+
+    /// The CPU time the process has used (user + system), in milliseconds.
+    func cpuMilliseconds() throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+        // Fields after the command name (which may hold spaces) start after the last ')'.
+        guard let end = stat.lastIndex(of: ")") else { throw BenchmarkError(description: "unreadable stat") }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        // utime and stime are fields 14 and 15 (1-based), 11 and 12 after the state field.
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else {
+            throw BenchmarkError(description: "unreadable stat: \(stat)")
+        }
+        return (user + system) * 1000 / Int(sysconf(Int32(_SC_CLK_TCK)))
+    }
 
     /// The process's peak resident set size so far (`VmHWM` in /proc/PID/status), in KiB.
     func peakResidentKiB() throws -> Int {

@@ -9,6 +9,7 @@ let usage = """
            lectern-bench latency [--runs N] [--size WxH] SHORT.pdf 15000-PAGES.pdf
            lectern-bench memory [--runs N] [--size WxH]... 1-PAGE.pdf 15000-PAGES.pdf
            lectern-bench touch [--seconds S] [--size WxH] PDF
+           lectern-bench rest [--seconds S] [--size WxH] PDF
 
     """
 
@@ -20,6 +21,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "latency": runPageTurnBenchmark,
     "memory": runMemoryBenchmark,
     "touch": runTouchLatencyBenchmark,
+    "rest": runRestBenchmark,
 ]
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
     FileHandle.standardError.write(usage.data(using: .utf8)!)
