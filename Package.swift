@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
@@ -28,6 +29,12 @@ let package = Package(
         .systemLibrary(name: "CFcft"),
         .target(name: "CMuPDF", linkerSettings: mupdfLibraries),
         .target(name: "CLecternLinux"),
+        // Linux descriptors with one owner each (eventfd, timerfd, signalfd) and errno text,
+        // shared by the modules that poll, wake and time things.
+        .target(
+            name: "LecternLinux",
+            dependencies: ["CLecternLinux", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(
             name: "CWaylandProtocols",
             dependencies: ["CWaylandClient"],
@@ -50,21 +57,24 @@ let package = Package(
         .target(
             name: "LecternRender",
             dependencies: [
-                "LecternCore", "LecternPDF", "CPixman", "CFcft", "CLecternLinux",
+                "LecternCore", "LecternPDF", "LecternLinux", "CPixman", "CFcft",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "LecternWayland",
             dependencies: [
-                "LecternCore", "CWaylandClient", "CWaylandProtocols", "CXKBCommon", "CLecternLinux",
+                "LecternCore", "LecternLinux", "CWaylandClient", "CWaylandProtocols", "CXKBCommon", "CLecternLinux",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "LecternKiosk",
             dependencies: [
-                "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "CLecternLinux",
+                "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "LecternLinux", "CLecternLinux",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

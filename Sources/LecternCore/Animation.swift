@@ -171,7 +171,7 @@ extension DocumentView {
 
     /// Advances animations to `clock.now`; see `advanceAnimations(to:)`.
     @discardableResult
-    public mutating func advanceAnimations(clock: some AnimationClock) -> Bool {
+    public mutating func advanceAnimations(clock: some MonotonicClock) -> Bool {
         advanceAnimations(to: clock.now)
     }
 

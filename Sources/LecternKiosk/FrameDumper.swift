@@ -1,34 +1,34 @@
-import CLecternLinux
 import Dispatch
-import Glibc
 import LecternPDF
+import LecternWayland
 import Logging
 
 /// Writes what the screen shows to a PNG, atomically replaced: whenever the committed
 /// frame changes (at most `interval` apart, the last change always written) and on exit.
-/// Encoding happens on its own queue; the Wayland thread only copies the pixels.
+/// Encoding happens on its own queue; the Wayland thread only copies the pixels. A dump that
+/// cannot be written is logged, and the reader carries on.
 final class FrameDumper {
     private struct Snapshot: @unchecked Sendable {
+        // Sendable: handed whole to the encoding queue, which frees it.
         let pixels: UnsafeMutableRawPointer
         let width: Int, height: Int, stride: Int
     }
 
     let path: String
+    let loop: EventLoop
     private let queue = DispatchQueue(label: "lectern.frame-dump", qos: .utility)
     private let logger: Logger
-    private let interval: Duration
-    private var lastWrite: ContinuousClock.Instant?
+    private let interval: Double
+    private var lastWrite: Double?
     private var pending: Snapshot?
-    /// Armed when a frame arrives too soon after the last write.
-    let timerFD: Int32
+    private var timer: EventLoop.Timer?
 
-    init(path: String, interval: Duration = .milliseconds(250), logger: Logger) throws(KioskError) {
+    /// - Parameter interval: the shortest time between two writes, in seconds.
+    init(path: String, loop: EventLoop, interval: Double = 0.25, logger: Logger) {
         self.path = path
+        self.loop = loop
         self.interval = interval
         self.logger = logger
-        let fd = CLecternLinux_timerfd()
-        guard fd >= 0 else { throw .system("timerfd_create", errno: errno) }
-        timerFD = fd
     }
 
     /// Takes a copy of a committed frame.
@@ -37,26 +37,21 @@ final class FrameDumper {
         let copy = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
         copy.copyMemory(from: pixels, byteCount: stride * height)
         pending = Snapshot(pixels: copy, width: width, height: height, stride: stride)
-        let now = ContinuousClock.now
+        let now = loop.clock.now
         if let lastWrite, now - lastWrite < interval {
-            let wait = interval - (now - lastWrite)
-            let ms = max(1, Int64(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000))
-            _ = CLecternLinux_timerfd_arm(timerFD, ms)
+            guard timer?.isScheduled != true else { return }
+            timer = loop.schedule(at: lastWrite + interval) { [unowned self] in writePending() }
         } else {
             writePending()
         }
     }
 
-    /// The rate-limit timer fired.
-    func timerFired() {
-        _ = CLecternLinux_timerfd_drain(timerFD)
-        writePending()
-    }
-
     private func writePending() {
+        timer?.cancel()
+        timer = nil
         guard let snapshot = pending else { return }
         pending = nil
-        lastWrite = .now
+        lastWrite = loop.clock.now
         queue.async { [path, logger] in
             defer { snapshot.pixels.deallocate() }
             do {
@@ -76,7 +71,7 @@ final class FrameDumper {
     }
 
     deinit {
+        timer?.cancel()
         if let pending { pending.pixels.deallocate() }
-        close(timerFD)
     }
 }

@@ -1,13 +1,17 @@
-import Glibc
+import LecternLinux
+import LecternWayland
 
-/// App-level failures, with messages an operator can act on.
+/// Why the app could not start or had to stop, with messages an operator can act on.
 public enum KioskError: Error, CustomStringConvertible {
-    case system(String, errno: Int32)
+    /// The system refused something the app needs (a descriptor, a thread).
+    case system(SystemError)
+    /// The compositor could not be reached, or lacks something Lectern needs.
+    case wayland(WaylandError)
 
     public var description: String {
         switch self {
-        case let .system(call, code):
-            return "\(call) failed: \(String(cString: strerror(code)))"
+        case .system(let error): error.description
+        case .wayland(let error): error.description
         }
     }
 }

@@ -1,6 +1,5 @@
-import Dispatch
-import Foundation
 import LecternCore
+import LecternLinux
 import LecternPDF
 import LecternRender
 import Logging
@@ -33,7 +32,7 @@ final class Reader {
     init(
         document: PDFDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size,
         budget: TileBudget
-    ) {
+    ) throws(SystemError) {
         self.document = document
         let estimate = (try? Reader.geometry(of: firstPage)) ?? (try! PageGeometry(size: Size(width: 612, height: 792)))
         var pages = PageTable(count: document.pageCount, estimate: estimate)
@@ -41,23 +40,32 @@ final class Reader {
         view = DocumentView(pages: pages, configuration: configuration, viewportSize: viewport)
         cache = TileCache(budget: 0)
         planner = TilePlanner(cache: cache, budget: budget)
-        scheduler = TileScheduler { key, cookie in TileContent.render(key, of: document, cookie: cookie) }
+        scheduler = try TileScheduler { key, cookie in TileContent.render(key, of: document, cookie: cookie) }
     }
 
     func stop() { scheduler.stop() }
 
     /// The page geometry LecternCore uses for a page PDF reports.
     static func geometry(of info: PageInfo) throws(DocumentViewError) -> PageGeometry {
-        func rect(_ r: PDFRect) -> Rect { Rect(x: r.x0, y: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0) }
-        return try PageGeometry(mediaBox: rect(info.mediaBox), cropBox: rect(info.cropBox), rotation: info.rotation)
+        try PageGeometry(mediaBox: Rect(info.mediaBox), cropBox: Rect(info.cropBox), rotation: info.rotation)
     }
 
-    /// Asks the workers for `wanted` (most urgent first) unless that is what they have.
-    func request(_ wanted: [TileKey]) {
-        guard wanted != lastWanted else { return }
-        lastWanted = wanted
-        onRequest?(wanted)
-        scheduler.setWanted(wanted)
+    /// Plans the frame for a screen of `size`: what it shows, and the tiles to render, which
+    /// go to the workers (only when the list changed). Nothing is prefetched before the first
+    /// page is on screen (MuPDF shares locks: nothing should compete with it).
+    func plan(size: (width: Int, height: Int), prefetching: Bool) -> TilePlanner.Plan {
+        let visible = view.visibleLayout()
+        let plan = planner.plan(
+            spreads: visible,
+            prefetch: prefetching ? TilePlanner.prefetchPlacements(of: view, visible: visible) : [],
+            viewport: PixelBox(x: 0, y: 0, width: size.width, height: size.height),
+            zoomChanging: view.isZoomChanging)
+        if plan.wanted != lastWanted {
+            lastWanted = plan.wanted
+            onRequest?(plan.wanted)
+            scheduler.setWanted(plan.wanted)
+        }
+        return plan
     }
 
     /// Files finished tiles in the cache; returns how many arrived. (The next plan no longer
@@ -67,5 +75,61 @@ final class Reader {
         let results = scheduler.drain()
         for (key, content) in results { cache.insert(content, for: key) }
         return results.count
+    }
+
+    // MARK: Work for the worker thread
+
+    /// Every page's real geometry, read from the page tree: only those that differ from
+    /// `estimate` (page 1) are returned, so a uniform document stores nothing per page.
+    static func readPageGeometries(
+        of pdf: PDFDocument, differingFrom estimate: PageGeometry
+    ) -> (updates: [(page: Int, geometry: PageGeometry)], failures: Int) {
+        pdf.loadPageTree()
+        defer {
+            pdf.releasePageTree()
+            _ = trimHeap()
+        }
+        var updates: [(page: Int, geometry: PageGeometry)] = []
+        var failures = 0
+        var next = 0
+        while next < pdf.pageCount {
+            let range = next..<min(pdf.pageCount, next + 512)
+            next = range.upperBound
+            guard let infos = try? pdf.pageInfos(in: range) else {
+                failures += range.count
+                continue
+            }
+            for (page, result) in zip(range, infos) {
+                guard case .success(let info) = result, let geometry = try? geometry(of: info) else {
+                    failures += 1
+                    continue
+                }
+                if geometry != estimate { updates.append((page, geometry)) }
+            }
+        }
+        return (updates, failures)
+    }
+
+    /// The text blocks and links of `pages`.
+    static func readPageText(of pdf: PDFDocument, pages: [Int]) -> [Int: PageText] {
+        var result: [Int: PageText] = [:]
+        for page in pages {
+            let blocks = ((try? pdf.textBlocks(page: page)) ?? []).map(Rect.init)
+            let links: [(rect: Rect, target: LinkTarget)] = ((try? pdf.links(page: page)) ?? []).map { link in
+                switch link.target {
+                case .page(let target): (Rect(link.rect), .page(target))
+                case .uri(let address): (Rect(link.rect), .uri(address))
+                }
+            }
+            result[page] = PageText(blocks: blocks, links: links)
+        }
+        return result
+    }
+}
+
+extension Rect {
+    /// A PDF rectangle (x0, y0, x1, y1) in the same space.
+    init(_ r: PDFRect) {
+        self.init(x: r.x0, y: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0)
     }
 }

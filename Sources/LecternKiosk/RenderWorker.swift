@@ -1,42 +1,47 @@
-import CLecternLinux
 import Dispatch
-import Glibc
+import LecternLinux
 import Synchronization
+import SystemPackage
 
-/// Runs MuPDF work off the Wayland thread and wakes the main loop through an eventfd
-/// when results are ready. The main thread never waits on it.
+/// Runs MuPDF work off the Wayland thread (opening the document, reading page sizes and page
+/// text) and wakes the main loop through an eventfd when results are ready. The main thread
+/// never waits on it, not even at exit: a job still running then (a long page-tree walk) is
+/// abandoned with the process.
 final class RenderWorker<Result: Sendable>: Sendable {
     private let queue = DispatchQueue(label: "lectern.render", qos: .userInitiated)
     private let inbox = Mutex<[Result]>([])
-    /// Readable when results are waiting; watched by the event loop.
-    let wakeFD: Int32
+    private let pending = Atomic<Int>(0)
+    private let wakeUp: EventFD
 
-    init() throws(KioskError) {
-        let fd = CLecternLinux_eventfd()
-        guard fd >= 0 else { throw .system("eventfd", errno: errno) }
-        wakeFD = fd
+    /// Readable when results are waiting; for the event loop to watch (owned here).
+    var wakeDescriptor: FileDescriptor { wakeUp.descriptor }
+
+    init() throws(SystemError) {
+        wakeUp = try EventFD()
     }
 
     /// Runs `job` on the worker; its result is delivered by `drain()` on the main thread.
     func submit(_ job: @escaping @Sendable () -> Result) {
-        queue.async {
+        pending.add(1, ordering: .sequentiallyConsistent)
+        queue.async { [self] in
             let result = job()
-            self.inbox.withLock { $0.append(result) }
-            _ = CLecternLinux_eventfd_signal(self.wakeFD)
+            inbox.withLock { $0.append(result) }
+            pending.subtract(1, ordering: .sequentiallyConsistent)
+            wakeUp.signal()
         }
+    }
+
+    /// Whether a job is queued or running, or its result not yet drained.
+    var isBusy: Bool {
+        pending.load(ordering: .sequentiallyConsistent) > 0 || inbox.withLock { !$0.isEmpty }
     }
 
     /// The results delivered since the last call, oldest first.
     func drain() -> [Result] {
-        _ = CLecternLinux_eventfd_drain(wakeFD)
+        wakeUp.drain()
         return inbox.withLock { results in
             defer { results.removeAll() }
             return results
         }
     }
-
-    /// Blocks until every submitted job has run (shutdown only).
-    func finish() { queue.sync {} }
-
-    deinit { close(wakeFD) }
 }

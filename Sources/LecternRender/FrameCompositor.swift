@@ -106,20 +106,18 @@ public final class FrameCompositor {
             repaint += damageHistory.suffix(bufferAge - 1).flatMap { $0 }
         }
         if !repaint.isEmpty {
-            let target = PixmanSurface(pixels: pixels, width: scene.width, height: scene.height, stride: stride)
-            let region = Region(repaint)
-            paint(scene, repaint: region, into: target.image)
+            guard
+                let target = PixmanSurface(pixels: pixels, width: scene.width, height: scene.height, stride: stride)
+            else {
+                logger.error("cannot draw into a \(scene.width)x\(scene.height) buffer (stride \(stride))")
+                return [full]
+            }
+            paint(scene, repaint: Region(repaint), into: target.image)
         }
         lastScene = scene
         damageHistory.append(damage)
         if damageHistory.count > Self.historyLength { damageHistory.removeFirst() }
         return damage
-    }
-
-    /// Forget what was drawn (e.g. all buffers were dropped): the next frame is full.
-    public func invalidate() {
-        lastScene = nil
-        damageHistory.removeAll()
     }
 
     // MARK: Painting
@@ -174,8 +172,10 @@ public final class FrameCompositor {
         case .fill(let color):
             fill(target, box, color, op: PIXMAN_OP_SRC)
         case .image(let image):
-            let source = PixmanSurface(
-                pixels: image.pixels, width: image.width, height: image.height, stride: image.stride)
+            guard
+                let source = PixmanSurface(
+                    pixels: image.pixels, width: image.width, height: image.height, stride: image.stride)
+            else { return }
             if layer.isExact {
                 pixman_image_composite32(
                     PIXMAN_OP_SRC, source.image, nil, target,
@@ -297,56 +297,6 @@ public final class FrameCompositor {
         guard let bodyFont else { return }
         let x = max(16, (scene.width - bodyFont.width(of: text)) / 2)
         bodyFont.draw(text, x: x, baselineY: box.y + 8 + bodyFont.ascent, color: .text, into: target)
-    }
-}
-
-/// A pixman region of boxes, freed on deinit.
-final class Region {
-    var region = pixman_region32_t()
-
-    init() { pixman_region32_init(&region) }
-
-    convenience init(_ boxes: [PixelBox]) {
-        self.init()
-        var rects = boxes.filter { !$0.isEmpty }.map {
-            pixman_box32_t(x1: Int32($0.x), y1: Int32($0.y), x2: Int32($0.maxX), y2: Int32($0.maxY))
-        }
-        if !rects.isEmpty {
-            pixman_region32_fini(&region)
-            pixman_region32_init_rects(&region, &rects, Int32(rects.count))
-        }
-    }
-
-    deinit { pixman_region32_fini(&region) }
-
-    var isEmpty: Bool { pixman_region32_not_empty(&region) == 0 }
-
-    /// The region as non-overlapping boxes.
-    var boxes: [PixelBox] {
-        var count: Int32 = 0
-        guard let rects = pixman_region32_rectangles(&region, &count) else { return [] }
-        return (0..<Int(count)).map {
-            let r = rects[$0]
-            return PixelBox(x: Int(r.x1), y: Int(r.y1), width: Int(r.x2 - r.x1), height: Int(r.y2 - r.y1))
-        }
-    }
-
-    func subtracting(_ other: Region) -> Region {
-        let result = Region()
-        pixman_region32_subtract(&result.region, &region, &other.region)
-        return result
-    }
-
-    func intersecting(_ box: PixelBox) -> Region {
-        let result = Region()
-        pixman_region32_intersect_rect(
-            &result.region, &region, Int32(box.x), Int32(box.y), UInt32(max(0, box.width)), UInt32(max(0, box.height)))
-        return result
-    }
-
-    /// Makes this region the target's clip.
-    func clip(_ target: OpaquePointer) {
-        pixman_image_set_clip_region32(target, &region)
     }
 }
 

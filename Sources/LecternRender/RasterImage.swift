@@ -1,5 +1,3 @@
-import CPixman
-
 /// Premultiplied BGRA pixels (pixman `a8r8g8b8` on little endian) in memory this object owns.
 ///
 /// Made on a render worker, then handed to the main thread whole: after `init` and the
@@ -25,17 +23,4 @@ public final class RasterImage: @unchecked Sendable {
     }
 
     deinit { pixels.deallocate() }
-}
-
-/// A pixman image wrapping memory someone else owns, unref'd on deinit.
-final class PixmanSurface {
-    let image: OpaquePointer
-
-    init(pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
-        image = pixman_image_create_bits(
-            PIXMAN_a8r8g8b8, Int32(width), Int32(height),
-            pixels.assumingMemoryBound(to: UInt32.self), Int32(stride))
-    }
-
-    deinit { pixman_image_unref(image) }
 }

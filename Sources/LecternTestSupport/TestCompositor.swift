@@ -277,9 +277,13 @@ public final class TestCompositor {
 
     // MARK: Helpers
 
-    /// Milliseconds since this compositor started, for event timestamps.
+    /// Where event timestamps (milliseconds) come from when not given: by default the time
+    /// since this compositor started; a test on a manual clock sets its own.
+    public var eventTimestamp: (() -> UInt32)?
+
+    /// The timestamp of an event sent now.
     var timestampMilliseconds: UInt32 {
-        UInt32(truncatingIfNeeded: Self.milliseconds(ContinuousClock.now - startInstant))
+        eventTimestamp?() ?? UInt32(truncatingIfNeeded: Self.milliseconds(ContinuousClock.now - startInstant))
     }
 
     static func milliseconds(_ duration: Duration) -> Int32 {

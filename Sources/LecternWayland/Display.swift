@@ -2,6 +2,7 @@ import CWaylandClient
 import CWaylandProtocols
 import Glibc
 import LecternCore
+import LecternLinux
 import Logging
 
 /// The connection to the compositor and the globals Lectern binds from its registry.
@@ -9,18 +10,18 @@ import Logging
 /// Each global has a required and a preferred version; Lectern binds
 /// `min(advertised, preferred)` and a missing required global is a clear error.
 public final class Display {
-    public let display: OpaquePointer
+    /// The `wl_display`.
+    let connection: OpaquePointer
     private let registry: OpaquePointer
-    private let registryListener: UnsafeMutablePointer<wl_registry_listener>
-    private let wmBaseListener: UnsafeMutablePointer<xdg_wm_base_listener>
+    private let registryListener: Listener<wl_registry_listener>
+    private let wmBaseListener: Listener<xdg_wm_base_listener>
     let logger: Logger
+    /// The loop that reads this connection (and runs the seat's key repeat).
+    public let loop: EventLoop
 
-    public private(set) var compositor: OpaquePointer?
-    public private(set) var shm: OpaquePointer?
-    public private(set) var wmBase: OpaquePointer?
-    public private(set) var viewporter: OpaquePointer?
-    public private(set) var presentation: OpaquePointer?
-    public private(set) var fractionalScaleManager: OpaquePointer?
+    private(set) var compositor: OpaquePointer?
+    private(set) var shm: OpaquePointer?
+    private(set) var wmBase: OpaquePointer?
     public private(set) var seat: Seat?
     public private(set) var outputs: [UInt32: Output] = [:]
 
@@ -32,36 +33,37 @@ public final class Display {
     var inputSurface: OpaquePointer?
     /// Runs while a round trip waits (see `init`); nil: round trips block in libwayland.
     private let whileWaiting: (() -> Void)?
-    private let syncListener: UnsafeMutablePointer<wl_callback_listener>
+    private let syncListener: Listener<wl_callback_listener>
     private var isSyncDone = false
 
-    /// Connects to `$WAYLAND_DISPLAY` (or `name`: a socket name or an absolute path) and binds
-    /// the globals (two round trips).
+    /// Connects to `$WAYLAND_DISPLAY` (or `name`: a socket name or an absolute path), binds
+    /// the globals (two round trips) and joins `loop`, which reads the connection from then on.
     /// - Parameters:
     ///   - name: the socket; nil: `$WAYLAND_DISPLAY`.
+    ///   - loop: the event loop that will read this connection.
     ///   - logger: where the Wayland layer logs.
     ///   - whileWaiting: for a compositor in the same thread (tests): round trips do not block
     ///     but poll the connection and call this between polls, so the compositor can answer.
-    public init(name: String? = nil, logger: Logger, whileWaiting: (() -> Void)? = nil) throws(WaylandError) {
+    public init(
+        name: String? = nil, loop: EventLoop, logger: Logger, whileWaiting: (() -> Void)? = nil
+    ) throws(WaylandError) {
         self.logger = logger
+        self.loop = loop
         self.whileWaiting = whileWaiting
-        syncListener = .allocate(capacity: 1)
-        syncListener.initialize(
-            to: wl_callback_listener(done: { data, callback, _ in
+        syncListener = Listener(
+            wl_callback_listener(done: { data, callback, _ in
                 wl_callback_destroy(callback)
                 guard let data else { return }
                 Unmanaged<Display>.fromOpaque(data).takeUnretainedValue().isSyncDone = true
             }))
-        guard let display = wl_display_connect(name) else {
-            syncListener.deallocate()
+        guard let connection = wl_display_connect(name) else {
             throw .cannotConnect(
                 display: name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0", errno: errno)
         }
-        self.display = display
-        registry = wl_display_get_registry(display)
-        registryListener = .allocate(capacity: 1)
-        registryListener.initialize(
-            to: wl_registry_listener(
+        self.connection = connection
+        registry = wl_display_get_registry(connection)
+        registryListener = Listener(
+            wl_registry_listener(
                 global: { data, _, name, interface, version in
                     guard let data, let interface else { return }
                     Unmanaged<Display>.fromOpaque(data).takeUnretainedValue()
@@ -71,16 +73,21 @@ public final class Display {
                     guard let data else { return }
                     Unmanaged<Display>.fromOpaque(data).takeUnretainedValue().globalRemoved(name: name)
                 }))
-        wmBaseListener = .allocate(capacity: 1)
-        wmBaseListener.initialize(
-            to: xdg_wm_base_listener(ping: { _, wmBase, serial in xdg_wm_base_pong(wmBase, serial) }))
-        wl_registry_add_listener(registry, registryListener, Unmanaged.passUnretained(self).toOpaque())
+        wmBaseListener = Listener(
+            xdg_wm_base_listener(ping: { _, wmBase, serial in xdg_wm_base_pong(wmBase, serial) }))
+        wl_registry_add_listener(registry, registryListener.pointer, Unmanaged.passUnretained(self).toOpaque())
         // First round trip: globals; second: the initial events of what we bound (output modes, seat caps).
         try roundtrip()
         try roundtrip()
         guard compositor != nil else { throw .missingGlobal(interface: "wl_compositor", requiredVersion: 4) }
         guard shm != nil else { throw .missingGlobal(interface: "wl_shm", requiredVersion: 1) }
         guard wmBase != nil else { throw .missingGlobal(interface: "xdg_wm_base", requiredVersion: 1) }
+        loop.display = self
+    }
+
+    /// A pool of `wl_shm` buffers for one surface's frames.
+    public func makeBufferPool() -> ShmBufferPool {
+        ShmBufferPool(display: self)
     }
 
     private func bind(
@@ -102,14 +109,7 @@ public final class Display {
         case "xdg_wm_base":
             let (proxy, _) = bind(name, CWaylandProtocols_xdg_wm_base_interface(), advertised: version, preferred: 5)
             wmBase = proxy
-            xdg_wm_base_add_listener(proxy, wmBaseListener, nil)
-        case "wp_viewporter":
-            viewporter = bind(name, CWaylandProtocols_viewporter_interface(), advertised: version, preferred: 1).0
-        case "wp_presentation":
-            presentation = bind(name, CWaylandProtocols_presentation_interface(), advertised: version, preferred: 1).0
-        case "wp_fractional_scale_manager_v1":
-            fractionalScaleManager =
-                bind(name, CWaylandProtocols_fractional_scale_manager_interface(), advertised: version, preferred: 1).0
+            xdg_wm_base_add_listener(proxy, wmBaseListener.pointer, nil)
         case "wl_seat" where seat == nil:
             // Version 8: wl_pointer.axis_value120 (libwayland 1.21 knows it; 9 it does not).
             let (proxy, bound) = bind(name, CWaylandClient_seat_interface(), advertised: version, preferred: 8)
@@ -143,15 +143,15 @@ public final class Display {
     /// input that arrived meanwhile.
     public func roundtrip() throws(WaylandError) {
         guard let whileWaiting else {
-            if wl_display_roundtrip(display) < 0 { throw connectionError() }
+            if wl_display_roundtrip(connection) < 0 { throw connectionError() }
             flushInput()
             return
         }
         isSyncDone = false
-        let callback = wl_display_sync(display)
-        wl_callback_add_listener(callback, syncListener, Unmanaged.passUnretained(self).toOpaque())
+        let callback = wl_display_sync(connection)
+        wl_callback_add_listener(callback, syncListener.pointer, Unmanaged.passUnretained(self).toOpaque())
         while !isSyncDone {
-            do { try dispatch(timeout: 0) } catch {
+            do { try readWithoutBlocking() } catch {
                 if !isSyncDone { wl_callback_destroy(callback) }
                 throw error
             }
@@ -159,25 +159,24 @@ public final class Display {
         }
     }
 
-    /// One non-blocking turn of the connection for a caller without an `EventLoop` (tests):
-    /// flush requests, read what arrived within `timeout` milliseconds, dispatch it and deliver
-    /// the input.
-    public func dispatch(timeout: Int32) throws(WaylandError) {
-        while wl_display_prepare_read(display) != 0 {
-            if wl_display_dispatch_pending(display) < 0 { throw connectionError() }
+    /// Flushes, reads what has arrived and dispatches it, without waiting: the round trips of a
+    /// client whose compositor runs on the same thread (the event loop does this otherwise).
+    private func readWithoutBlocking() throws(WaylandError) {
+        while wl_display_prepare_read(connection) != 0 {
+            if wl_display_dispatch_pending(connection) < 0 { throw connectionError() }
             flushInput()
         }
-        if wl_display_flush(display) < 0 && errno != EAGAIN {
-            wl_display_cancel_read(display)
+        if wl_display_flush(connection) < 0 && errno != EAGAIN {
+            wl_display_cancel_read(connection)
             throw connectionError()
         }
-        var fd = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0)
-        if poll(&fd, 1, timeout) > 0 && fd.revents & Int16(POLLIN) != 0 {
-            if wl_display_read_events(display) < 0 { throw connectionError() }
+        var fd = pollfd(fd: wl_display_get_fd(connection), events: Int16(POLLIN), revents: 0)
+        if poll(&fd, 1, 0) > 0 && fd.revents & Int16(POLLIN) != 0 {
+            if wl_display_read_events(connection) < 0 { throw connectionError() }
         } else {
-            wl_display_cancel_read(display)
+            wl_display_cancel_read(connection)
         }
-        if wl_display_dispatch_pending(display) < 0 { throw connectionError() }
+        if wl_display_dispatch_pending(connection) < 0 { throw connectionError() }
         flushInput()
     }
 
@@ -188,16 +187,13 @@ public final class Display {
         seat?.flush()
     }
 
-    /// File descriptors the event loop watches for the display's own timers (key repeat).
-    var timerSources: [(fd: Int32, handler: () -> Void)] { seat?.timerSources ?? [] }
-
     /// The reason the connection failed, for messages.
     public func connectionError() -> WaylandError {
-        let code = wl_display_get_error(display)
+        let code = wl_display_get_error(connection)
         if code == EPROTO {
             var interface: UnsafePointer<wl_interface>?
             var id: UInt32 = 0
-            let protocolCode = wl_display_get_protocol_error(display, &interface, &id)
+            let protocolCode = wl_display_get_protocol_error(connection, &interface, &id)
             let name = interface.map { String(cString: $0.pointee.name) } ?? "unknown"
             return .connectionLost("protocol error \(protocolCode) on \(name)@\(id)")
         }
@@ -207,17 +203,11 @@ public final class Display {
     deinit {
         seat = nil
         outputs.removeAll()
-        if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
-        if let presentation { wp_presentation_destroy(presentation) }
-        if let viewporter { wp_viewporter_destroy(viewporter) }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let shm { wl_shm_destroy(shm) }
         if let compositor { wl_compositor_destroy(compositor) }
         wl_registry_destroy(registry)
-        wl_display_flush(display)
-        wl_display_disconnect(display)
-        registryListener.deallocate()
-        wmBaseListener.deallocate()
-        syncListener.deallocate()
+        wl_display_flush(connection)
+        wl_display_disconnect(connection)
     }
 }

@@ -1,101 +1,261 @@
 import CWaylandClient
 import Glibc
+import LecternCore
+import LecternLinux
+import Synchronization
+import SystemPackage
 
-/// A poll(2) loop around the Wayland connection that also wakes for other file
-/// descriptors (render results, signals, timers).
+/// The one loop of the process, in production and in tests: the Wayland connection, timers,
+/// wake-ups from other threads, signals, and the file descriptors of other parts.
 ///
-/// Per iteration: `prepare_read` (dispatching what is queued), flush (EAGAIN is
-/// back-pressure: poll for POLLOUT), poll, `read_events` or `cancel_read`,
-/// `dispatch_pending`, then the other sources' handlers. After every dispatch the display
-/// delivers the input still waiting for a frame (`Display.flushInput`), and the display's own
-/// timers (key repeat) are watched with the other sources.
+/// Per iteration: due timers fire; `prepare_read` (dispatching what is queued), flush
+/// (EAGAIN is back-pressure: poll for POLLOUT), poll, `read_events` or `cancel_read`,
+/// `dispatch_pending`, the input still waiting for a frame event (`Display.flushInput`), the
+/// handlers of ready descriptors, due timers again, then the idle handlers (the place to draw).
+///
+/// Timers run on the injected clock: one timerfd is armed for the earliest deadline when the
+/// clock passes by itself; on a test's manual clock, a timer fires in the first iteration
+/// after the clock was moved past its deadline. The loop owns its timerfd, its wake-up eventfd
+/// and the signalfd; every other descriptor it watches belongs to someone else.
 public final class EventLoop {
-    private struct Source {
-        let fd: Int32
+    /// A scheduled action; `cancel()` keeps it from running. Dropping the handle does not
+    /// cancel it.
+    public final class Timer {
+        fileprivate weak var loop: EventLoop?
+        fileprivate let id: Int
+        /// When it fires, on the loop's clock.
+        public let deadline: Double
+
+        fileprivate init(loop: EventLoop, id: Int, deadline: Double) {
+            self.loop = loop
+            self.id = id
+            self.deadline = deadline
+        }
+
+        /// Whether it is still to fire.
+        public var isScheduled: Bool { loop?.timers[id] != nil }
+
+        /// Keeps it from firing (nothing happens if it already fired).
+        public func cancel() { loop?.cancelTimer(id) }
+    }
+
+    /// A watched descriptor or idle handler; `cancel()` removes it.
+    public final class Watch {
+        fileprivate weak var loop: EventLoop?
+        fileprivate let id: Int
+
+        fileprivate init(loop: EventLoop, id: Int) {
+            self.loop = loop
+            self.id = id
+        }
+
+        public func cancel() {
+            loop?.watches[id] = nil
+            loop?.idleHandlers[id] = nil
+        }
+    }
+
+    private struct Watched {
+        let descriptor: FileDescriptor
         let handler: () -> Void
     }
 
-    private let display: Display
-    private var sources: [Int: Source] = [:]
-    private var nextToken = 0
-    private var running = false
-
-    /// Runs once per iteration after events were dispatched: the place to draw.
-    public var onIdle: (() -> Void)?
-    /// How long one wait for events may last, in milliseconds (-1: until something happens).
-    /// Set it while an animation runs that has nothing new to commit yet.
-    public var pollTimeout: Int32 = -1
-
-    public init(display: Display) { self.display = display }
-
-    /// Watches `fd` for input; `handler` runs on the loop's thread. - Returns: a token for `remove`.
-    @discardableResult
-    public func add(fd: Int32, handler: @escaping () -> Void) -> Int {
-        nextToken += 1
-        sources[nextToken] = Source(fd: fd, handler: handler)
-        return nextToken
+    private struct Scheduled {
+        let deadline: Double
+        let sequence: Int
+        let action: () -> Void
     }
 
-    public func remove(_ token: Int) { sources[token] = nil }
+    /// The time every timer, animation and gesture deadline uses.
+    public let clock: any MonotonicClock
+    private let timerFD: TimerFD
+    private let wakeUp: EventFD
+    private var signals: TerminationSignals?
+    private var watches: [Int: Watched] = [:]
+    private var timers: [Int: Scheduled] = [:]
+    private var nextID = 0
+    private var armedDeadline: Double?
+    private var idleHandlers: [Int: () -> Void] = [:]
+    private let stopRequested = Atomic<Bool>(false)
+    private var isRunning = false
+    /// The Wayland connection, once a `Display` was made on this loop.
+    weak var display: Display?
 
-    /// Makes `run` return after the current iteration.
-    public func stop() { running = false }
+    /// Creates a loop on `clock` (its descriptors are checked: a failure throws).
+    public init(clock: any MonotonicClock) throws(SystemError) {
+        self.clock = clock
+        timerFD = try TimerFD()
+        wakeUp = try EventFD()
+    }
+
+    // MARK: Sources
+
+    /// Watches `descriptor` (owned by the caller, who keeps it open while watched) for input;
+    /// `handler` runs on the loop's thread while it is readable.
+    @discardableResult
+    public func watch(_ descriptor: FileDescriptor, _ handler: @escaping () -> Void) -> Watch {
+        nextID += 1
+        watches[nextID] = Watched(descriptor: descriptor, handler: handler)
+        return Watch(loop: self, id: nextID)
+    }
+
+    /// Runs `action` on the loop's thread once `seconds` have passed on the loop's clock.
+    @discardableResult
+    public func schedule(after seconds: Double, _ action: @escaping () -> Void) -> Timer {
+        schedule(at: clock.now + max(0, seconds), action)
+    }
+
+    /// Runs `action` on the loop's thread once the loop's clock reads `deadline`.
+    @discardableResult
+    public func schedule(at deadline: Double, _ action: @escaping () -> Void) -> Timer {
+        nextID += 1
+        timers[nextID] = Scheduled(deadline: deadline, sequence: nextID, action: action)
+        return Timer(loop: self, id: nextID, deadline: deadline)
+    }
+
+    private func cancelTimer(_ id: Int) {
+        timers[id] = nil
+    }
+
+    /// Runs `handler` at the end of every iteration, after events and timers were handled,
+    /// until the returned watch is cancelled.
+    @discardableResult
+    public func addIdleHandler(_ handler: @escaping () -> Void) -> Watch {
+        nextID += 1
+        idleHandlers[nextID] = handler
+        return Watch(loop: self, id: nextID)
+    }
+
+    /// Reports SIGTERM, SIGINT and SIGHUP to `handler` instead of their default action. Call
+    /// before any other thread starts (it blocks them for threads started later).
+    public func handleTerminationSignals(_ handler: @escaping (Int32) -> Void) throws(SystemError) {
+        let signals = try TerminationSignals()
+        self.signals = signals
+        watch(signals.descriptor) {
+            while let signal = signals.next() { handler(signal) }
+        }
+    }
+
+    /// Wakes the loop from any thread (its poll returns).
+    public func wake() { wakeUp.signal() }
+
+    /// Makes `run()` return after the current iteration. Any thread.
+    public func stop() {
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
+        wakeUp.signal()
+    }
+
+    /// Whether `stop()` was called since the loop last started running.
+    public var isStopping: Bool { stopRequested.load(ordering: .sequentiallyConsistent) }
+
+    // MARK: Running
 
     /// Runs until `stop()`. Throws when the compositor connection is lost.
     public func run() throws(WaylandError) {
-        running = true
-        while running { try runOnce(timeout: pollTimeout) }
+        stopRequested.store(false, ordering: .sequentiallyConsistent)
+        isRunning = true
+        defer { isRunning = false }
+        while !isStopping { try runOnce(timeout: nil) }
     }
 
-    /// Runs one iteration, waiting at most `timeout` milliseconds for something to happen
-    /// (-1: until something does; 0: not at all). For tests driving a compositor in the same
-    /// thread, and for callers that interleave other work.
-    public func runOnce(timeout: Int32) throws(WaylandError) {
-        let wl = display.display
-        while wl_display_prepare_read(wl) != 0 {
+    /// Runs one iteration, waiting at most `timeout` for something to happen (nil: until
+    /// something does or a timer is due; `.zero`: not at all).
+    public func runOnce(timeout: Duration?) throws(WaylandError) {
+        fireDueTimers()
+        let wl = display?.connection
+        var wantWrite = false
+        if let display, let wl {
+            while wl_display_prepare_read(wl) != 0 {
+                if wl_display_dispatch_pending(wl) < 0 { throw display.connectionError() }
+                display.flushInput()
+            }
+            if wl_display_flush(wl) < 0 {
+                if errno == EAGAIN {
+                    wantWrite = true
+                } else {
+                    wl_display_cancel_read(wl)
+                    throw display.connectionError()
+                }
+            }
+        }
+        armTimerFD()
+        let ordered = watches.sorted { $0.key < $1.key }
+        var fds: [pollfd] = [
+            pollfd(
+                fd: wl.map { wl_display_get_fd($0) } ?? -1, events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0),
+                revents: 0),
+            pollfd(fd: timerFD.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeUp.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+        ]
+        fds += ordered.map { pollfd(fd: $0.value.descriptor.rawValue, events: Int16(POLLIN), revents: 0) }
+        let milliseconds = pollTimeout(timeout)
+        var ready: Int32
+        repeat { ready = poll(&fds, nfds_t(fds.count), milliseconds) } while ready < 0 && errno == EINTR
+        if ready < 0 {
+            let code = errno
+            if let wl { wl_display_cancel_read(wl) }
+            throw .system(call: "poll", errno: code)
+        }
+        if let display, let wl {
+            let events = Int32(fds[0].revents)
+            if events & Int32(POLLIN) != 0 {
+                if wl_display_read_events(wl) < 0 { throw display.connectionError() }
+            } else {
+                wl_display_cancel_read(wl)
+            }
+            if events & Int32(POLLHUP | POLLERR) != 0 && events & Int32(POLLIN) == 0 {
+                throw .connectionLost("the compositor hung up")
+            }
             if wl_display_dispatch_pending(wl) < 0 { throw display.connectionError() }
             display.flushInput()
         }
-        var wantWrite = false
-        if wl_display_flush(wl) < 0 {
-            if errno == EAGAIN {
-                wantWrite = true
-            } else {
-                wl_display_cancel_read(wl)
-                throw display.connectionError()
-            }
+        if fds[1].revents != 0 {
+            timerFD.drain()
+            armedDeadline = nil
         }
-        // The display's own timers (negative keys) come first; they check themselves when they fire.
-        let timers = display.timerSources.enumerated().map { index, timer in
-            (key: -1 - index, value: Source(fd: timer.fd, handler: timer.handler))
-        }
-        let ordered = timers + sources.sorted { $0.key < $1.key }
-        var fds = [
-            pollfd(fd: wl_display_get_fd(wl), events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0)
-        ]
-        fds += ordered.map { pollfd(fd: $0.value.fd, events: Int16(POLLIN), revents: 0) }
-        var ready: Int32
-        repeat { ready = poll(&fds, nfds_t(fds.count), timeout) } while ready < 0 && errno == EINTR
-        if ready < 0 {
-            let code = errno
-            wl_display_cancel_read(wl)
-            throw .system(call: "poll", errno: code)
-        }
-        let displayEvents = Int32(fds[0].revents)
-        if displayEvents & Int32(POLLIN) != 0 {
-            if wl_display_read_events(wl) < 0 { throw display.connectionError() }
-        } else {
-            wl_display_cancel_read(wl)
-        }
-        if displayEvents & Int32(POLLHUP | POLLERR) != 0 && displayEvents & Int32(POLLIN) == 0 {
-            throw .connectionLost("the compositor hung up")
-        }
-        if wl_display_dispatch_pending(wl) < 0 { throw display.connectionError() }
-        display.flushInput()
-        for (index, entry) in ordered.enumerated() where fds[index + 1].revents != 0 {
+        if fds[2].revents != 0 { wakeUp.drain() }
+        for (index, entry) in ordered.enumerated() where fds[index + 3].revents != 0 {
             // A handler may have removed a later source.
-            if entry.key < 0 || sources[entry.key] != nil { entry.value.handler() }
+            if watches[entry.key] != nil { entry.value.handler() }
         }
-        onIdle?()
+        fireDueTimers()
+        for (_, handler) in idleHandlers.sorted(by: { $0.key < $1.key }) { handler() }
+    }
+
+    /// The poll timeout in milliseconds: the caller's, shortened to the next deadline when the
+    /// clock gets there by itself (the timerfd wakes the poll too; this covers its rounding).
+    private func pollTimeout(_ timeout: Duration?) -> Int32 {
+        var limit: Int64? = timeout.map { max(0, $0.milliseconds) }
+        if clock.passesByItself, let next = nextDeadline {
+            let until = Int64(((next - clock.now) * 1000).rounded(.up))
+            limit = min(limit ?? Int64.max, max(0, until))
+        }
+        return limit.map { Int32(min($0, Int64(Int32.max))) } ?? -1
+    }
+
+    /// The earliest deadline of the scheduled timers.
+    public var nextDeadline: Double? { timers.values.lazy.map(\.deadline).min() }
+
+    private func armTimerFD() {
+        guard clock.passesByItself else { return }
+        let next = nextDeadline
+        guard next != armedDeadline else { return }
+        armedDeadline = next
+        timerFD.arm(milliseconds: next.map { Int64((($0 - clock.now) * 1000).rounded(.up)) })
+    }
+
+    /// Runs the timers whose deadline has come, earliest first (a timer scheduled by one of
+    /// them for a time already past runs in the same pass).
+    private func fireDueTimers() {
+        while true {
+            let now = clock.now
+            guard
+                let (id, due) = timers.filter({ $0.value.deadline <= now }).min(by: {
+                    ($0.value.deadline, $0.value.sequence) < ($1.value.deadline, $1.value.sequence)
+                })
+            else { return }
+            timers[id] = nil
+            due.action()
+        }
     }
 }

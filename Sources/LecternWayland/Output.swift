@@ -4,7 +4,7 @@ import CWaylandClient
 public final class Output {
     let proxy: OpaquePointer
     let version: UInt32
-    private let listener: UnsafeMutablePointer<wl_output_listener>
+    private let listener: Listener<wl_output_listener>
     public private(set) var modeSize: (width: Int, height: Int)?
     public private(set) var scale = 1
     public private(set) var transform: Int32 = 0
@@ -13,9 +13,8 @@ public final class Output {
     init(proxy: OpaquePointer, version: UInt32) {
         self.proxy = proxy
         self.version = version
-        listener = .allocate(capacity: 1)
-        listener.initialize(
-            to: wl_output_listener(
+        listener = Listener(
+            wl_output_listener(
                 geometry: { data, _, _, _, _, _, _, _, _, transform in
                     guard let data else { return }
                     Unmanaged<Output>.fromOpaque(data).takeUnretainedValue().transform = transform
@@ -37,7 +36,7 @@ public final class Output {
                 },
                 name: { _, _, _ in },
                 description: { _, _, _ in }))
-        wl_output_add_listener(proxy, listener, Unmanaged.passUnretained(self).toOpaque())
+        wl_output_add_listener(proxy, listener.pointer, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Mode size divided by scale, with 90°/270° transforms swapping width and height.
@@ -51,6 +50,5 @@ public final class Output {
 
     deinit {
         if version >= 3 { wl_output_release(proxy) } else { wl_output_destroy(proxy) }
-        listener.deallocate()
     }
 }

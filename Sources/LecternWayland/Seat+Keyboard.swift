@@ -1,18 +1,18 @@
-import CLecternLinux
 import CWaylandClient
 import CXKBCommon
 import Glibc
 import LecternCore
+import LecternLinux
 
 /// A `wl_keyboard` while the input surface has keyboard focus: key presses resolved through
 /// the compositor's xkb keymap and the current modifiers become `key` events; held keys that
-/// xkb says repeat are repeated at the compositor's rate and delay with a timerfd the event
-/// loop watches. Key releases are not reported but stop the repeat; so does leaving.
+/// xkb says repeat are repeated at the compositor's rate and delay by a timer of the event
+/// loop. Key releases are not reported but stop the repeat; so does leaving.
 ///
 /// A keymap that cannot be read or compiled is logged and ignored (the previous one stays).
 final class SeatKeyboard {
     private let proxy: OpaquePointer
-    private let listener: UnsafeMutablePointer<wl_keyboard_listener>
+    private let listener: Listener<wl_keyboard_listener>
     private unowned let seat: Seat
     private let context: OpaquePointer?
     private var keymap: OpaquePointer?
@@ -24,8 +24,8 @@ final class SeatKeyboard {
     private var repeatDelay: Int32 = 600
     /// The key repeating: its xkb keycode, press time (seconds) and repeats so far.
     private var repeating: (keycode: UInt32, pressTime: Double, count: Int)?
-    /// A CLOCK_MONOTONIC timerfd, armed while a key repeats; -1 if it could not be created.
-    let repeatTimer: Int32
+    /// The next repeat, while a key repeats.
+    private var repeatTimer: EventLoop.Timer?
 
     init(proxy: OpaquePointer, seat: Seat) {
         self.proxy = proxy
@@ -37,11 +37,8 @@ final class SeatKeyboard {
         } else {
             seat.logger.error("xkb_context_new failed: keys will be ignored")
         }
-        repeatTimer = CLecternLinux_timerfd()
-        if repeatTimer < 0 { seat.logger.error("timerfd_create failed (\(errnoText(errno))): keys will not repeat") }
-        listener = .allocate(capacity: 1)
-        listener.initialize(
-            to: wl_keyboard_listener(
+        listener = Listener(
+            wl_keyboard_listener(
                 keymap: { data, _, format, fd, size in keyboard(data).keymap(format: format, fd: fd, size: size) },
                 enter: { data, _, _, surface, _ in keyboard(data).enter(surface: surface) },
                 leave: { data, _, _, surface in keyboard(data).leave(surface: surface) },
@@ -53,13 +50,12 @@ final class SeatKeyboard {
                     keyboard(data).modifiers(depressed: depressed, latched: latched, locked: locked, group: group)
                 },
                 repeat_info: { data, _, rate, delay in keyboard(data).repeatInfo(rate: rate, delay: delay) }))
-        wl_keyboard_add_listener(proxy, listener, Unmanaged.passUnretained(self).toOpaque())
+        wl_keyboard_add_listener(proxy, listener.pointer, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
         if wl_proxy_get_version(proxy) >= 3 { wl_keyboard_release(proxy) } else { wl_keyboard_destroy(proxy) }
-        listener.deallocate()
-        if repeatTimer >= 0 { close(repeatTimer) }
+        repeatTimer?.cancel()
         if let state { xkb_state_unref(state) }
         if let keymap { xkb_keymap_unref(keymap) }
         if let context { xkb_context_unref(context) }
@@ -124,9 +120,9 @@ final class SeatKeyboard {
         }
         guard isFocused, let keymap, let key = resolve(keycode) else { return }
         seat.emit(.key(key, isRepeat: false), time: seconds)
-        if repeatRate > 0, repeatTimer >= 0, xkb_keymap_key_repeats(keymap, keycode) != 0 {
+        if repeatRate > 0, xkb_keymap_key_repeats(keymap, keycode) != 0 {
             repeating = (keycode, seconds, 0)
-            CLecternLinux_timerfd_arm(repeatTimer, Int64(max(1, repeatDelay)))
+            scheduleRepeat(after: Double(repeatDelay) / 1000)
         }
     }
 
@@ -149,10 +145,15 @@ final class SeatKeyboard {
         return Key(keysym: symbol)
     }
 
+    private func scheduleRepeat(after seconds: Double) {
+        repeatTimer?.cancel()
+        repeatTimer = seat.display.loop.schedule(after: seconds) { [weak self] in self?.repeatTimerFired() }
+    }
+
     /// The repeat timer expired: one repeat, stamped as the compositor would have (press time
-    /// + delay + n / rate), and the timer armed for the next.
-    func repeatTimerFired() {
-        guard CLecternLinux_timerfd_drain(repeatTimer) > 0, let current = repeating else { return }
+    /// + delay + n / rate), and the timer set for the next.
+    private func repeatTimerFired() {
+        guard let current = repeating else { return }
         guard isFocused, repeatRate > 0, let key = resolve(current.keycode) else {
             stopRepeat()
             return
@@ -161,13 +162,14 @@ final class SeatKeyboard {
         repeating?.count += 1
         seat.emit(.key(key, isRepeat: true), time: time)
         // The handler may have changed things (a repeat could, say, end the reader's focus).
-        if repeating != nil { CLecternLinux_timerfd_arm(repeatTimer, Int64(max(1, 1000 / repeatRate))) }
+        if repeating != nil { scheduleRepeat(after: 1 / Double(repeatRate)) }
     }
 
     private func stopRepeat() {
         guard repeating != nil else { return }
         repeating = nil
-        CLecternLinux_timerfd_arm(repeatTimer, 0)
+        repeatTimer?.cancel()
+        repeatTimer = nil
     }
 
     /// The device goes away: no more repeats.

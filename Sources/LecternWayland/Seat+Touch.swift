@@ -7,7 +7,7 @@ import LecternCore
 /// Shape and orientation are ignored.
 final class SeatTouch {
     private let proxy: OpaquePointer
-    private let listener: UnsafeMutablePointer<wl_touch_listener>
+    private let listener: Listener<wl_touch_listener>
     private unowned let seat: Seat
     /// Points down on the input surface. Points on other surfaces are not ours, nor their events.
     private(set) var activePoints: Set<Int32> = []
@@ -19,9 +19,8 @@ final class SeatTouch {
     init(proxy: OpaquePointer, seat: Seat) {
         self.proxy = proxy
         self.seat = seat
-        listener = .allocate(capacity: 1)
-        listener.initialize(
-            to: wl_touch_listener(
+        listener = Listener(
+            wl_touch_listener(
                 down: { data, _, _, time, surface, id, x, y in
                     touch(data).down(time: time, surface: surface, id: id, x: x, y: y)
                 },
@@ -31,12 +30,11 @@ final class SeatTouch {
                 cancel: { data, _ in touch(data).cancel() },
                 shape: { _, _, _, _, _ in },
                 orientation: { _, _, _, _ in }))
-        wl_touch_add_listener(proxy, listener, Unmanaged.passUnretained(self).toOpaque())
+        wl_touch_add_listener(proxy, listener.pointer, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
         if wl_proxy_get_version(proxy) >= 3 { wl_touch_release(proxy) } else { wl_touch_destroy(proxy) }
-        listener.deallocate()
     }
 
     private func down(time: UInt32, surface: OpaquePointer?, id: Int32, x: wl_fixed_t, y: wl_fixed_t) {

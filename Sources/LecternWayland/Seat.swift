@@ -16,7 +16,7 @@ public final class Seat {
     private let listener: UnsafeMutablePointer<wl_seat_listener>
     let logger: Logger
     /// The display owns the seat.
-    private unowned let display: Display
+    unowned let display: Display
 
     /// The devices the seat has now.
     public private(set) var devices: SeatDevices = []
@@ -123,9 +123,4 @@ public final class Seat {
         display.onInput?(InputEvent(kind, time: time ?? lastEventTime))
     }
 
-    /// The key repeat timer's file descriptor and handler, while a keyboard exists.
-    var timerSources: [(fd: Int32, handler: () -> Void)] {
-        guard let keyboard, keyboard.repeatTimer >= 0 else { return [] }
-        return [(keyboard.repeatTimer, { [weak keyboard] in keyboard?.repeatTimerFired() })]
-    }
 }

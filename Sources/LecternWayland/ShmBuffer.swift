@@ -18,7 +18,7 @@ public final class ShmBuffer {
     let fd: Int32
     private(set) var proxy: OpaquePointer?
     weak var pool: ShmBufferPool?
-    private let listener: UnsafeMutablePointer<wl_buffer_listener>
+    private let listener: Listener<wl_buffer_listener>
 
     init(shm: OpaquePointer, width: Int, height: Int) throws(WaylandError) {
         self.width = width
@@ -51,17 +51,22 @@ public final class ShmBuffer {
             pool, 0, Int32(width), Int32(height), Int32(stride), WL_SHM_FORMAT_ARGB8888.rawValue)
         // The buffer keeps the memory alive; the pool object is not needed any more.
         wl_shm_pool_destroy(pool)
-        listener = .allocate(capacity: 1)
-        listener.initialize(
-            to: wl_buffer_listener(release: { data, _ in
+        listener = Listener(
+            wl_buffer_listener(release: { data, _ in
                 guard let data else { return }
                 Unmanaged<ShmBuffer>.fromOpaque(data).takeUnretainedValue().didRelease()
             }))
-        wl_buffer_add_listener(proxy, listener, Unmanaged.passUnretained(self).toOpaque())
+        wl_buffer_add_listener(proxy, listener.pointer, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// The `wl_buffer` proxy to attach.
-    public var wlBuffer: OpaquePointer? { proxy }
+    var wlBuffer: OpaquePointer? { proxy }
+
+    /// Writes every page of the pixels once, so that the first frame drawn into this buffer
+    /// does not page-fault its memory in.
+    public func prefault() {
+        memset(pixels, 0, stride * height)
+    }
 
     private func didRelease() { pool?.bufferReleased(self) }
 
@@ -76,6 +81,5 @@ public final class ShmBuffer {
 
     deinit {
         destroy()
-        listener.deallocate()
     }
 }

@@ -85,14 +85,15 @@ public struct SwapChainState: Equatable, Sendable {
 }
 
 /// A pool of `ShmBuffer`s for one surface: never hands out a busy buffer, frees buffers
-/// of an old size as soon as the compositor releases them.
+/// of an old size as soon as the compositor releases them. Made by `Display.makeBufferPool()`;
+/// keeps the display (and so the connection) alive until its buffers are destroyed.
 public final class ShmBufferPool {
-    private let shm: OpaquePointer
+    private let display: Display
     private var state: SwapChainState
     private var buffers: [Int: ShmBuffer] = [:]
 
-    public init(shm: OpaquePointer, maximumCount: Int = 3) {
-        self.shm = shm
+    init(display: Display, maximumCount: Int = 3) {
+        self.display = display
         state = SwapChainState(maximumCount: maximumCount)
     }
 
@@ -109,7 +110,7 @@ public final class ShmBufferPool {
             return buffer
         case .create(let id):
             do {
-                let buffer = try ShmBuffer(shm: shm, width: width, height: height)
+                let buffer = try ShmBuffer(shm: display.shm!, width: width, height: height)
                 buffer.pool = self
                 buffers[id] = buffer
                 return buffer

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import LecternLinux
 
 /// Errors a kiosk operator can act on, raised by the Wayland layer.
 public enum WaylandError: Error, CustomStringConvertible, Equatable {
@@ -26,9 +24,4 @@ public enum WaylandError: Error, CustomStringConvertible, Equatable {
             return "\(call) failed: \(errnoText(code))"
         }
     }
-}
-
-func errnoText(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "errno \(code)" }
-    return String(cString: text)
 }

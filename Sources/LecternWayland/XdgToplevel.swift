@@ -10,9 +10,9 @@ public final class XdgToplevel {
     private let toplevel: OpaquePointer
     private let display: Display
     private let logger: Logger
-    private let surfaceListener: UnsafeMutablePointer<xdg_surface_listener>
-    private let toplevelListener: UnsafeMutablePointer<xdg_toplevel_listener>
-    private let callbackListener: UnsafeMutablePointer<wl_callback_listener>
+    private let surfaceListener: Listener<xdg_surface_listener>
+    private let toplevelListener: Listener<xdg_toplevel_listener>
+    private let callbackListener: Listener<wl_callback_listener>
     private var frameCallback: OpaquePointer?
     private var pendingSize: (width: Int, height: Int) = (0, 0)
 
@@ -36,16 +36,14 @@ public final class XdgToplevel {
         surface = wl_compositor_create_surface(display.compositor)
         xdgSurface = xdg_wm_base_get_xdg_surface(display.wmBase, surface)
         toplevel = xdg_surface_get_toplevel(xdgSurface)
-        surfaceListener = .allocate(capacity: 1)
-        surfaceListener.initialize(
-            to: xdg_surface_listener(configure: { data, xdgSurface, serial in
+        surfaceListener = Listener(
+            xdg_surface_listener(configure: { data, xdgSurface, serial in
                 guard let data else { return }
                 xdg_surface_ack_configure(xdgSurface, serial)
                 Unmanaged<XdgToplevel>.fromOpaque(data).takeUnretainedValue().configured()
             }))
-        toplevelListener = .allocate(capacity: 1)
-        toplevelListener.initialize(
-            to: xdg_toplevel_listener(
+        toplevelListener = Listener(
+            xdg_toplevel_listener(
                 configure: { data, _, width, height, _ in
                     guard let data else { return }
                     Unmanaged<XdgToplevel>.fromOpaque(data).takeUnretainedValue().pendingSize = (
@@ -58,9 +56,8 @@ public final class XdgToplevel {
                 },
                 configure_bounds: { _, _, _, _ in },
                 wm_capabilities: { _, _, _ in }))
-        callbackListener = .allocate(capacity: 1)
-        callbackListener.initialize(
-            to: wl_callback_listener(done: { data, callback, _ in
+        callbackListener = Listener(
+            wl_callback_listener(done: { data, callback, _ in
                 guard let data else { return }
                 wl_callback_destroy(callback)
                 let window = Unmanaged<XdgToplevel>.fromOpaque(data).takeUnretainedValue()
@@ -68,8 +65,8 @@ public final class XdgToplevel {
                 window.onFrame?()
             }))
         let me = Unmanaged.passUnretained(self).toOpaque()
-        xdg_surface_add_listener(xdgSurface, surfaceListener, me)
-        xdg_toplevel_add_listener(toplevel, toplevelListener, me)
+        xdg_surface_add_listener(xdgSurface, surfaceListener.pointer, me)
+        xdg_toplevel_add_listener(toplevel, toplevelListener.pointer, me)
         xdg_toplevel_set_title(toplevel, title)
         xdg_toplevel_set_app_id(toplevel, appID)
         xdg_toplevel_set_fullscreen(toplevel, nil)
@@ -102,7 +99,7 @@ public final class XdgToplevel {
             wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
         }
         frameCallback = wl_surface_frame(surface)
-        wl_callback_add_listener(frameCallback, callbackListener, Unmanaged.passUnretained(self).toOpaque())
+        wl_callback_add_listener(frameCallback, callbackListener.pointer, Unmanaged.passUnretained(self).toOpaque())
         wl_surface_commit(surface)
     }
 
@@ -112,8 +109,5 @@ public final class XdgToplevel {
         xdg_toplevel_destroy(toplevel)
         xdg_surface_destroy(xdgSurface)
         wl_surface_destroy(surface)
-        callbackListener.deallocate()
-        toplevelListener.deallocate()
-        surfaceListener.deallocate()
     }
 }

@@ -87,7 +87,14 @@ struct Lectern: ParsableCommand {
         configuration.cacheBudget = cacheMegabytes.map { $0 << 20 }
         configuration.startPage = page - 1
         configuration.idleResetSeconds = idleReset
-        let status = KioskApp(configuration: configuration, logger: logger).run()
+        let app: KioskApp
+        do {
+            app = try KioskApp(configuration: configuration, logger: logger)
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(1)
+        }
+        let status = app.run()
         if status != 0 { throw ExitCode(status) }
     }
 

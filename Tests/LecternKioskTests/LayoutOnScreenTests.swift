@@ -10,44 +10,44 @@ struct LayoutOnScreenTests {
 
     @Test("in a double spread the first page of the pair is on the left under left-edge binding")
     func leftEdgeBinding() throws {
-        let lectern = try LecternHarness([document, "--spreads", "double", "--binding", "left"])
+        let lectern = try KioskHarness([document, "--spreads", "double", "--binding", "left"])
         #expect(lectern.settle())
         #expect(lectern.page(atX: 640 - 120, y: 360) == 1, "page 1 on the left")
         #expect(lectern.page(atX: 640 + 120, y: 360) == 2, "page 2 on the right")
-        #expect(try lectern.stop() == 0)
+        try lectern.stop()
     }
 
     @Test("in a double spread the first page of the pair is on the right under right-edge binding")
     func rightEdgeBinding() throws {
-        let lectern = try LecternHarness([document, "--spreads", "double", "--binding", "right", "--page", "3"])
+        let lectern = try KioskHarness([document, "--spreads", "double", "--binding", "right", "--page", "3"])
         #expect(lectern.settle())
         #expect(lectern.page(atX: 640 + 120, y: 360) == 3, "page 3 on the right")
         #expect(lectern.page(atX: 640 - 120, y: 360) == 4, "page 4 on the left")
-        #expect(try lectern.stop() == 0)
+        try lectern.stop()
     }
 
     @Test("cover spreads put the first page alone, then pairs")
     func coverSpreads() throws {
-        let lectern = try LecternHarness([document, "--spreads", "cover", "--page", "2"])
+        let lectern = try KioskHarness([document, "--spreads", "cover", "--page", "2"])
         #expect(lectern.settle())
         #expect(lectern.page(atX: 640 - 120, y: 360) == 2)
         #expect(lectern.page(atX: 640 + 120, y: 360) == 3)
-        #expect(try lectern.stop() == 0)
+        try lectern.stop()
     }
 
     @Test("continuous vertical scrolling shows the start page with the next one below it")
     func continuousVertical() throws {
-        let lectern = try LecternHarness(
+        let lectern = try KioskHarness(
             [document, "--scroll", "continuous", "--direction", "vertical", "--page", "4"], width: 600, height: 1200)
         #expect(lectern.settle())
         #expect(lectern.pages(alongColumn: 100) == [4, 5], "page 4 at the top, page 5 below")
         #expect(lectern.dominantPage == 4)
-        #expect(try lectern.stop() == 0)
+        try lectern.stop()
     }
 
     @Test("continuous horizontal scrolling under right-edge binding runs right to left")
     func continuousHorizontalRightToLeft() throws {
-        let lectern = try LecternHarness(
+        let lectern = try KioskHarness(
             [document, "--scroll", "continuous", "--direction", "horizontal", "--binding", "right", "--page", "4"],
             width: 1280, height: 500)
         #expect(lectern.settle())
@@ -55,20 +55,20 @@ struct LayoutOnScreenTests {
         #expect(row.count >= 3 && row == row.sorted(by: >), "pages run right to left: \(row)")
         #expect(row.contains(4) && row.contains(5))
         #expect(lectern.dominantPage == 4)
-        #expect(try lectern.stop() == 0)
+        try lectern.stop()
     }
 
     @Test("a resize keeps the dominant page")
     func resizeKeepsDominantPage() throws {
-        let lectern = try LecternHarness(
+        let lectern = try KioskHarness(
             [document, "--scroll", "continuous", "--direction", "vertical", "--page", "6"], width: 1280, height: 720)
         #expect(lectern.settle())
         #expect(lectern.dominantPage == 6)
         lectern.compositor.configure(width: 720, height: 1280)
-        #expect(lectern.compositor.wait(timeout: .seconds(10)) { lectern.lastCommit?.width == 720 })
+        #expect(lectern.wait { lectern.lastCommit?.width == 720 })
         #expect(lectern.settle())
         #expect(lectern.dominantPage == 6, "view state after the resize: \(lectern.viewState ?? "none")")
         #expect(lectern.page(atX: 360, y: 640) == 6)
-        #expect(try lectern.stop() == 0)
+        try lectern.stop()
     }
 }

@@ -8,21 +8,9 @@ import Testing
 struct ResizeOnScreenTests {
     let colors = LecternHarness.fixture("colors-8pages.pdf")
 
-    /// Configures `width` x `height` and waits for a frame of that size, then for rest.
-    /// Also waits for a view state logged after the resize (the viewport's shape changes).
-    func resize(_ lectern: LecternHarness, to width: Int32, _ height: Int32) -> Bool {
-        let states = lectern.viewStateCount
-        lectern.compositor.configure(width: width, height: height)
-        let resized = lectern.compositor.wait(timeout: .seconds(10)) {
-            lectern.lastCommit.map { $0.width == Int(width) && $0.height == Int(height) } == true
-        }
-        return resized && lectern.settle()
-            && lectern.compositor.wait(timeout: .seconds(5)) { lectern.viewStateCount > states }
-    }
-
     @Test("a resize keeps the dominant page and the viewport's centre and width; resizing back restores it")
     func resizeKeepsZoomedViewport() throws {
-        let lectern = try LecternHarness([colors], width: 1280, height: 720)
+        let lectern = try KioskHarness([colors], width: 1280, height: 720)
         #expect(lectern.settle())
         #expect(lectern.enableKeyboard())
         lectern.press(LecternHarness.Key.pageDown)
@@ -32,7 +20,7 @@ struct ResizeOnScreenTests {
         // 2.25 times, show 486 points across, wider than the fitted 900-px portrait view, so the
         // resize would clamp the zoom to fit).
         for _ in 0..<3 { lectern.press(LecternHarness.Key.equal) }
-        #expect(lectern.compositor.wait(timeout: .seconds(5)) { lectern.viewport != nil })
+        #expect(lectern.wait { lectern.viewport != nil })
         #expect(lectern.settle())
         let viewport = lectern.viewport
         let zoomed = try #require(viewport, "zoomed in: \(lectern.viewState ?? "none")")
@@ -43,14 +31,14 @@ struct ResizeOnScreenTests {
         lectern.compositor.touchUp(id: 0)
         lectern.pump()
         #expect(lectern.settle())
-        #expect(lectern.compositor.wait(timeout: .seconds(5)) { lectern.viewport.map { $0 != zoomed } == true })
+        #expect(lectern.wait { lectern.viewport.map { $0 != zoomed } == true })
         let panned = lectern.viewport
         let v1 = try #require(panned, "still zoomed: \(lectern.viewState ?? "none")")
         #expect(v1.x > zoomed.x + 5 && v1.y < zoomed.y - 5, "the pan moved the viewport: \(zoomed) → \(v1)")
         #expect(lectern.dominantPage == 3)
         #expect(lectern.page(atX: 60, y: 60) == 3)
 
-        #expect(resize(lectern, to: 900, 1200))
+        #expect(lectern.resize(to: 900, 1200))
         let portrait = lectern.viewport
         let v2 = try #require(portrait, "still zoomed after the resize: \(lectern.viewState ?? "none")")
         #expect(lectern.dominantPage == 3, "view state: \(lectern.viewState ?? "none")")
@@ -59,7 +47,7 @@ struct ResizeOnScreenTests {
         #expect(abs((v2.y + v2.height / 2) - (v1.y + v1.height / 2)) <= 2, "same centre: \(v1) → \(v2)")
         #expect(abs(v2.width - v1.width) <= 2, "same width: \(v1) → \(v2)")
 
-        #expect(resize(lectern, to: 1280, 720))
+        #expect(lectern.resize(to: 1280, 720))
         let landscape = lectern.viewport
         let v3 = try #require(landscape, "still zoomed after resizing back: \(lectern.viewState ?? "none")")
         #expect(lectern.dominantPage == 3)
@@ -68,29 +56,29 @@ struct ResizeOnScreenTests {
             abs(v3.x - v1.x) <= 1 && abs(v3.y - v1.y) <= 1 && abs(v3.width - v1.width) <= 1
                 && abs(v3.height - v1.height) <= 1,
             "resizing back restores the viewport: \(v1) → \(v2) → \(v3)")
-        #expect(try lectern.stop() == 0)
+        try lectern.stop()
     }
 
     @Test("a resize that clamps the zoom to fit still restores the zoomed viewport when resizing back")
     func clampedResizeRestoresViewport() throws {
-        let lectern = try LecternHarness([colors, "--page", "3"], width: 1280, height: 720)
+        let lectern = try KioskHarness([colors, "--page", "3"], width: 1280, height: 720)
         #expect(lectern.settle())
         #expect(lectern.enableKeyboard())
         // Zoomed in 2.25 times, 486 points show across: wider than the 900-px portrait view
         // shows when fitted (876 px for 420 points, 455 points across), so portrait is fitted.
         lectern.press(LecternHarness.Key.equal)
         lectern.press(LecternHarness.Key.equal)
-        #expect(lectern.compositor.wait(timeout: .seconds(5)) { lectern.viewport != nil })
+        #expect(lectern.wait { lectern.viewport != nil })
         #expect(lectern.settle())
         let zoomed = lectern.viewport
         let v1 = try #require(zoomed, "zoomed in: \(lectern.viewState ?? "none")")
         #expect(v1.width > 455, "wider than the fitted portrait view: \(v1)")
 
-        #expect(resize(lectern, to: 900, 1200))
+        #expect(lectern.resize(to: 900, 1200))
         #expect(lectern.viewState == "page 3", "fitted on page 3 in portrait: \(lectern.viewState ?? "none")")
         #expect(lectern.page(atX: 200, y: 600) == 3)
 
-        #expect(resize(lectern, to: 1280, 720))
+        #expect(lectern.resize(to: 1280, 720))
         let landscape = lectern.viewport
         let v3 = try #require(landscape, "zoomed again after resizing back: \(lectern.viewState ?? "none")")
         #expect(lectern.dominantPage == 3)
@@ -98,6 +86,6 @@ struct ResizeOnScreenTests {
             abs(v3.x - v1.x) <= 1 && abs(v3.y - v1.y) <= 1 && abs(v3.width - v1.width) <= 1
                 && abs(v3.height - v1.height) <= 1,
             "resizing back restores the viewport: \(v1) → \(v3)")
-        #expect(try lectern.stop() == 0)
+        try lectern.stop()
     }
 }

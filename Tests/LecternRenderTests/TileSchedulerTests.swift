@@ -25,7 +25,7 @@ struct TileSchedulerTests {
         var results: [(TileKey, TileContent)] = []
         let deadline = Date().addingTimeInterval(20)
         while results.count < count, Date() < deadline {
-            guard isReadable(scheduler.wakeFD, within: 1000) else { continue }
+            guard isReadable(scheduler.wakeDescriptor.rawValue, within: 1000) else { continue }
             results += scheduler.drain()
         }
         return results
@@ -46,13 +46,16 @@ struct TileSchedulerTests {
     @Test("results wake the main loop through the eventfd and arrive in drain, rendered by MuPDF")
     func resultsThroughWakeFD() throws {
         let document = try PDFDocument(path: Fixture.text3Pages)
-        let scheduler = TileScheduler(workerCount: 2) { key, cookie in renderTile(key, of: document, cookie: cookie) }
+        let scheduler = try TileScheduler(workerCount: 2) { key, cookie in renderTile(key, of: document, cookie: cookie)
+        }
         defer { scheduler.stop() }
-        #expect(!Self.isReadable(scheduler.wakeFD, within: 0), "nothing to drain yet")
+        #expect(!Self.isReadable(scheduler.wakeDescriptor.rawValue, within: 0), "nothing to drain yet")
         let wanted = [Self.key(0), Self.key(1, row: 1), Self.key(4, row: 6)]
         try #require(wanted.map(\.rect.width) == [256, 256, 256], "three distinct tiles of a 256-px grid")
         scheduler.setWanted(wanted)
-        #expect(Self.isReadable(scheduler.wakeFD, within: 20_000), "a finished tile makes the eventfd readable")
+        #expect(
+            Self.isReadable(scheduler.wakeDescriptor.rawValue, within: 20_000),
+            "a finished tile makes the eventfd readable")
         let results = Self.collect(scheduler, count: 3)
         #expect(Set(results.map(\.0)) == Set(wanted))
         for (key, content) in results {
@@ -70,7 +73,7 @@ struct TileSchedulerTests {
         }
         Self.waitUntilIdle(scheduler)
         #expect(scheduler.drain().isEmpty)
-        #expect(!Self.isReadable(scheduler.wakeFD, within: 0), "drained: the eventfd is quiet again")
+        #expect(!Self.isReadable(scheduler.wakeDescriptor.rawValue, within: 0), "drained: the eventfd is quiet again")
     }
 
     @Test("one worker renders the most urgent tile first, following the latest priorities")
@@ -79,7 +82,7 @@ struct TileSchedulerTests {
         let gate = Gate()
         let log = RenderLog()
         let first = Self.key(0)
-        let scheduler = TileScheduler(workerCount: 1) { key, cookie in
+        let scheduler = try TileScheduler(workerCount: 1) { key, cookie in
             log.record(key)
             if key == first { gate.wait() }
             return renderTile(key, of: document, cookie: cookie)
@@ -102,7 +105,7 @@ struct TileSchedulerTests {
         let document = try PDFDocument(path: Fixture.text3Pages)
         let log = RenderLog()
         let finished = Gate()
-        let scheduler = TileScheduler(workerCount: 1) { key, cookie in
+        let scheduler = try TileScheduler(workerCount: 1) { key, cookie in
             log.record(key)
             // A slow render: it runs until the scheduler cancels its cookie...
             let deadline = Date().addingTimeInterval(20)
@@ -120,7 +123,7 @@ struct TileSchedulerTests {
         finished.wait()
         Self.waitUntilIdle(scheduler)
         #expect(!scheduler.isBusy)
-        #expect(!Self.isReadable(scheduler.wakeFD, within: 100), "no wake-up for a cancelled tile")
+        #expect(!Self.isReadable(scheduler.wakeDescriptor.rawValue, within: 100), "no wake-up for a cancelled tile")
         #expect(scheduler.drain().isEmpty, "the cancelled tile is not delivered")
         // Cancelling again what is not in flight counts nothing.
         scheduler.setWanted([])
@@ -132,7 +135,7 @@ struct TileSchedulerTests {
         let document = try PDFDocument(path: Fixture.sample)
         let log = RenderLog()
         let returned = ResultBox()
-        let scheduler = TileScheduler(workerCount: 1) { key, cookie in
+        let scheduler = try TileScheduler(workerCount: 1) { key, cookie in
             log.record(key)
             // Hold the render until the scheduler has cancelled it, so MuPDF sees an aborted
             // cookie whatever the machine's speed.
@@ -160,7 +163,7 @@ struct TileSchedulerTests {
         let gate = Gate()
         let log = RenderLog()
         let first = Self.key(0)
-        let scheduler = TileScheduler(workerCount: 1) { key, cookie in
+        let scheduler = try TileScheduler(workerCount: 1) { key, cookie in
             log.record(key)
             if key == first { gate.wait() }
             return renderTile(key, of: document, cookie: cookie)
@@ -185,7 +188,7 @@ struct TileSchedulerTests {
         let gate = Gate()
         let log = RenderLog()
         let tile = Self.key(0)
-        let scheduler = TileScheduler(workerCount: 1) { key, cookie in
+        let scheduler = try TileScheduler(workerCount: 1) { key, cookie in
             log.record(key)
             // The first render of the tile finishes only when the test says so.
             if log.keys.count == 1 { gate.wait() }

@@ -5,13 +5,14 @@ import Logging
 import Testing
 
 /// A real `Display` with its fullscreen toplevel and `EventLoop`, connected to a
-/// `TestCompositor` in this process and driven in lock step on the test's thread; every
-/// `InputEvent` the display delivers is recorded.
+/// `TestCompositor` in this process and driven in lock step on the test's thread, on a manual
+/// clock (key repeat runs on it); every `InputEvent` the display delivers is recorded.
 final class SeatHarness {
     let compositor: TestCompositor
+    let clock = ManualClock(start: 100)
+    let loop: EventLoop
     let display: Display
     let window: XdgToplevel
-    let loop: EventLoop
     /// Everything `Display.onInput` received, oldest first.
     private(set) var events: [InputEvent] = []
 
@@ -23,11 +24,11 @@ final class SeatHarness {
         if let capabilities { compositor.setSeatCapabilities(capabilities) } else { compositor.removeSeatGlobal() }
         var logger = Logger(label: "lectern.test.seat")
         logger.logLevel = .warning
+        loop = try EventLoop(clock: clock)
         display = try Display(
-            name: "\(compositor.runtimeDirectory.path)/\(compositor.socketName)", logger: logger,
+            name: "\(compositor.runtimeDirectory.path)/\(compositor.socketName)", loop: loop, logger: logger,
             whileWaiting: { compositor.dispatch(timeout: .milliseconds(1)) })
         window = XdgToplevel(display: display, title: "seat", appID: "lectern.test", logger: logger)
-        loop = EventLoop(display: display)
         display.onInput = { [unowned self] event in events.append(event) }
         try display.roundtrip()
         #expect(window.isConfigured)
@@ -46,7 +47,7 @@ final class SeatHarness {
     @discardableResult
     func run(timeout: Duration = .seconds(5), until condition: () -> Bool) -> Bool {
         compositor.wait(timeout: timeout) {
-            do { try loop.runOnce(timeout: 0) } catch { Issue.record("event loop: \(error)") }
+            do { try loop.runOnce(timeout: .zero) } catch { Issue.record("event loop: \(error)") }
             return condition()
         }
     }
@@ -54,6 +55,16 @@ final class SeatHarness {
     /// Runs the loop for `duration` (to see that nothing more arrives).
     func idle(for duration: Duration) {
         run(timeout: duration) { false }
+    }
+
+    /// Moves the manual clock on by `seconds` in steps of a millisecond, turning the loop at
+    /// each step (timers such as key repeat fire on time).
+    func advance(by seconds: Double) {
+        let steps = Int((seconds * 1000).rounded())
+        for _ in 0..<steps {
+            clock.advance(by: 0.001)
+            do { try loop.runOnce(timeout: .zero) } catch { Issue.record("event loop: \(error)") }
+        }
     }
 
     /// Waits until everything the compositor sent so far was dispatched and delivered.

@@ -222,7 +222,9 @@ struct SeatInputTests {
         c.keyboardRepeatInfo(rate: 50, delay: 40)  // first after 40 ms, then every 20 ms
         c.keyboardEnter()
         c.keyboardKey(108, pressed: true, time: 10_000)  // down arrow
-        #expect(seat.run(timeout: .seconds(3)) { seat.events.count >= 4 })
+        try seat.sync()
+        seat.advance(by: 0.085)  // repeats at 40, 60 and 80 ms
+        #expect(seat.events.count == 4)
         c.keyboardKey(108, pressed: false)
         try seat.sync()
         let events = seat.take()
@@ -230,7 +232,7 @@ struct SeatInputTests {
         #expect(events.dropFirst().allSatisfy { $0.kind == .key(.down, isRepeat: true) })
         let repeatTimes = events.dropFirst().prefix(3).map(\.time)
         #expect(zip(repeatTimes, [10.04, 10.06, 10.08]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(repeatTimes)")
-        seat.idle(for: .milliseconds(150))
+        seat.advance(by: 0.15)
         #expect(seat.events.isEmpty, "repeat stops at release")
         try seat.finish()
     }
@@ -242,15 +244,18 @@ struct SeatInputTests {
         c.keyboardRepeatInfo(rate: 100, delay: 20)
         c.keyboardEnter()
         c.keyboardKey(42, pressed: true)  // Shift: xkb says modifiers do not repeat
-        seat.idle(for: .milliseconds(100))
+        try seat.sync()
+        seat.advance(by: 0.1)
         #expect(seat.takeKinds() == [.key(.other(0xFFE1), isRepeat: false)])
         c.keyboardKey(42, pressed: false)
         c.keyboardKey(104, pressed: true)  // page up
-        #expect(seat.run(timeout: .seconds(3)) { seat.events.count >= 2 })
+        try seat.sync()
+        seat.advance(by: 0.025)  // the first repeat at 20 ms
+        #expect(seat.events.count == 2)
         c.keyboardLeave()
         try seat.sync()
         _ = seat.take()
-        seat.idle(for: .milliseconds(100))
+        seat.advance(by: 0.1)
         #expect(seat.events.isEmpty)
         try seat.finish()
     }
@@ -309,7 +314,9 @@ struct SeatInputTests {
         c.pointerFrame()
         c.keyboardEnter()
         c.keyboardKey(103, pressed: true)
-        #expect(seat.run { seat.events.contains { $0.kind == .key(.up, isRepeat: true) } })
+        try seat.sync()
+        seat.advance(by: 0.025)  // the first repeat at 20 ms
+        #expect(seat.events.contains { $0.kind == .key(.up, isRepeat: true) })
         c.setSeatCapabilities([])
         #expect(seat.run { c.pointerResourceCount == 0 && c.keyboardResourceCount == 0 && c.touchResourceCount == 0 })
         try seat.sync()
@@ -319,7 +326,7 @@ struct SeatInputTests {
                 .pointerEnter(location: pt(1, 1)), .pointerButton(.left, isPressed: true), .key(.up, isRepeat: false),
                 .pointerButton(.left, isPressed: false), .pointerLeave, .capabilitiesChanged([]),
             ])
-        seat.idle(for: .milliseconds(100))
+        seat.advance(by: 0.1)
         #expect(seat.events.isEmpty, "no repeat without a keyboard")
         #expect(c.protocolErrors.isEmpty)
         try seat.finish()

@@ -74,3 +74,12 @@ public struct SeatDevices: OptionSet, Hashable, Sendable {
     public static let keyboard = SeatDevices(rawValue: 2)
     public static let touch = SeatDevices(rawValue: 4)
 }
+
+extension SeatDevices: CustomStringConvertible {
+    /// "touch, pointer", or "none".
+    public var description: String {
+        let names = [(SeatDevices.touch, "touch"), (.pointer, "pointer"), (.keyboard, "keyboard")]
+            .filter { contains($0.0) }.map(\.1)
+        return names.isEmpty ? "none" : names.joined(separator: ", ")
+    }
+}

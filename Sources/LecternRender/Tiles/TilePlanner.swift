@@ -31,6 +31,9 @@ public final class TilePlanner {
         public var showsFailure = false
         /// The visible pages drawn sharp.
         public var sharpPages: [Int] = []
+
+        /// An empty plan: nothing on screen, nothing wanted.
+        public init() {}
     }
 
     public let cache: TileCache

@@ -1,129 +1,146 @@
-import CLecternLinux
 import Foundation
+import LecternLinux
 import LecternPDF
+import SystemPackage
 
 /// Renders tiles on worker threads (one per core), most urgent first, and hands the results
 /// to the main thread, which it wakes through an eventfd.
 ///
 /// The main thread says what it wants with `setWanted(_:)` each time the view changes: queued
 /// tiles no longer wanted are dropped, tiles being rendered that are no longer wanted are
-/// aborted through their cookie, and a cancelled render is never delivered.
-public final class TileScheduler: @unchecked Sendable {
-    // Sendable: all mutable state is guarded by `condition`.
+/// aborted through their cookie, and a cancelled render is never delivered. The workers share
+/// a `Queue` with the scheduler, not the scheduler itself, so dropping the scheduler stops
+/// them (`deinit` calls `stop()`).
+public final class TileScheduler {
     public typealias Render = @Sendable (TileKey, RenderCookie) -> TileContent?
 
-    private struct InFlight {
-        let cookie: RenderCookie
-    }
+    private let queue: Queue
+    private let wakeUp: EventFD
 
-    private let condition = NSCondition()
-    private var queue: [TileKey] = []
-    private var inFlight: [TileKey: InFlight] = [:]
-    private var outbox: [(TileKey, TileContent)] = []
-    private var stopped = false
-    private var threads: [Thread] = []
-    private var runningThreads = 0
-    private let render: Render
-
-    /// Readable while results wait in `drain()`; watched by the main loop.
-    public let wakeFD: Int32
-    /// Renders aborted because their tile left the screen (for logs and tests).
-    public private(set) var cancelledCount = 0
-    private var started = 0
-
-    /// Renders started so far: at rest this stops growing (for tests and benchmarks).
-    public var startedCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return started
-    }
+    /// Readable while results wait in `drain()`; for the main loop to watch (owned here).
+    public var wakeDescriptor: FileDescriptor { wakeUp.descriptor }
 
     /// - Parameters:
     ///   - workerCount: worker threads; default one per core.
     ///   - render: draws one tile; returns nil when cancelled. Called on a worker thread.
-    public init(workerCount: Int = ProcessInfo.processInfo.activeProcessorCount, render: @escaping Render) {
-        self.render = render
-        wakeFD = CLecternLinux_eventfd()
-        for index in 0..<max(1, workerCount) {
-            let thread = Thread { [unowned self] in work() }
-            thread.name = "lectern.tiles.\(index)"
-            thread.qualityOfService = .userInitiated
-            threads.append(thread)
-        }
-        runningThreads = threads.count
-        threads.forEach { $0.start() }
+    public init(
+        workerCount: Int = ProcessInfo.processInfo.activeProcessorCount, render: @escaping Render
+    ) throws(SystemError) {
+        let wakeUp = try EventFD()
+        self.wakeUp = wakeUp
+        queue = Queue(render: render, wakeUp: wakeUp, workerCount: max(1, workerCount))
     }
 
-    deinit {
-        close(wakeFD)
-    }
+    deinit { queue.stop() }
 
     /// Stops the workers after their current tile and waits for them (shutdown).
-    public func stop() {
-        condition.lock()
-        stopped = true
-        queue.removeAll()
-        for job in inFlight.values { job.cookie.cancel() }
-        condition.broadcast()
-        while runningThreads > 0 { condition.wait() }
-        condition.unlock()
-    }
+    public func stop() { queue.stop() }
 
     /// Replaces what is wanted: `keys` most urgent first. Keys already cached should not be
     /// passed. Tiles in flight that are not in `keys` are cancelled.
-    public func setWanted(_ keys: [TileKey]) {
-        condition.lock()
-        defer { condition.unlock() }
-        let wanted = Set(keys)
-        for (key, job) in inFlight where !wanted.contains(key) && !job.cookie.isCancelled {
-            job.cookie.cancel()
-            cancelledCount += 1
-        }
-        let delivered = Set(outbox.map(\.0))
-        // A tile whose render was cancelled but has not returned yet is queued again: that
-        // render will not be delivered.
-        queue = keys.filter { (inFlight[$0]?.cookie.isCancelled ?? true) && !delivered.contains($0) }
-        if !queue.isEmpty { condition.broadcast() }
-    }
+    public func setWanted(_ keys: [TileKey]) { queue.setWanted(keys) }
 
     /// Whether any tile is queued or being rendered.
-    public var isBusy: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return !queue.isEmpty || !inFlight.isEmpty
-    }
+    public var isBusy: Bool { queue.locked { !$0.queue.isEmpty || !$0.inFlight.isEmpty } }
+
+    /// Renders aborted because their tile left the screen (for logs and tests).
+    public var cancelledCount: Int { queue.locked { $0.cancelled } }
+
+    /// Renders started so far: at rest this stops growing (for tests and benchmarks).
+    public var startedCount: Int { queue.locked { $0.started } }
 
     /// The tiles finished since the last call. Main thread.
     public func drain() -> [(TileKey, TileContent)] {
-        _ = CLecternLinux_eventfd_drain(wakeFD)
-        condition.lock()
-        defer { condition.unlock() }
-        let results = outbox
-        outbox.removeAll()
-        return results
+        wakeUp.drain()
+        return queue.locked { state in
+            defer { state.outbox.removeAll() }
+            return state.outbox
+        }
     }
 
-    private func work() {
-        condition.lock()
-        while true {
-            while queue.isEmpty && !stopped { condition.wait() }
-            if stopped { break }
-            let key = queue.removeFirst()
-            started += 1
-            let cookie = RenderCookie()
-            inFlight[key] = InFlight(cookie: cookie)
-            condition.unlock()
-            let content = render(key, cookie)
-            condition.lock()
-            // A render of the same tile queued again after this one was cancelled may be in flight.
-            if inFlight[key]?.cookie === cookie { inFlight[key] = nil }
-            if let content, !cookie.isCancelled {
-                outbox.append((key, content))
-                _ = CLecternLinux_eventfd_signal(wakeFD)
+    /// What the workers and the main thread share, guarded by one condition.
+    private final class Queue: @unchecked Sendable {
+        // Sendable: all mutable state is guarded by `condition`.
+        struct State {
+            var queue: [TileKey] = []
+            var inFlight: [TileKey: RenderCookie] = [:]
+            var outbox: [(TileKey, TileContent)] = []
+            var stopped = false
+            var runningThreads = 0
+            var cancelled = 0
+            var started = 0
+        }
+
+        private let condition = NSCondition()
+        private var state = State()
+        private let render: Render
+        private let wakeUp: EventFD
+
+        init(render: @escaping Render, wakeUp: EventFD, workerCount: Int) {
+            self.render = render
+            self.wakeUp = wakeUp
+            state.runningThreads = workerCount
+            for index in 0..<workerCount {
+                let thread = Thread { [self] in work() }
+                thread.name = "lectern.tiles.\(index)"
+                thread.qualityOfService = .userInitiated
+                thread.start()
             }
         }
-        runningThreads -= 1
-        condition.broadcast()
-        condition.unlock()
+
+        func locked<T>(_ body: (inout State) -> T) -> T {
+            condition.lock()
+            defer { condition.unlock() }
+            return body(&state)
+        }
+
+        func stop() {
+            condition.lock()
+            state.stopped = true
+            state.queue.removeAll()
+            for cookie in state.inFlight.values { cookie.cancel() }
+            condition.broadcast()
+            while state.runningThreads > 0 { condition.wait() }
+            condition.unlock()
+        }
+
+        func setWanted(_ keys: [TileKey]) {
+            condition.lock()
+            defer { condition.unlock() }
+            let wanted = Set(keys)
+            for (key, cookie) in state.inFlight where !wanted.contains(key) && !cookie.isCancelled {
+                cookie.cancel()
+                state.cancelled += 1
+            }
+            let delivered = Set(state.outbox.map(\.0))
+            // A tile whose render was cancelled but has not returned yet is queued again: that
+            // render will not be delivered.
+            state.queue = keys.filter { (state.inFlight[$0]?.isCancelled ?? true) && !delivered.contains($0) }
+            if !state.queue.isEmpty { condition.broadcast() }
+        }
+
+        private func work() {
+            condition.lock()
+            while true {
+                while state.queue.isEmpty && !state.stopped { condition.wait() }
+                if state.stopped { break }
+                let key = state.queue.removeFirst()
+                state.started += 1
+                let cookie = RenderCookie()
+                state.inFlight[key] = cookie
+                condition.unlock()
+                let content = render(key, cookie)
+                condition.lock()
+                // A render of the same tile queued again after this one was cancelled may be in flight.
+                if state.inFlight[key] === cookie { state.inFlight[key] = nil }
+                if let content, !cookie.isCancelled {
+                    state.outbox.append((key, content))
+                    wakeUp.signal()
+                }
+            }
+            state.runningThreads -= 1
+            condition.broadcast()
+            condition.unlock()
+        }
     }
 }

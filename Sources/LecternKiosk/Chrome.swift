@@ -1,0 +1,185 @@
+import LecternCore
+import LecternRender
+import LecternWayland
+import Logging
+
+/// What the reader shows around the pages, and the input that belongs to it: the title bar
+/// and page scrubber (shown and hidden by a tap), the page number being typed, and a passing
+/// notice along the bottom (where a web link leads).
+///
+/// A touch or click that starts on the scrubber moves through the document and is not a
+/// gesture on the page; digits then Enter go to that page. Both are handled here before the
+/// interaction controller sees the event.
+final class Chrome {
+    let loop: EventLoop
+    let session: DocumentSession
+    private let logger: Logger
+    private var noticeTimer: EventLoop.Timer?
+
+    /// The title bar and page scrubber are shown.
+    var isVisible = false {
+        didSet { if isVisible != oldValue { onChange?() } }
+    }
+    /// Digits typed so far (Enter goes to that page).
+    private(set) var pageEntry = ""
+    /// A passing message along the bottom.
+    private(set) var notice: String?
+    /// The touch (or -1: the pointer) dragging the page scrubber.
+    private(set) var scrubbingTouch: Int?
+    private var pointerLocation: Point?
+    /// Called when what the chrome shows changed.
+    var onChange: (() -> Void)?
+
+    init(loop: EventLoop, session: DocumentSession, logger: Logger) {
+        self.loop = loop
+        self.session = session
+        self.logger = logger
+    }
+
+    /// Hidden, nothing typed, no drag (after the idle reset).
+    func reset() {
+        isVisible = false
+        pageEntry = ""
+        scrubbingTouch = nil
+        onChange?()
+    }
+
+    /// Stops the notice's timer (shutdown).
+    func close() {
+        noticeTimer?.cancel()
+    }
+
+    /// Whether a finger or the pointer is dragging the scrubber.
+    var isScrubbing: Bool { scrubbingTouch != nil }
+
+    // MARK: What the chrome shows
+
+    /// The title bar and scrubber for the frame, when shown (or while a page number is typed).
+    func scene(for reader: Reader) -> Scene.Chrome? {
+        guard isVisible || !pageEntry.isEmpty else { return nil }
+        let page = reader.view.dominantPage()
+        let count = reader.document.pageCount
+        let position = pageEntry.isEmpty ? "Page \(page + 1) of \(count)" : "Go to page \(pageEntry)_ of \(count)"
+        return Scene.Chrome(
+            title: fileName(reader.document.path), position: position,
+            progress: count > 1 ? Double(page) / Double(count - 1) : 0,
+            isRightToLeft: reader.view.configuration.pageBinding == .rightEdge)
+    }
+
+    /// Shows `text` along the bottom for five seconds.
+    func showNotice(_ text: String) {
+        notice = text
+        noticeTimer?.cancel()
+        noticeTimer = loop.schedule(after: 5) { [unowned self] in
+            notice = nil
+            onChange?()
+        }
+        onChange?()
+    }
+
+    // MARK: Input
+
+    /// Handles `event` if it belongs to the chrome; returns whether it did.
+    func handle(_ event: InputEvent, reader: Reader) -> Bool {
+        let handled = handleScrubber(event, reader: reader) || handlePageEntry(event, reader: reader)
+        if handled { onChange?() }
+        return handled
+    }
+
+    /// The scrubber's bar and track, when the chrome is shown (as the compositor draws them).
+    private func scrubber() -> (bar: PixelBox, track: PixelBox)? {
+        guard isVisible else { return nil }
+        let width = Int(session.screenSize.width), height = Int(session.screenSize.height)
+        return (
+            Scene.Chrome.scrubberBar(width: width, height: height),
+            Scene.Chrome.scrubberTrack(width: width, height: height)
+        )
+    }
+
+    private func handleScrubber(_ event: InputEvent, reader: Reader) -> Bool {
+        switch event.kind {
+        case .touchDown(let id, let location):
+            guard let scrubber = scrubber(), location.y >= Double(scrubber.bar.y) else { return false }
+            scrubbingTouch = id
+            scrub(to: location, reader: reader)
+            return true
+        case .touchMotion(let id, let location) where id == scrubbingTouch:
+            scrub(to: location, reader: reader)
+            return true
+        case .touchUp(let id) where id == scrubbingTouch:
+            scrubbingTouch = nil
+            return true
+        case .touchCancel:
+            scrubbingTouch = nil
+            return false
+        case .pointerButton(.left, let pressed):
+            if pressed, let scrubber = scrubber(), let pointer = pointerLocation, pointer.y >= Double(scrubber.bar.y) {
+                scrubbingTouch = -1
+                scrub(to: pointer, reader: reader)
+                return true
+            }
+            if !pressed, scrubbingTouch == -1 {
+                scrubbingTouch = nil
+                return true
+            }
+            return false
+        case .pointerEnter(let location), .pointerMotion(let location):
+            pointerLocation = location
+            if scrubbingTouch == -1 {
+                scrub(to: location, reader: reader)
+                return true
+            }
+            return false
+        case .pointerLeave:
+            pointerLocation = nil
+            if scrubbingTouch == -1 { scrubbingTouch = nil }
+            return false
+        default:
+            return false
+        }
+    }
+
+    private func scrub(to location: Point, reader: Reader) {
+        guard let track = scrubber()?.track, track.width > 0 else { return }
+        let count = reader.document.pageCount
+        var fraction = min(1, max(0, (location.x - Double(track.x)) / Double(track.width)))
+        if reader.view.configuration.pageBinding == .rightEdge { fraction = 1 - fraction }
+        let page = Int((fraction * Double(count - 1)).rounded())
+        guard page != reader.view.dominantPage() else { return }
+        reader.view.stopAnimations()
+        try? reader.view.goToPage(page)
+    }
+
+    /// Digits then Enter go to that page; Backspace edits, Escape cancels.
+    private func handlePageEntry(_ event: InputEvent, reader: Reader) -> Bool {
+        guard case .key(let key, _) = event.kind else { return false }
+        switch key {
+        case .digit(let digit):
+            guard pageEntry.count < 9 else { return true }
+            pageEntry += String(digit)
+            return true
+        case .backspace where !pageEntry.isEmpty:
+            pageEntry.removeLast()
+            return true
+        case .escape where !pageEntry.isEmpty:
+            pageEntry = ""
+            return true
+        case .enter where !pageEntry.isEmpty:
+            let number = Int(pageEntry) ?? 0
+            pageEntry = ""
+            let count = reader.document.pageCount
+            guard number >= 1 else { return true }
+            reader.view.stopAnimations()
+            try? reader.view.goToPage(min(number, count) - 1)
+            logger.debug("go to page \(min(number, count))")
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// The last component of a path.
+func fileName(_ path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
+}

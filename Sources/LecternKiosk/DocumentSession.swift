@@ -1,0 +1,231 @@
+import LecternCore
+import LecternLinux
+import LecternPDF
+import LecternRender
+import LecternWayland
+import Logging
+
+/// The document on screen: opening it on the worker while the window comes up, the open
+/// reader or the reason it cannot be shown, the page sizes and page text read after the first
+/// frame, the tiles arriving from the render threads, and the tile cache's budget.
+///
+/// Everything here runs on the event loop's thread; MuPDF work runs on the worker.
+final class DocumentSession {
+    enum Phase {
+        case opening
+        case open(Reader)
+        case failed(Failure)
+    }
+
+    /// Why the document cannot be shown.
+    enum Failure: Error, CustomStringConvertible {
+        case document(PDFError)
+        /// The reader could not get what it needs from the system (a descriptor).
+        case system(SystemError)
+
+        var description: String {
+            switch self {
+            case .document(let error): error.description
+            case .system(let error): "cannot show the document: \(error)"
+            }
+        }
+    }
+
+    enum WorkResult: Sendable {
+        case opened(PDFDocument, firstPage: PageInfo)
+        case openFailed(PDFError)
+        /// The real geometry of every page (after the page tree was loaded).
+        case pageGeometries([(page: Int, geometry: PageGeometry)], failures: Int, milliseconds: Int64)
+        /// Text blocks and links per page (PDF user space), for smart zoom and links.
+        case pageText([Int: PageText])
+    }
+
+    let configuration: KioskConfiguration
+    let loop: EventLoop
+    let logger: Logger
+    private let worker: RenderWorker<WorkResult>
+    private let startTime: Double
+    private var workerWatch: EventLoop.Watch?
+    private var tilesWatch: EventLoop.Watch?
+    private var loadingTimer: EventLoop.Timer?
+    private var lastLoggedState: ViewState?
+
+    private(set) var phase: Phase = .opening
+    /// The first page takes long enough to come (300 ms) that "Opening…", or whatever of
+    /// the page is there, is worth showing.
+    private(set) var isFirstFrameLate = false
+    /// The screen size the reader lays out for (the window's last configure).
+    private(set) var screenSize = Size(width: 1, height: 1)
+    /// Called on the loop's thread when the reader opens.
+    var onOpen: ((Reader) -> Void)?
+    /// Called when something on screen may have changed (a tile arrived, the document opened).
+    var onChange: (() -> Void)?
+
+    init(configuration: KioskConfiguration, loop: EventLoop, logger: Logger) throws(SystemError) {
+        self.configuration = configuration
+        self.loop = loop
+        self.logger = logger
+        worker = try RenderWorker()
+        startTime = loop.clock.now
+    }
+
+    /// Starts opening the document on the worker; "Opening…" shows if the first page has
+    /// not come within 300 ms.
+    func open() {
+        workerWatch = loop.watch(worker.wakeDescriptor) { [unowned self] in
+            for result in worker.drain() { handle(result) }
+        }
+        loadingTimer = loop.schedule(after: 0.3) { [unowned self] in
+            isFirstFrameLate = true
+            onChange?()
+        }
+        let path = configuration.documentPath, password = configuration.password
+        worker.submit {
+            do throws(PDFError) {
+                let document = try PDFDocument(path: path, password: password)
+                guard document.pageCount > 0 else {
+                    throw PDFError(.noPages, path: path, message: "cannot show \(path): the document has no pages")
+                }
+                return .opened(document, firstPage: try document.pageInfo(at: 0))
+            } catch {
+                return .openFailed(error)
+            }
+        }
+    }
+
+    /// Stops the render threads (shutdown). Work still on the worker is abandoned.
+    func close() {
+        loadingTimer?.cancel()
+        tilesWatch?.cancel()
+        workerWatch?.cancel()
+        reader?.stop()
+    }
+
+    var reader: Reader? {
+        if case .open(let reader) = phase { return reader }
+        return nil
+    }
+
+    /// Whether the worker or the render threads have work in hand.
+    var isBusy: Bool { worker.isBusy || (reader?.scheduler.isBusy ?? false) }
+
+    /// Milliseconds since start-up on the loop's clock, for logs.
+    var elapsedMilliseconds: Int { Int(((loop.clock.now - startTime) * 1000).rounded()) }
+
+    /// The window has a new size: the reader keeps its view state across it.
+    func screenSizeChanged(to size: Size) {
+        screenSize = size
+        reader?.view.setViewportSize(size)
+    }
+
+    // MARK: Work results
+
+    private func handle(_ result: WorkResult) {
+        switch result {
+        case let .opened(pdf, firstPage):
+            opened(pdf, firstPage: firstPage)
+        case let .openFailed(error):
+            phase = .failed(.document(error))
+            logger.error("\(error)")
+        case let .pageGeometries(updates, failures, milliseconds):
+            guard let reader else { return }
+            reader.pageSizesKnown = true
+            do {
+                try reader.view.updatePageGeometries(updates)
+            } catch {
+                logger.error("cannot use the page sizes: \(error)")
+            }
+            logger.info(
+                "read the sizes of \(reader.document.pageCount) pages in \(milliseconds) ms (\(updates.count) differ from page 1)\(failures > 0 ? " (\(failures) damaged pages keep estimated sizes)" : "")"
+            )
+        case let .pageText(texts):
+            guard let reader else { return }
+            for (page, text) in texts {
+                reader.pageText[page] = text
+                reader.pageTextLoading.remove(page)
+            }
+        }
+        onChange?()
+    }
+
+    private func opened(_ pdf: PDFDocument, firstPage: PageInfo) {
+        logger.info(
+            "opened \(pdf.path): \(pdf.pageCount) pages\(pdf.wasRepaired ? " (damaged, repaired)" : "") at \(elapsedMilliseconds) ms"
+        )
+        let reader: Reader
+        do {
+            reader = try Reader(
+                document: pdf, firstPage: firstPage,
+                configuration: configuration.viewConfiguration(rightToLeft: pdf.isRightToLeft),
+                viewport: screenSize, budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic)
+        } catch {
+            phase = .failed(.system(error))
+            logger.error("\(Failure.system(error))")
+            return
+        }
+        if configuration.startPage > 0 {
+            try? reader.view.goToPage(min(configuration.startPage, pdf.pageCount - 1))
+        }
+        phase = .open(reader)
+        reader.onRequest = { [unowned self] wanted in
+            logger.trace("asked for \(wanted.count) tiles at \(elapsedMilliseconds) ms")
+        }
+        tilesWatch = loop.watch(reader.scheduler.wakeDescriptor) { [unowned self] in
+            let count = reader.collectTiles()
+            logger.trace("\(count) tiles arrived at \(elapsedMilliseconds) ms")
+            onChange?()
+        }
+        onOpen?(reader)
+    }
+
+    /// Logs the view state (debug) whenever the view comes to rest somewhere new.
+    func logViewStateIfResting(hasShownPage: Bool) {
+        guard hasShownPage, let reader, !reader.view.isAnimating, !reader.view.isInteracting else { return }
+        let state = reader.view.viewState()
+        guard state != lastLoggedState else { return }
+        lastLoggedState = state
+        logger.debug("view state: \(describe(state))")
+    }
+
+    /// "page 5" or "page 5 viewport x y w h" (PDF points).
+    private func describe(_ state: ViewState) -> String {
+        var text = "page \(state.pageIndex + 1)"
+        if let v = state.viewport {
+            func f(_ x: Double) -> String { String((x * 10).rounded() / 10) }
+            text += " viewport \(f(v.minX)) \(f(v.minY)) \(f(v.width)) \(f(v.height))"
+        }
+        return text
+    }
+
+    // MARK: Reading after the first frame
+
+    /// Page `pages` were shown sharp: read every page's real size (once), and the text and
+    /// links of these pages (once each), on the worker.
+    func pagesShown(_ pages: [Int]) {
+        loadingTimer?.cancel()
+        guard let reader else { return }
+        loadPageSizesIfNeeded(reader)
+        loadPageText(for: pages, reader: reader)
+    }
+
+    private func loadPageSizesIfNeeded(_ reader: Reader) {
+        guard !reader.pageSizesKnown, !reader.loadingPageSizes else { return }
+        reader.loadingPageSizes = true
+        let pdf = reader.document
+        let estimate = reader.view.pages.estimate
+        worker.submit {
+            let start = ContinuousClock.now
+            let (updates, failures) = Reader.readPageGeometries(of: pdf, differingFrom: estimate)
+            return .pageGeometries(
+                updates, failures: failures, milliseconds: (ContinuousClock.now - start).milliseconds)
+        }
+    }
+
+    private func loadPageText(for pages: [Int], reader: Reader) {
+        let missing = pages.filter { reader.pageText[$0] == nil && !reader.pageTextLoading.contains($0) }
+        guard !missing.isEmpty else { return }
+        reader.pageTextLoading.formUnion(missing)
+        let pdf = reader.document
+        worker.submit { .pageText(Reader.readPageText(of: pdf, pages: missing)) }
+    }
+}

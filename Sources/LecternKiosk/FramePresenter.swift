@@ -1,0 +1,163 @@
+import LecternCore
+import LecternRender
+import LecternWayland
+import Logging
+
+/// Frames on the compositor's clock: the fullscreen window, its shm buffers, the Pixman frame
+/// compositor and the frame dump.
+///
+/// Anything that changes what is on screen calls `setNeedsFrame()`, which only sets a flag;
+/// a frame is drawn at the end of a loop iteration when no frame callback is outstanding
+/// (the callback's arrival ends an iteration too). Drawing plans the tiles, builds the scene
+/// (a pure function of state: `ReaderScene`), and commits only what changed.
+final class FramePresenter {
+    let loop: EventLoop
+    let session: DocumentSession
+    let chrome: Chrome
+    private let window: XdgToplevel
+    private let pool: ShmBufferPool
+    private let frameCompositor: FrameCompositor
+    private let dumper: FrameDumper?
+    private let logger: Logger
+
+    private var needsFrame = true
+    /// A retry for an animation frame that had nothing new to show.
+    private var animationTimer: EventLoop.Timer?
+    private var committedSize: (width: Int, height: Int)?
+    private var lastSharpPages: [Int] = []
+    private var firstBufferPrefaulted = false
+    /// Frames committed so far.
+    private(set) var frameCount = 0
+    /// A page has been on screen.
+    private(set) var hasShownPage = false
+
+    init(
+        display: Display, loop: EventLoop, session: DocumentSession, chrome: Chrome, dumper: FrameDumper?,
+        logger: Logger
+    ) {
+        self.loop = loop
+        self.session = session
+        self.chrome = chrome
+        self.dumper = dumper
+        self.logger = logger
+        window = XdgToplevel(display: display, title: "Lectern", appID: "lectern", logger: logger)
+        pool = display.makeBufferPool()
+        frameCompositor = FrameCompositor(logger: logger)
+        window.onConfigure = { [unowned self] width, height in
+            logger.trace("configured \(width)x\(height) at \(session.elapsedMilliseconds) ms")
+            session.screenSizeChanged(to: Size(width: Double(width), height: Double(height)))
+            setNeedsFrame()
+        }
+        window.onClose = { [logger] in logger.info("the compositor asked to close the window; a kiosk stays open") }
+    }
+
+    /// Asks for a frame at the next opportunity.
+    func setNeedsFrame() { needsFrame = true }
+
+    /// Whether a frame is still to be drawn (or an animation to be played out).
+    var isPending: Bool { needsFrame || (session.reader?.view.isAnimating ?? false) }
+
+    /// Draws a frame if one is needed and the compositor is ready for it (loop idle handler).
+    func drawIfNeeded() {
+        guard needsFrame, !window.isWaitingForFrame, let size = window.size else {
+            prefaultFirstBuffer()
+            return
+        }
+        needsFrame = false
+        draw(size: size)
+        prefaultFirstBuffer()
+    }
+
+    private func draw(size: (width: Int, height: Int)) {
+        let reader = session.reader
+        var animating = false
+        if let reader, reader.view.isAnimating {
+            animating = reader.view.advanceAnimations(to: loop.clock.now)
+        }
+        let plan = reader?.plan(size: size, prefetching: hasShownPage)
+        guard let scene = sceneState(size: size, plan: plan).scene() else { return }
+        guard frameCompositor.damage(for: scene) != nil else {
+            // Nothing new to show: an animation still needs to come back next frame time.
+            if animating { scheduleAnimationFrame() }
+            return
+        }
+        let buffer: ShmBuffer?
+        do {
+            buffer = try pool.acquire(width: size.width, height: size.height)
+        } catch {
+            logger.error("cannot allocate a frame buffer: \(error)")
+            return
+        }
+        guard let buffer else {
+            needsFrame = true  // all busy: a release wakes the loop
+            return
+        }
+        let damage = frameCompositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: buffer.age)
+        window.commit(buffer, damage: damage.map { ($0.x, $0.y, $0.width, $0.height) })
+        pool.committed(buffer)
+        frameCount += 1
+        needsFrame = animating
+        let showsPage = scene.pages.contains { !$0.layers.isEmpty }
+        logCommit(size: size, plan: plan, showsPage: showsPage)
+        committedSize = size
+        if showsPage {
+            hasShownPage = true
+            session.pagesShown(plan?.sharpPages ?? [])
+        }
+        dumper?.frameCommitted(pixels: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
+    }
+
+    private func sceneState(size: (width: Int, height: Int), plan: TilePlanner.Plan?) -> ReaderScene {
+        let document: ReaderScene.Document
+        switch session.phase {
+        case .opening:
+            document = .opening(title: fileName(session.configuration.documentPath), isLate: session.isFirstFrameLate)
+        case .failed(let failure):
+            document = .failed(failure.description)
+        case .open(let reader):
+            document = .open(plan ?? TilePlanner.Plan(), wasRepaired: reader.document.wasRepaired)
+        }
+        return ReaderScene(
+            width: size.width, height: size.height, document: document,
+            chrome: session.reader.flatMap { chrome.scene(for: $0) }, notice: chrome.notice,
+            showsPartialPages: hasShownPage || session.isFirstFrameLate)
+    }
+
+    private func scheduleAnimationFrame() {
+        guard animationTimer?.isScheduled != true else { return }
+        animationTimer = loop.schedule(after: 1.0 / 60) { [unowned self] in
+            animationTimer = nil
+            setNeedsFrame()
+        }
+    }
+
+    private func logCommit(size: (width: Int, height: Int), plan: TilePlanner.Plan?, showsPage: Bool) {
+        if committedSize.map({ $0 != size }) ?? true || (showsPage && !hasShownPage) {
+            let page = showsPage ? " (page \((plan?.pages.first?.page ?? 0) + 1))" : ""
+            logger.info("frame committed \(size.width)x\(size.height)\(page) at \(session.elapsedMilliseconds) ms")
+        }
+        if let plan, plan.isSharp, plan.sharpPages != lastSharpPages {
+            lastSharpPages = plan.sharpPages
+            logger.debug(
+                "sharp frame committed: pages \(plan.sharpPages.map { String($0 + 1) }.joined(separator: ",")) at \(session.elapsedMilliseconds) ms"
+            )
+        }
+    }
+
+    /// Touches the first frame's memory while the first page renders (after it was asked
+    /// for), instead of page-faulting it in after.
+    private func prefaultFirstBuffer() {
+        guard !hasShownPage, !firstBufferPrefaulted, session.reader != nil, let size = window.size,
+            let buffer = try? pool.acquire(width: size.width, height: size.height)
+        else { return }
+        firstBufferPrefaulted = true
+        buffer.prefault()
+    }
+
+    /// Writes the last frame dump and waits for it (shutdown).
+    func close() {
+        animationTimer?.cancel()
+        window.onConfigure = nil
+        dumper?.flush()
+    }
+}

@@ -1,0 +1,120 @@
+import LecternCore
+import LecternWayland
+import Logging
+
+/// Where input goes: the seat's events, stamped on the app's clock, go to the chrome first
+/// (page scrubber, typed page numbers), then to the interaction controller (gestures,
+/// components, keys, wheel), whose deadlines (the double tap's window) run on a loop timer.
+///
+/// A tap on the right edge becomes a page turn here: `handle(_:)` → `InteractionController`
+/// (LecternCore: the tap recognizer, then `fastScroll`'s activation conditions and callbacks)
+/// → `DocumentView.turn(toSpread:at:)`.
+final class InputRouter {
+    let loop: EventLoop
+    let session: DocumentSession
+    let chrome: Chrome
+    private let logger: Logger
+    /// The controller for the open document (rebuilt when it opens and at an idle reset).
+    private(set) var interactions: InteractionController?
+    /// What the controller acts on (it holds its host weakly).
+    private var host: ReaderHost?
+    private var gestureTimer: EventLoop.Timer?
+    private var eventTimeOffset: Double?
+    /// Touches down now, and whether a pointer button is held.
+    private var touchesDown: Set<Int> = []
+    private var buttonsDown = 0
+
+    /// Lets an integrator change what gestures do (see `KioskApp.configureInteractions`).
+    var configureInteractions: ((InteractionController) -> Void)?
+    /// Called for every event (the idle countdown starts over).
+    var onActivity: (() -> Void)?
+    /// Called after an event was handled (something on screen may have changed).
+    var onChange: (() -> Void)?
+
+    init(loop: EventLoop, session: DocumentSession, chrome: Chrome, logger: Logger) {
+        self.loop = loop
+        self.session = session
+        self.chrome = chrome
+        self.logger = logger
+    }
+
+    /// Sets up a fresh controller for the open document, dropping any gesture in progress.
+    func resetInteractions() {
+        gestureTimer?.cancel()
+        gestureTimer = nil
+        guard let reader = session.reader else { return }
+        let host = ReaderHost(reader: reader, chrome: chrome, logger: logger)
+        let controller = InteractionController(host: host)
+        self.host = host
+        interactions = controller
+        configureInteractions?(controller)
+    }
+
+    /// Stops the gesture deadline's timer (shutdown).
+    func close() {
+        gestureTimer?.cancel()
+        interactions = nil
+        host = nil
+    }
+
+    /// Whether a visitor is touching the screen, holding a button, dragging the scrubber, or
+    /// in the middle of a gesture: the reader is not idle then, however long it lasts.
+    var isInteracting: Bool {
+        !touchesDown.isEmpty || buttonsDown > 0 || chrome.isScrubbing || (session.reader?.view.isInteracting ?? false)
+    }
+
+    /// One event from the seat.
+    func handle(_ raw: InputEvent) {
+        var event = raw
+        event.time = localTime(ofEventTime: raw.time)
+        track(event)
+        onActivity?()
+        defer { onChange?() }
+        guard let reader = session.reader, let interactions else { return }
+        if chrome.handle(event, reader: reader) {
+            scheduleGestureDeadline()
+            return
+        }
+        let changed = interactions.handle(event)
+        logger.trace("input \(event.kind) at \(event.time): \(changed ? "changed the view" : "no change")")
+        scheduleGestureDeadline()
+    }
+
+    private func track(_ event: InputEvent) {
+        switch event.kind {
+        case .touchDown(let id, _): touchesDown.insert(id)
+        case .touchUp(let id): touchesDown.remove(id)
+        case .touchCancel: touchesDown.removeAll()
+        case .pointerButton(_, let pressed): buttonsDown = max(0, buttonsDown + (pressed ? 1 : -1))
+        case .pointerLeave: buttonsDown = 0
+        case .capabilitiesChanged(let devices):
+            if !devices.contains(.touch) { touchesDown.removeAll() }
+            if !devices.contains(.pointer) { buttonsDown = 0 }
+        default: break
+        }
+    }
+
+    /// Event times come from the compositor's clock (usually CLOCK_MONOTONIC in ms, but any
+    /// base will do): keep their spacing, and map them onto the app's clock, which animations
+    /// and gesture deadlines use.
+    private func localTime(ofEventTime time: Double) -> Double {
+        let local = loop.clock.now
+        if let offset = eventTimeOffset, abs(time + offset - local) < 1 {
+            return time + offset
+        }
+        eventTimeOffset = local - time
+        return local
+    }
+
+    private func scheduleGestureDeadline() {
+        gestureTimer?.cancel()
+        gestureTimer = nil
+        guard let deadline = interactions?.nextDeadline else { return }
+        gestureTimer = loop.schedule(at: deadline) { [unowned self] in
+            gestureTimer = nil
+            _ = interactions?.tick(now: loop.clock.now)
+            scheduleGestureDeadline()
+            onChange?()
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import LecternCore
+import Logging
+
+/// What the interaction controller acts on: the open document's view, its text and links,
+/// and the chrome.
+final class ReaderHost: InteractionHost {
+    let reader: Reader
+    let chrome: Chrome
+    private let logger: Logger
+
+    init(reader: Reader, chrome: Chrome, logger: Logger) {
+        self.reader = reader
+        self.chrome = chrome
+        self.logger = logger
+    }
+
+    var documentView: DocumentView {
+        get { reader.view }
+        set { reader.view = newValue }
+    }
+
+    var isUserInterfaceVisible: Bool {
+        get { chrome.isVisible }
+        set { chrome.isVisible = newValue }
+    }
+
+    func textBlocks(onPage page: Int) -> [Rect] {
+        // Read on a worker while the page was on screen; none yet → smart zoom zooms about the finger.
+        reader.pageText[page]?.blocks ?? []
+    }
+
+    func link(at point: Point, onPage page: Int) -> LinkTarget? {
+        reader.pageText[page]?.links.first { $0.rect.contains(point) }?.target
+    }
+
+    func follow(_ link: LinkTarget) {
+        switch link {
+        case .page(let page):
+            logger.info("link to page \(page + 1)")
+            try? reader.view.goToPage(page, animated: true, at: chrome.loop.clock.now)
+        case .uri(let address):
+            // A kiosk has no browser: say where the link goes instead.
+            logger.info("link to \(address) (not opened on a kiosk)")
+            chrome.showNotice("This link leads to \(address), which cannot be opened here.")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import LecternRender
+
+/// The frame to show, as a pure function of what the reader is doing: nothing here reads a
+/// clock, touches the cache or asks for tiles (planning did that).
+struct ReaderScene {
+    /// Where the document is.
+    enum Document {
+        /// Still opening; `isLate` once it took long enough to say so.
+        case opening(title: String, isLate: Bool)
+        /// Open: the tiles planned for this frame.
+        case open(TilePlanner.Plan, wasRepaired: Bool)
+        /// It cannot be shown, and why.
+        case failed(String)
+    }
+
+    var width: Int
+    var height: Int
+    var document: Document
+    var chrome: Scene.Chrome?
+    var notice: String?
+    /// A page was on screen before, or the first one is late (300 ms): frames show whatever
+    /// they have. Until then the first frame waits for the sharp page.
+    var showsPartialPages: Bool
+
+    /// The frame, or nil while there is nothing worth a frame yet.
+    func scene() -> Scene? {
+        var scene = Scene(width: width, height: height)
+        switch document {
+        case let .opening(title, isLate):
+            guard isLate else { return nil }
+            scene.message = .init(title: "Opening…", detail: title, isError: false)
+        case let .failed(reason):
+            scene.message = .init(title: "This document cannot be shown", detail: reason, isError: true)
+        case let .open(plan, wasRepaired):
+            guard plan.isSharp || showsPartialPages else { return nil }
+            scene.shadows = plan.shadows
+            scene.pages = plan.pages
+            scene.chrome = chrome
+            if let notice {
+                scene.banner = notice
+            } else if wasRepaired {
+                scene.banner = "This file is damaged: showing what could be recovered."
+            } else if plan.showsFailure {
+                scene.banner = "Part of this page cannot be shown: it is damaged."
+            } else if plan.showsDamage {
+                scene.banner = "This page is damaged: parts of it may be missing."
+            }
+        }
+        return scene
+    }
+}

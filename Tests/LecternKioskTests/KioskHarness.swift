@@ -1,0 +1,311 @@
+import Foundation
+import LecternCore
+import LecternKiosk
+import LecternPDF
+import LecternTestSupport
+import Logging
+import Testing
+
+/// `KioskApp` in this process, against the test compositor, on the test's thread and a manual
+/// clock: the compositor and the app take turns (`turn()`), time moves only when a test moves
+/// it (`pump(_:)`, `advance(by:)`; event timestamps follow the clock), and what the app does is
+/// read through `KioskApp.status` and the committed pixels.
+///
+/// Waiting happens only for real work on other threads (MuPDF opening a file, rendering tiles):
+/// `settle()` turns until the app is at rest, playing animations out frame by frame on the clock.
+final class KioskHarness {
+    let compositor: TestCompositor
+    let clock = ManualClock(start: 1000)
+    let app: KioskApp
+    /// One frame time: how far the clock moves per frame while something animates.
+    static let frame = 1.0 / 60
+
+    /// Starts the app with `arguments` as on the command line (a PDF, then options).
+    init(
+        _ arguments: [String], width: Int32 = 1280, height: Int32 = 720,
+        configure: ((KioskApp) -> Void)? = nil
+    ) throws {
+        compositor = try TestCompositor(outputWidth: width, outputHeight: height)
+        var configuration = try Self.configuration(arguments)
+        configuration.displayName = compositor.runtimeDirectory.path + "/" + compositor.socketName
+        let clock = clock
+        compositor.eventTimestamp = { UInt32(truncatingIfNeeded: Int64((clock.now * 1000).rounded())) }
+        let compositor = compositor
+        app = try KioskApp(
+            configuration: configuration, logger: Self.logger(),
+            environment: .init(
+                clock: clock, whileWaiting: { compositor.dispatch(timeout: .zero) }, handlesSignals: false))
+        configure?(app)
+        try app.start()
+    }
+
+    /// Logs to standard error at `LECTERN_TEST_LOG_LEVEL` (default: critical only).
+    static func logger() -> Logger {
+        let level =
+            ProcessInfo.processInfo.environment["LECTERN_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+            ?? .critical
+        var logger = Logger(label: "lectern-in-test") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = level
+        return logger
+    }
+
+    /// The configuration the command line `arguments` give (the options the tests use).
+    static func configuration(_ arguments: [String]) throws -> KioskConfiguration {
+        var configuration = KioskConfiguration(documentPath: "")
+        var index = 0
+        func value() throws -> String {
+            index += 1
+            guard index < arguments.count else { throw HarnessError("\(arguments[index - 1]) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--page": configuration.startPage = (Int(try value()) ?? 1) - 1
+            case "--spreads":
+                configuration.spreadMode = ["double": .double, "cover": .cover][try value()] ?? .single
+            case "--scroll": configuration.scrollMode = try value() == "continuous" ? .continuous : .perSpread
+            case "--direction": configuration.scrollDirection = try value() == "vertical" ? .vertical : .horizontal
+            case "--binding":
+                configuration.pageBinding = ["left": .leftEdge, "right": .rightEdge][try value()]
+            case "--idle-reset": configuration.idleResetSeconds = Int(try value()) ?? 120
+            case "--cache-mb": configuration.cacheBudget = (Int(try value()) ?? 0) << 20
+            case "--password": configuration.password = try value()
+            case "--frame-dump": configuration.frameDumpPath = try value()
+            case let option where option.hasPrefix("--"): throw HarnessError("unknown option \(option)")
+            case let path: configuration.documentPath = path
+            }
+            index += 1
+        }
+        return configuration
+    }
+
+    struct HarnessError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    // MARK: Driving
+
+    /// One turn each: the compositor dispatches (answering frame callbacks, delivering
+    /// events), then the app's loop runs once, waiting at most `wait` for its descriptors.
+    func turn(wait: Duration = .zero) {
+        compositor.dispatch(timeout: .zero)
+        do { try app.runOnce(timeout: wait) } catch { Issue.record("the app's loop failed: \(error)") }
+        compositor.dispatch(timeout: .zero)
+    }
+
+    /// Turns until the app is at rest and no commit arrived for a few turns: the document is
+    /// open (or failed), every tile wanted is drawn, animations are played out (the clock moves
+    /// one frame per turn while one runs). False after `timeout` of real time.
+    @discardableResult
+    func settle(timeout: Duration = .seconds(20)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var quietTurns = 0
+        while ContinuousClock.now < deadline {
+            let commits = compositor.commitCount
+            let before = app.status
+            if before.isAnimating { clock.advance(by: Self.frame) }
+            turn(wait: before.isAtRest || before.isAnimating ? .zero : .milliseconds(2))
+            let status = app.status
+            if status.document != .opening, status.isAtRest, compositor.commitCount == commits {
+                quietTurns += 1
+                if quietTurns >= 3 { return true }
+            } else {
+                quietTurns = 0
+            }
+        }
+        return false
+    }
+
+    /// Lets `duration` pass on the clock, a frame at a time, turning at each frame; then
+    /// settles (only animations move the clock further).
+    func pump(_ duration: Duration = .milliseconds(16)) {
+        advance(by: duration.seconds)
+    }
+
+    /// Moves the clock on by `seconds`, a frame at a time, turning at each frame; then settles.
+    func advance(by seconds: Double) {
+        var left = seconds
+        while left > 1e-9 {
+            let step = min(Self.frame, left)
+            clock.advance(by: step)
+            left -= step
+            turn()
+        }
+        settle()
+    }
+
+    // MARK: What the app shows
+
+    var status: KioskStatus { app.status }
+
+    /// The view state, as "page 5" or "page 5 viewport x y w h" (for messages).
+    var viewState: String? {
+        guard let state = status.viewState else { return nil }
+        var text = "page \(state.pageIndex + 1)"
+        if let v = state.viewport { text += " viewport \(v.minX) \(v.minY) \(v.width) \(v.height)" }
+        return text
+    }
+
+    /// The dominant page, 1-based.
+    var dominantPage: Int? { status.viewState.map { $0.pageIndex + 1 } }
+
+    /// The zoomed viewport in PDF points, nil when not zoomed in.
+    var viewport: (x: Double, y: Double, width: Double, height: Double)? {
+        status.viewState?.viewport.map { ($0.minX, $0.minY, $0.width, $0.height) }
+    }
+
+    var lastCommit: Commit? { compositor.commits.last }
+
+    /// Which page of colors-8pages.pdf (1-based) shows at (x, y) of the last commit, if any.
+    func page(atX x: Int, y: Int) -> Int? {
+        lastCommit.flatMap { LecternHarness.page(ofColor: $0.pixel(x: x, y: y)) }
+    }
+
+    /// The pages of colors-8pages.pdf met along row `y` (or column `x`) of the last commit, in order.
+    func pages(alongRow y: Int) -> [Int] {
+        guard let commit = lastCommit else { return [] }
+        return Self.runs((0..<commit.width).map { LecternHarness.page(ofColor: commit.pixel(x: $0, y: y)) })
+    }
+
+    func pages(alongColumn x: Int) -> [Int] {
+        guard let commit = lastCommit else { return [] }
+        return Self.runs((0..<commit.height).map { LecternHarness.page(ofColor: commit.pixel(x: x, y: $0)) })
+    }
+
+    private static func runs(_ values: [Int?]) -> [Int] {
+        var result: [Int] = []
+        for case let page? in values where result.last != page { result.append(page) }
+        return result
+    }
+
+    /// Turns (playing animations out on the clock) until `condition` holds; false after
+    /// `timeout` of real time. For what takes real work on other threads, or a few frames.
+    @discardableResult
+    func wait(timeout: Duration = .seconds(10), until condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            if status.isAnimating { clock.advance(by: Self.frame) }
+            turn(wait: .milliseconds(1))
+        }
+        return true
+    }
+
+    /// Configures the window to `width` × `height` (as a rotated or resized output would) and
+    /// settles on a frame of that size.
+    func resize(to width: Int32, _ height: Int32) -> Bool {
+        compositor.configure(width: width, height: height)
+        let resized = wait { lastCommit.map { $0.width == Int(width) && $0.height == Int(height) } == true }
+        return resized && settle()
+    }
+
+    /// Settles, then tells whether the view rests on `page` (1-based).
+    func waitForPage(_ page: Int) -> Bool {
+        settle()
+        return dominantPage == page
+    }
+
+    // MARK: Input (timestamps from the clock)
+
+    /// A one-finger tap: down, 40 ms, up. No `wl_touch.frame` unless `frames` (cage never sends one).
+    func tap(x: Double, y: Double, id: Int32 = 0, frames: Bool = false) {
+        compositor.touchDown(id: id, x: x, y: y)
+        if frames { compositor.touchFrame() }
+        advanceWithoutSettling(by: 0.04)
+        compositor.touchUp(id: id)
+        if frames { compositor.touchFrame() }
+        turn()
+    }
+
+    /// A one-finger drag from `start` to `end` in `steps` moves `interval` apart, then release.
+    func drag(
+        from start: (Double, Double), to end: (Double, Double), steps: Int = 10,
+        interval: Duration = .nanoseconds(16_666_667), release: Bool = true, frames: Bool = false
+    ) {
+        let interval = interval.seconds
+        compositor.touchDown(id: 0, x: start.0, y: start.1)
+        if frames { compositor.touchFrame() }
+        advanceWithoutSettling(by: interval)
+        for step in 1...steps {
+            let t = Double(step) / Double(steps)
+            compositor.touchMotion(id: 0, x: start.0 + (end.0 - start.0) * t, y: start.1 + (end.1 - start.1) * t)
+            if frames { compositor.touchFrame() }
+            advanceWithoutSettling(by: interval)
+        }
+        if release {
+            compositor.touchUp(id: 0)
+            if frames { compositor.touchFrame() }
+            turn()
+        }
+    }
+
+    /// Moves the clock a frame at a time, turning at each, without waiting for anything.
+    func advanceWithoutSettling(by seconds: Double) {
+        var left = seconds
+        repeat {
+            let step = min(Self.frame, left)
+            clock.advance(by: step)
+            left -= step
+            turn()
+        } while left > 1e-9
+    }
+
+    /// Advertises a keyboard too, lets the app bind it and focuses the app's surface.
+    func enableKeyboard() -> Bool {
+        compositor.setSeatCapabilities([.touch, .pointer, .keyboard])
+        for _ in 0..<200 where compositor.keyboardResourceCount == 0 { turn(wait: .milliseconds(1)) }
+        guard compositor.keyboardResourceCount > 0 else { return false }
+        turn()
+        guard compositor.keyboardEnter() else { return false }
+        turn()
+        return true
+    }
+
+    /// Presses and releases the key with evdev code `code` (see `LecternHarness.Key`).
+    func press(_ code: UInt32) {
+        compositor.keyboardKey(code, pressed: true)
+        advanceWithoutSettling(by: 0.01)
+        compositor.keyboardKey(code, pressed: false)
+        advanceWithoutSettling(by: 0.01)
+    }
+
+    /// Types the digits of `number` then Enter.
+    func type(page number: Int) {
+        for character in String(number) { press(LecternHarness.Key.digit(Int(String(character))!)) }
+        press(LecternHarness.Key.enter)
+    }
+
+    /// A left click at (x, y): the pointer moves there, presses and releases.
+    func click(x: Double, y: Double) {
+        compositor.pointerMotion(x: x, y: y)
+        compositor.pointerFrame()
+        turn()
+        compositor.pointerButton(LecternHarness.leftButton, pressed: true)
+        compositor.pointerFrame()
+        advanceWithoutSettling(by: 0.04)
+        compositor.pointerButton(LecternHarness.leftButton, pressed: false)
+        compositor.pointerFrame()
+        turn()
+    }
+
+    /// Writes the last commit as a PNG (for looking at a failure); returns the path, or nil.
+    @discardableResult
+    func saveLastCommit(_ name: String) -> String? {
+        guard let commit = lastCommit else { return nil }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-\(name).png").path
+        let written = commit.pixels.withUnsafeBytes { raw in
+            (try? PNGWriter.write(
+                bgra: raw.baseAddress!, width: commit.width, height: commit.height, stride: commit.width * 4, to: path))
+                != nil
+        }
+        return written ? path : nil
+    }
+
+    /// Shuts the app down and the compositor, which checks that the app left nothing behind.
+    func stop() throws {
+        app.shutdown()
+        turn()
+        try compositor.teardown()
+    }
+}
