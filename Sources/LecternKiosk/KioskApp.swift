@@ -176,8 +176,10 @@ public final class KioskApp {
         if let reader = parts.session.reader {
             status.viewState = reader.view.viewState()
             status.zoomScale = reader.view.currentZoomScale
+            status.contentOffset = reader.view.contentOffset
             status.tileRendersStarted = reader.scheduler.startedCount
         }
+        status.isStopping = loop.isStopping
         status.isUserInterfaceVisible = parts.chrome.isVisible
         status.notice = parts.chrome.notice
         status.pageEntry = parts.chrome.pageEntry
@@ -200,10 +202,14 @@ public struct KioskStatus: Sendable {
     }
 
     public var document = Document.opening
+    /// The app was asked to stop (its loop ends after this turn).
+    public var isStopping = false
     /// Where the reader is (nil until the document is open).
     public var viewState: ViewState?
     /// The zoom of the dominant spread (or the document).
     public var zoomScale = 1.0
+    /// The document view's scroll offset (see `DocumentView.contentOffset`).
+    public var contentOffset = Point.zero
     public var isUserInterfaceVisible = false
     public var notice: String?
     /// Digits typed so far.

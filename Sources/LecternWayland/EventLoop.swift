@@ -11,7 +11,8 @@ import SystemPackage
 /// Per iteration: due timers fire; `prepare_read` (dispatching what is queued), flush
 /// (EAGAIN is back-pressure: poll for POLLOUT), poll, `read_events` or `cancel_read`,
 /// `dispatch_pending`, the input still waiting for a frame event (`Display.flushInput`), the
-/// handlers of ready descriptors, due timers again, then the idle handlers (the place to draw).
+/// handlers of ready descriptors, due timers again, then the idle handlers (the place to draw),
+/// and a last flush of what they sent.
 ///
 /// Timers run on the injected clock: one timerfd is armed for the earliest deadline when the
 /// clock passes by itself; on a test's manual clock, a timer fires in the first iteration
@@ -220,6 +221,8 @@ public final class EventLoop {
         }
         fireDueTimers()
         for (_, handler) in idleHandlers.sorted(by: { $0.key < $1.key }) { handler() }
+        // What the idle handlers sent (a frame's commit) goes out now, not at the next turn.
+        if let wl { wl_display_flush(wl) }
     }
 
     /// The poll timeout in milliseconds: the caller's, shortened to the next deadline when the
