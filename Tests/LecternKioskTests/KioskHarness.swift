@@ -20,32 +20,47 @@ final class KioskHarness {
     /// One frame time: how far the clock moves per frame while something animates.
     static let frame = 1.0 / 60
 
+    /// What the app logged at info level and above ("error: cannot write frame dump: …").
+    var logs: [String] { logCapture.lines }
+    private let logCapture = LogCapture()
+
     /// Starts the app with `arguments` as on the command line (a PDF, then options).
+    /// - Parameters:
+    ///   - autoConfigure: whether the compositor configures the window by itself (else the test does).
+    ///   - configure: runs before the app starts (an integrator's hooks).
     init(
-        _ arguments: [String], width: Int32 = 1280, height: Int32 = 720,
+        _ arguments: [String], width: Int32 = 1280, height: Int32 = 720, autoConfigure: Bool = true,
         configure: ((KioskApp) -> Void)? = nil
     ) throws {
         compositor = try TestCompositor(outputWidth: width, outputHeight: height)
+        compositor.autoConfigure = autoConfigure
         var configuration = try Self.configuration(arguments)
         configuration.displayName = compositor.runtimeDirectory.path + "/" + compositor.socketName
         let clock = clock
         compositor.eventTimestamp = { UInt32(truncatingIfNeeded: Int64((clock.now * 1000).rounded())) }
         let compositor = compositor
         app = try KioskApp(
-            configuration: configuration, logger: Self.logger(),
+            configuration: configuration, logger: Self.logger(capture: logCapture),
             environment: .init(
                 clock: clock, whileWaiting: { compositor.dispatch(timeout: .zero) }, handlesSignals: false))
         configure?(app)
         try app.start()
     }
 
-    /// Logs to standard error at `LECTERN_TEST_LOG_LEVEL` (default: critical only).
-    static func logger() -> Logger {
-        let level =
-            ProcessInfo.processInfo.environment["LECTERN_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
-            ?? .critical
-        var logger = Logger(label: "lectern-in-test") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = level
+    /// Logs into `capture` (info and above) and to standard error at `LECTERN_TEST_LOG_LEVEL`
+    /// (default: nothing).
+    static func logger(capture: LogCapture) -> Logger {
+        let level = ProcessInfo.processInfo.environment["LECTERN_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+        var logger = Logger(label: "lectern-in-test") { label in
+            var handlers: [any LogHandler] = [LogCapture.Handler(capture: capture)]
+            if let level {
+                var stream = StreamLogHandler.standardError(label: label)
+                stream.logLevel = level
+                handlers.append(stream)
+            }
+            return MultiplexLogHandler(handlers)
+        }
+        logger.logLevel = min(level ?? .info, .info)
         return logger
     }
 
@@ -307,5 +322,32 @@ final class KioskHarness {
         app.shutdown()
         turn()
         try compositor.teardown()
+    }
+}
+
+/// The log lines of one app (info and above), kept for a test to read.
+final class LogCapture: @unchecked Sendable {
+    // Sendable: `lines` is guarded by `lock` (MuPDF's warnings may log from a worker thread).
+    private let lock = NSLock()
+    private var stored: [String] = []
+
+    var lines: [String] { lock.withLock { stored } }
+
+    struct Handler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(
+            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+            function: String, line: UInt
+        ) {
+            capture.lock.withLock { capture.stored.append("\(level): \(message)") }
+        }
     }
 }

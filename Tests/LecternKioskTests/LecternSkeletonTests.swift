@@ -3,8 +3,10 @@ import LecternPDF
 import LecternTestSupport
 import Testing
 
-/// Lectern as a user sees it: the real binary, driven by the test compositor over a real socket.
-@Suite("Lectern through the test compositor", .serialized)
+/// The real `lectern` binary, driven by the test compositor over a real socket: what only a
+/// process shows (exit statuses, signals, the frame dump written on the way out). What a
+/// visitor sees is tested in process (`DocumentOnScreenTests` and the others).
+@Suite("The lectern binary", .serialized)
 struct LecternSkeletonTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures")
@@ -45,26 +47,14 @@ struct LecternSkeletonTests {
         return status
     }
 
-    /// The fraction of pixels in the middle third that are page-white.
-    func whiteFraction(_ commit: Commit) -> Double {
-        var white = 0, total = 0
-        for y in stride(from: commit.height / 3, to: 2 * commit.height / 3, by: 3) {
-            for x in stride(from: commit.width / 3, to: 2 * commit.width / 3, by: 3) {
-                total += 1
-                if commit.pixel(x: x, y: y) & 0x00FF_FFFF == 0x00FF_FFFF { white += 1 }
-            }
-        }
-        return Double(white) / Double(max(total, 1))
-    }
-
-    @Test("commits a frame of the configured size that shows the page, then one of a new size")
+    @Test("shows the page at the configured size, follows a new size, and SIGTERM ends it with status 0")
     func showsPageAndFollowsConfigure() throws {
         let (compositor, process) = try launch([Self.fixture("text-3pages.pdf")])
         #expect(compositor.wait(timeout: .seconds(15)) { compositor.commits.contains { !$0.isUniform } })
         let first = try #require(compositor.commits.last)
         #expect(first.width == 1280 && first.height == 720)
         #expect(first.configureAcked, "the configure was acknowledged before the buffer was attached")
-        #expect(whiteFraction(first) > 0.5, "the middle of the screen shows the white page")
+        #expect(DocumentOnScreenTests.whiteFraction(first) > 0.5, "the middle of the screen shows the white page")
         #expect(first.darkFraction() > 0.001, "text on the page is drawn")
         #expect(compositor.toplevel?.wantsFullscreen == true)
 
@@ -73,37 +63,11 @@ struct LecternSkeletonTests {
         #expect(
             compositor.wait(timeout: .seconds(15)) {
                 compositor.commits.count > count && compositor.commits.last!.width == 600
-                    && whiteFraction(compositor.commits.last!) > 0.5
+                    && DocumentOnScreenTests.whiteFraction(compositor.commits.last!) > 0.5
             })
         let resized = try #require(compositor.commits.last)
         #expect(resized.height == 900)
         #expect(try stop(compositor, process) == 0, "SIGTERM ends Lectern cleanly")
-    }
-
-    @Test("a 0x0 configure means: use the output size")
-    func zeroConfigureUsesOutputSize() throws {
-        let compositor = try TestCompositor(outputWidth: 1024, outputHeight: 600)
-        compositor.autoConfigure = false
-        let process = try LecternProcess(
-            arguments: [Self.fixture("text-3pages.pdf")], environment: compositor.environment)
-        #expect(compositor.wait(timeout: .seconds(10)) { compositor.toplevel != nil })
-        compositor.configure(width: 0, height: 0)
-        #expect(compositor.wait(timeout: .seconds(15)) { compositor.commits.contains { !$0.isUniform } })
-        let commit = try #require(compositor.commits.last)
-        #expect(commit.width == 1024 && commit.height == 600)
-        #expect(try stop(compositor, process) == 0)
-    }
-
-    @Test("an unchanged screen commits nothing more")
-    func idleCostsNothing() throws {
-        let (compositor, process) = try launch([Self.fixture("text-3pages.pdf")])
-        #expect(compositor.wait(timeout: .seconds(15)) { compositor.commits.contains { !$0.isUniform } })
-        #expect(settle(compositor), "the tiles arrive and the frames stop")
-        let settled = compositor.commitCount
-        compositor.dispatch(timeout: .milliseconds(1500))
-        _ = compositor.wait(timeout: .milliseconds(1500)) { false }
-        #expect(compositor.commitCount == settled, "no frames while nothing changes")
-        #expect(try stop(compositor, process) == 0)
     }
 
     @Test("losing the compositor ends Lectern with a non-zero status and a message")
@@ -117,47 +81,7 @@ struct LecternSkeletonTests {
         try compositor.teardown()
     }
 
-    @Test(
-        "bad documents keep Lectern up and show a readable message",
-        arguments: [
-            ("does-not-exist.pdf", "no such file"),
-            ("not-a-pdf.pdf", "not a PDF"),
-            ("zero-pages.pdf", "no pages"),
-            ("encrypted.pdf", "password"),
-        ])
-    func badDocument(name: String, logged: String) throws {
-        let (compositor, process) = try launch([Self.fixture(name)])
-        #expect(compositor.wait(timeout: .seconds(15)) { !compositor.commits.isEmpty })
-        let commit = try #require(compositor.commits.last)
-        #expect(!commit.isUniform, "never a blank screen")
-        // The message card: bright text pixels in the middle band.
-        var bright = 0
-        for y in stride(from: commit.height / 3, to: 2 * commit.height / 3, by: 2) {
-            for x in stride(from: 0, to: commit.width, by: 2) where Commit.luminance(commit.pixel(x: x, y: y)) > 200 {
-                bright += 1
-            }
-        }
-        #expect(bright > 200, "a message is drawn (\(bright) bright pixels)")
-        compositor.dispatch(timeout: .milliseconds(500))
-        #expect(process.isRunning, "Lectern stays up")
-        #expect(process.errorOutput.lowercased().contains(logged.lowercased()), "logged: \(process.errorOutput)")
-        #expect(try stop(compositor, process) == 0)
-    }
-
-    @Test("a truncated document shows what can be recovered, or a message; never a crash")
-    func truncatedDocument() throws {
-        let (compositor, process) = try launch([Self.fixture("truncated.pdf")])
-        #expect(compositor.wait(timeout: .seconds(15)) { !compositor.commits.isEmpty })
-        compositor.dispatch(timeout: .milliseconds(300))
-        let commit = try #require(compositor.commits.last)
-        #expect(!commit.isUniform)
-        #expect(process.isRunning)
-        let log = process.errorOutput
-        #expect(log.contains("repaired") || log.contains("damaged"), "the log says what happened: \(log)")
-        #expect(try stop(compositor, process) == 0)
-    }
-
-    @Test("--frame-dump writes what was committed as a PNG")
+    @Test("--frame-dump: the frame on screen when SIGTERM came is in the PNG")
     func frameDump() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-dump-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
