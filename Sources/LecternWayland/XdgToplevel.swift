@@ -25,8 +25,6 @@ public final class XdgToplevel {
 
     /// Called after a configure was acknowledged with the (possibly unchanged) new size.
     public var onConfigure: ((_ width: Int, _ height: Int) -> Void)?
-    /// Called when the compositor asks for the next frame.
-    public var onFrame: (() -> Void)?
     /// Called when the compositor asks the window to close (a kiosk may ignore it).
     public var onClose: (() -> Void)?
 
@@ -61,8 +59,8 @@ public final class XdgToplevel {
                 guard let data else { return }
                 wl_callback_destroy(callback)
                 let window = Unmanaged<XdgToplevel>.fromOpaque(data).takeUnretainedValue()
+                // The loop's idle handlers see `isWaitingForFrame` turn false and draw.
                 window.frameCallback = nil
-                window.onFrame?()
             }))
         let me = Unmanaged.passUnretained(self).toOpaque()
         xdg_surface_add_listener(xdgSurface, surfaceListener.pointer, me)
