@@ -22,14 +22,18 @@ done
 dpkg-query -W -f='${db:Status-Status}' xwayland 2>/dev/null | grep -qx installed ||
   note "xwayland is not installed; cage 0.1.4 may fail to start without it"
 
+# The colour fixture at page 3: the frame must show that page, not just a page.
+LECTERN_E2E_FILE=${LECTERN_E2E_FILE-$e2e_root/Tests/Fixtures/colors-8pages.pdf}
 e2e_user
 trap e2e_cleanup EXIT
 e2e_stage "$bin" || e2e_summary
+start_page=()
+[[ -n $LECTERN_E2E_FILE ]] && start_page=(--page 3)
 
 log=$e2e_stage/cage.log
 # cage refuses to run as root; e2e_start runs it as $e2e_run_user.
 e2e_start "$log" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
-  cage -- "$e2e_bin" "${e2e_args[@]}" --frame-dump "$e2e_dump"
+  cage -- "$e2e_bin" "${e2e_args[@]}" "${start_page[@]}" --frame-dump "$e2e_dump"
 sid=$e2e_sid
 
 cage_pid() { pgrep -s "$sid" -x cage; }
@@ -64,7 +68,11 @@ else
   show_log "$log"
 fi
 
-check_frame_dump "$size"
+if [[ ${#start_page[@]} -gt 0 ]]; then
+  check_page_shown "$size" 3
+else
+  check_frame_dump "$size"
+fi
 
 # SIGTERM: Lectern exits cleanly, and cage (whose only client it is) exits after it.
 # cage does not pass on its client's exit status, so the log is the evidence.
@@ -83,7 +91,10 @@ if grep -qiE 'fatal error|assertion|segmentation|backtrace|core dumped' "$log"; 
   fail "the log shows a crash"
   show_log "$log"
 fi
-if ! python3 "$e2e_root/Tests/e2e/pngcheck.py" "$e2e_dump" --size "$size" >/dev/null 2>&1; then
+if [[ ${#start_page[@]} -gt 0 ]]; then
+  [[ $(python3 "$e2e_root/Tests/e2e/pagecolour.py" "$e2e_dump" 2>&1) == "$size page 3" ]] ||
+    fail "the frame dump written on exit does not show page 3: $(python3 "$e2e_root/Tests/e2e/pagecolour.py" "$e2e_dump" 2>&1)"
+elif ! python3 "$e2e_root/Tests/e2e/pngcheck.py" "$e2e_dump" --size "$size" >/dev/null 2>&1; then
   fail "the frame dump written on exit is not a valid $size page image"
 fi
 end_session "$sid"

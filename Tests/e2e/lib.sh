@@ -7,7 +7,8 @@
 # Environment:
 #   LECTERN_USER       user the compositor and Lectern run as when the script runs as root
 #                      (default: kiosk, created if missing)
-#   LECTERN_E2E_FILE   PDF to open (default: none, so Lectern opens its bundled sample)
+#   LECTERN_E2E_FILE   PDF to open (cage.sh and weston.sh: default the colour fixture at page 3;
+#                      empty: Lectern opens its bundled sample)
 #   LECTERN_E2E_KEEP=1 keep the staging directory (logs, frame dump) even when all passed
 
 : "${e2e_name:?set e2e_name before sourcing lib.sh}"
@@ -119,6 +120,18 @@ e2e_cleanup() {
     else
       rm -rf "$e2e_stage"
     fi
+  fi
+}
+
+# check_page_shown WxH PAGE: within 5 s the frame dump (size WxH) shows page PAGE of the
+# colour fixture (Tests/Fixtures/colors-8pages.pdf), by its colour.
+check_page_shown() {
+  local size=$1 page=$2 shown
+  if wait_for 5 eval '[[ $(python3 "$e2e_root/Tests/e2e/pagecolour.py" "$e2e_dump" 2>/dev/null) == "$size page $page" ]]'; then
+    pass "the frame shows page $page of the colour fixture ($size)"
+  else
+    shown=$(python3 "$e2e_root/Tests/e2e/pagecolour.py" "$e2e_dump" 2>&1 || true)
+    fail "the frame dump shows: $shown (expected $size page $page)"
   fi
 }
 

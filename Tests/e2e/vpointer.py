@@ -8,6 +8,9 @@ Connects to $WAYLAND_DISPLAY, creates one virtual pointer on the default seat, p
   move X Y       absolute motion to (X, Y) in the WIDTHxHEIGHT layout, then a frame
   press          left button down, then a frame
   release        left button up, then a frame
+  doubleclick X Y  motion to (X, Y), then two left clicks sent at once, stamped 0, 40, 100
+                 and 140 ms after the motion (a double click whose timing does not depend on
+                 how fast this script, sway or the client run)
 Each command is sent (with a CLOCK_MONOTONIC millisecond timestamp, the clock sway's own
 events use) as soon as it is read. Exits 1 with a message on a protocol error.
 
@@ -129,6 +132,16 @@ def main(argv):
             wl.send(pointer, POINTER_MOTION_ABSOLUTE, struct.pack("=IIIII", now_ms(), x, y, width, height))
         elif words[0] in ("press", "release") and len(words) == 1:
             wl.send(pointer, POINTER_BUTTON, struct.pack("=III", now_ms(), BTN_LEFT, int(words[0] == "press")))
+        elif words[0] == "doubleclick" and len(words) == 3:
+            x, y = (max(0, round(float(v))) for v in words[1:])
+            start = now_ms()
+            wl.send(pointer, POINTER_MOTION_ABSOLUTE, struct.pack("=IIIII", start, x, y, width, height))
+            wl.send(pointer, POINTER_FRAME)
+            for offset, pressed in ((0, 1), (40, 0), (100, 1), (140, 0)):
+                time_ms = (start + offset) & 0xFFFFFFFF
+                wl.send(pointer, POINTER_BUTTON, struct.pack("=III", time_ms, BTN_LEFT, pressed))
+                if offset != 140:
+                    wl.send(pointer, POINTER_FRAME)
         else:
             print("vpointer: unknown command %r" % line.strip(), file=sys.stderr)
             return 2

@@ -27,9 +27,13 @@ for tool in weston python3 setsid timeout pgrep; do
   command -v "$tool" >/dev/null || { fail "$tool is not installed (run kiosk/install-deps)"; e2e_summary; }
 done
 
+# The colour fixture at page 3: the frame must show that page, not just a page.
+LECTERN_E2E_FILE=${LECTERN_E2E_FILE-$e2e_root/Tests/Fixtures/colors-8pages.pdf}
 e2e_user
 trap e2e_cleanup EXIT
 e2e_stage "$bin" || e2e_summary
+start_page=()
+[[ -n $LECTERN_E2E_FILE ]] && start_page=(--page 3)
 socket=lectern-e2e-$$
 
 start_weston() {
@@ -48,7 +52,7 @@ lectern_in() { pgrep -s "$1" -f "^(\S*sh )?$e2e_bin( |$)"; }
 
 start_lectern() {
   lectern_log=$1
-  e2e_start "$lectern_log" WAYLAND_DISPLAY="$socket" "$e2e_bin" "${e2e_args[@]}" --frame-dump "$e2e_dump"
+  e2e_start "$lectern_log" WAYLAND_DISPLAY="$socket" "$e2e_bin" "${e2e_args[@]}" "${start_page[@]}" --frame-dump "$e2e_dump"
   lectern_sid=$e2e_sid
   if ! wait_for 10 lectern_in "$lectern_sid" >/dev/null; then
     fail "Lectern did not start within 10 s"
@@ -86,7 +90,11 @@ else
   fail "no 'frame committed $size' in the log ($(grep -o 'frame committed [0-9]*x[0-9]*' "$e2e_stage/lectern.log" | sort -u | tr '\n' ' '))"
   show_log "$e2e_stage/lectern.log"
 fi
-check_frame_dump "$size"
+if [[ ${#start_page[@]} -gt 0 ]]; then
+  check_page_shown "$size" 3
+else
+  check_frame_dump "$size"
+fi
 
 kill -TERM "$lectern_pid" 2>/dev/null || true
 exit_status "$lectern_sid" 5
@@ -113,6 +121,12 @@ case $status in
       show_log "$e2e_stage/lectern-lost.log"
     else
       pass "compositor gone: Lectern exited with status $status: $(grep -v '^\s*$' "$e2e_stage/lectern-lost.log" | tail -n 1 | cut -c1-160)"
+      # Weston stopped because this script sent it SIGTERM, not because it crashed.
+      if wait_for 3 grep -q "caught signal 15" "$e2e_stage/weston.log"; then
+        pass "weston's log says why it stopped: $(grep -o 'caught signal 15' "$e2e_stage/weston.log" | head -n 1)"
+      else
+        fail "weston's log does not say it caught SIGTERM: $(tail -n 1 "$e2e_stage/weston.log")"
+      fi
     fi
     ;;
 esac
