@@ -105,4 +105,38 @@ struct LecternSkeletonTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(leftovers == ["frame.png"], "the write is atomic: no temporary files left behind")
     }
+
+    @Test("--binding auto takes right to left from the PDF: the binary shows page 3 right of page 4")
+    func bindingAutoFromThePDF() throws {
+        let (compositor, process) = try launch([
+            Self.fixture("colors-rtl-8pages.pdf"), "--spreads", "double", "--page", "3",
+        ])
+        #expect(compositor.wait(timeout: .seconds(15)) { compositor.commits.contains { !$0.isUniform } })
+        #expect(settle(compositor))
+        let commit = try #require(compositor.commits.last)
+        #expect(LecternHarness.page(ofColor: commit.pixel(x: 640 + 120, y: 200)) == 3, "page 3 on the right")
+        #expect(LecternHarness.page(ofColor: commit.pixel(x: 640 - 120, y: 200)) == 4, "page 4 on the left")
+        #expect(try stop(compositor, process) == 0)
+    }
+
+    @Test(
+        "--password: the right one opens the encrypted document, a wrong one says so on screen",
+        arguments: [("lectern-user", true), ("not-the-password", false)])
+    func password(_ password: String, opens: Bool) throws {
+        let (compositor, process) = try launch([Self.fixture("encrypted.pdf"), "--password", password])
+        #expect(compositor.wait(timeout: .seconds(15)) { !compositor.commits.isEmpty })
+        #expect(settle(compositor))
+        let commit = try #require(compositor.commits.last)
+        if opens {
+            #expect(DocumentOnScreenTests.whiteFraction(commit) > 0.5, "the page shows")
+            #expect(commit.darkFraction() > 0.001, "with its text")
+            #expect(!process.errorOutput.contains("password"), "no password error: \(process.errorOutput)")
+        } else {
+            #expect(DocumentOnScreenTests.whiteFraction(commit) < 0.1, "no page, a message card")
+            #expect(
+                process.errorOutput.contains("the file is encrypted and the configured password is wrong"),
+                "the log says the password is wrong: \(process.errorOutput)")
+        }
+        #expect(try stop(compositor, process) == 0)
+    }
 }
