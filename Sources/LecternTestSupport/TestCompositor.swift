@@ -61,6 +61,11 @@ public final class TestCompositor {
     public internal(set) var outputSize: (width: Int32, height: Int32)
     /// The `wl_output.scale` sent to clients.
     public internal(set) var outputScale: Int32
+    /// The `wl_seat` version advertised: 8 has `axis_value120`, 5 to 7 `axis_discrete`
+    /// (cage 0.1.4 offers 7), 5 and later `wl_pointer.frame`.
+    public let seatVersion: Int32
+    /// The newest `wl_seat` version the test compositor speaks.
+    public static let newestSeatVersion: Int32 = 8
 
     // MARK: libwayland state
 
@@ -92,9 +97,17 @@ public final class TestCompositor {
     ///   - outputWidth: width of the one output, in pixels.
     ///   - outputHeight: height of the one output, in pixels.
     ///   - outputScale: `wl_output.scale`.
-    public init(outputWidth: Int32 = 1280, outputHeight: Int32 = 720, outputScale: Int32 = 1) throws {
+    ///   - seatVersion: the `wl_seat` version to advertise, 1 to `newestSeatVersion`.
+    public init(
+        outputWidth: Int32 = 1280, outputHeight: Int32 = 720, outputScale: Int32 = 1,
+        seatVersion: Int32 = TestCompositor.newestSeatVersion
+    ) throws {
+        precondition(
+            (1...Self.newestSeatVersion).contains(seatVersion),
+            "wl_seat version \(seatVersion): the test compositor speaks 1 to \(Self.newestSeatVersion)")
         outputSize = (outputWidth, outputHeight)
         self.outputScale = outputScale
+        self.seatVersion = seatVersion
         runtimeDirectory = try TemporaryRuntimeDirectory()
         guard let display = wl_display_create() else {
             runtimeDirectory.remove()
@@ -143,7 +156,7 @@ public final class TestCompositor {
             wl_global_create(display, interfaces.xdgWmBase, 5, me) { client, data, version, id in
                 TestCompositor.from(data).bindXdgWmBase(client: client!, version: Int32(version), id: id)
             },
-            wl_global_create(display, interfaces.seat, 8, me) { client, data, version, id in
+            wl_global_create(display, interfaces.seat, seatVersion, me) { client, data, version, id in
                 TestCompositor.from(data).bindSeat(client: client!, version: Int32(version), id: id)
             },
         ].map { $0! }
@@ -281,8 +294,9 @@ public final class TestCompositor {
     /// since this compositor started; a test on a manual clock sets its own.
     public var eventTimestamp: (() -> UInt32)?
 
-    /// The timestamp of an event sent now.
-    var timestampMilliseconds: UInt32 {
+    /// The timestamp of an event sent now (give later events explicit times from it for
+    /// exact spacing).
+    public var timestampMilliseconds: UInt32 {
         eventTimestamp?() ?? UInt32(truncatingIfNeeded: Self.milliseconds(ContinuousClock.now - startInstant))
     }
 

@@ -11,7 +11,8 @@ import Logging
 /// never sends `wl_touch.frame`, so nothing may wait for one.
 public final class Seat {
     let proxy: OpaquePointer
-    let version: UInt32
+    /// The version bound: the compositor's, up to 8 (`axis_value120`; cage 0.1.4 offers 7).
+    public let version: UInt32
     let globalName: UInt32
     private let listener: UnsafeMutablePointer<wl_seat_listener>
     let logger: Logger

@@ -27,12 +27,13 @@ final class KioskHarness {
     /// Starts the app with `arguments` as on the command line (a PDF, then options).
     /// - Parameters:
     ///   - autoConfigure: whether the compositor configures the window by itself (else the test does).
+    ///   - seatVersion: the `wl_seat` version the compositor offers.
     ///   - configure: runs before the app starts (an integrator's hooks).
     init(
         _ arguments: [String], width: Int32 = 1280, height: Int32 = 720, autoConfigure: Bool = true,
-        configure: ((KioskApp) -> Void)? = nil
+        seatVersion: Int32 = TestCompositor.newestSeatVersion, configure: ((KioskApp) -> Void)? = nil
     ) throws {
-        compositor = try TestCompositor(outputWidth: width, outputHeight: height)
+        compositor = try TestCompositor(outputWidth: width, outputHeight: height, seatVersion: seatVersion)
         compositor.autoConfigure = autoConfigure
         var configuration = try Self.configuration(arguments)
         configuration.displayName = compositor.runtimeDirectory.path + "/" + compositor.socketName

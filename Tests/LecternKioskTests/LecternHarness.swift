@@ -16,12 +16,20 @@ struct LecternHarness {
         0xE53935, 0x1E88E5, 0x43A047, 0xFDD835, 0x8E24AA, 0xFB8C00, 0x00ACC1, 0x6D4C41,
     ]
 
+    /// The `wl_seat` versions pointer and seat tests run at: cage 0.1.4 offers 7, where the
+    /// wheel comes as `axis_discrete`; 8 sends `axis_value120`; `wl_pointer.frame` from 5.
+    static let seatVersions: [Int32] = [5, 7, 8]
+
     let compositor: TestCompositor
     let process: LecternProcess
 
-    /// Starts Lectern with `arguments` (debug logs on, so the view state is logged).
-    init(_ arguments: [String], width: Int32 = 1280, height: Int32 = 720) throws {
-        compositor = try TestCompositor(outputWidth: width, outputHeight: height)
+    /// Starts Lectern with `arguments` (debug logs on, so the view state is logged), the
+    /// compositor offering `wl_seat` at `seatVersion`.
+    init(
+        _ arguments: [String], width: Int32 = 1280, height: Int32 = 720,
+        seatVersion: Int32 = TestCompositor.newestSeatVersion
+    ) throws {
+        compositor = try TestCompositor(outputWidth: width, outputHeight: height, seatVersion: seatVersion)
         var environment = compositor.environment
         environment["LECTERN_LOG_LEVEL"] = ProcessInfo.processInfo.environment["LECTERN_TEST_LOG_LEVEL"] ?? "debug"
         process = try LecternProcess(arguments: arguments, environment: environment)

@@ -15,9 +15,11 @@ struct PointerTests {
         return (0..<commit.height).first { LecternHarness.page(ofColor: commit.pixel(x: x, y: $0)) == page }
     }
 
-    @Test("a click in the right edge zone turns the page, in the left zone turns back")
-    func clickEdgeTurnsPage() throws {
-        let lectern = try LecternHarness([colors])
+    @Test(
+        "a click in the right edge zone turns the page, in the left zone turns back",
+        arguments: LecternHarness.seatVersions)
+    func clickEdgeTurnsPage(seatVersion: Int32) throws {
+        let lectern = try LecternHarness([colors], seatVersion: seatVersion)
         #expect(lectern.settle())
         lectern.compositor.pointerEnter(x: 640, y: 360)
         lectern.click(x: 1240, y: 360)
@@ -29,9 +31,10 @@ struct PointerTests {
         #expect(try lectern.stop() == 0)
     }
 
-    @Test("a click-drag in continuous vertical mode scrolls by the drag distance")
-    func clickDragScrolls() throws {
-        let lectern = try LecternHarness([colors] + continuous, width: 600, height: 1200)
+    @Test(
+        "a click-drag in continuous vertical mode scrolls by the drag distance", arguments: LecternHarness.seatVersions)
+    func clickDragScrolls(seatVersion: Int32) throws {
+        let lectern = try LecternHarness([colors] + continuous, width: 600, height: 1200, seatVersion: seatVersion)
         #expect(lectern.settle())
         let top2 = top(ofPage: 2, lectern)
         let before = try #require(top2, "page 2 below page 1: \(lectern.pages(alongColumn: 100))")
@@ -60,9 +63,9 @@ struct PointerTests {
         #expect(try lectern.stop() == 0)
     }
 
-    @Test("in per-spread mode one wheel detent turns one page")
-    func wheelTurnsPage() throws {
-        let lectern = try LecternHarness([colors])
+    @Test("in per-spread mode one wheel detent turns one page", arguments: LecternHarness.seatVersions)
+    func wheelTurnsPage(seatVersion: Int32) throws {
+        let lectern = try LecternHarness([colors], seatVersion: seatVersion)
         #expect(lectern.settle())
         let c = lectern.compositor
         c.pointerEnter(x: 640, y: 360)
@@ -79,9 +82,9 @@ struct PointerTests {
         #expect(try lectern.stop() == 0)
     }
 
-    @Test("in continuous mode the wheel scrolls")
-    func wheelScrollsContinuous() throws {
-        let lectern = try LecternHarness([colors] + continuous, width: 600, height: 1200)
+    @Test("in continuous mode the wheel scrolls", arguments: LecternHarness.seatVersions)
+    func wheelScrollsContinuous(seatVersion: Int32) throws {
+        let lectern = try LecternHarness([colors] + continuous, width: 600, height: 1200, seatVersion: seatVersion)
         #expect(lectern.settle())
         let top2 = top(ofPage: 2, lectern)
         let before = try #require(top2)

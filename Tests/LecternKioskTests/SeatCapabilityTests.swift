@@ -7,9 +7,11 @@ import Testing
 struct SeatCapabilityTests {
     let colors = LecternHarness.fixture("colors-8pages.pdf")
 
-    @Test("losing touch mid-touch and getting it back keeps Lectern running, and a later tap works")
-    func touchRemovedMidTouch() throws {
-        let lectern = try LecternHarness([colors])
+    @Test(
+        "losing touch mid-touch and getting it back keeps Lectern running, and a later tap works",
+        arguments: LecternHarness.seatVersions)
+    func touchRemovedMidTouch(seatVersion: Int32) throws {
+        let lectern = try LecternHarness([colors], seatVersion: seatVersion)
         #expect(lectern.settle())
         let c = lectern.compositor
         #expect(c.touchResourceCount == 1)
@@ -32,9 +34,10 @@ struct SeatCapabilityTests {
         #expect(try lectern.stop() == 0)
     }
 
-    @Test("losing touch with a finger down (no motion yet) leaves no stuck touch")
-    func touchRemovedAfterDown() throws {
-        let lectern = try LecternHarness([colors])
+    @Test(
+        "losing touch with a finger down (no motion yet) leaves no stuck touch", arguments: LecternHarness.seatVersions)
+    func touchRemovedAfterDown(seatVersion: Int32) throws {
+        let lectern = try LecternHarness([colors], seatVersion: seatVersion)
         #expect(lectern.settle())
         let c = lectern.compositor
         c.touchDown(id: 0, x: 1240, y: 360)

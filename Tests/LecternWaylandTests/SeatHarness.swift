@@ -18,8 +18,12 @@ final class SeatHarness {
 
     /// - Parameters:
     ///   - capabilities: the seat's devices from the start; nil: no seat global at all.
-    init(capabilities: SeatCapabilities? = [.touch, .pointer, .keyboard]) throws {
-        let compositor = try TestCompositor(outputWidth: 400, outputHeight: 300)
+    ///   - seatVersion: the `wl_seat` version the compositor offers.
+    init(
+        capabilities: SeatCapabilities? = [.touch, .pointer, .keyboard],
+        seatVersion: Int32 = TestCompositor.newestSeatVersion
+    ) throws {
+        let compositor = try TestCompositor(outputWidth: 400, outputHeight: 300, seatVersion: seatVersion)
         self.compositor = compositor
         if let capabilities { compositor.setSeatCapabilities(capabilities) } else { compositor.removeSeatGlobal() }
         var logger = Logger(label: "lectern.test.seat")
@@ -32,6 +36,9 @@ final class SeatHarness {
         display.onInput = { [unowned self] event in events.append(event) }
         try display.roundtrip()
         #expect(window.isConfigured)
+        if capabilities != nil {
+            #expect(display.seat?.version == UInt32(seatVersion), "Lectern binds the version offered")
+        }
         let devices = capabilities ?? []
         #expect(
             run {
