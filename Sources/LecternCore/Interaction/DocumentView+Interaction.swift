@@ -10,6 +10,12 @@ extension DocumentView {
         return currentSpread
     }
 
+    /// Whether a page turn is on its way (an animation heading for a page at zoom 1).
+    var isTurningPage: Bool {
+        if case .transition(let transition)? = animation, transition.page != nil { return true }
+        return false
+    }
+
     /// The page whose visible part contains `point` (view space), if any.
     public func page(at point: Point) -> Int? {
         for spread in visibleLayout() {

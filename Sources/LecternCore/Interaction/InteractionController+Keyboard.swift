@@ -51,35 +51,6 @@ extension InteractionController {
         }
     }
 
-    /// Wheel and touchpad scrolling: scrolls the view; in per-spread mode when not zoomed
-    /// in, each wheel detent (or `wheelPageTurnDistance` of smooth scrolling) turns a spread.
-    func handleScroll(delta: Point, steps: Point?) {
-        guard let host else { return }
-        let view = host.documentView
-        guard view.layout.spreadCount > 0 else { return }
-        guard view.layout.isPagingEnabled && !(view.currentZoomScale > 1 + configuration.zoomedInTolerance) else {
-            wheelAccumulator = 0
-            host.documentView.scroll(by: delta)
-            return
-        }
-        // Down or right (left under right-edge binding) leads on.
-        let sign = view.configuration.pageBinding.isRightToLeft ? -1.0 : 1.0
-        func along(_ p: Point) -> Double { abs(p.y) >= abs(p.x) ? p.y : p.x * sign }
-        if let steps, along(steps) != 0 {
-            wheelAccumulator = 0
-            turn(forward: along(steps) > 0)
-            return
-        }
-        let amount = along(delta)
-        // A change of direction starts over.
-        if amount * wheelAccumulator < 0 { wheelAccumulator = 0 }
-        wheelAccumulator += amount
-        if abs(wheelAccumulator) >= configuration.wheelPageTurnDistance {
-            turn(forward: wheelAccumulator > 0)
-            wheelAccumulator = 0
-        }
-    }
-
     /// A screenful along the scroll axis, in reading direction.
     private func screenful(forward: Bool, in view: DocumentView) -> Point {
         let axis = view.layout.scrollAxis
@@ -88,7 +59,8 @@ extension InteractionController {
         return axis == .horizontal ? Point(x: amount, y: 0) : Point(x: 0, y: amount)
     }
 
-    private func turn(forward: Bool) {
+    /// Turns one spread forward or back, counting from where a turn in progress heads.
+    func turn(forward: Bool) {
         guard let host else { return }
         let target = host.documentView.destinationSpread + (forward ? 1 : -1)
         host.documentView.turn(toSpread: target, at: now)

@@ -60,8 +60,8 @@ public final class InteractionController {
     private var dragBase = Point.zero
     private var isPinching = false
     private var pinchBase = 1.0
-    /// Smooth scrolling not yet turned into a page turn (per-spread mode).
-    var wheelAccumulator = 0.0
+    /// Wheel motion not yet spent on page turns (per-spread mode).
+    var wheel = WheelState()
 
     /// Creates a controller acting on `host`.
     public init(host: any InteractionHost, configuration: InteractionConfiguration = .init()) {
@@ -207,7 +207,7 @@ public final class InteractionController {
         return host.documentView.convert(point, from: source, to: destination)
     }
 
-    private func isZoomedIn(_ view: DocumentView) -> Bool {
+    func isZoomedIn(_ view: DocumentView) -> Bool {
         view.currentZoomScale > 1 + configuration.zoomedInTolerance
     }
 

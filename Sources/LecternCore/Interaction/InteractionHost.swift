@@ -48,9 +48,23 @@ public struct InteractionConfiguration: Hashable, Sendable {
     public var keyboardScrollStep = 48.0
     /// The factor `+` zooms in by (and `−` out by).
     public var keyboardZoomFactor = 1.5
-    /// How much smooth (detent-less) scrolling turns one spread in per-spread mode, in
-    /// view pixels.
+    /// How much smooth (detent-less) scrolling turns one spread in per-spread mode (and at
+    /// a zoomed spread's edge), in view pixels: smooth scrolling's equivalent of a detent.
     public var wheelPageTurnDistance = 120.0
+    /// How far one wheel detent scrolls, as a fraction of the viewport along the motion:
+    /// 0.1 is 108 px on a 1080-pixel-high screen, ten detents a screenful on any screen.
+    /// Desktop readers move about as much (GTK 3, under Evince, scrolls page^(2/3): 105 px
+    /// for a 1080-pixel view), where the 15 px of `wl_pointer.axis` took over 100 detents
+    /// per page. A fraction rather than lines of text: a PDF's lines have no fixed size on
+    /// screen. High-resolution wheels (`axis_value120`) scroll the same per 120 units;
+    /// smooth (touchpad) scrolling moves by its own pixels.
+    public var wheelDetentFraction = 0.1
+    /// How long the wheel must rest after panning a zoomed spread (per-spread mode) to its
+    /// edge before more wheel motion there turns the spread, in seconds: a flick that
+    /// overshoots the edge stops there rather than turning the page, and the next, after
+    /// a pause, turns it (one detent or `wheelPageTurnDistance`). Wheel events closer
+    /// together than this belong to one flick, like a browser's wheel transaction.
+    public var wheelEdgePause = 0.3
 
     /// Creates the default configuration.
     public init() {}

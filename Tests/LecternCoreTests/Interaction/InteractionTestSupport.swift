@@ -42,6 +42,16 @@ final class TestHost: InteractionHost {
                 configuration: ViewConfiguration(spacing: 0), viewportSize: Size(width: 400, height: 300)))
     }
 
+    /// Ten 100 × 100 pages side by side, each 300 × 300 in a 400 × 300 viewport.
+    static func continuousHorizontal(binding: PageBinding = .leftEdge) -> TestHost {
+        TestHost(
+            DocumentView(
+                pages: PageTable((0..<10).map { _ in page(100, 100) }),
+                configuration: ViewConfiguration(
+                    pageBinding: binding, scrollMode: .continuous, scrollDirection: .horizontal, spacing: 0),
+                viewportSize: Size(width: 400, height: 300)))
+    }
+
     /// Runs the view's animations to their end.
     func settle(from time: Double) {
         var t = time

@@ -89,9 +89,10 @@ struct KeyboardWheelTests {
     @Test func theWheelScrollsTheDocument() {
         let host = TestHost.continuous()
         let controller = InteractionController(host: host)
-        #expect(controller.handle(InputEvent(.scroll(delta: Point(x: 0, y: 120), steps: Point(x: 0, y: 1)), time: 0)))
-        #expect(host.documentView.contentOffset.y == 120)
-        controller.handle(InputEvent(.scroll(delta: Point(x: 0, y: -30), steps: nil), time: 0.1))
+        // A detent scrolls a tenth of the 300-px viewport (WheelTests has the rest).
+        #expect(controller.handle(InputEvent(.scroll(delta: Point(x: 0, y: 15), steps: Point(x: 0, y: 1)), time: 0)))
+        #expect(host.documentView.contentOffset.y == 30)
+        controller.handle(InputEvent(.scroll(delta: Point(x: 0, y: 60), steps: nil), time: 0.1))
         #expect(host.documentView.contentOffset.y == 90)
         #expect(controller.handle(InputEvent(.scroll(delta: Point(x: 0, y: -500), steps: nil), time: 0.2)))
         #expect(host.documentView.contentOffset.y == 0)
