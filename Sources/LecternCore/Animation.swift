@@ -142,9 +142,7 @@ extension DocumentView {
             let (from, to) = (transition.from, transition.to)
             let t = (now - transition.start) / transition.duration
             if t >= 1 {
-                setSnapshot(to, of: transition.target)
-                animation = nil
-                clampAll()
+                finishTransition()
                 return false
             }
             let p = transition.curve.progress(t)
@@ -167,6 +165,14 @@ extension DocumentView {
             }
             return true
         }
+    }
+
+    /// Ends a running transition where it was going (a fling keeps running).
+    mutating func finishTransition() {
+        guard case .transition(let transition)? = animation else { return }
+        setSnapshot(transition.to, of: transition.target)
+        animation = nil
+        clampAll()
     }
 
     /// Advances animations to `clock.now`; see `advanceAnimations(to:)`.

@@ -93,8 +93,13 @@ extension DocumentView {
     /// height and a wider one less. Not zoomed in, continuous layouts keep the fractional
     /// spread position and paged ones the spread. Consecutive resizes without user input
     /// restore the state captured before the first one, so A → B → A is the identity.
+    ///
+    /// An animation in progress (a page turn, a snap to a spread, a zoom to a text block)
+    /// lands where it was going first, so that is the place kept: a page turn tapped just
+    /// before a rotation is not lost half-way. A fling stops where it is.
     public mutating func setViewportSize(_ size: Size) {
         guard size != viewportSize, size.width > 0, size.height > 0 else { return }
+        finishTransition()
         let anchor =
             resizeAnchor
             ?? ResizeAnchor(

@@ -89,3 +89,32 @@ struct ResizeOnScreenTests {
         try lectern.stop()
     }
 }
+
+/// Issue 11: a page turn tapped just before the screen changes size is not lost.
+@Suite("Resizing during a page turn", .serialized)
+struct ResizeDuringTurnTests {
+    @Test("a tap in the right edge zone, then at once a mode change to 1920×1080: pages 7–8 show")
+    func tapThenResize() throws {
+        let lectern = try KioskHarness([
+            LecternHarness.fixture("colors-8pages.pdf"), "--spreads", "double", "--page", "5",
+        ])
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 5)
+        #expect(lectern.pages(alongRow: 200) == [5, 6])
+        let c = lectern.compositor
+        c.touchDown(id: 0, x: 1240, y: 360)
+        lectern.advanceWithoutSettling(by: 0.04)
+        c.touchUp(id: 0)
+        lectern.turn()
+        #expect(lectern.status.isAnimating, "the page turn has begun")
+        // One frame into the turn, the output changes mode and the window is configured.
+        lectern.advanceWithoutSettling(by: KioskHarness.frame)
+        #expect(lectern.status.isAnimating)
+        c.setOutput(width: 1920, height: 1080)
+        #expect(lectern.resize(to: 1920, 1080))
+        #expect(lectern.viewState == "page 7", "the turn landed on pages 7–8")
+        #expect(lectern.pages(alongRow: 300) == [7, 8], "pages on screen: \(lectern.pages(alongRow: 300))")
+        #expect(lectern.page(atX: 700, y: 300) == 7 && lectern.page(atX: 1220, y: 300) == 8)
+        try lectern.stop()
+    }
+}
