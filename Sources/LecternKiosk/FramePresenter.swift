@@ -30,6 +30,8 @@ final class FramePresenter {
     private(set) var frameCount = 0
     /// A page has been on screen.
     private(set) var hasShownPage = false
+    /// Called when an animation or fling played out (the idle countdown starts then).
+    var onAnimationEnd: (() -> Void)?
 
     init(
         display: Display, loop: EventLoop, session: DocumentSession, chrome: Chrome, dumper: FrameDumper?,
@@ -73,6 +75,7 @@ final class FramePresenter {
         var animating = false
         if let reader, reader.view.isAnimating {
             animating = reader.view.advanceAnimations(to: loop.clock.now)
+            if !animating { onAnimationEnd?() }
         }
         let plan = reader?.plan(size: size, prefetching: hasShownPage)
         guard let scene = sceneState(size: size, plan: plan).scene() else { return }

@@ -5,9 +5,10 @@ import Logging
 /// Back to where a new visitor should start when nobody has used the reader for a while:
 /// the start page, zoomed out, the chrome hidden, nothing typed.
 ///
-/// The countdown starts over with every input event, and does not run out while a visitor
-/// is still touching the screen, holding a button or in the middle of a gesture: it is
-/// checked again when it would fire, and waits a whole period more.
+/// The countdown starts over with every input event and when an animation or fling plays
+/// out, and does not run out while a visitor is still touching the screen, holding a button,
+/// in the middle of a gesture or the page moves (`InputRouter.isInteracting`): it waits a
+/// whole period more then, and starts over at the lift, release or last frame.
 final class IdleReset {
     let loop: EventLoop
     let session: DocumentSession

@@ -20,9 +20,6 @@ final class InputRouter {
     private var host: ReaderHost?
     private var gestureTimer: EventLoop.Timer?
     private var eventTimeOffset: Double?
-    /// Touches down now, and whether a pointer button is held.
-    private var touchesDown: Set<Int> = []
-    private var buttonsDown = 0
 
     /// Lets an integrator change what gestures do (see `KioskApp.configureInteractions`).
     var configureInteractions: ((InteractionController) -> Void)?
@@ -57,17 +54,15 @@ final class InputRouter {
         host = nil
     }
 
-    /// Whether a visitor is touching the screen, holding a button, dragging the scrubber, or
-    /// in the middle of a gesture: the reader is not idle then, however long it lasts.
-    var isInteracting: Bool {
-        !touchesDown.isEmpty || buttonsDown > 0 || chrome.isScrubbing || (session.reader?.view.isInteracting ?? false)
-    }
+    /// Whether a visitor is touching the screen, holding a button, dragging the scrubber, in
+    /// the middle of a gesture, or the page still moves (LecternCore's rule:
+    /// `InteractionController.isUserInteracting`): the reader is not idle then.
+    var isInteracting: Bool { interactions?.isUserInteracting ?? false }
 
     /// One event from the seat.
     func handle(_ raw: InputEvent) {
         var event = raw
         event.time = localTime(ofEventTime: raw.time)
-        track(event)
         onActivity?()
         defer { onChange?() }
         guard let reader = session.reader, let interactions else { return }
@@ -78,20 +73,6 @@ final class InputRouter {
         let changed = interactions.handle(event)
         logger.trace("input \(event.kind) at \(event.time): \(changed ? "changed the view" : "no change")")
         scheduleGestureDeadline()
-    }
-
-    private func track(_ event: InputEvent) {
-        switch event.kind {
-        case .touchDown(let id, _): touchesDown.insert(id)
-        case .touchUp(let id): touchesDown.remove(id)
-        case .touchCancel: touchesDown.removeAll()
-        case .pointerButton(_, let pressed): buttonsDown = max(0, buttonsDown + (pressed ? 1 : -1))
-        case .pointerLeave: buttonsDown = 0
-        case .capabilitiesChanged(let devices):
-            if !devices.contains(.touch) { touchesDown.removeAll() }
-            if !devices.contains(.pointer) { buttonsDown = 0 }
-        default: break
-        }
     }
 
     /// Event times come from the compositor's clock (usually CLOCK_MONOTONIC in ms, but any

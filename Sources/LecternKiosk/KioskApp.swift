@@ -130,6 +130,7 @@ public final class KioskApp {
         chrome.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         input.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         input.onActivity = { [unowned idle] in idle.restart() }
+        presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
         display.onInput = { [unowned input] event in input.handle(event) }
         let idleHandler = loop.addIdleHandler { [unowned presenter, unowned session] in
             presenter.drawIfNeeded()

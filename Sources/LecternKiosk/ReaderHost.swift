@@ -24,6 +24,8 @@ final class ReaderHost: InteractionHost {
         set { chrome.isVisible = newValue }
     }
 
+    var isChromeTrackingInput: Bool { chrome.isScrubbing }
+
     func textBlocks(onPage page: Int) -> [Rect] {
         // Read on a worker while the page was on screen; none yet → smart zoom zooms about the finger.
         reader.pageText[page]?.blocks ?? []

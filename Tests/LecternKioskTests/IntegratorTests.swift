@@ -91,10 +91,19 @@ struct IntegratorTests {
         let lectern = try KioskHarness([Self.colors, "--idle-reset", "1"])
         #expect(lectern.settle())
         lectern.tap(x: 1240, y: 360)
-        let lastInput = lectern.clock.now
+        // The page turn starts at the lift and eases out over 0.25 s: the countdown runs from
+        // its last frame.
+        let lift = lectern.clock.now
+        #expect(lectern.status.isAnimating)
+        while lectern.status.isAnimating && lectern.clock.now < lift + 1 {
+            lectern.clock.advance(by: KioskHarness.frame)
+            lectern.turn()
+        }
+        let turnEnded = lectern.clock.now
+        #expect(turnEnded >= lift + DocumentView.pageTurnDuration)
         #expect(lectern.waitForPage(2))
         let deadline = try #require(lectern.status.idleResetDeadline)
-        #expect(abs(deadline - (lastInput + 1)) < 1e-9, "the countdown runs from the last input")
+        #expect(abs(deadline - (turnEnded + 1)) < 1e-9, "the countdown runs from the page turn's last frame")
         lectern.advance(by: deadline - lectern.clock.now - 0.05)
         #expect(lectern.dominantPage == 2, "still on page 2 just before 1 s without input")
         lectern.advance(by: 0.1)

@@ -62,6 +62,8 @@ public final class InteractionController {
     private var pinchBase = 1.0
     /// Wheel motion not yet spent on page turns (per-spread mode).
     var wheel = WheelState()
+    /// The pointer buttons held down on the document (the chrome's are the host's).
+    private var heldButtons: Set<PointerButton> = []
 
     /// Creates a controller acting on `host`.
     public init(host: any InteractionHost, configuration: InteractionConfiguration = .init()) {
@@ -167,9 +169,39 @@ public final class InteractionController {
         case .scroll(let delta, let steps):
             handleScroll(delta: delta, steps: steps)
         default:
+            trackButtons(event)
             arena.handle(event)
         }
         return fingerprint() != before
+    }
+
+    /// Whether the visitor is interacting: a finger or a pointer button is down, a gesture
+    /// is in progress, the document is dragged or pinched, an animation or fling runs, or
+    /// the host's chrome follows a finger (`InteractionHost.isChromeTrackingInput`).
+    ///
+    /// A reader is not idle while this holds: an idle countdown waits, and starts when the
+    /// last of these ends (the lift's event, or the animation's last frame).
+    public var isUserInteracting: Bool {
+        guard let host else { return false }
+        if !arena.liveTouches.isEmpty || !heldButtons.isEmpty || host.isChromeTrackingInput { return true }
+        if arena.recognizers.contains(where: { $0.state.isActive }) { return true }
+        let view = host.documentView
+        return view.isInteracting || view.isAnimating
+    }
+
+    /// Keeps `heldButtons` (the left button is also a finger in the arena; the others only
+    /// count here). The seat releases held buttons before the pointer leaves or goes away.
+    private func trackButtons(_ event: InputEvent) {
+        switch event.kind {
+        case .pointerButton(let button, let isPressed):
+            if isPressed { heldButtons.insert(button) } else { heldButtons.remove(button) }
+        case .pointerLeave:
+            heldButtons.removeAll()
+        case .capabilitiesChanged(let devices) where !devices.contains(.pointer):
+            heldButtons.removeAll()
+        default:
+            break
+        }
     }
 
     /// Lets time pass (at `nextDeadline`): a double tap's window closes, a long press begins.

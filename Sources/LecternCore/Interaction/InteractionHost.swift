@@ -15,6 +15,10 @@ public protocol InteractionHost: AnyObject {
     /// Follows a link the visitor tapped (what a web address does on a kiosk is the app's
     /// choice). Default: goes to the page of an internal link.
     func follow(_ link: LinkTarget)
+    /// Whether the chrome follows a finger or the pointer's button itself (dragging a page
+    /// scrubber): input the controller never sees, which keeps the reader from being idle
+    /// (`InteractionController.isUserInteracting`). Default: false.
+    var isChromeTrackingInput: Bool { get }
 }
 
 /// Where a link leads.
@@ -27,6 +31,8 @@ public enum LinkTarget: Hashable, Sendable {
 
 extension InteractionHost {
     public func link(at point: Point, onPage page: Int) -> LinkTarget? { nil }
+
+    public var isChromeTrackingInput: Bool { false }
 
     public func follow(_ link: LinkTarget) {
         guard case .page(let page) = link else { return }

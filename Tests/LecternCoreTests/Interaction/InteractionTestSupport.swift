@@ -8,6 +8,8 @@ final class TestHost: InteractionHost {
     /// Links by page, in page space.
     var links: [Int: [(rect: Rect, target: LinkTarget)]] = [:]
     var followed: [LinkTarget] = []
+    /// The chrome follows a finger itself (a scrubber drag).
+    var isChromeTrackingInput = false
 
     init(_ view: DocumentView) {
         documentView = view
