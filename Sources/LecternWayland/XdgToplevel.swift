@@ -74,6 +74,9 @@ public final class XdgToplevel {
     }
 
     private func configured() {
+        // Input that arrived before this configure (a touch-up waiting for a frame event that
+        // cage never sends) is delivered first, at the size it was made on.
+        display.flushInput()
         var (width, height) = pendingSize
         if width <= 0 || height <= 0 {
             // 0x0: the compositor lets us choose. Fullscreen: the output's size.

@@ -117,4 +117,26 @@ struct ResizeDuringTurnTests {
         #expect(lectern.page(atX: 700, y: 300) == 7 && lectern.page(atX: 1220, y: 300) == 8)
         try lectern.stop()
     }
+
+    @Test("a tap whose release arrives in the same read as a configure turns the page first, then resizes")
+    func releaseAndConfigureInOneRead() throws {
+        let lectern = try KioskHarness([
+            LecternHarness.fixture("colors-8pages.pdf"), "--spreads", "double", "--page", "5",
+        ])
+        #expect(lectern.settle())
+        let c = lectern.compositor
+        c.touchDown(id: 0, x: 1240, y: 360)
+        lectern.advanceWithoutSettling(by: 0.04)
+        // No wl_touch.frame (cage sends none): the release waits in the seat's batch while the
+        // configure that follows it in the same read is handled. 1240 is outside the right
+        // edge zone at 1920 px wide (which starts at 1536).
+        c.touchUp(id: 0)
+        c.setOutput(width: 1920, height: 1080)
+        c.configure(width: 1920, height: 1080)
+        #expect(lectern.wait { lectern.lastCommit?.width == 1920 })
+        #expect(lectern.settle())
+        #expect(lectern.viewState == "page 7", "the tap turned the page: \(lectern.viewState ?? "none")")
+        #expect(lectern.pages(alongRow: 300) == [7, 8])
+        try lectern.stop()
+    }
 }

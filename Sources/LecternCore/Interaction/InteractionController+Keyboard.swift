@@ -1,5 +1,6 @@
 extension InteractionController {
-    /// Keys: arrows scroll by `keyboardScrollStep` (turn spreads in per-spread mode when not
+    /// Keys: arrows scroll by `keyboardScrollStep`, up and down along the pages where the view
+    /// cannot move vertically (turn spreads in per-spread mode when not
     /// zoomed in, left and right mirrored under right-edge binding); Page Up/Down turn a
     /// spread (per spread) or scroll a screenful (continuous); Home/End go to the first/last
     /// page; +/− zoom about the view centre. Nothing else does anything (nothing quits).
@@ -29,7 +30,7 @@ extension InteractionController {
                     case .left: Point(x: -step, y: 0)
                     default: Point(x: step, y: 0)
                     }
-                host.documentView.scroll(by: delta)
+                host.documentView.scroll(by: alongTheScrollAxis(delta, in: view))
             }
         case .pageUp, .pageDown:
             let forward = key == .pageDown

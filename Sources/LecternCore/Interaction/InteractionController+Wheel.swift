@@ -50,13 +50,8 @@ extension InteractionController {
         }
         // Detents and pixels, with vertical motion moved to the scroll axis if it cannot go down.
         let target = view.activeScrollTarget
-        var steps = steps ?? .zero
-        var delta = delta
-        let bounds = view.bounds(of: target)
-        if view.layout.scrollAxis == .horizontal && bounds.upper.y - bounds.lower.y < 0.5 {
-            steps = Point(x: steps.x + steps.y * sign, y: 0)
-            delta = Point(x: delta.x + delta.y * sign, y: 0)
-        }
+        let steps = alongTheScrollAxis(steps ?? .zero, in: view)
+        let delta = alongTheScrollAxis(delta, in: view)
         let detent = view.viewportSize * max(configuration.wheelDetentFraction, 0)
         let pixels = Point(
             x: steps.x != 0 ? steps.x * detent.width : delta.x,
@@ -92,6 +87,16 @@ extension InteractionController {
             wheel.detents = 0
             turn(by: turns > 0 ? 1 : -1)
         }
+    }
+
+    /// `motion` (view space), with its vertical part moved along the pages where the view
+    /// cannot move vertically (continuous horizontal mode, not zoomed in): down leads on,
+    /// which is left under right-edge binding. The wheel and the up and down keys use it.
+    func alongTheScrollAxis(_ motion: Point, in view: DocumentView) -> Point {
+        let bounds = view.bounds(of: view.activeScrollTarget)
+        guard view.layout.scrollAxis == .horizontal, bounds.upper.y - bounds.lower.y < 0.5 else { return motion }
+        let sign = view.configuration.pageBinding.isRightToLeft ? -1.0 : 1.0
+        return Point(x: motion.x + motion.y * sign, y: 0)
     }
 
     /// Turns `count` spreads (negative: back), each counted from where the last heads.

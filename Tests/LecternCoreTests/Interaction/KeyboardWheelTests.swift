@@ -54,6 +54,22 @@ struct KeyboardWheelTests {
         #expect(continuous.documentView.contentOffset.y == 0)
     }
 
+    @Test(
+        "in continuous horizontal mode the up and down arrows move along the pages (mirrored right to left)",
+        arguments: [PageBinding.leftEdge, .rightEdge])
+    func verticalArrowsAlongHorizontalPages(binding: PageBinding) {
+        let host = TestHost.continuousHorizontal(binding: binding)
+        let controller = InteractionController(host: host)
+        let start = host.documentView.contentOffset
+        // Down leads on: right, or left under right-edge binding, by one step (48 px).
+        let forward = binding.isRightToLeft ? -48.0 : 48.0
+        controller.key(.down, at: 0)
+        #expect(host.documentView.contentOffset == start + Point(x: forward, y: 0))
+        controller.key(.down, at: 0.1)
+        controller.key(.up, at: 0.2)
+        #expect(host.documentView.contentOffset == start + Point(x: forward, y: 0))
+    }
+
     @Test func homeAndEndGoToTheFirstAndLastPage() {
         let host = TestHost.continuous()
         let controller = InteractionController(host: host)
