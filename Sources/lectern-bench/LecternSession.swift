@@ -13,6 +13,8 @@ final class LecternSession {
         var contentHash: UInt64
         /// Whether the picture differs from the commit before it.
         var changed: Bool
+        /// What `analyze` found in the picture, if it was set when the commit arrived.
+        var analysis: Int?
     }
 
     let compositor: TestCompositor
@@ -21,6 +23,8 @@ final class LecternSession {
     /// When the process was spawned.
     let spawnInstant: ContinuousClock.Instant
     private(set) var frames: [Frame] = []
+    /// Reads a number off each commit's pixels as it arrives (the scroll offset it shows…).
+    var analyze: ((Commit) -> Int?)?
 
     /// Starts Lectern on `document` with debug logs.
     /// - Parameters:
@@ -185,7 +189,7 @@ final class LecternSession {
             frames.append(
                 Frame(
                     sequence: commit.sequence, timestamp: commit.timestamp, contentHash: hash,
-                    changed: frames.last.map { $0.contentHash != hash } ?? true))
+                    changed: frames.last.map { $0.contentHash != hash } ?? true, analysis: analyze?(commit)))
         }
     }
 
