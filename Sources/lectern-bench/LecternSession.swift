@@ -231,11 +231,13 @@ func parseSize(_ text: String) -> (Int32, Int32)? {
 }
 
 /// The options the benchmarks share: `--runs N`, `--size WxH` (repeatable), `--seconds S`,
-/// and the documents.
+/// `--hello PATH` and `--floor PATH` (reference programs kiosk/bench builds), and the documents.
 struct BenchOptions {
     var runs: Int?
     var sizes: [(Int32, Int32)] = []
     var seconds: Double?
+    var hello: String?
+    var floor: String?
     var documents: [String] = []
 
     init(_ arguments: [String]) {
@@ -251,6 +253,12 @@ struct BenchOptions {
                 index += 1
             case "--seconds":
                 seconds = Double(value)
+                index += 1
+            case "--hello":
+                hello = value
+                index += 1
+            case "--floor":
+                floor = value
                 index += 1
             default:
                 documents.append(arguments[index])

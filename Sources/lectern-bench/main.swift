@@ -5,7 +5,8 @@ import Foundation
 let usage = """
     usage: lectern-bench layout
            lectern-bench compose PDF
-           lectern-bench first-frame [--runs N] [--size WxH] PDF...
+           lectern-bench first-frame --floor FLOOR [--runs N] [--size WxH] PDF...
+           lectern-bench startup --hello HELLO [--runs N] PDF
            lectern-bench latency [--runs N] [--size WxH] SHORT.pdf 15000-PAGES.pdf
            lectern-bench memory [--runs N] [--size WxH]... 1-PAGE.pdf 15000-PAGES.pdf
            lectern-bench touch [--seconds S] [--size WxH] PDF
@@ -18,6 +19,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "layout": { _ in runLayoutBenchmark() },
     "compose": runComposeBenchmark,
     "first-frame": runFirstFrameBenchmark,
+    "startup": runStartupBenchmark,
     "latency": runPageTurnBenchmark,
     "memory": runMemoryBenchmark,
     "touch": runTouchLatencyBenchmark,
