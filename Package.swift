@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "LecternRender",
             dependencies: [
-                "LecternCore", "LecternPDF", "LecternLinux", "CPixman", "CFcft",
+                "LecternCore", "LecternPDF", "LecternLinux", "CLecternLinux", "CPixman", "CFcft",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -75,3 +75,10 @@ int64_t CLecternLinux_timerfd_drain(int fd) {
 #include <malloc.h>
 
 int CLecternLinux_malloc_trim(void) { return malloc_trim(0); }
+
+int CLecternLinux_set_thread_name(const char *name) {
+    char truncated[16];
+    strncpy(truncated, name, sizeof truncated - 1);
+    truncated[sizeof truncated - 1] = '\0';
+    return pthread_setname_np(pthread_self(), truncated);
+}

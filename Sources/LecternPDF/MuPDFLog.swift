@@ -1,6 +1,6 @@
 import CMuPDF
-import Foundation
 import Logging
+import Synchronization
 
 /// Decides which log lines pass: at most `limit` per `window`; the count of dropped lines is reported
 /// with the first line of a later window (no timer: a burst followed by silence reports nothing).
@@ -77,16 +77,12 @@ enum MuPDFLog {
 }
 
 /// A `LogRateLimiter` behind a lock, shared by all threads.
-final class LockedLimiter: @unchecked Sendable {
-    // Sendable: `limiter` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var limiter: LogRateLimiter
+final class LockedLimiter: Sendable {
+    private let limiter: Mutex<LogRateLimiter>
 
-    init(_ limiter: LogRateLimiter) { self.limiter = limiter }
+    init(_ limiter: LogRateLimiter) { self.limiter = Mutex(limiter) }
 
     func admit(at now: Duration) -> LogRateLimiter.Decision {
-        lock.lock()
-        defer { lock.unlock() }
-        return limiter.admit(at: now)
+        limiter.withLock { $0.admit(at: now) }
     }
 }

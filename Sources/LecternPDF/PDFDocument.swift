@@ -1,5 +1,5 @@
 import CMuPDF
-import Foundation
+import Glibc
 
 /// An open PDF file: page count, page geometry and labels, tile rendering, text blocks and links.
 ///
@@ -157,7 +157,7 @@ public final class PDFDocument: @unchecked Sendable {
         case 1:
             let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
             MuPDFLog.logger.info(
-                "\(path): page tree of \(pageCount) pages loaded in \(String(format: "%.1f", ms)) ms")
+                "\(path): page tree of \(pageCount) pages loaded in \((ms * 10).rounded() / 10) ms")
             return true
         case 0:
             return true

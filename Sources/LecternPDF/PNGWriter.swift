@@ -1,5 +1,5 @@
 import CMuPDF
-import Foundation
+import Glibc
 
 /// Writes pixels as PNG files with MuPDF's PNG writer (frame dumps, screenshots).
 public enum PNGWriter {

@@ -1,5 +1,5 @@
 import CMuPDF
-import Foundation
+import Glibc
 
 /// The page labels of a document (/Root /PageLabels): "Cover", "i", "ii", "1", "A-1", …
 ///

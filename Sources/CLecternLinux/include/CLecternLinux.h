@@ -28,3 +28,6 @@ int64_t CLecternLinux_timerfd_drain(int fd);
 /// allocation such as reading every page's size of a long document.
 int CLecternLinux_malloc_trim(void);
 
+/// Names the calling thread (ps, top, gdb); names longer than 15 bytes are cut to 15.
+/// Returns 0 or an errno value.
+int CLecternLinux_set_thread_name(const char *name);

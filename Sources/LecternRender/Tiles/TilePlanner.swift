@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import LecternCore
 
 /// Turns what the document view shows into a scene drawn from cached tiles, and into the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LecternLinux
 import LecternPDF
 import SystemPackage
@@ -71,7 +71,7 @@ public final class TileScheduler {
             var started = 0
         }
 
-        private let condition = NSCondition()
+        private let condition = ConditionLock()
         private var state = State()
         private let render: Render
         private let wakeUp: EventFD
@@ -81,10 +81,7 @@ public final class TileScheduler {
             self.wakeUp = wakeUp
             state.runningThreads = workerCount
             for index in 0..<workerCount {
-                let thread = Thread { [self] in work() }
-                thread.name = "lectern.tiles.\(index)"
-                thread.qualityOfService = .userInitiated
-                thread.start()
+                startDetachedThread(named: "lectern.tiles.\(index)") { [self] in work() }
             }
         }
 
