@@ -3,8 +3,13 @@
 import PackageDescription
 
 /// MuPDF is static only on Debian; this is the link order that resolves (see README).
+/// The libraries only MuPDF uses are linked statically too (`-l:libNAME.a`, Debian's -dev
+/// packages ship them): five shared libraries fewer to load and relocate at every start.
+/// HarfBuzz, FreeType and zlib stay shared: fcft loads them as well, and two copies in one
+/// process would not share their state. kiosk/bench links its C floor client the same way.
 let mupdfLibraries: [LinkerSetting] = [
-    "mupdf", "mupdf-third", "mujs", "gumbo", "openjp2", "jbig2dec", "jpeg", "harfbuzz", "freetype", "z", "m",
+    "mupdf", "mupdf-third", ":libmujs.a", ":libgumbo.a", ":libopenjp2.a", ":libjbig2dec.a", ":libjpeg.a",
+    "harfbuzz", "freetype", "z", "m",
 ].map { .linkedLibrary($0) }
 
 let package = Package(
