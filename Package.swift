@@ -115,6 +115,13 @@ let package = Package(
         .testTarget(name: "LecternWaylandTests", dependencies: ["LecternWayland", "LecternTestSupport", "LecternCore"]),
         .testTarget(
             name: "LecternKioskTests", dependencies: ["LecternTestSupport", "LecternPDF", "LecternCore", "LecternKiosk"]),
+        .testTarget(
+            name: "LecternCommandLineTests",
+            dependencies: [
+                "lectern", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

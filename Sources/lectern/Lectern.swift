@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import LecternCore
 import LecternKiosk
 import Logging
@@ -59,43 +60,35 @@ struct Lectern: ParsableCommand {
         help: ArgumentHelp("Tile cache budget in MiB (default: about three screens).", valueName: "MiB"))
     var cacheMegabytes: Int?
 
-    func validate() throws {
-        if page < 1 { throw ValidationError("--page counts from 1") }
-        if idleReset < 0 { throw ValidationError("--idle-reset needs 0 (never) or a number of seconds") }
-        if let cacheMegabytes, cacheMegabytes < 1 || cacheMegabytes > 4096 {
-            throw ValidationError("--cache-mb must be between 1 and 4096")
-        }
-        if let frameDump, frameDump.isEmpty { throw ValidationError("--frame-dump needs a path") }
+    /// The options as parsed here, for the reader.
+    var options: LaunchOptions {
+        LaunchOptions(
+            file: file, password: password, frameDump: frameDump, spreads: spreads, scroll: scroll,
+            direction: direction, binding: binding, page: page, idleReset: idleReset, cacheMegabytes: cacheMegabytes)
     }
 
+    func validate() throws { try options.validate() }
+
     func run() throws {
-        let level =
-            ProcessInfo.processInfo.environment["LECTERN_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        let logger = Logger(label: "lectern")
-        let path = file ?? Self.bundledSamplePath()
-        logger.info("Lectern \(Self.version) showing \(path)")
-        var configuration = KioskConfiguration(documentPath: path, password: password, frameDumpPath: frameDump)
-        configuration.spreadMode = spreads.mode
-        configuration.scrollMode = scroll.mode
-        configuration.scrollDirection = direction.axis
-        configuration.pageBinding = binding.binding
-        configuration.cacheBudget = cacheMegabytes.map { $0 << 20 }
-        configuration.startPage = page - 1
-        configuration.idleResetSeconds = idleReset
-        let app: KioskApp
-        do {
-            app = try KioskApp(configuration: configuration, logger: logger)
-        } catch {
-            logger.critical("\(error)")
-            throw ExitCode(1)
-        }
-        let status = app.run()
+        let status = options.launch()
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Takes the short path for a command line that needs nothing but parsing
+    /// (`FastCommandLine`: swift-argument-parser's reflection costs milliseconds at every start)
+    /// and gives any other to swift-argument-parser: help, errors and checks stay its own.
+    static func main() {
+        switch FastCommandLine(Array(CommandLine.arguments.dropFirst())) {
+        case .version:
+            print(version)
+        case .launch(let options):
+            // Not `exit(withError: ExitCode(status))`, which prints the same (nothing) but first
+            // builds the usage text, by the same reflection.
+            let status = options.launch()
+            if status != 0 { Glibc.exit(status) }
+        case .other:
+            main(nil)
+        }
     }
 
     /// The sample PDF shipped with the binary: the SwiftPM resource bundle next to the

@@ -1,0 +1,87 @@
+/// A command line read without swift-argument-parser, when it is one that parser would read
+/// without complaint: `--version` alone, or a FILE and options spelled `--name value` or
+/// `--name=value` whose values pass the checks. Anything else (help, an error, an unusual
+/// spelling) is `.other`, and swift-argument-parser handles it as it always did.
+///
+/// Why: swift-argument-parser learns a command's options by reflection (a `Mirror` of the
+/// command, casts to its property-wrapper protocols, generic metadata for each option type):
+/// about 50 first-time protocol-conformance lookups, each one a scan of every conformance
+/// record in the binary, 10 M instructions and some 3 ms of each start before the reader could
+/// begin. `FastCommandLineTests` parses generated command lines both ways and checks that this
+/// path never reads one differently.
+enum FastCommandLine: Equatable {
+    /// `lectern --version`.
+    case version
+    /// Run the reader with these options.
+    case launch(LaunchOptions)
+    /// Not for the short path: give it to swift-argument-parser.
+    case other
+
+    /// - Parameter arguments: the command line without the program's name.
+    init(_ arguments: [String]) {
+        self = Self.parse(arguments)
+    }
+
+    private static func parse(_ arguments: [String]) -> FastCommandLine {
+        if arguments == ["--version"] { return .version }
+        var options = LaunchOptions()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            // Empty arguments, `-`, `--`, short options and a second FILE are left to the parser.
+            guard !argument.isEmpty else { return .other }
+            guard argument.hasPrefix("--") else {
+                guard !argument.hasPrefix("-"), options.file == nil else { return .other }
+                options.file = argument
+                continue
+            }
+            let name: Substring
+            let value: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = argument[argument.index(argument.startIndex, offsetBy: 2)..<equals]
+                value = String(argument[argument.index(after: equals)...])
+            } else {
+                name = argument.dropFirst(2)
+                value = remaining.popFirst()
+            }
+            // A value that looks like an option is a "missing value" error to the parser. An
+            // option given twice takes its last value, there as here.
+            guard let value, !value.isEmpty, !value.hasPrefix("-"), options.set(name, to: value) else { return .other }
+        }
+        guard (try? options.validate()) != nil else { return .other }
+        return .launch(options)
+    }
+}
+
+extension LaunchOptions {
+    /// Sets the option `--name` from `value` as swift-argument-parser would (`Int(_:)`,
+    /// `init(rawValue:)`); false for an unknown name or a value that does not convert.
+    fileprivate mutating func set(_ name: Substring, to value: String) -> Bool {
+        switch name {
+        case "password": password = value
+        case "frame-dump": frameDump = value
+        case "spreads":
+            guard let spreads = SpreadOption(rawValue: value) else { return false }
+            self.spreads = spreads
+        case "scroll":
+            guard let scroll = ScrollOption(rawValue: value) else { return false }
+            self.scroll = scroll
+        case "direction":
+            guard let direction = DirectionOption(rawValue: value) else { return false }
+            self.direction = direction
+        case "binding":
+            guard let binding = BindingOption(rawValue: value) else { return false }
+            self.binding = binding
+        case "page":
+            guard let page = Int(value) else { return false }
+            self.page = page
+        case "idle-reset":
+            guard let idleReset = Int(value) else { return false }
+            self.idleReset = idleReset
+        case "cache-mb":
+            guard let cacheMegabytes = Int(value) else { return false }
+            self.cacheMegabytes = cacheMegabytes
+        default: return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import PropertyBased
+import Testing
+
+@testable import lectern
+
+/// The short path must read a command line exactly as swift-argument-parser does, or leave it
+/// to swift-argument-parser; and the command lines a kiosk really uses must take it.
+@Suite("Command line short path")
+struct FastCommandLineTests {
+    /// Values for each option: good ones first, then bad ones.
+    static let values = [
+        "page": ["1", "3", "+2", "07", "0", "-1", "x"],
+        "spreads": ["single", "double", "cover", "Double", "triple"],
+        "scroll": ["per-spread", "continuous", "perSpread"],
+        "direction": ["horizontal", "vertical", "up"],
+        "binding": ["auto", "left", "right", "top"],
+        "idle-reset": ["0", "120", "-5", "1.5"],
+        "cache-mb": ["1", "64", "4096", "0", "4097"],
+        "password": ["pw", "p=w", "", "-pw"],
+        "frame-dump": ["/tmp/f.png", "a=b.png", "", "-x"],
+    ]
+
+    /// The pieces command lines are made of: each option with each value in both spellings,
+    /// files, and what swift-argument-parser treats specially.
+    static let pieces: [[String]] =
+        values.flatMap { name, values in values.flatMap { [["--\(name)", $0], ["--\(name)=\($0)"]] } }
+        + [["a.pdf"], ["/srv/kiosk/menu.pdf"], ["help"], ["3"]]
+        + [["--version"], ["--help"], ["-h"], ["-help"], ["--"], ["-"], [""], ["--no-such-option"], ["--page"]]
+
+    /// What swift-argument-parser makes of `arguments`: a `Lectern`, or how `lectern` would exit.
+    enum Parsed: Equatable {
+        case launch(LaunchOptions)
+        case exit(code: Int32, message: String)
+    }
+
+    static func parsedByArgumentParser(_ arguments: [String]) -> Parsed {
+        do {
+            let command = try Lectern.parseAsRoot(arguments)
+            guard let lectern = command as? Lectern else { return .exit(code: -1, message: "\(type(of: command))") }
+            return .launch(lectern.options)
+        } catch {
+            return .exit(code: Lectern.exitCode(for: error).rawValue, message: Lectern.fullMessage(for: error))
+        }
+    }
+
+    @Test("a command line the short path takes, swift-argument-parser reads the same way")
+    func agreesWithArgumentParser() async {
+        await propertyCheck(count: 3000, input: Gen.element(of: Self.pieces).array(of: 1...6)) { pieces in
+            let arguments = pieces.compactMap { $0 }.flatMap { $0 }
+            switch FastCommandLine(arguments) {
+            case .launch(let options):
+                #expect(Self.parsedByArgumentParser(arguments) == .launch(options), "\(arguments)")
+            case .version:
+                #expect(
+                    Self.parsedByArgumentParser(arguments) == .exit(code: 0, message: Lectern.version), "\(arguments)")
+            case .other:
+                break  // swift-argument-parser decides
+            }
+        }
+    }
+
+    /// The value each option is given below; an option Lectern gains needs one here, and the
+    /// short path must know it.
+    static let sampleValues = [
+        "page": "3", "spreads": "double", "scroll": "continuous", "direction": "vertical", "binding": "right",
+        "idle-reset": "60", "cache-mb": "64", "password": "secret", "frame-dump": "/run/lectern/frame.png",
+    ]
+
+    @Test("every option Lectern declares takes the short path, in both spellings")
+    func everyOptionTakesTheShortPath() throws {
+        let help = Lectern.helpMessage(columns: 200)
+        let names = Set(
+            help.split(whereSeparator: { !$0.isLetter && $0 != "-" })
+                .filter { $0.hasPrefix("--") && $0.count > 2 }.map { String($0.dropFirst(2)) }
+        ).subtracting(["help", "version"])
+        #expect(names == Set(Self.sampleValues.keys), "options in `lectern --help`: \(names.sorted())")
+        for name in names {
+            let value = try #require(Self.sampleValues[name], "no sample value for --\(name)")
+            for arguments in [["--\(name)", value, "doc.pdf"], ["doc.pdf", "--\(name)=\(value)"]] {
+                let fast = FastCommandLine(arguments)
+                #expect(fast != .other, "\(arguments) is left to swift-argument-parser")
+                if case .launch(let options) = fast {
+                    #expect(Self.parsedByArgumentParser(arguments) == .launch(options), "\(arguments)")
+                }
+            }
+        }
+    }
+
+    @Test("a kiosk's command lines take the short path")
+    func kioskCommandLinesTakeTheShortPath() {
+        let lines = [
+            [],
+            ["/srv/kiosk/document.pdf"],
+            // kiosk/lectern-kiosk.conf's LECTERN_OPTIONS, then the document (kiosk/lectern.service).
+            ["--frame-dump", "/run/lectern/frame.png", "--idle-reset", "120", "/srv/kiosk/document.pdf"],
+            ["menu.pdf", "--spreads=double", "--binding=auto", "--page=12", "--cache-mb=256", "--password=pw"],
+        ]
+        for arguments in lines {
+            guard case .launch(let options) = FastCommandLine(arguments) else {
+                Issue.record("\(arguments) is left to swift-argument-parser")
+                continue
+            }
+            #expect(Self.parsedByArgumentParser(arguments) == .launch(options), "\(arguments)")
+        }
+        #expect(FastCommandLine(["--version"]) == .version)
+    }
+}
