@@ -768,6 +768,20 @@ static int acquire_list(lectern_mupdf_document *document, fz_context *ctx, int i
 
 // MARK: - Rendering
 
+int lectern_mupdf_page_prepare(lectern_mupdf_document *document, int index, lectern_mupdf_error *error) {
+    set_error(error, LECTERN_MUPDF_OK, "");
+    int status = check_index(document, index, error);
+    if (status != LECTERN_MUPDF_OK) return status;
+    fz_context *ctx = checkout_context(document, error);
+    if (!ctx) return LECTERN_MUPDF_ERROR_NO_CONTEXT;
+    fz_cookie cookie = {0};
+    list_ref ref;
+    status = acquire_list(document, ctx, index, &cookie, &ref, error);
+    if (status == LECTERN_MUPDF_OK) fz_drop_display_list(ctx, ref.list); // the cache keeps its own reference
+    checkin_context(document, ctx);
+    return status;
+}
+
 int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float scale, int x, int y, int width,
                               int height, unsigned char *pixels, ptrdiff_t stride, lectern_mupdf_cookie *cookie,
                               lectern_mupdf_error *error) {

@@ -80,12 +80,16 @@ final class DocumentSession {
             onChange?()
         }
         let path = configuration.documentPath, password = configuration.password
-        worker.submit {
+        let startPage = configuration.startPage
+        worker.submit { [worker] in
             do throws(PDFError) {
                 let document = try PDFDocument(path: path, password: password)
                 guard document.pageCount > 0 else {
                     throw PDFError(.noPages, path: path, message: "cannot show \(path): the document has no pages")
                 }
+                // Next on the worker, while the reader is set up: interpret the first page, so
+                // that its first tile only rasterizes (a render's errors are its own to report).
+                worker.run { try? document.prepare(page: min(startPage, document.pageCount - 1)) }
                 return .opened(document, firstPage: try document.pageInfo(at: 0))
             } catch {
                 return .openFailed(error)

@@ -31,6 +31,17 @@ final class RenderWorker<Result: Sendable>: Sendable {
         }
     }
 
+    /// Runs `job` on the worker after the jobs submitted before it; it delivers nothing, but its
+    /// end wakes the main loop as a result would, so the loop sees the worker go idle.
+    func run(_ job: @escaping @Sendable () -> Void) {
+        pending.add(1, ordering: .sequentiallyConsistent)
+        queue.async { [self] in
+            job()
+            pending.subtract(1, ordering: .sequentiallyConsistent)
+            wakeUp.signal()
+        }
+    }
+
     /// Whether a job is queued or running, or its result not yet drained.
     var isBusy: Bool {
         pending.load(ordering: .sequentiallyConsistent) > 0 || inbox.withLock { !$0.isEmpty }

@@ -307,6 +307,20 @@ public final class PDFDocument: @unchecked Sendable {
         }
     }
 
+    /// Interprets page `index` now and keeps its display list, so that its first `render` only
+    /// rasterizes: for the first page, on a worker, while the window is still being set up.
+    /// Damage in the page content is reported by the renders, not here.
+    /// - Throws: `.pageOutOfRange`, or `.renderFailed` when MuPDF cannot interpret the page.
+    /// Corresponding C function: `lectern_mupdf_page_prepare`.
+    public func prepare(page index: Int) throws(PDFError) {
+        try checkIndex(index)
+        var error = lectern_mupdf_error()
+        guard lectern_mupdf_page_prepare(handle, Int32(index), &error) == 0 else {
+            throw PDFError(
+                .renderFailed, path: path, message: "cannot render page \(index + 1) of \(path): \(error.text)")
+        }
+    }
+
     /// Tests only: page info read the old way, by loading the page.
     func pageInfoByLoadingForTesting(at index: Int) throws(PDFError) -> PageInfo {
         try checkIndex(index)

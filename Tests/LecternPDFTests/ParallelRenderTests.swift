@@ -69,6 +69,31 @@ import Testing
         #expect(try result.withLock { $0 }?.get().differingPixels(from: reference) == 0)
     }
 
+    /// `prepare(page:)` does the interpreting, so the page's first render only rasterizes: it
+    /// needs no document lock, as for a page rendered before.
+    @Test func aPreparedPageRastersWhileTheDocumentLockIsHeld() throws {
+        let document = try PDFDocument(path: Fixture.sample)
+        let region = PixelRect(x: 0, y: 0, width: 300, height: 300)
+        try document.prepare(page: 1)
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked<Result<Bitmap, PDFError>?>(nil)
+        let finished = document.withDocumentLockHeldForTesting {
+            Thread.detachNewThread {
+                let outcome = Result { () throws(PDFError) in
+                    try Bitmap.render(document, page: 1, scale: 1, region: region)
+                }
+                result.withLock { $0 = outcome }
+                done.signal()
+            }
+            return done.wait(timeout: .now() + 10) == .success
+        }
+        if !finished { done.wait() }
+        #expect(finished, "the render waited for the document lock: prepare(page:) kept no display list")
+        let reference = try Bitmap.render(PDFDocument(path: Fixture.sample), page: 1, scale: 1, region: region)
+        #expect(try result.withLock { $0 }?.get().differingPixels(from: reference) == 0)
+        #expect(throws: PDFError.self) { try document.prepare(page: document.pageCount) }
+    }
+
     @Test func cancelWhileWaitingForTheDocumentLockReturnsPromptly() throws {
         let document = try PDFDocument(path: Fixture.sample)
         let cookie = RenderCookie()

@@ -169,6 +169,11 @@ int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float
                               int height, unsigned char *pixels, ptrdiff_t stride, lectern_mupdf_cookie *cookie,
                               lectern_mupdf_error *error);
 
+/// Records page `index`'s display list into the cache lectern_mupdf_page_render uses (under the
+/// document lock), unless it is there: the page's first render then only rasterizes. Errors in the
+/// page content are not reported here but by the renders that use the list.
+int lectern_mupdf_page_prepare(lectern_mupdf_document *document, int index, lectern_mupdf_error *error);
+
 /// The bounding boxes of the text blocks (not image blocks) of page `index`, in PDF user space
 /// (unrotated, y up: the space of the media box). On success `*rects` is a malloc'd array of
 /// 4 * `*count` floats {x0, y0, x1, y1, ...} that the caller frees. Uses the cached display list.
