@@ -1,5 +1,5 @@
 import ArgumentParser
-import FoundationEssentials
+import Glibc
 import LecternKiosk
 import Logging
 
@@ -31,8 +31,8 @@ struct LaunchOptions: Equatable {
     /// Sets up logging and runs the reader until it ends.
     /// - Returns: the exit status for the process.
     func launch() -> Int32 {
-        let level =
-            ProcessInfo.processInfo.environment["LECTERN_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        // getenv, not ProcessInfo's environment, which copies every variable into a dictionary first.
+        let level = getenv("LECTERN_LOG_LEVEL").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
