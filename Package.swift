@@ -30,8 +30,9 @@ let package = Package(
         .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server"),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1"),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon"),
-        // fcft's pkg-config flags carry a define SwiftPM rejects; its header needs only pixman's.
-        .systemLibrary(name: "CFcft"),
+        // fcft is loaded with dlopen when text is first drawn (Sources/CFcft says why). Its
+        // pkg-config flags carry a define SwiftPM rejects; its header needs only pixman's.
+        .target(name: "CFcft", dependencies: ["CPixman"]),
         .target(name: "CMuPDF", linkerSettings: mupdfLibraries),
         .target(name: "CLecternLinux"),
         // Linux descriptors with one owner each (eventfd, timerfd, signalfd) and errno text,

@@ -6,18 +6,24 @@ import Logging
 /// On-screen text with fcft (fontconfig + FreeType, HarfBuzz shaping when fcft has it):
 /// error messages, banners, labels. Glyphs are pixman images composited as masks.
 public final class TextRenderer {
+    private let fcft: CFcft_functions
     private let font: UnsafeMutablePointer<fcft_font>
     private let canShape: Bool
     public let pixelSize: Int
 
     /// Loads the first font fontconfig matches for `families` at `pixelSize`.
-    /// Returns nil (after logging) when no font is installed at all.
+    /// Returns nil (after logging) when no font is installed at all, or fcft is missing.
     public init?(pixelSize: Int, families: [String] = ["sans-serif", "DejaVu Sans"], logger: Logger) {
-        TextRenderer.initializeLibrary
+        guard let fcft = TextRenderer.library else {
+            let reason = CFcft_load_error().map { String(cString: $0) } ?? "unknown error"
+            logger.error("cannot load fcft (\(reason)): no text can be shown; install the libfcft4 package")
+            return nil
+        }
+        self.fcft = fcft
         let names = families.map { "\($0):pixelsize=\(pixelSize)" }
         var cNames = names.map { UnsafePointer(strdup($0)) }
         defer { cNames.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
-        guard let font = cNames.withUnsafeMutableBufferPointer({ fcft_from_name($0.count, $0.baseAddress!, nil) })
+        guard let font = cNames.withUnsafeMutableBufferPointer({ fcft.from_name($0.count, $0.baseAddress!, nil) })
         else {
             logger.error(
                 "no font found for \(families.joined(separator: ", ")): install a font package such as fonts-dejavu-core"
@@ -26,11 +32,14 @@ public final class TextRenderer {
         }
         self.font = font
         self.pixelSize = pixelSize
-        canShape = fcft_capabilities().rawValue & FCFT_CAPABILITY_TEXT_RUN_SHAPING.rawValue != 0
+        canShape = fcft.capabilities().rawValue & FCFT_CAPABILITY_TEXT_RUN_SHAPING.rawValue != 0
     }
 
-    private static let initializeLibrary: Void = {
-        _ = fcft_init(FCFT_LOG_COLORIZE_NEVER, false, FCFT_LOG_CLASS_ERROR)
+    /// fcft, loaded and initialized the first time a font is asked for; nil if it cannot be loaded.
+    private static let library: CFcft_functions? = {
+        guard let fcft = CFcft_load()?.pointee else { return nil }
+        _ = fcft.initialize(FCFT_LOG_COLORIZE_NEVER, false, FCFT_LOG_CLASS_ERROR)
+        return fcft
     }()
 
     public var ascent: Int { Int(font.pointee.ascent) }
@@ -44,10 +53,10 @@ public final class TextRenderer {
         var pen = 0
         if canShape,
             let run = scalars.withUnsafeBufferPointer({
-                fcft_rasterize_text_run_utf32(font, $0.count, $0.baseAddress!, FCFT_SUBPIXEL_NONE)
+                fcft.rasterize_text_run_utf32(font, $0.count, $0.baseAddress!, FCFT_SUBPIXEL_NONE)
             })
         {
-            defer { fcft_text_run_destroy(run) }
+            defer { fcft.text_run_destroy(run) }
             for i in 0..<run.pointee.count {
                 guard let glyph = run.pointee.glyphs[i]?.pointee else { continue }
                 body(glyph, pen)
@@ -57,7 +66,7 @@ public final class TextRenderer {
         }
         // Single glyphs are cached by fcft and stay valid while the font lives.
         for cp in scalars {
-            guard let glyph = fcft_rasterize_char_utf32(font, cp, FCFT_SUBPIXEL_NONE)?.pointee else { continue }
+            guard let glyph = fcft.rasterize_char_utf32(font, cp, FCFT_SUBPIXEL_NONE)?.pointee else { continue }
             body(glyph, pen)
             pen += Int(glyph.advance.x)
         }
@@ -105,5 +114,5 @@ public final class TextRenderer {
         }
     }
 
-    deinit { fcft_destroy(font) }
+    deinit { fcft.destroy(font) }
 }
