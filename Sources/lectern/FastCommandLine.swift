@@ -59,29 +59,25 @@ extension LaunchOptions {
         switch name {
         case "password": password = value
         case "frame-dump": frameDump = value
-        case "spreads":
-            guard let spreads = SpreadOption(rawValue: value) else { return false }
-            self.spreads = spreads
-        case "scroll":
-            guard let scroll = ScrollOption(rawValue: value) else { return false }
-            self.scroll = scroll
-        case "direction":
-            guard let direction = DirectionOption(rawValue: value) else { return false }
-            self.direction = direction
-        case "binding":
-            guard let binding = BindingOption(rawValue: value) else { return false }
-            self.binding = binding
-        case "page":
-            guard let page = Int(value) else { return false }
-            self.page = page
-        case "idle-reset":
-            guard let idleReset = Int(value) else { return false }
-            self.idleReset = idleReset
         case "cache-mb":
-            guard let cacheMegabytes = Int(value) else { return false }
-            self.cacheMegabytes = cacheMegabytes
+            cacheMegabytes = Int(value)
+            return cacheMegabytes != nil
+        case "spreads": return set(\.spreads, SpreadOption(rawValue: value))
+        case "scroll": return set(\.scroll, ScrollOption(rawValue: value))
+        case "direction": return set(\.direction, DirectionOption(rawValue: value))
+        case "binding": return set(\.binding, BindingOption(rawValue: value))
+        case "page": return set(\.page, Int(value))
+        case "idle-reset": return set(\.idleReset, Int(value))
         default: return false
         }
+        return true
+    }
+
+    /// Stores `value` at `option` unless it is nil (a value that did not convert). For options
+    /// that are not optional themselves: for those, nil would be a value.
+    private mutating func set<Value>(_ option: WritableKeyPath<LaunchOptions, Value>, _ value: Value?) -> Bool {
+        guard let value else { return false }
+        self[keyPath: option] = value
         return true
     }
 }

@@ -15,8 +15,8 @@ struct FastCommandLineTests {
         "scroll": ["per-spread", "continuous", "perSpread"],
         "direction": ["horizontal", "vertical", "up"],
         "binding": ["auto", "left", "right", "top"],
-        "idle-reset": ["0", "120", "-5", "1.5"],
-        "cache-mb": ["1", "64", "4096", "0", "4097"],
+        "idle-reset": ["0", "120", "-5", "1.5", "x"],
+        "cache-mb": ["1", "64", "4096", "0", "4097", "x"],
         "password": ["pw", "p=w", "", "-pw"],
         "frame-dump": ["/tmp/f.png", "a=b.png", "", "-x"],
     ]
