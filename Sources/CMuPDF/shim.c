@@ -768,18 +768,29 @@ static int acquire_list(lectern_mupdf_document *document, fz_context *ctx, int i
 
 // MARK: - Rendering
 
-int lectern_mupdf_page_prepare(lectern_mupdf_document *document, int index, lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+/// Checks `index`, checks out a context into `*ctx` and acquires the page's display list into `ref`.
+/// On success the caller drops ref->list and checks `*ctx` back in; on failure nothing is left to do.
+static int checkout_list(lectern_mupdf_document *document, int index, fz_cookie *cookie, fz_context **ctx,
+                         list_ref *ref, lectern_mupdf_error *error) {
     int status = check_index(document, index, error);
     if (status != LECTERN_MUPDF_OK) return status;
-    fz_context *ctx = checkout_context(document, error);
-    if (!ctx) return LECTERN_MUPDF_ERROR_NO_CONTEXT;
+    *ctx = checkout_context(document, error);
+    if (!*ctx) return LECTERN_MUPDF_ERROR_NO_CONTEXT;
+    status = acquire_list(document, *ctx, index, cookie, ref, error);
+    if (status != LECTERN_MUPDF_OK) checkin_context(document, *ctx);
+    return status;
+}
+
+int lectern_mupdf_page_prepare(lectern_mupdf_document *document, int index, lectern_mupdf_error *error) {
+    set_error(error, LECTERN_MUPDF_OK, "");
+    fz_context *ctx = NULL;
     fz_cookie cookie = {0};
     list_ref ref;
-    status = acquire_list(document, ctx, index, &cookie, &ref, error);
-    if (status == LECTERN_MUPDF_OK) fz_drop_display_list(ctx, ref.list); // the cache keeps its own reference
+    int status = checkout_list(document, index, &cookie, &ctx, &ref, error);
+    if (status != LECTERN_MUPDF_OK) return status;
+    fz_drop_display_list(ctx, ref.list); // the cache keeps its own reference
     checkin_context(document, ctx);
-    return status;
+    return LECTERN_MUPDF_OK;
 }
 
 int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float scale, int x, int y, int width,
@@ -860,17 +871,11 @@ int lectern_mupdf_page_text_blocks(lectern_mupdf_document *document, int index, 
     set_error(error, LECTERN_MUPDF_OK, "");
     *rects = NULL;
     *count = 0;
-    int status = check_index(document, index, error);
-    if (status != LECTERN_MUPDF_OK) return status;
-    fz_context *ctx = checkout_context(document, error);
-    if (!ctx) return LECTERN_MUPDF_ERROR_NO_CONTEXT;
+    fz_context *ctx = NULL;
     fz_cookie cookie = {0};
     list_ref ref;
-    status = acquire_list(document, ctx, index, &cookie, &ref, error);
-    if (status != LECTERN_MUPDF_OK) {
-        checkin_context(document, ctx);
-        return status;
-    }
+    int status = checkout_list(document, index, &cookie, &ctx, &ref, error);
+    if (status != LECTERN_MUPDF_OK) return status;
     fz_stext_page *text = NULL;
     float *out = NULL;
     fz_var(text);

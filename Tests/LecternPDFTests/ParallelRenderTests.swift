@@ -51,22 +51,32 @@ import Testing
         let document = try PDFDocument(path: Fixture.sample)
         let region = PixelRect(x: 0, y: 0, width: 300, height: 300)
         let reference = try Bitmap.render(document, page: 1, scale: 1, region: region)  // records page 2
+        // The render needs only its own context and the cached list, so it ends while the lock is held.
+        let (finished, result) = Self.renderHoldingTheDocumentLock(document, page: 1, region: region, timeout: 60)
+        #expect(finished)
+        #expect(try result?.get().differingPixels(from: reference) == 0)
+    }
+
+    /// Renders `region` of `page` at scale 1 on another thread while this one holds the document
+    /// lock, waiting at most `timeout` seconds for it while the lock is held.
+    /// - Returns: whether the render ended while the lock was held, and what it rendered.
+    static func renderHoldingTheDocumentLock(
+        _ document: PDFDocument, page: Int, region: PixelRect, timeout: Double
+    ) -> (finished: Bool, result: Result<Bitmap, PDFError>?) {
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Result<Bitmap, PDFError>?>(nil)
         let finished = document.withDocumentLockHeldForTesting {
             Thread.detachNewThread {
                 let outcome = Result { () throws(PDFError) in
-                    try Bitmap.render(document, page: 1, scale: 1, region: region)
+                    try Bitmap.render(document, page: page, scale: 1, region: region)
                 }
                 result.withLock { $0 = outcome }
                 done.signal()
             }
-            // The render needs only its own context and the cached list, so it ends while the lock is held.
-            return done.wait(timeout: .now() + 60) == .success
+            return done.wait(timeout: .now() + timeout) == .success
         }
         if !finished { done.wait() }
-        #expect(finished)
-        #expect(try result.withLock { $0 }?.get().differingPixels(from: reference) == 0)
+        return (finished, result.withLock { $0 })
     }
 
     /// `prepare(page:)` does the interpreting, so the page's first render only rasterizes: it
@@ -75,22 +85,10 @@ import Testing
         let document = try PDFDocument(path: Fixture.sample)
         let region = PixelRect(x: 0, y: 0, width: 300, height: 300)
         try document.prepare(page: 1)
-        let done = DispatchSemaphore(value: 0)
-        let result = Locked<Result<Bitmap, PDFError>?>(nil)
-        let finished = document.withDocumentLockHeldForTesting {
-            Thread.detachNewThread {
-                let outcome = Result { () throws(PDFError) in
-                    try Bitmap.render(document, page: 1, scale: 1, region: region)
-                }
-                result.withLock { $0 = outcome }
-                done.signal()
-            }
-            return done.wait(timeout: .now() + 10) == .success
-        }
-        if !finished { done.wait() }
+        let (finished, result) = Self.renderHoldingTheDocumentLock(document, page: 1, region: region, timeout: 10)
         #expect(finished, "the render waited for the document lock: prepare(page:) kept no display list")
         let reference = try Bitmap.render(PDFDocument(path: Fixture.sample), page: 1, scale: 1, region: region)
-        #expect(try result.withLock { $0 }?.get().differingPixels(from: reference) == 0)
+        #expect(try result?.get().differingPixels(from: reference) == 0)
         #expect(throws: PDFError.self) { try document.prepare(page: document.pageCount) }
     }
 
