@@ -344,11 +344,8 @@ final class LogCapture: @unchecked Sendable {
             set { metadata[key] = newValue }
         }
 
-        func log(
-            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-            function: String, line: UInt
-        ) {
-            capture.lock.withLock { capture.stored.append("\(level): \(message)") }
+        func log(event: LogEvent) {
+            capture.lock.withLock { capture.stored.append("\(event.level): \(event.message)") }
         }
     }
 }
