@@ -86,7 +86,7 @@ final class Reader {
     ) -> (updates: [(page: Int, geometry: PageGeometry)], failures: Int) {
         pdf.loadPageTree()
         defer {
-            pdf.releasePageTree()
+            pdf.releasePageObjects()
             _ = trimHeap()
         }
         var updates: [(page: Int, geometry: PageGeometry)] = []
