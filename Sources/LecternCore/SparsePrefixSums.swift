@@ -45,6 +45,14 @@ struct SparsePrefixSums: Sendable, Equatable {
         return Double(k) * uniform + offsets[exceptionsBelow(k)]
     }
 
+    /// The sum of the values before `index` and the value at `index` (in `0..<count`), with one
+    /// search instead of two.
+    func prefixAndValue(at index: Int) -> (prefix: Double, value: Double) {
+        let j = exceptionsBelow(index)
+        let value = j < indices.count && indices[j] == index ? values[j] : uniform
+        return (Double(index) * uniform + offsets[j], value)
+    }
+
     /// Sets the values at the given indices (later entries for the same index win). Costs
     /// O(m + u log u) for u updates: batch them.
     mutating func set(_ updates: [(index: Int, value: Double)]) {
@@ -88,25 +96,28 @@ struct SparsePrefixSums: Sendable, Equatable {
     /// The largest `k` in `0...count` whose prefix sum is at most `x` (or below `x` when
     /// `strictly`); 0 when even the empty prefix does not qualify.
     func largestIndex(withPrefixAtMost x: Double, strictly: Bool = false) -> Int {
-        func fits(_ k: Int) -> Bool { strictly ? prefix(k) < x : prefix(k) <= x }
-        guard count > 0, fits(0) else { return 0 }
+        func fits(_ sum: Double) -> Bool { strictly ? sum < x : sum <= x }
+        guard count > 0, fits(0.0) else { return 0 }
         // The last exception whose start (the prefix just before it) fits: the answer lies
-        // in the uniform run that follows it, or before the first exception.
+        // in the uniform run that follows it, or before the first exception. Exception `j`
+        // has `j` exceptions below it, so its start is `prefix(indices[j])` without a search.
         var low = 0
         var high = indices.count
         while low < high {
             let mid = (low + high) / 2
-            if fits(indices[mid]) { low = mid + 1 } else { high = mid }
+            if fits(Double(indices[mid]) * uniform + offsets[mid]) { low = mid + 1 } else { high = mid }
         }
         // Runs: k in (indices[low - 1], end] share the offset `offsets[low]`.
         let start = low == 0 ? 0 : indices[low - 1]
         let end = low < indices.count ? indices[low] : count
-        if low > 0 && !fits(start + 1) { return start }
+        if low > 0 && !fits(Double(start + 1) * uniform + offsets[low]) { return start }
+        // In the run, every prefix has the same exceptions below it: `k × uniform + base`.
         let base = offsets[low]
+        func fitsInRun(_ k: Int) -> Bool { fits(Double(k) * uniform + base) }
         var k = uniform > 0 ? Int(max(Double(start), min(Double(end), ((x - base) / uniform).rounded(.down)))) : end
         // The division rounds differently from `prefix`; step to the exact answer.
-        while k < end && fits(k + 1) { k += 1 }
-        while k > start && !fits(k) { k -= 1 }
+        while k < end && fitsInRun(k + 1) { k += 1 }
+        while k > start && !fitsInRun(k) { k -= 1 }
         return k
     }
 

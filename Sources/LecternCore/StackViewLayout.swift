@@ -181,9 +181,10 @@ public struct StackViewLayout: DocumentViewLayout {
         precondition(spread >= 0 && spread < count, "spread \(spread) out of 0..<\(count)")
         switch arrangement {
         case .continuous:
-            let start = contentInsets.leading(along: axis) + steps.prefix(spread)
+            let (prefix, step) = steps.prefixAndValue(at: spread)
+            let start = contentInsets.leading(along: axis) + prefix
             return rect(
-                main: start, extent: steps[spread] - interitemSpacing,
+                main: start, extent: step - interitemSpacing,
                 cross: contentInsets.leading(along: axis.cross), crossExtent: crossExtent)
         case .paged:
             let cell = cell(forSpread: spread)
@@ -250,7 +251,8 @@ public struct StackViewLayout: DocumentViewLayout {
             main = index * stride
         case .continuous:
             let s = Int(max(0, min(Double(count - 1), index.rounded(.down))))
-            main = contentInsets.leading(along: axis) + steps.prefix(s) + (index - Double(s)) * steps[s]
+            let (prefix, step) = steps.prefixAndValue(at: s)
+            main = contentInsets.leading(along: axis) + prefix + (index - Double(s)) * step
         }
         if mirrors { main = contentSize.width - main - viewportMain }
         return axis == .vertical ? Point(x: 0, y: main) : Point(x: main, y: 0)
