@@ -75,3 +75,8 @@ int64_t CLecternLinux_timerfd_drain(int fd) {
 #include <malloc.h>
 
 int CLecternLinux_malloc_trim(void) { return malloc_trim(0); }
+
+int64_t CLecternLinux_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (int64_t)(info.uordblks + info.hblkhd);
+}
