@@ -6,19 +6,9 @@ import Testing
 /// walked the real count wins, and the reader must not see the page on screen jump.
 @Suite("The real page count replaces the claimed one")
 struct PageCountTests {
-    static let claimed = 1_410_065_407
-    static let viewport = Size(width: 1280, height: 720)
-
-    static let configurations: [ViewConfiguration] = [
-        ViewConfiguration(scrollMode: .continuous, scrollDirection: .vertical, spacing: 8),
-        ViewConfiguration(scrollMode: .perSpread, scrollDirection: .horizontal, spacing: 20),
-        ViewConfiguration(
-            spreadMode: .double, pageBinding: .rightEdge, scrollMode: .perSpread, scrollDirection: .horizontal,
-            spacing: 20),
-        ViewConfiguration(
-            spreadMode: .cover, pageBinding: .rightEdge, scrollMode: .continuous, scrollDirection: .horizontal,
-            spacing: 8, contentInsets: EdgeInsets(all: 12)),
-    ]
+    static let claimed = SparseLayoutTests.claimed
+    static let viewport = SparseLayoutTests.viewport
+    static let configurations = SparseLayoutTests.configurations
 
     /// Right-to-left horizontal layouts place spreads from the far end of the content, about
     /// 1e12 px away for 1.4 billion pages, where doubles round to 1e-4 px.
@@ -108,27 +98,27 @@ struct PageCountTests {
         #expect(cornerDistance(try #require(after.viewport), try #require(state.viewport)) < 1e-6)
     }
 
+    /// A page turn from `from` to `to`, `elapsed` seconds under way when the count becomes `count`.
+    func turn(from: Int, to: Int, elapsed: Double, count: Int, clock: ManualClock) throws -> DocumentView {
+        var v = view(ViewConfiguration(scrollMode: .perSpread, scrollDirection: .horizontal, spacing: 20))
+        try v.goToPage(from)
+        try v.goToPage(to, animated: true, at: clock.now)
+        clock.advance(by: elapsed)
+        v.advanceAnimations(clock: clock)
+        v.setPageCount(count)
+        return v
+    }
+
     @Test("a page turn under way still ends on its page; one heading past the end stops")
     func pageTurnsInFlight() throws {
-        let configuration = ViewConfiguration(scrollMode: .perSpread, scrollDirection: .horizontal, spacing: 20)
         let clock = ManualClock()
-        var v = view(configuration)
-        try v.goToPage(4)
-        try v.goToPage(5, animated: true, at: clock.now)
-        clock.advance(by: 0.1)
-        v.advanceAnimations(clock: clock)
-        v.setPageCount(8)
+        var v = try turn(from: 4, to: 5, elapsed: 0.1, count: 8, clock: clock)
         clock.advance(by: 1)
         v.advanceAnimations(clock: clock)
         #expect(!v.isAnimating)
         #expect(v.viewState() == ViewState(pageIndex: 5))
 
-        var w = view(configuration)
-        try w.goToPage(6)
-        try w.goToPage(40, animated: true, at: clock.now)
-        clock.advance(by: 0.01)
-        w.advanceAnimations(clock: clock)
-        w.setPageCount(8)
+        let w = try turn(from: 6, to: 40, elapsed: 0.01, count: 8, clock: clock)
         #expect(!w.isAnimating)
         #expect(w.dominantPage() < 8)
         #expect(w.documentOffsetBounds().contains(w.contentOffset))
