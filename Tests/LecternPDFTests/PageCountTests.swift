@@ -46,6 +46,8 @@ struct PageCountTests {
             ("count-root-overflow.pdf", 9_999_999_999),
             // 2^32 + 4 would wrap to a believable 4: a count that does not fit is a lie all the same.
             ("count-root-wrapped.pdf", 4_294_967_300),
+            // The same, its digits read from a compressed object stream.
+            ("count-root-wrapped-objstm.pdf", 4_294_967_300),
         ])
     func unbelievableCountsAreWalkedAtOpen(file: String, claimed: Int) throws {
         let document = try PDFDocument(path: Fixture.path(file))
