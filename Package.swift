@@ -102,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "lectern-bench",
             dependencies: [
-                "LecternCore", "LecternPDF", "LecternRender", "LecternTestSupport",
+                "LecternCore", "LecternPDF", "LecternRender", "LecternTestSupport", "LecternLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

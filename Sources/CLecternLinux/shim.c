@@ -82,3 +82,8 @@ int CLecternLinux_set_thread_name(const char *name) {
     truncated[sizeof truncated - 1] = '\0';
     return pthread_setname_np(pthread_self(), truncated);
 }
+
+int64_t CLecternLinux_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (int64_t)(info.uordblks + info.hblkhd);
+}

@@ -5,6 +5,7 @@
 #include <mupdf/pdf.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -142,6 +143,31 @@ typedef struct cached_list {
     unsigned long last_use;
 } cached_list;
 
+/// The page tree as Lectern walks it. MuPDF 1.21 trusts /Count: pdf_load_page_tree allocates its
+/// page map by the root's claim (17 GB for a file that claims 1,410,065,407 pages) and page lookups
+/// descend by the intermediate nodes' /Count, which may lie. This walk ignores /Count: it visits
+/// the tree depth first, in order, and lists the page objects it finds. It resumes where it
+/// stopped, so a lookup walks only as far as its page, and it is handed to MuPDF as its page map
+/// (`fwd_page_map`, then `rev_page_map` once complete), so every lookup by index or by object finds
+/// the right page.
+typedef struct page_walk {
+    pdf_obj **nodes;  // the /Pages nodes from the root down to the one being read, each kept
+    int *next_kid;    // for each of them, the index in its /Kids of the next kid to look at
+    int depth;
+    int capacity;
+    unsigned char *seen; // one bit per object number: the nodes and pages already met
+    int seen_bits;
+    int *pages;          // object numbers of the pages found, in order (MuPDF's fwd_page_map);
+                         // negated for a page whose object is gone (a truncated file)
+    int page_count;
+    int page_capacity;
+    pdf_rev_page_map *by_object; // the pages sorted by object number, once complete (rev_page_map)
+    int kids;    // kids looked at
+    int skipped; // kids left out: met before (a cycle or a repeat), not a page, too deep, unreadable
+    int started;
+    int done;
+} page_walk;
+
 struct lectern_mupdf_document {
     lectern_mupdf_context *base; // borrowed: the caller keeps it alive longer than the document
     char *path;                  // owned: names the file in log lines
@@ -150,8 +176,7 @@ struct lectern_mupdf_document {
     fz_context *ctx;   // owned, cloned from base; only with doc_lock held
     fz_document *doc;  // owned; only with doc_lock held
     pdf_document *pdf; // borrowed from doc; NULL when not a PDF
-    int page_tree;     // 0: not loaded, 1: pdf_load_page_tree succeeded (dropped in _drop), -1: it failed,
-                       // 2: loaded, then released (not loaded again)
+    page_walk walk;        // the page tree as walked so far; only with doc_lock held
     atomic_int page_count; // -1 until counted (under doc_lock); read without it
 
     pthread_mutex_t cache_lock;
@@ -162,6 +187,8 @@ struct lectern_mupdf_document {
     fz_context *pool[LECTERN_CONTEXT_POOL_SIZE];
     int pool_count;
 };
+
+static void walk_drop(lectern_mupdf_document *document);
 
 /// Takes `doc_lock`. With a cookie, waits in short slices and gives up with
 /// LECTERN_MUPDF_ERROR_ABORT when the cookie is aborted meanwhile, so a cancelled render never
@@ -259,7 +286,7 @@ void lectern_mupdf_document_drop(lectern_mupdf_document *document) {
     // The caller guarantees no call is in flight, so no lock is needed; teardown mirrors open.
     for (int i = 0; i < document->pool_count; i++) fz_drop_context(document->pool[i]);
     for (int i = 0; i < LECTERN_LIST_CACHE_SIZE; i++) fz_drop_display_list(document->ctx, document->lists[i].list);
-    if (document->page_tree == 1) pdf_drop_page_tree(document->ctx, document->pdf);
+    walk_drop(document);
     fz_drop_document(document->ctx, document->doc);
     fz_drop_context(document->ctx); // flushes repeated warnings, which still name document->path
     pthread_mutex_destroy(&document->pool_lock);
@@ -317,6 +344,10 @@ int lectern_mupdf_document_count_pages(lectern_mupdf_document *document, int *co
     return status;
 }
 
+int lectern_mupdf_document_known_page_count(lectern_mupdf_document *document) {
+    return atomic_load(&document->page_count);
+}
+
 int lectern_mupdf_document_was_repaired(lectern_mupdf_document *document) {
     if (!document->pdf) return 0;
     lectern_mupdf_error ignored;
@@ -369,55 +400,386 @@ static int check_index(lectern_mupdf_document *document, int index, lectern_mupd
 
 // MARK: - Page tree and page info
 
-int lectern_mupdf_document_load_page_tree(lectern_mupdf_document *document, lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
-    if (!document->pdf) return 0;
-    lock_document(document, NULL, error);
+/// How deep the walk descends: real trees are a few levels deep, and the nodes below are left out.
+#define PAGE_TREE_MAX_DEPTH 256
+
+static int walk_has_seen(page_walk *walk, int num) {
+    return num > 0 && num < walk->seen_bits && (walk->seen[num >> 3] & (1 << (num & 7)));
+}
+
+/// Remembers object `num` as met. Call inside fz_try (throws when out of memory).
+static void walk_mark_seen(fz_context *ctx, page_walk *walk, int num) {
+    if (num <= 0) return;
+    if (num >= walk->seen_bits) {
+        int bits = walk->seen_bits ? walk->seen_bits : 1024;
+        while (bits <= num) bits = bits < INT_MAX / 2 ? bits * 2 : INT_MAX;
+        walk->seen = fz_realloc(ctx, walk->seen, (size_t)bits / 8 + 1);
+        memset(walk->seen + walk->seen_bits / 8, 0, (size_t)bits / 8 + 1 - (size_t)walk->seen_bits / 8);
+        walk->seen_bits = bits;
+    }
+    walk->seen[num >> 3] |= (unsigned char)(1 << (num & 7));
+}
+
+/// Descends into `node` (kept until it is left). Call inside fz_try.
+static void walk_push(fz_context *ctx, page_walk *walk, pdf_obj *node) {
+    if (walk->depth == walk->capacity) {
+        int capacity = walk->capacity ? walk->capacity * 2 : 16;
+        walk->nodes = fz_realloc_array(ctx, walk->nodes, capacity, pdf_obj *);
+        walk->next_kid = fz_realloc_array(ctx, walk->next_kid, capacity, int);
+        walk->capacity = capacity;
+    }
+    walk->nodes[walk->depth] = pdf_keep_obj(ctx, node);
+    walk->next_kid[walk->depth] = 0;
+    walk->depth++;
+}
+
+static void walk_pop(fz_context *ctx, page_walk *walk) {
+    walk->depth--;
+    pdf_drop_obj(ctx, walk->nodes[walk->depth]);
+}
+
+/// Hands the pages found so far to MuPDF as its page map, so its lookups (fz_load_page, links) use
+/// them instead of descending by /Count. `page_map_nesting` 1 makes pdf_load_page_tree (which the
+/// outline loader calls) keep this map instead of allocating one by the claimed count.
+static void walk_install_map(lectern_mupdf_document *document) {
+    pdf_document *pdf = document->pdf;
+    page_walk *walk = &document->walk;
+    pdf->fwd_page_map = walk->pages;
+    pdf->map_page_count = walk->page_count;
+    pdf->rev_page_map = walk->by_object;
+    pdf->page_map_nesting = walk->pages ? 1 : 0;
+}
+
+static int compare_by_object(const void *a, const void *b) {
+    const pdf_rev_page_map *x = a, *y = b;
+    return (x->object > y->object) - (x->object < y->object);
+}
+
+/// The walk reached the end of the tree: the pages found are the document's pages. Call with
+/// doc_lock held, inside fz_try.
+static void walk_finish(lectern_mupdf_document *document) {
     fz_context *ctx = document->ctx;
-    int result = 0;
-    if (document->page_tree == 0) {
-        fz_try(ctx) {
-            pdf_load_page_tree(ctx, document->pdf);
-            document->page_tree = 1;
-            result = 1;
+    page_walk *walk = &document->walk;
+    walk->done = 1;
+    if (walk->page_count > 0) {
+        walk->by_object = fz_malloc_array(ctx, walk->page_count, pdf_rev_page_map);
+        for (int i = 0; i < walk->page_count; i++) {
+            walk->by_object[i].page = i;
+            walk->by_object[i].object = walk->pages[i];
         }
-        fz_catch(ctx) {
-            // A broken tree: pages are still found by the slow walk (which may repair on its own).
-            document->page_tree = -1;
-            caught(ctx, error);
-            result = -1;
+        qsort(walk->by_object, (size_t)walk->page_count, sizeof *walk->by_object, compare_by_object);
+    }
+    walk_install_map(document);
+    int claimed = pdf_count_pages(ctx, document->pdf);
+    if (walk->page_count != claimed) {
+        fz_warn(ctx, "the page tree holds %d pages, not the %d its /Count claims", walk->page_count, claimed);
+#if FZ_VERSION_MAJOR == 1 && FZ_VERSION_MINOR == 21
+        // pdf_count_pages answers linear_page_count when it is set (it is only used by progressive
+        // loading, which Lectern does not use): fz_load_page then accepts every real page, even
+        // past a /Count that claimed fewer.
+        if (walk->page_count > 0) document->pdf->linear_page_count = walk->page_count;
+#endif
+    }
+    atomic_store(&document->page_count, walk->page_count);
+}
+
+/// Appends page object `num` to the pages found. Call inside fz_try.
+static void walk_add_page(fz_context *ctx, page_walk *walk, int num) {
+    if (walk->page_count == INT_MAX - 1) return;
+    if (walk->page_count == walk->page_capacity) {
+        int capacity = walk->page_capacity < INT_MAX / 4 ? (walk->page_capacity ? walk->page_capacity * 2 : 64)
+                                                         : INT_MAX - 1;
+        walk->pages = fz_realloc_array(ctx, walk->pages, capacity, int);
+        walk->page_capacity = capacity;
+    }
+    walk->pages[walk->page_count++] = num;
+}
+
+/// Looks at one kid of the deepest node. Call inside fz_try.
+static void walk_kid(lectern_mupdf_document *document, pdf_obj *kid) {
+    fz_context *ctx = document->ctx;
+    page_walk *walk = &document->walk;
+    walk->kids++;
+    int num = pdf_to_num(ctx, kid);
+    if (walk_has_seen(walk, num)) {
+        // A kid met before: a /Kids entry pointing back to an ancestor (a cycle), or the same
+        // page listed twice. Either way it is not another page.
+        if (walk->skipped++ == 0) fz_warn(ctx, "page tree: object %d is listed again (a cycle), skipping it", num);
+        return;
+    }
+    walk_mark_seen(ctx, walk, num);
+    if (!pdf_is_dict(ctx, kid)) {
+        // A reference to an object that is gone (a truncated file) still holds a page's place:
+        // MuPDF shows it as a blank page of its default size. Anything else is not a page.
+        if (num > 0 && pdf_is_null(ctx, kid)) {
+            fz_warn(ctx, "page tree: page object %d is missing, it shows as a blank page", num);
+            walk_add_page(ctx, walk, -num); // negative: see load_page_locked
+        } else if (walk->skipped++ == 0) {
+            fz_warn(ctx, "page tree: a kid is not a dictionary, skipping it");
+        }
+        return;
+    }
+    // MuPDF's own rule: /Type decides; without one, a node has /Kids and no /MediaBox.
+    pdf_obj *type = pdf_dict_get(ctx, kid, PDF_NAME(Type));
+    int is_node = type ? pdf_name_eq(ctx, type, PDF_NAME(Pages))
+                       : pdf_dict_get(ctx, kid, PDF_NAME(Kids)) && !pdf_dict_get(ctx, kid, PDF_NAME(MediaBox));
+    if (is_node) {
+        if (walk->depth >= PAGE_TREE_MAX_DEPTH) {
+            if (walk->skipped++ == 0) fz_warn(ctx, "page tree deeper than %d levels, skipping the rest", walk->depth);
+            return;
+        }
+        walk_push(ctx, walk, kid);
+        return;
+    }
+    if ((type && !pdf_name_eq(ctx, type, PDF_NAME(Page))) || num <= 0) {
+        // Not a page, or a page dictionary written inline (MuPDF's map holds object numbers).
+        if (walk->skipped++ == 0) fz_warn(ctx, "page tree: object %d is not a page, skipping it", num);
+        return;
+    }
+    walk_add_page(ctx, walk, num);
+}
+
+/// Walks on until `want` pages are known or the tree ends, looking at no more than `budget` kids.
+/// Call with doc_lock held, inside fz_try. A kid that cannot be read is skipped, not fatal.
+static void walk_locked(lectern_mupdf_document *document, int want, int budget) {
+    fz_context *ctx = document->ctx;
+    page_walk *walk = &document->walk;
+    if (walk->done) return;
+    if (!walk->started) {
+        walk->started = 1;
+        pdf_obj *root = pdf_dict_getp(ctx, pdf_trailer(ctx, document->pdf), "Root/Pages");
+        if (pdf_is_dict(ctx, root)) {
+            walk_mark_seen(ctx, walk, pdf_to_num(ctx, root));
+            walk_push(ctx, walk, root);
+        } else {
+            fz_warn(ctx, "the document has no page tree");
         }
     }
-    unlock_document(document);
+    while (walk->page_count < want && budget-- > 0 && walk->depth > 0) {
+        pdf_obj *kid = NULL;
+        fz_var(kid);
+        fz_try(ctx) {
+            int top = walk->depth - 1;
+            pdf_obj *kids = pdf_dict_get(ctx, walk->nodes[top], PDF_NAME(Kids));
+            int index = walk->next_kid[top]++;
+            if (index < pdf_array_len(ctx, kids)) kid = pdf_array_get(ctx, kids, index);
+        }
+        fz_catch(ctx) {
+            if (fz_caught(ctx) == FZ_ERROR_MEMORY) fz_rethrow(ctx);
+            fz_warn(ctx, "page tree: skipping an unreadable node: %s", fz_caught_message(ctx));
+            kid = NULL;
+        }
+        if (!kid) {
+            walk_pop(ctx, walk); // its kids are done (or unreadable)
+            continue;
+        }
+        fz_try(ctx) walk_kid(document, kid);
+        fz_catch(ctx) {
+            if (fz_caught(ctx) == FZ_ERROR_MEMORY) fz_rethrow(ctx);
+            walk->skipped++;
+            fz_warn(ctx, "page tree: skipping an unreadable kid: %s", fz_caught_message(ctx));
+        }
+    }
+    walk_install_map(document);
+    if (walk->depth == 0) walk_finish(document);
+}
+
+/// Makes sure the walk has found page `index`; throws when the tree holds no such page. Call with
+/// doc_lock held, inside fz_try.
+static void walk_to_page_locked(lectern_mupdf_document *document, int index) {
+    if (index < document->walk.page_count) return;
+    walk_locked(document, index + 1, INT_MAX);
+    if (index >= document->walk.page_count)
+        fz_throw(document->ctx, FZ_ERROR_GENERIC, "there is no page %d: the page tree holds %d pages", index + 1,
+                 document->walk.page_count);
+}
+
+/// Frees the walk and takes its map back from MuPDF (which would free the reverse map, not the
+/// forward one). No call may be in flight.
+static void walk_drop(lectern_mupdf_document *document) {
+    fz_context *ctx = document->ctx;
+    page_walk *walk = &document->walk;
+    if (document->pdf && document->pdf->fwd_page_map == walk->pages) {
+        document->pdf->fwd_page_map = NULL;
+        document->pdf->rev_page_map = NULL;
+        document->pdf->map_page_count = 0;
+        document->pdf->page_map_nesting = 0;
+    }
+    while (walk->depth > 0) walk_pop(ctx, walk);
+    fz_free(ctx, walk->nodes);
+    fz_free(ctx, walk->next_kid);
+    fz_free(ctx, walk->seen);
+    fz_free(ctx, walk->pages);
+    fz_free(ctx, walk->by_object);
+    memset(walk, 0, sizeof *walk);
+}
+
+/// The number written in `digits` (an optional sign, then digits), saturated at INT64_MAX.
+static int64_t parse_count(const char *digits) {
+    int negative = 0;
+    while (*digits == '-' || *digits == '+') negative |= *digits++ == '-';
+    int64_t value = 0;
+    for (; *digits >= '0' && *digits <= '9'; digits++) {
+        int digit = *digits - '0';
+        value = value > (INT64_MAX - digit) / 10 ? INT64_MAX : value * 10 + digit;
+    }
+    return negative ? -value : value;
+}
+
+/// Reads the dictionary that starts at `stm`'s position and returns its /Count as written, or
+/// `fallback` when /Count is not there or not a plain integer. Call inside fz_try.
+static int64_t scan_count(fz_context *ctx, fz_stream *stm, pdf_lexbuf *buf, int64_t fallback) {
+    if (pdf_lex(ctx, stm, buf) != PDF_TOK_OPEN_DICT) return fallback;
+    // A /Pages dictionary is short; a bound keeps a broken one from being read to the end of the file.
+    for (int tokens = 0; tokens < 1 << 20; tokens++) {
+        pdf_token key = pdf_lex(ctx, stm, buf);
+        if (key == PDF_TOK_INT) {
+            // The generation of a reference whose number was read as the previous value: "3 0 R".
+            if (pdf_lex(ctx, stm, buf) != PDF_TOK_R) return fallback;
+            continue;
+        }
+        if (key != PDF_TOK_NAME) return fallback; // the end of the dictionary, or garbage
+        int is_count = strcmp(buf->scratch, "Count") == 0;
+        pdf_token value = pdf_lex(ctx, stm, buf);
+        if (is_count) {
+            if (value != PDF_TOK_INT) return fallback;
+            int64_t count = parse_count(buf->scratch);
+            // "/Count 5 0 R" is a reference: MuPDF's value follows it.
+            return pdf_lex(ctx, stm, buf) == PDF_TOK_INT ? fallback : count;
+        }
+        for (int depth = value == PDF_TOK_OPEN_DICT || value == PDF_TOK_OPEN_ARRAY; depth > 0 && tokens < 1 << 20;
+             tokens++) {
+            pdf_token token = pdf_lex(ctx, stm, buf);
+            if (token == PDF_TOK_OPEN_DICT || token == PDF_TOK_OPEN_ARRAY) depth++;
+            else if (token == PDF_TOK_CLOSE_DICT || token == PDF_TOK_CLOSE_ARRAY) depth--;
+            else if (token == PDF_TOK_EOF || token == PDF_TOK_ERROR) return fallback;
+        }
+    }
+    return fallback;
+}
+
+/// The root /Pages /Count as written in the file. MuPDF 1.21's lexer keeps only 32 bits of an
+/// integer (9,999,999,999 reads as 1,410,065,407); this reads the digits again, so that a count
+/// that does not fit MuPDF's int is seen as the lie it is rather than as its wrapped value.
+/// Saturates at INT64_MAX. MuPDF's value when the object cannot be read again. Call inside fz_try.
+static int64_t read_claimed_count_locked(fz_context *ctx, pdf_document *pdf) {
+    pdf_obj *pages = pdf_dict_getp(ctx, pdf_trailer(ctx, pdf), "Root/Pages");
+    int64_t fallback = pdf_to_int64(ctx, pdf_dict_get(ctx, pages, PDF_NAME(Count)));
+    int num = pdf_to_num(ctx, pages);
+    if (num <= 0 || num >= pdf_xref_len(ctx, pdf)) return fallback;
+    int64_t result = fallback;
+    pdf_lexbuf buf;
+    pdf_lexbuf_init(ctx, &buf, PDF_LEXBUF_SMALL);
+    fz_stream *stm = NULL, *sub = NULL;
+    pdf_obj *objstm = NULL;
+    fz_var(stm);
+    fz_var(sub);
+    fz_var(objstm);
+    fz_var(result);
+    fz_try(ctx) {
+        pdf_xref_entry *entry = pdf_get_xref_entry(ctx, pdf, num);
+        if (entry && entry->type == 'n' && !entry->stm_buf) {
+            // "num gen obj << … >>" at the entry's offset.
+            fz_seek(ctx, pdf->file, entry->ofs, SEEK_SET);
+            if (pdf_lex(ctx, pdf->file, &buf) == PDF_TOK_INT && pdf_lex(ctx, pdf->file, &buf) == PDF_TOK_INT &&
+                pdf_lex(ctx, pdf->file, &buf) == PDF_TOK_OBJ)
+                result = scan_count(ctx, pdf->file, &buf, fallback);
+        } else if (entry && (entry->type == 'o' || entry->type == 'O') && entry->ofs > 0 && entry->ofs < INT_MAX) {
+            // In an object stream: its header lists "number offset" pairs, offsets from /First.
+            int stream = (int)entry->ofs;
+            objstm = pdf_load_object(ctx, pdf, stream);
+            int count = pdf_dict_get_int(ctx, objstm, PDF_NAME(N));
+            int64_t first = pdf_to_int64(ctx, pdf_dict_get(ctx, objstm, PDF_NAME(First)));
+            stm = pdf_open_stream_number(ctx, pdf, stream);
+            int64_t offset = -1;
+            for (int i = 0; i < count && offset < 0; i++) {
+                if (pdf_lex(ctx, stm, &buf) != PDF_TOK_INT) break;
+                int64_t object = buf.i;
+                if (pdf_lex(ctx, stm, &buf) != PDF_TOK_INT) break;
+                if (object == num) offset = buf.i;
+            }
+            if (offset >= 0 && first >= 0) {
+                sub = fz_open_null_filter(ctx, stm, UINT64_MAX, first + offset);
+                result = scan_count(ctx, sub, &buf, fallback);
+            }
+        }
+    }
+    fz_always(ctx) {
+        fz_drop_stream(ctx, sub);
+        fz_drop_stream(ctx, stm);
+        pdf_drop_obj(ctx, objstm);
+        pdf_lexbuf_fin(ctx, &buf);
+    }
+    fz_catch(ctx) {
+        if (fz_caught(ctx) == FZ_ERROR_MEMORY) fz_rethrow(ctx);
+        fz_warn(ctx, "cannot read the page count's digits again: %s", fz_caught_message(ctx));
+        result = fallback;
+    }
     return result;
 }
 
-void lectern_mupdf_document_release_page_tree(lectern_mupdf_document *document) {
+int lectern_mupdf_document_walk_page_tree(lectern_mupdf_document *document, int max_kids,
+                                          lectern_mupdf_page_tree *tree, lectern_mupdf_error *error) {
+    set_error(error, LECTERN_MUPDF_OK, "");
+    memset(tree, 0, sizeof *tree);
+    if (!document->pdf) {
+        int count = 0;
+        int status = lectern_mupdf_document_count_pages(document, &count, error);
+        tree->done = 1;
+        tree->pages = count;
+        return status;
+    }
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    int status = LECTERN_MUPDF_OK;
+    fz_try(ctx) walk_locked(document, INT_MAX, max_kids > 0 ? max_kids : INT_MAX);
+    fz_catch(ctx) status = caught(ctx, error);
+    page_walk *walk = &document->walk;
+    tree->done = walk->done;
+    tree->pages = walk->page_count;
+    tree->kids = walk->kids;
+    tree->skipped = walk->skipped;
+    unlock_document(document);
+    return status;
+}
+
+int lectern_mupdf_document_claimed_page_count(lectern_mupdf_document *document, int64_t *claimed,
+                                              lectern_mupdf_error *error) {
+    set_error(error, LECTERN_MUPDF_OK, "");
+    *claimed = -1;
+    if (!document->pdf) return LECTERN_MUPDF_OK;
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    int status = LECTERN_MUPDF_OK;
+    fz_try(ctx) *claimed = read_claimed_count_locked(ctx, document->pdf);
+    fz_catch(ctx) status = caught(ctx, error);
+    unlock_document(document);
+    return status;
+}
+
+void lectern_mupdf_document_release_page_objects(lectern_mupdf_document *document) {
     if (!document->pdf) return;
     lectern_mupdf_error error;
     lock_document(document, NULL, &error);
     fz_context *ctx = document->ctx;
-    fz_try(ctx) {
-        if (document->page_tree == 1) {
-            pdf_drop_page_tree(ctx, document->pdf);
-            document->page_tree = 2;
-        }
-        // Objects only the xref cache holds (the page dictionaries read for the sizes) go;
-        // MuPDF reads them again from the file when a page needs them.
-        pdf_clear_xref(ctx, document->pdf);
-    }
-    fz_catch(ctx) {
-        caught(ctx, &error);
-    }
+    // Objects only the xref cache holds (the page dictionaries read for the sizes) go; MuPDF reads
+    // them again from the file when a page needs them. The page map stays: 12 bytes a page.
+    fz_try(ctx) pdf_clear_xref(ctx, document->pdf);
+    fz_catch(ctx) caught(ctx, &error);
     unlock_document(document);
 }
 
 /// The page dictionary of page `index`, borrowed (valid while doc_lock is held). Call inside fz_try.
 ///
-/// MuPDF 1.21's pdf_lookup_page_obj returns a borrowed object from the tree walk but a kept one
-/// (pdf_load_object) once pdf_load_page_tree has filled the page map; 1.22 returns borrowed in both.
-/// Balance the 1.21 reference here so callers never drop.
-static pdf_obj *lookup_page_obj(fz_context *ctx, pdf_document *pdf, int index) {
+/// Walks the page tree as far as page `index` first (see page_walk), so MuPDF finds it in the page
+/// map. MuPDF 1.21's pdf_lookup_page_obj returns a borrowed object from its own tree walk but a kept
+/// one (pdf_load_object) from a page map; 1.22 returns borrowed in both. Balance the 1.21 reference
+/// here so callers never drop.
+static pdf_obj *lookup_page_obj(lectern_mupdf_document *document, int index) {
+    fz_context *ctx = document->ctx;
+    pdf_document *pdf = document->pdf;
+    walk_to_page_locked(document, index);
+    if (document->walk.pages[index] < 0) return NULL; // gone: a blank page of the default size
     pdf_obj *page = pdf_lookup_page_obj(ctx, pdf, index);
 #if FZ_VERSION_MAJOR == 1 && FZ_VERSION_MINOR < 22
     if (pdf->fwd_page_map) pdf_drop_obj(ctx, page); // the xref cache still holds it
@@ -427,8 +789,9 @@ static pdf_obj *lookup_page_obj(fz_context *ctx, pdf_document *pdf, int index) {
 
 /// Page geometry read from the page object, with MuPDF's own rules (pdf_page_obj_transform, the
 /// function fz_bound_page uses): nothing is loaded but the page dictionary and its parents.
-static void page_info_locked(fz_context *ctx, pdf_document *pdf, int index, lectern_mupdf_page_info *info) {
-    pdf_obj *page = lookup_page_obj(ctx, pdf, index);
+static void page_info_locked(lectern_mupdf_document *document, int index, lectern_mupdf_page_info *info) {
+    fz_context *ctx = document->ctx;
+    pdf_obj *page = lookup_page_obj(document, index);
     fz_rect media = pdf_to_rect(ctx, pdf_dict_get_inheritable(ctx, page, PDF_NAME(MediaBox)));
     if (fz_is_empty_rect(media)) media = fz_make_rect(0, 0, 612, 792); // MuPDF's own default
     media = fz_make_rect(fz_min(media.x0, media.x1), fz_min(media.y0, media.y1), fz_max(media.x0, media.x1),
@@ -461,7 +824,7 @@ int lectern_mupdf_page_get_info(lectern_mupdf_document *document, int index, lec
     }
     lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
-    fz_try(ctx) page_info_locked(ctx, document->pdf, index, info);
+    fz_try(ctx) page_info_locked(document, index, info);
     fz_catch(ctx) status = caught(ctx, error);
     unlock_document(document);
     info->status = status;
@@ -483,7 +846,7 @@ int lectern_mupdf_page_get_infos(lectern_mupdf_document *document, int start, in
     lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
     for (int i = 0; i < count; i++) {
-        fz_try(ctx) page_info_locked(ctx, document->pdf, start + i, &infos[i]);
+        fz_try(ctx) page_info_locked(document, start + i, &infos[i]);
         fz_catch(ctx) {
             int code = fz_caught(ctx);
             infos[i].status = code == FZ_ERROR_NONE ? FZ_ERROR_GENERIC : code;
@@ -598,13 +961,29 @@ int lectern_mupdf_document_page_labels(lectern_mupdf_document *document, lectern
 /// fz_drop_page before releasing doc_lock.
 static fz_page *load_page_locked(lectern_mupdf_document *document, int index) {
     fz_context *ctx = document->ctx;
-    fz_page *page = fz_load_page(ctx, document->doc, index);
+    pdf_document *pdf = document->pdf;
+    int *hidden = NULL;
+    if (pdf) {
+        walk_to_page_locked(document, index);
+        // A page whose object is gone: MuPDF's map lookup would throw (pdf_load_object), its
+        // own tree walk returns the dangling reference, which loads as a blank page.
+        if (document->walk.pages[index] < 0) {
+            hidden = pdf->fwd_page_map;
+            pdf->fwd_page_map = NULL;
+        }
+    }
+    fz_page *page = NULL;
+    fz_try(ctx) page = fz_load_page(ctx, document->doc, index);
+    fz_always(ctx) {
+        if (hidden) pdf->fwd_page_map = hidden;
+    }
+    fz_catch(ctx) fz_rethrow(ctx);
 #if FZ_VERSION_MAJOR == 1 && FZ_VERSION_MINOR < 22
     // pdf_load_page keeps the page object it got from pdf_lookup_page_obj, which in 1.21 is itself
-    // a kept reference when the page map is loaded (see lookup_page_obj): give that one back.
+    // a kept reference when it came from the page map (see lookup_page_obj): give that one back.
     // Only for a freshly loaded page (refs 1): fz_load_page returns a page still open as it is.
     pdf_page *pdf_page = pdf_page_from_fz_page(ctx, page);
-    if (pdf_page && page->refs == 1 && document->pdf && document->pdf->fwd_page_map) pdf_drop_obj(ctx, pdf_page->obj);
+    if (pdf_page && page->refs == 1 && pdf && !hidden && pdf->fwd_page_map) pdf_drop_obj(ctx, pdf_page->obj);
 #endif
     return page;
 }
@@ -923,7 +1302,6 @@ int lectern_mupdf_page_links(lectern_mupdf_document *document, int index, lecter
     *count = 0;
     int status = check_index(document, index, error);
     if (status != LECTERN_MUPDF_OK) return status;
-    int page_count = atomic_load(&document->page_count); // known: check_index counted the pages
     lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
     fz_page *page = NULL;
@@ -933,6 +1311,10 @@ int lectern_mupdf_page_links(lectern_mupdf_document *document, int index, lecter
     fz_var(head);
     fz_var(out);
     fz_try(ctx) {
+        // A link may lead to any page, and MuPDF looks its target up in the page map (to place
+        // the destination): the whole tree must be walked first. Then the count is the real one.
+        if (document->pdf) walk_locked(document, INT_MAX, INT_MAX);
+        int page_count = atomic_load(&document->page_count);
         // Loading the page reads its annotations and links (pdf_load_page), not its content.
         page = load_page_locked(document, index);
         head = fz_load_links(ctx, page);
@@ -1011,7 +1393,7 @@ int lectern_mupdf_page_get_info_by_loading_for_testing(lectern_mupdf_document *d
     fz_page *page = NULL;
     fz_var(page);
     fz_try(ctx) {
-        page = fz_load_page(ctx, document->doc, index);
+        page = load_page_locked(document, index);
         copy_rect(info->bounds, fz_bound_page(ctx, page));
         pdf_obj *obj = pdf_page_from_fz_page(ctx, page)->obj;
         fz_rect media = pdf_to_rect(ctx, pdf_dict_get_inheritable(ctx, obj, PDF_NAME(MediaBox)));

@@ -164,6 +164,12 @@ public struct DocumentView: Sendable {
             shiftGestures(byContent: delta * (1 / zoomScale))
         }
         clampAll()
+        followLayoutChange(restingAtMark: restingAtMark)
+    }
+
+    /// After the layout changed under the reader: a page turn heads for where its page rests
+    /// now, and a view resting where the last navigation put it still counts as resting there.
+    private mutating func followLayoutChange(restingAtMark: Bool) {
         if case .transition(var transition) = animation, let page = transition.page, transition.target == .document {
             // A page turn heads for where its page rests now, carrying on from where it is:
             // re-base its start so that the current progress gives the current offset.
@@ -184,6 +190,59 @@ public struct DocumentView: Sendable {
         } else {
             navigationMark = nil
         }
+    }
+
+    /// Changes the number of pages, when a document's page tree turns out to hold another
+    /// count than it claimed, without moving what the reader sees: the dominant page stays
+    /// where it is on screen, and a drag, pinch, fling or page turn carries on. When the
+    /// dominant page is past the new end, the view goes to the last page; a page turn
+    /// heading past the new end stops. Pages added at the end use the table's estimate.
+    ///
+    /// Costs O(m) in the pages whose geometry was recorded, not O(pages).
+    public mutating func setPageCount(_ count: Int) {
+        let count = max(0, count)
+        guard count != pages.count else { return }
+        let dominant = dominantPage()
+        resizeAnchor = nil
+        rememberedPage = min(rememberedPage, max(0, count - 1))
+        if case .transition(let transition) = animation, let page = transition.page, page >= count {
+            animation = nil
+        }
+        guard dominant < count else {
+            // The page on screen does not exist: show the last one that does.
+            drag = nil
+            pinch = nil
+            animation = nil
+            navigationMark = nil
+            spreadZooms = [:]
+            pages.setCount(count)
+            relayout()
+            if count > 0 {
+                try? goToPage(count - 1)
+            } else {
+                contentOffset = .zero
+                zoomScale = 1
+            }
+            return
+        }
+        let restingAtMark = navigationMark.map(isAt) ?? false
+        // Paged layouts keep the dominant spread's cell (the page is centred in it); the
+        // others keep the page itself.
+        func anchor() -> Point {
+            let spread = spreads.spreadIndex(forPage: dominant)
+            let point = layout.spreadBasedZooming ? zoomCell(forSpread: spread).origin : frame(forPage: dominant).origin
+            return contentToView(spread: spread).apply(to: point)
+        }
+        let before = anchor()
+        pages.setCount(count)
+        relayout()
+        if case .spread(let s) = drag?.target, s >= layout.spreadCount { drag = nil }
+        if case .spread(let s) = pinch?.target, s >= layout.spreadCount { pinch = nil }
+        let delta = anchor() - before
+        contentOffset = contentOffset + delta
+        shiftGestures(byContent: delta * (1 / (layout.spreadBasedZooming ? 1 : zoomScale)))
+        clampAll()
+        followLayoutChange(restingAtMark: restingAtMark)
     }
 
     /// Moves the document-space state of a running drag, pinch, fling or animation by

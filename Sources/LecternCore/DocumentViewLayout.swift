@@ -39,7 +39,8 @@ public protocol DocumentViewLayout: Sendable {
     /// The size of the scrollable content at zoom 1.
     var contentSize: Size { get }
 
-    /// Lays out every spread for `context`. May cost O(n) in the spread count.
+    /// Lays out every spread for `context`. May cost O(n) in the spread count (the derived
+    /// layouts cost O(m log m) in the pages whose geometry was recorded).
     mutating func prepare(_ context: LayoutContext)
     /// Lays out again the spreads whose sizes changed; the context holds the new sizes.
     mutating func invalidateSpreads(_ changed: [Int], context: LayoutContext)

@@ -106,14 +106,17 @@ public struct SpreadGeometry: Hashable, Sendable {
 extension Spreads {
     /// The natural size of `spread` in spread space, without building its slots.
     public func size(ofSpread spread: Int, pages: PageTable) -> Size {
-        let range = pageRange(forSpread: spread)
+        // Lazily: this runs for every spread on screen, every frame.
+        Self.size(ofPagesSized: pageRange(forSpread: spread).lazy.map { pages[$0].displaySize })
+    }
+
+    /// The natural size of a spread of pages with these displayed sizes (in any order): the
+    /// pages scaled to the tallest one's height, side by side.
+    static func size(ofPagesSized sizes: some Collection<Size>) -> Size {
         var height = 0.0
-        for page in range { height = max(height, pages[page].displaySize.height) }
+        for size in sizes { height = max(height, size.height) }
         var width = 0.0
-        for page in range {
-            let size = pages[page].displaySize
-            width += size.width * (height / size.height)
-        }
+        for size in sizes { width += size.width * (height / size.height) }
         return Size(width: width, height: height)
     }
 }

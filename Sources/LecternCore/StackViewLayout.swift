@@ -7,8 +7,10 @@
 /// and `interitemSpacing` is the gap between cells. Horizontal stacks run right to left
 /// under right-edge binding, as the mirror image of the left-to-right stack.
 ///
-/// Spread extents live in a Fenwick tree, so visible-spread queries, offset↔index
-/// conversions and refining one spread's size are O(log n).
+/// Spread extents are uniform except where pages were measured to another size (or a first
+/// or last spread holds fewer pages): the layout stores only those exceptions, so its memory
+/// and `prepare(_:)` grow with the exceptions, not with the spread count, and visible-spread
+/// queries and offset↔index conversions are O(log m) in the m exceptions.
 public struct StackViewLayout: DocumentViewLayout {
     /// Whether spreads follow each other directly or one per viewport.
     public enum Arrangement: String, Hashable, Sendable, Codable {
@@ -36,10 +38,12 @@ public struct StackViewLayout: DocumentViewLayout {
     public private(set) var needsPrepare = true
 
     private var isRightToLeft = false
+    /// The number of spreads.
+    private var count = 0
     /// Width/height of each spread's natural size.
-    private var aspectRatios: [Double] = []
+    private var aspectRatios = SparsePrefixSums(count: 0, uniform: 1)
     /// Continuous: main-axis extent of each spread plus the spacing after it.
-    private var steps = PrefixSums([])
+    private var steps = SparsePrefixSums(count: 0, uniform: 1)
     private var crossExtent = 1.0
 
     /// Creates an empty stack; call `prepare(_:)` before asking for frames.
@@ -67,7 +71,6 @@ public struct StackViewLayout: DocumentViewLayout {
         return axis == .horizontal ? EdgeInsets(left: half, right: half) : EdgeInsets(top: half, bottom: half)
     }
 
-    private var count: Int { aspectRatios.count }
     private var viewportMain: Double { max(1, viewportSize.extent(along: axis)) }
     private var stride: Double { viewportMain + interitemSpacing }
     private var mirrors: Bool { axis == .horizontal && isRightToLeft }
@@ -77,40 +80,31 @@ public struct StackViewLayout: DocumentViewLayout {
         viewportSize = context.viewportSize
         isRightToLeft = context.isRightToLeft
         crossExtent = max(1, context.viewportSize.extent(along: axis.cross) - contentInsets.total(along: axis.cross))
-        let n = context.spreads.spreadCount
-        var ratios = [Double](repeating: 1, count: n)
-        // Spreads of pages whose sizes are still estimated all look alike: measure one of each
-        // page count, so opening a 15,000-page document costs a pass of lookups, not 15,000
-        // spread geometries.
-        // By page count (a spread holds one or two pages): no hashing in this loop.
-        var estimated: [Double?] = [nil, nil, nil]
-        let known = context.pages.knownPages
-        var nextKnown = 0
-        for s in 0..<n {
-            let pages = context.spreads.pageRange(forSpread: s)
-            // Walk the sorted known pages alongside the spreads (no lookup per page).
-            var hasKnown = true
-            if let known {
-                while nextKnown < known.count && known[nextKnown] < pages.lowerBound { nextKnown += 1 }
-                hasKnown = nextKnown < known.count && known[nextKnown] < pages.upperBound
-            }
-            if !hasKnown {
-                if pages.count < estimated.count, let ratio = estimated[pages.count] {
-                    ratios[s] = ratio
-                    continue
-                }
-                let ratio = context.spreads.size(ofSpread: s, pages: context.pages).aspectRatio
-                if pages.count < estimated.count { estimated[pages.count] = ratio }
-                ratios[s] = ratio
-                continue
-            }
-            ratios[s] = context.spreads.size(ofSpread: s, pages: context.pages).aspectRatio
+        count = context.spreads.spreadCount
+        // Every spread of pages that all use the estimate looks alike: that is the uniform
+        // spread. Only spreads holding a recorded page, and the first and last spread (which
+        // may hold fewer pages), can differ; measure those and nothing else, so opening a
+        // document costs the same for 15,000 or 1.4 billion claimed pages.
+        let typicalPages = context.spreads.mode == .single ? 1 : 2
+        let uniform = Spreads.size(
+            ofPagesSized: Array(repeating: context.pages.estimate.displaySize, count: typicalPages)
+        ).aspectRatio
+        var candidates: [Int] = count > 0 ? [0] : []
+        for page in context.pages.recordedPages where page < context.spreads.pageCount {
+            let spread = context.spreads.spreadIndex(forPage: page)
+            if spread != candidates.last { candidates.append(spread) }
         }
-        aspectRatios = ratios
+        if count > 1 { candidates.append(count - 1) }
+        let exceptions = candidates.map { spread in
+            (index: spread, value: context.spreads.size(ofSpread: spread, pages: context.pages).aspectRatio)
+        }
+        aspectRatios = SparsePrefixSums(count: count, uniform: uniform, exceptions: exceptions)
         if arrangement == .continuous {
-            steps = PrefixSums(ratios.map { mainExtent(aspectRatio: $0) + interitemSpacing })
+            steps = SparsePrefixSums(
+                count: count, uniform: step(aspectRatio: uniform),
+                exceptions: exceptions.map { ($0.index, step(aspectRatio: $0.value)) })
         } else {
-            steps = PrefixSums([])
+            steps = SparsePrefixSums(count: 0, uniform: 1)
         }
         needsPrepare = false
     }
@@ -120,13 +114,22 @@ public struct StackViewLayout: DocumentViewLayout {
             prepare(context)
             return
         }
-        for s in changed where s >= 0 && s < count {
-            let ratio = context.spreads.size(ofSpread: s, pages: context.pages).aspectRatio
-            aspectRatios[s] = ratio
-            if arrangement == .continuous {
-                steps.set(mainExtent(aspectRatio: ratio) + interitemSpacing, at: s)
-            }
+        let updates = changed.filter { $0 >= 0 && $0 < count }.map { spread in
+            (index: spread, value: context.spreads.size(ofSpread: spread, pages: context.pages).aspectRatio)
         }
+        aspectRatios.set(updates)
+        if arrangement == .continuous {
+            steps.set(updates.map { ($0.index, step(aspectRatio: $0.value)) })
+        }
+    }
+
+    /// How many spreads the layout stores a size for (the others are uniform): what its
+    /// memory grows with.
+    var storedSpreadCount: Int { aspectRatios.exceptionCount }
+
+    /// Continuous: the main-axis extent of a spread plus the spacing after it.
+    private func step(aspectRatio: Double) -> Double {
+        mainExtent(aspectRatio: aspectRatio) + interitemSpacing
     }
 
     private func mainExtent(aspectRatio: Double) -> Double {
@@ -178,9 +181,10 @@ public struct StackViewLayout: DocumentViewLayout {
         precondition(spread >= 0 && spread < count, "spread \(spread) out of 0..<\(count)")
         switch arrangement {
         case .continuous:
-            let start = contentInsets.leading(along: axis) + steps.prefix(spread)
+            let (prefix, step) = steps.prefixAndValue(at: spread)
+            let start = contentInsets.leading(along: axis) + prefix
             return rect(
-                main: start, extent: steps.values[spread] - interitemSpacing,
+                main: start, extent: step - interitemSpacing,
                 cross: contentInsets.leading(along: axis.cross), crossExtent: crossExtent)
         case .paged:
             let cell = cell(forSpread: spread)
@@ -223,7 +227,7 @@ public struct StackViewLayout: DocumentViewLayout {
             return main / stride
         case .continuous:
             let relative = main - contentInsets.leading(along: axis)
-            if relative < 0 { return relative / steps.values[0] }
+            if relative < 0 { return relative / steps[0] }
             var s = min(steps.largestIndex(withPrefixAtMost: relative), count - 1)
             var start = steps.prefix(s)
             // Correct a search that disagrees with the prefix sums by one rounding step.
@@ -235,7 +239,7 @@ public struct StackViewLayout: DocumentViewLayout {
                 s += 1
                 start = steps.prefix(s)
             }
-            return Double(s) + (relative - start) / steps.values[s]
+            return Double(s) + (relative - start) / steps[s]
         }
     }
 
@@ -247,7 +251,8 @@ public struct StackViewLayout: DocumentViewLayout {
             main = index * stride
         case .continuous:
             let s = Int(max(0, min(Double(count - 1), index.rounded(.down))))
-            main = contentInsets.leading(along: axis) + steps.prefix(s) + (index - Double(s)) * steps.values[s]
+            let (prefix, step) = steps.prefixAndValue(at: s)
+            main = contentInsets.leading(along: axis) + prefix + (index - Double(s)) * step
         }
         if mirrors { main = contentSize.width - main - viewportMain }
         return axis == .vertical ? Point(x: 0, y: main) : Point(x: main, y: 0)

@@ -58,7 +58,7 @@ final class Chrome {
     func scene(for reader: Reader) -> Scene.Chrome? {
         guard isVisible || !pageEntry.isEmpty else { return nil }
         let page = reader.view.dominantPage()
-        let count = reader.document.pageCount
+        let count = reader.view.pages.count
         let position = pageEntry.isEmpty ? "Page \(page + 1) of \(count)" : "Go to page \(pageEntry)_ of \(count)"
         return Scene.Chrome(
             title: fileName(reader.document.path), position: position,
@@ -141,7 +141,7 @@ final class Chrome {
 
     private func scrub(to location: Point, reader: Reader) {
         guard let track = scrubber()?.track, track.width > 0 else { return }
-        let count = reader.document.pageCount
+        let count = reader.view.pages.count
         var fraction = min(1, max(0, (location.x - Double(track.x)) / Double(track.width)))
         if reader.view.configuration.pageBinding == .rightEdge { fraction = 1 - fraction }
         let page = Int((fraction * Double(count - 1)).rounded())
@@ -167,7 +167,7 @@ final class Chrome {
         case .enter where !pageEntry.isEmpty:
             let number = Int(pageEntry) ?? 0
             pageEntry = ""
-            let count = reader.document.pageCount
+            let count = reader.view.pages.count
             guard number >= 1 else { return true }
             reader.view.stopAnimations()
             try? reader.view.goToPage(min(number, count) - 1)

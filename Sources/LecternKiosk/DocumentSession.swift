@@ -34,8 +34,8 @@ final class DocumentSession {
     enum WorkResult: Sendable {
         case opened(PDFDocument, firstPage: PageInfo)
         case openFailed(PDFError)
-        /// The real geometry of every page (after the page tree was loaded).
-        case pageGeometries([(page: Int, geometry: PageGeometry)], failures: Int, milliseconds: Int64)
+        /// The real page count and page sizes (after the page tree was walked); nil when cancelled.
+        case pageSizes(PageSizes?)
         /// Text blocks and links per page (PDF user space), for smart zoom and links.
         case pageText([Int: PageText])
     }
@@ -97,12 +97,14 @@ final class DocumentSession {
         }
     }
 
-    /// Stops the render threads (shutdown). Work still on the worker is abandoned.
+    /// Stops the render threads (shutdown) and the reading of page sizes. Other work still on
+    /// the worker is abandoned.
     func close() {
         loadingTimer?.cancel()
         tilesWatch?.cancel()
         workerWatch?.cancel()
-        reader?.stop()
+        // SIGTERM ends Lectern within a second: a render inside MuPDF is not waited for long.
+        reader?.stop(before: ContinuousClock.now + .milliseconds(500))
     }
 
     var reader: Reader? {
@@ -131,16 +133,16 @@ final class DocumentSession {
         case let .openFailed(error):
             phase = .failed(.document(error))
             logger.error("\(error)")
-        case let .pageGeometries(updates, failures, milliseconds):
-            guard let reader else { return }
+        case let .pageSizes(sizes):
+            guard let reader, let sizes else { return }
             reader.pageSizesKnown = true
             do {
-                try reader.view.updatePageGeometries(updates)
+                try reader.apply(sizes)
             } catch {
                 logger.error("cannot use the page sizes: \(error)")
             }
             logger.info(
-                "read the sizes of \(reader.document.pageCount) pages in \(milliseconds) ms (\(updates.count) differ from page 1)\(failures > 0 ? " (\(failures) damaged pages keep estimated sizes)" : "")"
+                "read the sizes of \(sizes.pageCount) pages in \(sizes.milliseconds) ms (\(sizes.updates.count) differ from page 1)\(sizes.failures > 0 ? " (\(sizes.failures) damaged pages keep estimated sizes)" : "")"
             )
         case let .pageText(texts):
             guard let reader else { return }
@@ -217,12 +219,8 @@ final class DocumentSession {
         reader.loadingPageSizes = true
         let pdf = reader.document
         let estimate = reader.view.pages.estimate
-        worker.submit {
-            let start = ContinuousClock.now
-            let (updates, failures) = Reader.readPageGeometries(of: pdf, differingFrom: estimate)
-            return .pageGeometries(
-                updates, failures: failures, milliseconds: (ContinuousClock.now - start).milliseconds)
-        }
+        let cookie = reader.pageSizesCookie
+        worker.submit { .pageSizes(Reader.readPageSizes(of: pdf, differingFrom: estimate, cookie: cookie)) }
     }
 
     private func loadPageText(for pages: [Int], reader: Reader) {

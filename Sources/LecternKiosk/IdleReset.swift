@@ -57,7 +57,7 @@ final class IdleReset {
         chrome.reset()
         input.resetInteractions()
         reader.view.stopAnimations()
-        try? reader.view.goToPage(min(start, reader.document.pageCount - 1))
+        try? reader.view.goToPage(min(start, reader.view.pages.count - 1))
         session.onChange?()
     }
 }

@@ -171,7 +171,7 @@ public final class KioskApp {
         var status = KioskStatus()
         switch parts.session.phase {
         case .opening: status.document = .opening
-        case .open(let reader): status.document = .open(pageCount: reader.document.pageCount)
+        case .open(let reader): status.document = .open(pageCount: reader.view.pages.count)
         case .failed(let failure): status.document = .failed(failure.description)
         }
         if let reader = parts.session.reader {

@@ -21,6 +21,8 @@ final class Reader {
     var pageSizesKnown = false
     /// Whether the real sizes are being read.
     var loadingPageSizes = false
+    /// Stops reading the page sizes (shutdown).
+    let pageSizesCookie = RenderCookie()
     private var lastWanted: [TileKey] = []
     /// Told what is asked of the workers (trace logs).
     var onRequest: (([TileKey]) -> Void)?
@@ -43,7 +45,19 @@ final class Reader {
         scheduler = try TileScheduler { key, cookie in TileContent.render(key, of: document, cookie: cookie) }
     }
 
-    func stop() { scheduler.stop() }
+    /// Stops the work for this document: reading page sizes, and the tile workers, waited for
+    /// until `deadline` at most (a render inside MuPDF may not stop at once).
+    func stop(before deadline: ContinuousClock.Instant) {
+        pageSizesCookie.cancel()
+        scheduler.stop(before: deadline)
+    }
+
+    /// Replaces the count the file claims with the pages its tree holds, and the estimated
+    /// sizes with the real ones, keeping the page on screen where it is.
+    func apply(_ sizes: PageSizes) throws(DocumentViewError) {
+        view.setPageCount(sizes.pageCount)
+        try view.updatePageGeometries(sizes.updates.filter { $0.page < sizes.pageCount })
+    }
 
     /// The page geometry LecternCore uses for a page PDF reports.
     static func geometry(of info: PageInfo) throws(DocumentViewError) -> PageGeometry {
@@ -79,21 +93,31 @@ final class Reader {
 
     // MARK: Work for the worker thread
 
-    /// Every page's real geometry, read from the page tree: only those that differ from
-    /// `estimate` (page 1) are returned, so a uniform document stores nothing per page.
-    static func readPageGeometries(
-        of pdf: PDFDocument, differingFrom estimate: PageGeometry
-    ) -> (updates: [(page: Int, geometry: PageGeometry)], failures: Int) {
-        pdf.loadPageTree()
+    /// The pages the page tree holds and their real geometries: only those that differ from
+    /// `estimate` (page 1) are returned, so a uniform document stores nothing per page. Nil
+    /// when `cookie` was cancelled meanwhile (checked between slices of the walk and chunks of
+    /// pages: a few milliseconds).
+    static func readPageSizes(
+        of pdf: PDFDocument, differingFrom estimate: PageGeometry, cookie: RenderCookie
+    ) -> PageSizes? {
+        let start = ContinuousClock.now
+        let pageCount: Int
+        do throws(PDFError) {
+            pageCount = try pdf.readPageTree(cookie: cookie).pageCount
+        } catch {
+            if error.kind == .cancelled { return nil }
+            pageCount = pdf.pageCount  // a broken tree: what lookups found is all there is
+        }
         defer {
-            pdf.releasePageTree()
+            pdf.releasePageObjects()
             _ = trimHeap()
         }
         var updates: [(page: Int, geometry: PageGeometry)] = []
         var failures = 0
         var next = 0
-        while next < pdf.pageCount {
-            let range = next..<min(pdf.pageCount, next + 512)
+        while next < pageCount {
+            if cookie.isCancelled { return nil }
+            let range = next..<min(pageCount, next + 512)
             next = range.upperBound
             guard let infos = try? pdf.pageInfos(in: range) else {
                 failures += range.count
@@ -107,7 +131,9 @@ final class Reader {
                 if geometry != estimate { updates.append((page, geometry)) }
             }
         }
-        return (updates, failures)
+        return PageSizes(
+            pageCount: pageCount, updates: updates, failures: failures,
+            milliseconds: (ContinuousClock.now - start).milliseconds)
     }
 
     /// The text blocks and links of `pages`.
@@ -125,6 +151,19 @@ final class Reader {
         }
         return result
     }
+}
+
+/// The real page count and page sizes of a document, read on the worker once its first page
+/// is on screen (until then the view lays out the count the file claims, every page the size
+/// of page 1).
+struct PageSizes: Sendable {
+    /// The number of pages the page tree holds (the file may claim another).
+    var pageCount: Int
+    /// The pages whose size differs from page 1's.
+    var updates: [(page: Int, geometry: PageGeometry)]
+    /// Pages whose size could not be read (they keep the estimate).
+    var failures: Int
+    var milliseconds: Int64
 }
 
 extension Rect {

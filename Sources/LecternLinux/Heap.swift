@@ -7,3 +7,9 @@ import CLecternLinux
 public func trimHeap() -> Bool {
     CLecternLinux_malloc_trim() == 1
 }
+
+/// The heap bytes in use: allocated small blocks plus mmapped ones (for memory benchmarks).
+/// Corresponding C function: `mallinfo2`.
+public func heapBytesInUse() -> Int {
+    Int(CLecternLinux_heap_in_use())
+}

@@ -15,8 +15,16 @@ public final class PDFDocument: @unchecked Sendable {
 
     /// The path the document was opened from.
     public let path: String
-    /// The number of pages (always at least 1: a document without pages does not open).
-    public let pageCount: Int
+    /// The number of pages (always at least 1: a document without pages does not open). Until the
+    /// page tree is walked (`readPageTree(cookie:)`) this is the count the file claims, unless the
+    /// claim was not believable (see `claimedPageCount`); afterwards it is the number of pages the
+    /// tree holds. Any thread.
+    public var pageCount: Int { Int(lectern_mupdf_document_known_page_count(handle)) }
+    /// The page count the root page tree node claims (its /Count), as written in the file: a file
+    /// may lie, and 9,999,999,999 does not fit MuPDF's int. A claim that does not fit an Int32, or
+    /// is more than one page per 50 bytes of file, is not believed: the page tree is walked when the
+    /// document opens and `pageCount` starts as the real count.
+    public let claimedPageCount: Int
     /// True when MuPDF had to repair the file (a truncated or damaged file was recovered);
     /// some pages may then fail to render. Corresponding C function: `pdf_was_repaired`.
     public let wasRepaired: Bool
@@ -31,7 +39,7 @@ public final class PDFDocument: @unchecked Sendable {
     /// - Throws: `PDFError` of kind `.fileNotFound`, `.unreadable`, `.notAPDF`, `.damaged`,
     ///   `.passwordRequired`, `.wrongPassword` or `.noPages`.
     public init(path: String, password: String? = nil) throws(PDFError) {
-        try Self.checkReadablePDF(path)
+        let fileSize = try Self.checkReadablePDF(path)
         let context: MuPDFContext
         do {
             context = try MuPDFContext.shared()
@@ -68,7 +76,23 @@ public final class PDFDocument: @unchecked Sendable {
         guard lectern_mupdf_document_count_pages(handle, &count, &error) == 0 else {
             throw fail(.damaged, "the file is damaged: its pages cannot be found (MuPDF: \(error.text))")
         }
-        guard count > 0 else {
+        var claimed = Int64(count)
+        if lectern_mupdf_document_claimed_page_count(handle, &claimed, &error) != 0 || claimed < 0 {
+            claimed = Int64(count)
+        }
+        if !Self.isBelievable(claimedPages: claimed, fileSize: fileSize) {
+            // No file of this size holds that many pages (or the count does not fit MuPDF's int,
+            // which then holds a wrapped value): count the pages the tree holds before anything
+            // is laid out. Cheap: the tree of a file this small is small.
+            do throws(PDFError) {
+                let tree = try Self.walkPageTree(handle, path: path, cookie: nil)
+                MuPDFLog.logger.warning(
+                    "\(path) claims \(claimed) pages in \(fileSize) bytes; its page tree holds \(tree.pageCount)")
+            } catch {
+                throw fail(.damaged, "the file is damaged: its page tree cannot be read (\(error.message))")
+            }
+        }
+        guard lectern_mupdf_document_known_page_count(handle) > 0 else {
             throw fail(.noPages, "the document has no pages")
         }
 
@@ -82,7 +106,7 @@ public final class PDFDocument: @unchecked Sendable {
         self.context = context
         self.labels = PageLabels.read(from: handle, path: path)
         self.path = path
-        self.pageCount = Int(count)
+        self.claimedPageCount = Int(claimed)
         self.wasRepaired = lectern_mupdf_document_was_repaired(handle) != 0
         self.isRightToLeft = rtl != 0
     }
@@ -90,8 +114,9 @@ public final class PDFDocument: @unchecked Sendable {
     deinit { lectern_mupdf_document_drop(handle) }
 
     /// The geometry and label of page `index` (0-based), read from the page object without loading
-    /// the page. Before `loadPageTree()` MuPDF 1.21 finds page objects by walking the page tree, which
-    /// is slow for late pages of big documents: lay out with estimates until then.
+    /// the page. Until the page tree was read (`readPageTree(cookie:)`), finding page `index` walks
+    /// the tree as far as that page, which is slow for late pages of big documents: lay out with
+    /// estimates until then.
     /// Corresponding C function: `lectern_mupdf_page_get_info`.
     public func pageInfo(at index: Int) throws(PDFError) -> PageInfo {
         try checkIndex(index)
@@ -104,7 +129,7 @@ public final class PDFDocument: @unchecked Sendable {
     }
 
     /// The geometry and labels of the pages in `range`, for refining every page size at once
-    /// (after `loadPageTree()`). A page whose info cannot be read is a `.damaged` failure of its own;
+    /// (after `readPageTree(cookie:)`). A page whose info cannot be read is a `.damaged` failure of its own;
     /// the others are still returned. Takes the document lock in chunks, so renders of new pages
     /// are not held up for the whole range.
     ///
@@ -139,40 +164,81 @@ public final class PDFDocument: @unchecked Sendable {
         return results
     }
 
-    /// Makes page lookups fast: MuPDF 1.21 otherwise walks the page tree for every page it looks
-    /// up (reading 15,000 page sizes then takes seconds instead of tens of milliseconds). Call once,
-    /// after the first frame, on a worker; it may take a while on huge documents and blocks the
-    /// recording of new pages meanwhile. Idempotent and thread safe; logs how long it took.
+    /// Walks the whole page tree (page lookups walk it only as far as their page), so that
+    /// `pageCount` becomes the number of pages the tree holds and later lookups are a table read.
+    /// Call after the first frame, on a worker: it reads every page object (tens of milliseconds
+    /// for 15,000 pages). It holds the document lock in slices, so renders go on meanwhile, and
+    /// stops between slices when `cookie` is cancelled (`.cancelled`; a later call resumes).
+    /// Thread safe; logs how long it took, and a warning when the tree holds another count than
+    /// it claims.
     ///
-    /// - Returns: false when the page tree is broken (lookups keep walking it; nothing else changes).
-    /// Corresponding C function: `lectern_mupdf_document_load_page_tree` (`pdf_load_page_tree`).
-    @discardableResult
-    public func loadPageTree() -> Bool {
-        var error = lectern_mupdf_error()
-        let clock = ContinuousClock()
-        let start = clock.now
-        let result = lectern_mupdf_document_load_page_tree(handle, &error)
-        let elapsed = clock.now - start
-        switch result {
-        case 1:
-            let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            MuPDFLog.logger.info(
-                "\(path): page tree of \(pageCount) pages loaded in \((ms * 10).rounded() / 10) ms")
-            return true
-        case 0:
-            return true
-        default:
-            MuPDFLog.logger.warning("\(path): cannot load the page tree, page lookups stay slow: \(error.text)")
-            return false
-        }
+    /// Unlike MuPDF's own page map, the walk never trusts /Count: a root that claims 1.4 billion
+    /// pages costs nothing, a lying intermediate /Count cannot misplace a page, and /Kids that
+    /// loop back to an ancestor are skipped.
+    /// Corresponding C function: `lectern_mupdf_document_walk_page_tree`.
+    public func readPageTree(cookie: RenderCookie? = nil) throws(PDFError) -> PageTree {
+        try Self.walkPageTree(handle, path: path, cookie: cookie)
     }
 
-    /// Frees what `loadPageTree()` and reading every page's info kept in memory (the page map
-    /// and the parsed page dictionaries: about 0.7 KB a page); later page lookups walk the
-    /// page tree again, which is fast for one page. Call once all sizes were read.
-    /// Corresponding C functions: `pdf_drop_page_tree`, `pdf_clear_xref`.
-    public func releasePageTree() {
-        lectern_mupdf_document_release_page_tree(handle)
+    /// Walks the whole page tree (see `readPageTree(cookie:)`); kept for callers that only need to
+    /// know whether the tree could be read.
+    ///
+    /// - Returns: false when the tree cannot be read (lookups still walk it as far as they can).
+    @discardableResult
+    public func loadPageTree() -> Bool {
+        (try? readPageTree()) != nil
+    }
+
+    /// Frees the page dictionaries that reading every page's info kept in MuPDF's object cache
+    /// (about 0.7 KB a page); they are read again when a page needs them. The page map the tree
+    /// walk built stays (12 bytes a page). Call once all sizes were read.
+    /// Corresponding C function: `lectern_mupdf_document_release_page_objects` (`pdf_clear_xref`).
+    public func releasePageObjects() {
+        lectern_mupdf_document_release_page_objects(handle)
+    }
+
+    /// Whether a file of `fileSize` bytes could hold `claimedPages` pages: a count that does not fit
+    /// MuPDF's int is a lie (MuPDF keeps a wrapped value), and so is more than one page per 50 bytes
+    /// (the smallest page object and its entry in the cross-reference table take more).
+    static func isBelievable(claimedPages: Int64, fileSize: Int64) -> Bool {
+        claimedPages > 0 && claimedPages <= Int64(Int32.max) && claimedPages <= max(1, fileSize / 50)
+    }
+
+    /// How long to pause between slices of the page tree walk, for tests that signal Lectern while
+    /// it walks (`LECTERN_TEST_PAGE_TREE_DELAY_MS`); nil in normal use. The walk then reads one kid
+    /// per slice.
+    private static let testSliceDelayMilliseconds: Int? = getenv("LECTERN_TEST_PAGE_TREE_DELAY_MS")
+        .flatMap { Int(String(cString: $0)) }
+
+    private static func walkPageTree(
+        _ handle: OpaquePointer, path: String, cookie: RenderCookie?
+    ) throws(PDFError)
+        -> PageTree
+    {
+        let clock = ContinuousClock()
+        let start = clock.now
+        MuPDFLog.logger.debug("\(path): reading the page tree")
+        var tree = lectern_mupdf_page_tree()
+        let slice: Int32 = testSliceDelayMilliseconds == nil ? 4096 : 1
+        repeat {
+            if cookie?.isCancelled == true {
+                throw PDFError(.cancelled, path: path, message: "reading the page tree of \(path) was cancelled")
+            }
+            var error = lectern_mupdf_error()
+            guard lectern_mupdf_document_walk_page_tree(handle, slice, &tree, &error) == 0 else {
+                throw PDFError(
+                    .damaged, path: path, message: "cannot read the page tree of \(path) (MuPDF: \(error.text))")
+            }
+            if let delay = testSliceDelayMilliseconds, tree.done == 0 {
+                for _ in 0..<max(1, delay / 10) where cookie?.isCancelled != true { usleep(10_000) }
+            }
+        } while tree.done == 0
+        let elapsed = clock.now - start
+        let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        MuPDFLog.logger.info(
+            "\(path): page tree of \(tree.pages) pages read in \((ms * 10).rounded() / 10) ms\(tree.skipped > 0 ? " (\(tree.skipped) kids skipped: cycles, repeats or not pages)" : "")"
+        )
+        return PageTree(pageCount: Int(tree.pages), skippedKids: Int(tree.skipped))
     }
 
     /// The bounding boxes of the text blocks of page `index` (paragraphs and columns as MuPDF's
@@ -348,8 +414,9 @@ public final class PDFDocument: @unchecked Sendable {
     }
 
     /// Checks in Swift, before MuPDF, that `path` is a readable file starting like a PDF, so the
-    /// common mistakes get a clear message instead of a MuPDF parser error.
-    private static func checkReadablePDF(_ path: String) throws(PDFError) {
+    /// common mistakes get a clear message instead of a MuPDF parser error. Returns its size.
+    @discardableResult
+    private static func checkReadablePDF(_ path: String) throws(PDFError) -> Int64 {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
@@ -388,5 +455,6 @@ public final class PDFDocument: @unchecked Sendable {
         if !found {
             throw PDFError.open(.notAPDF, path, "the file is not a PDF (it does not start with %PDF-)")
         }
+        return Int64(info.st_size)
     }
 }

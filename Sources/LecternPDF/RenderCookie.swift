@@ -1,6 +1,6 @@
 import CMuPDF
 
-/// Lets another thread cancel a render in progress (MuPDF's `fz_cookie.abort`).
+/// Lets another thread cancel a render or a page tree walk in progress (MuPDF's `fz_cookie.abort`).
 ///
 /// Owns one `lectern_mupdf_cookie` (C heap), freed in `deinit`. Use one cookie for one render
 /// at a time; once cancelled it stays cancelled, so every later render with it throws `.cancelled`.

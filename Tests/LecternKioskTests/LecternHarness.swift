@@ -24,15 +24,16 @@ struct LecternHarness {
     let process: LecternProcess
 
     /// Starts Lectern with `arguments` (debug logs on, so the view state is logged), the
-    /// compositor offering `wl_seat` at `seatVersion`.
+    /// compositor offering `wl_seat` at `seatVersion`, and `environment` added to Lectern's.
     init(
         _ arguments: [String], width: Int32 = 1280, height: Int32 = 720,
-        seatVersion: Int32 = TestCompositor.newestSeatVersion
+        seatVersion: Int32 = TestCompositor.newestSeatVersion, environment: [String: String] = [:]
     ) throws {
         compositor = try TestCompositor(outputWidth: width, outputHeight: height, seatVersion: seatVersion)
-        var environment = compositor.environment
-        environment["LECTERN_LOG_LEVEL"] = ProcessInfo.processInfo.environment["LECTERN_TEST_LOG_LEVEL"] ?? "debug"
-        process = try LecternProcess(arguments: arguments, environment: environment)
+        var childEnvironment = compositor.environment.merging(environment) { _, new in new }
+        childEnvironment["LECTERN_LOG_LEVEL"] =
+            ProcessInfo.processInfo.environment["LECTERN_TEST_LOG_LEVEL"] ?? "debug"
+        process = try LecternProcess(arguments: arguments, environment: childEnvironment)
     }
 
     /// Waits for a first frame showing something, then until Lectern stops committing.

@@ -265,3 +265,31 @@ final class ResultBox: @unchecked Sendable {
     func set(_ value: String) { lock.withLock { stored = value } }
     var value: String? { lock.withLock { stored } }
 }
+
+@Suite("Tile scheduler shutdown")
+struct TileSchedulerShutdownTests {
+    /// Issue 10: shutting down must not wait for a render stuck where its cookie is not looked at.
+    @Test("stopping gives up waiting at the deadline, and the stuck worker ends safely later")
+    func stopDoesNotWaitPastItsDeadline() throws {
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        var scheduler: TileScheduler? = try TileScheduler(workerCount: 1) { _, _ in
+            started.signal()
+            release.wait()  // a MuPDF call that does not check its cookie
+            finished.signal()
+            return nil
+        }
+        scheduler?.setWanted([TileSchedulerTests.key(0)])
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        let clock = ContinuousClock()
+        let begin = clock.now
+        #expect(scheduler?.stop(before: begin + .milliseconds(100)) == false, "the worker is still rendering")
+        let took = clock.now - begin
+        #expect(took >= .milliseconds(90) && took < .milliseconds(600), "waited \(took)")
+        scheduler = nil  // does not wait either; the stuck worker keeps what it uses alive
+        release.signal()
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        usleep(50_000)  // the worker returns into the scheduler after its render: no crash
+    }
+}

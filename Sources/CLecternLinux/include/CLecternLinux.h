@@ -27,6 +27,8 @@ int64_t CLecternLinux_timerfd_drain(int fd);
 /// Gives free heap memory back to the system (malloc_trim(0)); after a big transient
 /// allocation such as reading every page's size of a long document.
 int CLecternLinux_malloc_trim(void);
+/// The heap bytes in use (mallinfo2: allocated small blocks plus mmapped ones).
+int64_t CLecternLinux_heap_in_use(void);
 
 /// Names the calling thread (ps, top, gdb); names longer than 15 bytes are cut to 15.
 /// Returns 0 or an errno value.

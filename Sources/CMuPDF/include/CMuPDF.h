@@ -88,6 +88,10 @@ int lectern_mupdf_document_authenticate(lectern_mupdf_document *document, const 
 /// Writes the page count to `count`. Returns a status.
 int lectern_mupdf_document_count_pages(lectern_mupdf_document *document, int *count, lectern_mupdf_error *error);
 
+/// The page count as last counted, without the lock (-1 before lectern_mupdf_document_count_pages):
+/// the count the root /Pages claims until the page tree walk ends, then the pages found. Never throws.
+int lectern_mupdf_document_known_page_count(lectern_mupdf_document *document);
+
 /// 1 when MuPDF had to repair the file (broken xref, truncation), else 0. Never throws.
 /// Only meaningful after the page count has been read (repair can be lazy).
 int lectern_mupdf_document_was_repaired(lectern_mupdf_document *document);
@@ -122,15 +126,38 @@ int lectern_mupdf_page_get_info(lectern_mupdf_document *document, int index, lec
 int lectern_mupdf_page_get_infos(lectern_mupdf_document *document, int start, int count,
                                  lectern_mupdf_page_info *infos, lectern_mupdf_error *error);
 
-/// Calls pdf_load_page_tree once per document (later calls do nothing), so page lookups stop
-/// walking the tree. Returns 1 when it loaded the tree now, 0 when already done (or not a PDF),
-/// -1 when the tree is broken (filled in `error`; lookups keep walking the tree).
-int lectern_mupdf_document_load_page_tree(lectern_mupdf_document *document, lectern_mupdf_error *error);
+/// How far the page tree walk got (lectern_mupdf_document_walk_page_tree).
+typedef struct lectern_mupdf_page_tree {
+    /// 1 when the whole tree was walked: `pages` is then the document's page count.
+    int done;
+    /// The pages found so far (leaf page objects reachable from the root, each once).
+    int pages;
+    /// The kids looked at so far.
+    int kids;
+    /// The kids left out: met before (a /Kids entry pointing back to an ancestor, or a page listed
+    /// twice), not a page, too deep, unreadable.
+    int skipped;
+} lectern_mupdf_page_tree;
 
-/// Drops the page map pdf_load_page_tree built and the objects only MuPDF's xref cache holds
-/// (pdf_drop_page_tree, pdf_clear_xref), once all page sizes were read: about 0.7 KB a page.
-/// Page lookups walk the page tree again afterwards. Never throws.
-void lectern_mupdf_document_release_page_tree(lectern_mupdf_document *document);
+/// Walks the page tree on from where it stopped, looking at up to `max_kids` kids (0: no limit)
+/// under the document lock, and fills `tree`. The walk ignores /Count (a lying intermediate /Count
+/// cannot misplace a page, a lying root /Count allocates nothing) and skips cycles. Page lookups
+/// walk as far as their page on their own; once the walk is done, the document's page count is
+/// the number of pages found and every lookup by index or object uses the walked page map (kept
+/// until the document is dropped: 12 bytes a page). Call repeatedly to walk a long tree in slices
+/// (renders interleave, the caller can stop between slices). Returns a status.
+int lectern_mupdf_document_walk_page_tree(lectern_mupdf_document *document, int max_kids,
+                                          lectern_mupdf_page_tree *tree, lectern_mupdf_error *error);
+
+/// Writes the root /Pages /Count as the file writes it to `claimed` (saturated at INT64_MAX; -1 when
+/// not a PDF). MuPDF 1.21 keeps 32 bits of it (9,999,999,999 becomes 1,410,065,407); this reads the
+/// digits again, so a count too big for an int can be told from its wrapped value. Returns a status.
+int lectern_mupdf_document_claimed_page_count(lectern_mupdf_document *document, int64_t *claimed,
+                                              lectern_mupdf_error *error);
+
+/// Drops the objects only MuPDF's xref cache holds (pdf_clear_xref), such as the page dictionaries
+/// read for every page's size: about 0.7 KB a page. They are read again when needed. Never throws.
+void lectern_mupdf_document_release_page_objects(lectern_mupdf_document *document);
 
 /// One entry of /Root /PageLabels: from page `start` on, labels are `prefix` + a number.
 typedef struct lectern_mupdf_page_label_range {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Glibc
 import LecternLinux
 import LecternPDF
 import SystemPackage
@@ -24,17 +24,25 @@ public final class TileScheduler {
     ///   - workerCount: worker threads; default one per core.
     ///   - render: draws one tile; returns nil when cancelled. Called on a worker thread.
     public init(
-        workerCount: Int = ProcessInfo.processInfo.activeProcessorCount, render: @escaping Render
+        workerCount: Int = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))), render: @escaping Render
     ) throws(SystemError) {
         let wakeUp = try EventFD()
         self.wakeUp = wakeUp
         queue = Queue(render: render, wakeUp: wakeUp, workerCount: max(1, workerCount))
     }
 
-    deinit { queue.stop() }
+    // After `stop(before:)` gave up on a worker, dropping the scheduler does not wait for it.
+    deinit { if !queue.isStopping { queue.stop() } }
 
     /// Stops the workers after their current tile and waits for them (shutdown).
     public func stop() { queue.stop() }
+
+    /// Stops the workers after their current tile (renders in flight are cancelled) and waits
+    /// for them until `deadline` at most: a render inside a MuPDF call that does not check its
+    /// cookie may take longer, and shutting down must not wait for it (the worker keeps what
+    /// it uses alive, and ends on its own). Returns whether every worker has ended.
+    @discardableResult
+    public func stop(before deadline: ContinuousClock.Instant) -> Bool { queue.stop(before: deadline) }
 
     /// Replaces what is wanted: `keys` most urgent first. Keys already cached should not be
     /// passed. Tiles in flight that are not in `keys` are cancelled.
@@ -91,14 +99,27 @@ public final class TileScheduler {
             return body(&state)
         }
 
-        func stop() {
+        var isStopping: Bool { locked { $0.stopped } }
+
+        func stop() { _ = stop(before: nil) }
+
+        func stop(before deadline: ContinuousClock.Instant?) -> Bool {
             condition.lock()
+            defer { condition.unlock() }
             state.stopped = true
             state.queue.removeAll()
             for cookie in state.inFlight.values { cookie.cancel() }
             condition.broadcast()
-            while state.runningThreads > 0 { condition.wait() }
-            condition.unlock()
+            while state.runningThreads > 0 {
+                guard let deadline else {
+                    condition.wait()
+                    continue
+                }
+                let left = ContinuousClock.now.duration(to: deadline).components
+                let seconds = Double(left.seconds) + Double(left.attoseconds) * 1e-18
+                if seconds <= 0 || !condition.wait(seconds: seconds) { break }
+            }
+            return state.runningThreads == 0
         }
 
         func setWanted(_ keys: [TileKey]) {

@@ -31,6 +31,15 @@ final class ConditionLock: @unchecked Sendable {
     func unlock() { pthread_mutex_unlock(mutex) }
     /// Unlocks, sleeps until `broadcast` (or a spurious wake-up: callers loop), locks again.
     func wait() { pthread_cond_wait(condition, mutex) }
+    /// As `wait()`, but for at most `seconds`; false when the time ran out.
+    func wait(seconds: Double) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)  // the condition variable's default clock
+        let nanoseconds = Int(now.tv_nsec) + Int((max(0, seconds) * 1e9).rounded())
+        var until = timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+        return pthread_cond_timedwait(condition, mutex, &until) != ETIMEDOUT
+    }
+
     /// Wakes every thread in `wait`.
     func broadcast() { pthread_cond_broadcast(condition) }
 }
