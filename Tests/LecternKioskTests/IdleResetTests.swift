@@ -103,4 +103,26 @@ struct IdleResetTests {
         #expect(lectern.dominantPage == 1)
         try lectern.stop()
     }
+
+    @Test("a tap 1.5 s into a 2-s idle time starts it over: no reset at 2.5 s, a reset 2 s after the tap")
+    func inputPostponesTheReset() throws {
+        let lectern = try KioskHarness([Self.colors, "--idle-reset", "2", "--page", "3"])
+        #expect(lectern.settle())
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(4))
+        let first = try #require(lectern.status.idleResetDeadline)
+        // 1.5 s into the countdown, a tap in the middle (it only shows the chrome).
+        lectern.advance(by: first - 0.5 - lectern.clock.now)
+        lectern.tap(x: 640, y: 200)
+        let tap = lectern.clock.now
+        let second = try #require(lectern.status.idleResetDeadline)
+        #expect(abs(second - (tap + 2)) < 1e-9, "the countdown starts over at the tap")
+        lectern.advance(by: first + 0.5 - lectern.clock.now)
+        #expect(lectern.dominantPage == 4, "no reset when the first countdown would have run out")
+        #expect(lectern.page(atX: 640, y: 200) == 4)
+        lectern.advance(by: second + 0.05 - lectern.clock.now)
+        #expect(lectern.dominantPage == 3, "2 s after the tap, back to the start page")
+        #expect(lectern.page(atX: 640, y: 200) == 3)
+        try lectern.stop()
+    }
 }
