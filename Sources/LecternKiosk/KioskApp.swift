@@ -179,6 +179,7 @@ public final class KioskApp {
             status.zoomScale = reader.view.currentZoomScale
             status.contentOffset = reader.view.contentOffset
             status.tileRendersStarted = reader.scheduler.startedCount
+            status.pageSizesKnown = reader.pageSizesKnown
         }
         status.isStopping = loop.isStopping
         status.isUserInterfaceVisible = parts.chrome.isVisible
@@ -215,6 +216,8 @@ public struct KioskStatus: Sendable {
     public var notice: String?
     /// Digits typed so far.
     public var pageEntry = ""
+    /// Every page's real size was read (after the first frame), and the real page count.
+    public var pageSizesKnown = false
     /// Tile renders started so far: at rest it stops growing.
     public var tileRendersStarted = 0
     public var framesCommitted = 0
