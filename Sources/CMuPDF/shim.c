@@ -15,19 +15,19 @@
 
 // MARK: - Errors and logging
 
-static _Atomic(lectern_mupdf_log_sink) log_sink = NULL;
+static _Atomic(CMuPDF_log_sink) log_sink = NULL;
 
-void lectern_mupdf_set_log_sink(lectern_mupdf_log_sink sink) { atomic_store(&log_sink, sink); }
+void CMuPDF_set_log_sink(CMuPDF_log_sink sink) { atomic_store(&log_sink, sink); }
 
 // `user` is the file the context works on (a string owned by the document), or NULL.
 static void forward_error(void *user, const char *message) {
-    lectern_mupdf_log_sink sink = atomic_load(&log_sink);
-    if (sink) sink(LECTERN_MUPDF_LOG_ERROR, user, message);
+    CMuPDF_log_sink sink = atomic_load(&log_sink);
+    if (sink) sink(CMUPDF_LOG_ERROR, user, message);
 }
 
 static void forward_warning(void *user, const char *message) {
-    lectern_mupdf_log_sink sink = atomic_load(&log_sink);
-    if (sink) sink(LECTERN_MUPDF_LOG_WARNING, user, message);
+    CMuPDF_log_sink sink = atomic_load(&log_sink);
+    if (sink) sink(CMUPDF_LOG_WARNING, user, message);
 }
 
 static void install_log_callbacks(fz_context *ctx, const char *source) {
@@ -35,14 +35,14 @@ static void install_log_callbacks(fz_context *ctx, const char *source) {
     fz_set_warning_callback(ctx, forward_warning, (void *)source);
 }
 
-static void set_error(lectern_mupdf_error *error, int status, const char *message) {
+static void set_error(CMuPDF_error *error, int status, const char *message) {
     if (!error) return;
     error->status = status;
     snprintf(error->message, sizeof error->message, "%s", message ? message : "");
 }
 
 /// Copies MuPDF's current exception into `error`; call only inside fz_catch.
-static int caught(fz_context *ctx, lectern_mupdf_error *error) {
+static int caught(fz_context *ctx, CMuPDF_error *error) {
     int code = fz_caught(ctx);
     if (code == FZ_ERROR_NONE) code = FZ_ERROR_GENERIC;
     set_error(error, code, fz_caught_message(ctx));
@@ -51,27 +51,27 @@ static int caught(fz_context *ctx, lectern_mupdf_error *error) {
 
 // MARK: - Base context and its locks
 
-struct lectern_mupdf_context {
+struct CMuPDF_context {
     fz_context *ctx;
     pthread_mutex_t mutexes[FZ_LOCK_MAX];
     fz_locks_context locks;
 };
 
 static void lock_mutex(void *user, int lock) {
-    struct lectern_mupdf_context *context = user;
+    struct CMuPDF_context *context = user;
     pthread_mutex_lock(&context->mutexes[lock]);
 }
 
 static void unlock_mutex(void *user, int lock) {
-    struct lectern_mupdf_context *context = user;
+    struct CMuPDF_context *context = user;
     pthread_mutex_unlock(&context->mutexes[lock]);
 }
 
-lectern_mupdf_context *lectern_mupdf_context_new(lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
-    lectern_mupdf_context *context = calloc(1, sizeof *context);
+CMuPDF_context *CMuPDF_context_new(CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
+    CMuPDF_context *context = calloc(1, sizeof *context);
     if (!context) {
-        set_error(error, LECTERN_MUPDF_ERROR_MEMORY, "out of memory allocating the MuPDF context");
+        set_error(error, CMUPDF_ERROR_MEMORY, "out of memory allocating the MuPDF context");
         return NULL;
     }
     for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_init(&context->mutexes[i], NULL);
@@ -82,7 +82,7 @@ lectern_mupdf_context *lectern_mupdf_context_new(lectern_mupdf_error *error) {
     if (!context->ctx) {
         for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&context->mutexes[i]);
         free(context);
-        set_error(error, LECTERN_MUPDF_ERROR_NO_CONTEXT, "MuPDF could not create a context");
+        set_error(error, CMUPDF_ERROR_NO_CONTEXT, "MuPDF could not create a context");
         return NULL;
     }
     install_log_callbacks(context->ctx, NULL);
@@ -90,13 +90,13 @@ lectern_mupdf_context *lectern_mupdf_context_new(lectern_mupdf_error *error) {
     fz_try(context->ctx) fz_register_document_handlers(context->ctx);
     fz_catch(context->ctx) failed = caught(context->ctx, error);
     if (failed) {
-        lectern_mupdf_context_drop(context);
+        CMuPDF_context_drop(context);
         return NULL;
     }
     return context;
 }
 
-void lectern_mupdf_context_drop(lectern_mupdf_context *context) {
+void CMuPDF_context_drop(CMuPDF_context *context) {
     if (!context) return;
     fz_drop_context(context->ctx);
     for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&context->mutexes[i]);
@@ -105,10 +105,10 @@ void lectern_mupdf_context_drop(lectern_mupdf_context *context) {
 
 /// A context cloned from `base` with our log callbacks naming `source` (clones share the store and
 /// locks). `source` must outlive the context.
-static fz_context *clone_context(lectern_mupdf_context *base, const char *source, lectern_mupdf_error *error) {
+static fz_context *clone_context(CMuPDF_context *base, const char *source, CMuPDF_error *error) {
     fz_context *ctx = base ? fz_clone_context(base->ctx) : NULL;
     if (!ctx) {
-        set_error(error, LECTERN_MUPDF_ERROR_NO_CONTEXT, "MuPDF could not clone its context");
+        set_error(error, CMUPDF_ERROR_NO_CONTEXT, "MuPDF could not clone its context");
         return NULL;
     }
     install_log_callbacks(ctx, source);
@@ -168,8 +168,8 @@ typedef struct page_walk {
     int done;
 } page_walk;
 
-struct lectern_mupdf_document {
-    lectern_mupdf_context *base; // borrowed: the caller keeps it alive longer than the document
+struct CMuPDF_document {
+    CMuPDF_context *base; // borrowed: the caller keeps it alive longer than the document
     char *path;                  // owned: names the file in log lines
 
     pthread_mutex_t doc_lock;
@@ -188,20 +188,20 @@ struct lectern_mupdf_document {
     int pool_count;
 };
 
-static void walk_drop(lectern_mupdf_document *document);
+static void walk_drop(CMuPDF_document *document);
 
 /// Takes `doc_lock`. With a cookie, waits in short slices and gives up with
-/// LECTERN_MUPDF_ERROR_ABORT when the cookie is aborted meanwhile, so a cancelled render never
+/// CMUPDF_ERROR_ABORT when the cookie is aborted meanwhile, so a cancelled render never
 /// waits for another page's recording to finish.
-static int lock_document(lectern_mupdf_document *document, fz_cookie *cookie, lectern_mupdf_error *error) {
+static int lock_document(CMuPDF_document *document, fz_cookie *cookie, CMuPDF_error *error) {
     if (!cookie) {
         pthread_mutex_lock(&document->doc_lock);
-        return LECTERN_MUPDF_OK;
+        return CMUPDF_OK;
     }
     for (;;) {
         if (__atomic_load_n(&cookie->abort, __ATOMIC_RELAXED)) {
-            set_error(error, LECTERN_MUPDF_ERROR_ABORT, "render cancelled");
-            return LECTERN_MUPDF_ERROR_ABORT;
+            set_error(error, CMUPDF_ERROR_ABORT, "render cancelled");
+            return CMUPDF_ERROR_ABORT;
         }
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
@@ -211,19 +211,19 @@ static int lock_document(lectern_mupdf_document *document, fz_cookie *cookie, le
             until.tv_nsec -= 1000 * 1000 * 1000;
         }
         int rc = pthread_mutex_timedlock(&document->doc_lock, &until);
-        if (rc == 0) return LECTERN_MUPDF_OK;
+        if (rc == 0) return CMUPDF_OK;
         if (rc != ETIMEDOUT) {
             pthread_mutex_lock(&document->doc_lock);
-            return LECTERN_MUPDF_OK;
+            return CMUPDF_OK;
         }
     }
 }
 
-static void unlock_document(lectern_mupdf_document *document) { pthread_mutex_unlock(&document->doc_lock); }
+static void unlock_document(CMuPDF_document *document) { pthread_mutex_unlock(&document->doc_lock); }
 
 /// A context for one render on the calling thread: from the pool, or cloned from the base.
 /// NULL (with `error` filled) when MuPDF cannot clone. Give it back with checkin_context.
-static fz_context *checkout_context(lectern_mupdf_document *document, lectern_mupdf_error *error) {
+static fz_context *checkout_context(CMuPDF_document *document, CMuPDF_error *error) {
     fz_context *ctx = NULL;
     pthread_mutex_lock(&document->pool_lock);
     if (document->pool_count > 0) ctx = document->pool[--document->pool_count];
@@ -231,7 +231,7 @@ static fz_context *checkout_context(lectern_mupdf_document *document, lectern_mu
     return ctx ? ctx : clone_context(document->base, document->path, error);
 }
 
-static void checkin_context(lectern_mupdf_document *document, fz_context *ctx) {
+static void checkin_context(CMuPDF_document *document, fz_context *ctx) {
     pthread_mutex_lock(&document->pool_lock);
     if (document->pool_count < LECTERN_CONTEXT_POOL_SIZE) {
         document->pool[document->pool_count++] = ctx;
@@ -241,15 +241,15 @@ static void checkin_context(lectern_mupdf_document *document, fz_context *ctx) {
     if (ctx) fz_drop_context(ctx);
 }
 
-lectern_mupdf_document *lectern_mupdf_document_open(lectern_mupdf_context *base, const char *path,
-                                                    lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
-    lectern_mupdf_document *document = calloc(1, sizeof *document);
+CMuPDF_document *CMuPDF_document_open(CMuPDF_context *base, const char *path,
+                                                    CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
+    CMuPDF_document *document = calloc(1, sizeof *document);
     char *path_copy = strdup(path);
     if (!document || !path_copy) {
         free(document);
         free(path_copy);
-        set_error(error, LECTERN_MUPDF_ERROR_MEMORY, "out of memory");
+        set_error(error, CMUPDF_ERROR_MEMORY, "out of memory");
         return NULL;
     }
     document->base = base;
@@ -265,7 +265,7 @@ lectern_mupdf_document *lectern_mupdf_document_open(lectern_mupdf_context *base,
     fz_try(ctx) doc = fz_open_document(ctx, path);
     fz_catch(ctx) failed = caught(ctx, error);
     if (failed || !doc) {
-        if (!failed) set_error(error, LECTERN_MUPDF_ERROR_GENERIC, "MuPDF returned no document");
+        if (!failed) set_error(error, CMUPDF_ERROR_GENERIC, "MuPDF returned no document");
         fz_drop_context(ctx);
         free(document->path);
         free(document);
@@ -281,7 +281,7 @@ lectern_mupdf_document *lectern_mupdf_document_open(lectern_mupdf_context *base,
     return document;
 }
 
-void lectern_mupdf_document_drop(lectern_mupdf_document *document) {
+void CMuPDF_document_drop(CMuPDF_document *document) {
     if (!document) return;
     // The caller guarantees no call is in flight, so no lock is needed; teardown mirrors open.
     for (int i = 0; i < document->pool_count; i++) fz_drop_context(document->pool[i]);
@@ -296,8 +296,8 @@ void lectern_mupdf_document_drop(lectern_mupdf_document *document) {
     free(document);
 }
 
-int lectern_mupdf_document_needs_password(lectern_mupdf_document *document, lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_document_needs_password(CMuPDF_document *document, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
     int needs = 0, failed = 0;
@@ -308,9 +308,9 @@ int lectern_mupdf_document_needs_password(lectern_mupdf_document *document, lect
     return needs ? 1 : 0;
 }
 
-int lectern_mupdf_document_authenticate(lectern_mupdf_document *document, const char *password,
-                                        lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_document_authenticate(CMuPDF_document *document, const char *password,
+                                        CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
     int ok = 0, failed = 0;
@@ -322,50 +322,50 @@ int lectern_mupdf_document_authenticate(lectern_mupdf_document *document, const 
 }
 
 /// fz_count_pages, read once and remembered. Call with doc_lock held.
-static int count_pages_locked(lectern_mupdf_document *document, int *count, lectern_mupdf_error *error) {
+static int count_pages_locked(CMuPDF_document *document, int *count, CMuPDF_error *error) {
     int known = atomic_load(&document->page_count);
     if (known >= 0) {
         *count = known;
-        return LECTERN_MUPDF_OK;
+        return CMUPDF_OK;
     }
     fz_context *ctx = document->ctx;
     fz_try(ctx) *count = fz_count_pages(ctx, document->doc);
     fz_catch(ctx) return caught(ctx, error);
     // Before authentication an encrypted file may not know its pages yet: only remember a real count.
     if (*count > 0) atomic_store(&document->page_count, *count);
-    return LECTERN_MUPDF_OK;
+    return CMUPDF_OK;
 }
 
-int lectern_mupdf_document_count_pages(lectern_mupdf_document *document, int *count, lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_document_count_pages(CMuPDF_document *document, int *count, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     lock_document(document, NULL, error);
     int status = count_pages_locked(document, count, error);
     unlock_document(document);
     return status;
 }
 
-int lectern_mupdf_document_known_page_count(lectern_mupdf_document *document) {
+int CMuPDF_document_known_page_count(CMuPDF_document *document) {
     return atomic_load(&document->page_count);
 }
 
-int lectern_mupdf_document_was_repaired(lectern_mupdf_document *document) {
+int CMuPDF_document_was_repaired(CMuPDF_document *document) {
     if (!document->pdf) return 0;
-    lectern_mupdf_error ignored;
+    CMuPDF_error ignored;
     lock_document(document, NULL, &ignored);
     int repaired = pdf_was_repaired(document->ctx, document->pdf) ? 1 : 0;
     unlock_document(document);
     return repaired;
 }
 
-int lectern_mupdf_document_is_pdf(lectern_mupdf_document *document) { return document->pdf ? 1 : 0; }
+int CMuPDF_document_is_pdf(CMuPDF_document *document) { return document->pdf ? 1 : 0; }
 
-int lectern_mupdf_document_is_right_to_left(lectern_mupdf_document *document, int *rtl, lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_document_is_right_to_left(CMuPDF_document *document, int *rtl, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     *rtl = 0;
-    if (!document->pdf) return LECTERN_MUPDF_OK;
+    if (!document->pdf) return CMUPDF_OK;
     lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
-    int status = LECTERN_MUPDF_OK;
+    int status = CMUPDF_OK;
     fz_try(ctx) {
         pdf_obj *direction = pdf_dict_getp(ctx, pdf_trailer(ctx, document->pdf), "Root/ViewerPreferences/Direction");
         *rtl = strcmp(pdf_to_name(ctx, direction), "R2L") == 0 ? 1 : 0; // R2L has no PDF_NAME constant
@@ -383,19 +383,19 @@ static void copy_rect(float out[4], fz_rect rect) {
 }
 
 /// Checks `index` against the page count without taking doc_lock once the count is known.
-static int check_index(lectern_mupdf_document *document, int index, lectern_mupdf_error *error) {
+static int check_index(CMuPDF_document *document, int index, CMuPDF_error *error) {
     int count = atomic_load(&document->page_count);
     if (count < 0) {
-        int status = lectern_mupdf_document_count_pages(document, &count, error);
-        if (status != LECTERN_MUPDF_OK) return status;
+        int status = CMuPDF_document_count_pages(document, &count, error);
+        if (status != CMUPDF_OK) return status;
     }
     if (index < 0 || index >= count) {
         char message[128];
         snprintf(message, sizeof message, "page index %d is out of range 0..<%d", index, count);
-        set_error(error, LECTERN_MUPDF_ERROR_ARGUMENT, message);
-        return LECTERN_MUPDF_ERROR_ARGUMENT;
+        set_error(error, CMUPDF_ERROR_ARGUMENT, message);
+        return CMUPDF_ERROR_ARGUMENT;
     }
-    return LECTERN_MUPDF_OK;
+    return CMUPDF_OK;
 }
 
 // MARK: - Page tree and page info
@@ -441,7 +441,7 @@ static void walk_pop(fz_context *ctx, page_walk *walk) {
 /// Hands the pages found so far to MuPDF as its page map, so its lookups (fz_load_page, links) use
 /// them instead of descending by /Count. `page_map_nesting` 1 makes pdf_load_page_tree (which the
 /// outline loader calls) keep this map instead of allocating one by the claimed count.
-static void walk_install_map(lectern_mupdf_document *document) {
+static void walk_install_map(CMuPDF_document *document) {
     pdf_document *pdf = document->pdf;
     page_walk *walk = &document->walk;
     pdf->fwd_page_map = walk->pages;
@@ -457,7 +457,7 @@ static int compare_by_object(const void *a, const void *b) {
 
 /// The walk reached the end of the tree: the pages found are the document's pages. Call with
 /// doc_lock held, inside fz_try.
-static void walk_finish(lectern_mupdf_document *document) {
+static void walk_finish(CMuPDF_document *document) {
     fz_context *ctx = document->ctx;
     page_walk *walk = &document->walk;
     walk->done = 1;
@@ -496,7 +496,7 @@ static void walk_add_page(fz_context *ctx, page_walk *walk, int num) {
 }
 
 /// Looks at one kid of the deepest node. Call inside fz_try.
-static void walk_kid(lectern_mupdf_document *document, pdf_obj *kid) {
+static void walk_kid(CMuPDF_document *document, pdf_obj *kid) {
     fz_context *ctx = document->ctx;
     page_walk *walk = &document->walk;
     walk->kids++;
@@ -541,7 +541,7 @@ static void walk_kid(lectern_mupdf_document *document, pdf_obj *kid) {
 
 /// Walks on until `want` pages are known or the tree ends, looking at no more than `budget` kids.
 /// Call with doc_lock held, inside fz_try. A kid that cannot be read is skipped, not fatal.
-static void walk_locked(lectern_mupdf_document *document, int want, int budget) {
+static void walk_locked(CMuPDF_document *document, int want, int budget) {
     fz_context *ctx = document->ctx;
     page_walk *walk = &document->walk;
     if (walk->done) return;
@@ -586,7 +586,7 @@ static void walk_locked(lectern_mupdf_document *document, int want, int budget) 
 
 /// Makes sure the walk has found page `index`; throws when the tree holds no such page. Call with
 /// doc_lock held, inside fz_try.
-static void walk_to_page_locked(lectern_mupdf_document *document, int index) {
+static void walk_to_page_locked(CMuPDF_document *document, int index) {
     if (index < document->walk.page_count) return;
     walk_locked(document, index + 1, INT_MAX);
     if (index >= document->walk.page_count)
@@ -596,7 +596,7 @@ static void walk_to_page_locked(lectern_mupdf_document *document, int index) {
 
 /// Frees the walk and takes its map back from MuPDF (which would free the reverse map, not the
 /// forward one). No call may be in flight.
-static void walk_drop(lectern_mupdf_document *document) {
+static void walk_drop(CMuPDF_document *document) {
     fz_context *ctx = document->ctx;
     page_walk *walk = &document->walk;
     if (document->pdf && document->pdf->fwd_page_map == walk->pages) {
@@ -718,20 +718,20 @@ static int64_t read_claimed_count_locked(fz_context *ctx, pdf_document *pdf) {
     return result;
 }
 
-int lectern_mupdf_document_walk_page_tree(lectern_mupdf_document *document, int max_kids,
-                                          lectern_mupdf_page_tree *tree, lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_document_walk_page_tree(CMuPDF_document *document, int max_kids,
+                                          CMuPDF_page_tree *tree, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     memset(tree, 0, sizeof *tree);
     if (!document->pdf) {
         int count = 0;
-        int status = lectern_mupdf_document_count_pages(document, &count, error);
+        int status = CMuPDF_document_count_pages(document, &count, error);
         tree->done = 1;
         tree->pages = count;
         return status;
     }
     lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
-    int status = LECTERN_MUPDF_OK;
+    int status = CMUPDF_OK;
     fz_try(ctx) walk_locked(document, INT_MAX, max_kids > 0 ? max_kids : INT_MAX);
     fz_catch(ctx) status = caught(ctx, error);
     page_walk *walk = &document->walk;
@@ -743,23 +743,23 @@ int lectern_mupdf_document_walk_page_tree(lectern_mupdf_document *document, int 
     return status;
 }
 
-int lectern_mupdf_document_claimed_page_count(lectern_mupdf_document *document, int64_t *claimed,
-                                              lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_document_claimed_page_count(CMuPDF_document *document, int64_t *claimed,
+                                              CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     *claimed = -1;
-    if (!document->pdf) return LECTERN_MUPDF_OK;
+    if (!document->pdf) return CMUPDF_OK;
     lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
-    int status = LECTERN_MUPDF_OK;
+    int status = CMUPDF_OK;
     fz_try(ctx) *claimed = read_claimed_count_locked(ctx, document->pdf);
     fz_catch(ctx) status = caught(ctx, error);
     unlock_document(document);
     return status;
 }
 
-void lectern_mupdf_document_release_page_objects(lectern_mupdf_document *document) {
+void CMuPDF_document_release_page_objects(CMuPDF_document *document) {
     if (!document->pdf) return;
-    lectern_mupdf_error error;
+    CMuPDF_error error;
     lock_document(document, NULL, &error);
     fz_context *ctx = document->ctx;
     // Objects only the xref cache holds (the page dictionaries read for the sizes) go; MuPDF reads
@@ -775,7 +775,7 @@ void lectern_mupdf_document_release_page_objects(lectern_mupdf_document *documen
 /// map. MuPDF 1.21's pdf_lookup_page_obj returns a borrowed object from its own tree walk but a kept
 /// one (pdf_load_object) from a page map; 1.22 returns borrowed in both. Balance the 1.21 reference
 /// here so callers never drop.
-static pdf_obj *lookup_page_obj(lectern_mupdf_document *document, int index) {
+static pdf_obj *lookup_page_obj(CMuPDF_document *document, int index) {
     fz_context *ctx = document->ctx;
     pdf_document *pdf = document->pdf;
     walk_to_page_locked(document, index);
@@ -789,7 +789,7 @@ static pdf_obj *lookup_page_obj(lectern_mupdf_document *document, int index) {
 
 /// Page geometry read from the page object, with MuPDF's own rules (pdf_page_obj_transform, the
 /// function fz_bound_page uses): nothing is loaded but the page dictionary and its parents.
-static void page_info_locked(lectern_mupdf_document *document, int index, lectern_mupdf_page_info *info) {
+static void page_info_locked(CMuPDF_document *document, int index, CMuPDF_page_info *info) {
     fz_context *ctx = document->ctx;
     pdf_obj *page = lookup_page_obj(document, index);
     fz_rect media = pdf_to_rect(ctx, pdf_dict_get_inheritable(ctx, page, PDF_NAME(MediaBox)));
@@ -809,18 +809,18 @@ static void page_info_locked(lectern_mupdf_document *document, int index, lecter
     if (rotate >= 360) rotate = rotate % 360;
     rotate = 90 * ((rotate + 45) / 90);
     info->rotation = rotate >= 360 ? 0 : rotate;
-    info->status = LECTERN_MUPDF_OK;
+    info->status = CMUPDF_OK;
 }
 
-int lectern_mupdf_page_get_info(lectern_mupdf_document *document, int index, lectern_mupdf_page_info *info,
-                                lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_page_get_info(CMuPDF_document *document, int index, CMuPDF_page_info *info,
+                                CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     memset(info, 0, sizeof *info);
     int status = check_index(document, index, error);
-    if (status != LECTERN_MUPDF_OK) return status;
+    if (status != CMUPDF_OK) return status;
     if (!document->pdf) {
-        set_error(error, LECTERN_MUPDF_ERROR_ARGUMENT, "not a PDF document");
-        return LECTERN_MUPDF_ERROR_ARGUMENT;
+        set_error(error, CMUPDF_ERROR_ARGUMENT, "not a PDF document");
+        return CMUPDF_ERROR_ARGUMENT;
     }
     lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
@@ -831,16 +831,16 @@ int lectern_mupdf_page_get_info(lectern_mupdf_document *document, int index, lec
     return status;
 }
 
-int lectern_mupdf_page_get_infos(lectern_mupdf_document *document, int start, int count,
-                                 lectern_mupdf_page_info *infos, lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
-    if (count <= 0) return LECTERN_MUPDF_OK;
+int CMuPDF_page_get_infos(CMuPDF_document *document, int start, int count,
+                                 CMuPDF_page_info *infos, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
+    if (count <= 0) return CMUPDF_OK;
     int status = check_index(document, start, error);
-    if (status == LECTERN_MUPDF_OK) status = check_index(document, start + count - 1, error);
-    if (status != LECTERN_MUPDF_OK) return status;
+    if (status == CMUPDF_OK) status = check_index(document, start + count - 1, error);
+    if (status != CMUPDF_OK) return status;
     if (!document->pdf) {
-        set_error(error, LECTERN_MUPDF_ERROR_ARGUMENT, "not a PDF document");
-        return LECTERN_MUPDF_ERROR_ARGUMENT;
+        set_error(error, CMUPDF_ERROR_ARGUMENT, "not a PDF document");
+        return CMUPDF_ERROR_ARGUMENT;
     }
     memset(infos, 0, sizeof *infos * (size_t)count);
     lock_document(document, NULL, error);
@@ -853,7 +853,7 @@ int lectern_mupdf_page_get_infos(lectern_mupdf_document *document, int start, in
         }
     }
     unlock_document(document);
-    return LECTERN_MUPDF_OK;
+    return CMUPDF_OK;
 }
 
 // MARK: - Page labels
@@ -864,7 +864,7 @@ int lectern_mupdf_page_get_infos(lectern_mupdf_document *document, int start, in
 #define LABEL_TREE_MAX_RANGES 100000
 
 typedef struct label_walk {
-    lectern_mupdf_page_label_range *ranges; // fz_malloc'd with the document context
+    CMuPDF_page_label_range *ranges; // fz_malloc'd with the document context
     int count;
     int capacity;
     int nodes;
@@ -892,10 +892,10 @@ static void walk_label_tree(fz_context *ctx, pdf_obj *node, int depth, label_wal
         if (walk->count == LABEL_TREE_MAX_RANGES) fz_throw(ctx, FZ_ERROR_GENERIC, "/PageLabels has too many ranges");
         if (walk->count == walk->capacity) {
             int capacity = walk->capacity ? walk->capacity * 2 : 8;
-            walk->ranges = fz_realloc_array(ctx, walk->ranges, capacity, lectern_mupdf_page_label_range);
+            walk->ranges = fz_realloc_array(ctx, walk->ranges, capacity, CMuPDF_page_label_range);
             walk->capacity = capacity;
         }
-        lectern_mupdf_page_label_range *range = &walk->ranges[walk->count++];
+        CMuPDF_page_label_range *range = &walk->ranges[walk->count++];
         memset(range, 0, sizeof *range);
         range->start = pdf_to_int(ctx, key);
         const char *style = pdf_to_name(ctx, pdf_dict_get(ctx, value, PDF_NAME(S)));
@@ -918,27 +918,27 @@ static void walk_label_tree(fz_context *ctx, pdf_obj *node, int depth, label_wal
 }
 
 static int compare_label_ranges(const void *a, const void *b) {
-    const lectern_mupdf_page_label_range *x = a, *y = b;
+    const CMuPDF_page_label_range *x = a, *y = b;
     return (x->start > y->start) - (x->start < y->start);
 }
 
-int lectern_mupdf_document_page_labels(lectern_mupdf_document *document, lectern_mupdf_page_label_range **ranges,
-                                       int *count, lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_document_page_labels(CMuPDF_document *document, CMuPDF_page_label_range **ranges,
+                                       int *count, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     *ranges = NULL;
     *count = 0;
-    if (!document->pdf) return LECTERN_MUPDF_OK;
+    if (!document->pdf) return CMUPDF_OK;
     lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
     label_walk walk = {0};
-    int status = LECTERN_MUPDF_OK;
+    int status = CMUPDF_OK;
     fz_try(ctx) {
         pdf_obj *tree = pdf_dict_getp(ctx, pdf_trailer(ctx, document->pdf), "Root/PageLabels");
         if (tree) walk_label_tree(ctx, tree, 0, &walk);
     }
     fz_catch(ctx) status = caught(ctx, error);
     unlock_document(document);
-    if (status == LECTERN_MUPDF_OK && walk.count > 0) {
+    if (status == CMUPDF_OK && walk.count > 0) {
         // Plain malloc: the caller frees it without a MuPDF context.
         *ranges = malloc(sizeof **ranges * (size_t)walk.count);
         if (*ranges) {
@@ -946,7 +946,7 @@ int lectern_mupdf_document_page_labels(lectern_mupdf_document *document, lectern
             qsort(*ranges, (size_t)walk.count, sizeof **ranges, compare_label_ranges);
             *count = walk.count;
         } else {
-            status = LECTERN_MUPDF_ERROR_MEMORY;
+            status = CMUPDF_ERROR_MEMORY;
             set_error(error, status, "out of memory reading /PageLabels");
         }
     }
@@ -959,7 +959,7 @@ int lectern_mupdf_document_page_labels(lectern_mupdf_document *document, lectern
 /// Loads page `index` with the document context (fz_load_page: the page dictionary, its annotations
 /// and links; not its content). Call with doc_lock held, inside fz_try (throws); drop the page with
 /// fz_drop_page before releasing doc_lock.
-static fz_page *load_page_locked(lectern_mupdf_document *document, int index) {
+static fz_page *load_page_locked(CMuPDF_document *document, int index) {
     fz_context *ctx = document->ctx;
     pdf_document *pdf = document->pdf;
     int *hidden = NULL;
@@ -1005,20 +1005,20 @@ static void copy_user_rect(float out[4], fz_rect rect, fz_matrix to_user) {
 
 // MARK: - Cookies
 
-struct lectern_mupdf_cookie {
+struct CMuPDF_cookie {
     fz_cookie cookie;
 };
 
-lectern_mupdf_cookie *lectern_mupdf_cookie_new(void) { return calloc(1, sizeof(lectern_mupdf_cookie)); }
+CMuPDF_cookie *CMuPDF_cookie_new(void) { return calloc(1, sizeof(CMuPDF_cookie)); }
 
-void lectern_mupdf_cookie_drop(lectern_mupdf_cookie *cookie) { free(cookie); }
+void CMuPDF_cookie_drop(CMuPDF_cookie *cookie) { free(cookie); }
 
 // MuPDF polls `abort` without synchronization; a relaxed atomic store is the documented use.
-void lectern_mupdf_cookie_abort(lectern_mupdf_cookie *cookie) {
+void CMuPDF_cookie_abort(CMuPDF_cookie *cookie) {
     __atomic_store_n(&cookie->cookie.abort, 1, __ATOMIC_RELAXED);
 }
 
-int lectern_mupdf_cookie_is_aborted(lectern_mupdf_cookie *cookie) {
+int CMuPDF_cookie_is_aborted(CMuPDF_cookie *cookie) {
     return __atomic_load_n(&cookie->cookie.abort, __ATOMIC_RELAXED) != 0;
 }
 
@@ -1034,7 +1034,7 @@ typedef struct list_ref {
 
 /// Looks page `index` up in the cache; on a hit keeps a reference for the caller (`ctx`: any context
 /// of this thread). Takes cache_lock only.
-static int find_cached_list(lectern_mupdf_document *document, fz_context *ctx, int index, list_ref *out) {
+static int find_cached_list(CMuPDF_document *document, fz_context *ctx, int index, list_ref *out) {
     int found = 0;
     pthread_mutex_lock(&document->cache_lock);
     for (int i = 0; i < LECTERN_LIST_CACHE_SIZE; i++) {
@@ -1055,7 +1055,7 @@ static int find_cached_list(lectern_mupdf_document *document, fz_context *ctx, i
 
 /// Records page `index` with the document context. Call with doc_lock held, inside fz_try (throws).
 /// Returns NULL when the cookie aborted the recording (an incomplete list is never cached).
-static fz_display_list *record_list_locked(lectern_mupdf_document *document, int index, fz_cookie *cookie,
+static fz_display_list *record_list_locked(CMuPDF_document *document, int index, fz_cookie *cookie,
                                            list_ref *out) {
     fz_context *ctx = document->ctx;
     fz_page *page = NULL;
@@ -1093,7 +1093,7 @@ static fz_display_list *record_list_locked(lectern_mupdf_document *document, int
 
 /// Stores a newly recorded list (taking the caller's reference) and evicts the least recently used.
 /// Call with doc_lock held.
-static void cache_list_locked(lectern_mupdf_document *document, int index, fz_display_list *list, const list_ref *ref) {
+static void cache_list_locked(CMuPDF_document *document, int index, fz_display_list *list, const list_ref *ref) {
     fz_display_list *evicted = NULL;
     pthread_mutex_lock(&document->cache_lock);
     cached_list *slot = &document->lists[0];
@@ -1119,27 +1119,27 @@ static void cache_list_locked(lectern_mupdf_document *document, int index, fz_di
 
 /// The display list of page `index` with a reference for the caller: from the cache, or recorded
 /// under doc_lock. `ctx` is the caller's pooled context. Returns a status (ABORT when cancelled).
-static int acquire_list(lectern_mupdf_document *document, fz_context *ctx, int index, fz_cookie *cookie,
-                        list_ref *out, lectern_mupdf_error *error) {
+static int acquire_list(CMuPDF_document *document, fz_context *ctx, int index, fz_cookie *cookie,
+                        list_ref *out, CMuPDF_error *error) {
     memset(out, 0, sizeof *out);
-    if (find_cached_list(document, ctx, index, out)) return LECTERN_MUPDF_OK;
+    if (find_cached_list(document, ctx, index, out)) return CMUPDF_OK;
     int status = lock_document(document, cookie, error);
-    if (status != LECTERN_MUPDF_OK) return status;
+    if (status != CMUPDF_OK) return status;
     // Another thread may have recorded it while this one waited.
     if (find_cached_list(document, ctx, index, out)) {
         unlock_document(document);
-        return LECTERN_MUPDF_OK;
+        return CMUPDF_OK;
     }
     fz_context *doc_ctx = document->ctx;
     fz_display_list *list = NULL;
     fz_try(doc_ctx) list = record_list_locked(document, index, cookie, out);
     fz_catch(doc_ctx) status = caught(doc_ctx, error);
-    if (status == LECTERN_MUPDF_OK && list) {
+    if (status == CMUPDF_OK && list) {
         out->list = fz_keep_display_list(doc_ctx, list);
         cache_list_locked(document, index, list, out);
-    } else if (status == LECTERN_MUPDF_OK) {
-        set_error(error, LECTERN_MUPDF_ERROR_ABORT, "render cancelled");
-        status = LECTERN_MUPDF_ERROR_ABORT;
+    } else if (status == CMUPDF_OK) {
+        set_error(error, CMUPDF_ERROR_ABORT, "render cancelled");
+        status = CMUPDF_ERROR_ABORT;
     }
     unlock_document(document);
     return status;
@@ -1149,40 +1149,40 @@ static int acquire_list(lectern_mupdf_document *document, fz_context *ctx, int i
 
 /// Checks `index`, checks out a context into `*ctx` and acquires the page's display list into `ref`.
 /// On success the caller drops ref->list and checks `*ctx` back in; on failure nothing is left to do.
-static int checkout_list(lectern_mupdf_document *document, int index, fz_cookie *cookie, fz_context **ctx,
-                         list_ref *ref, lectern_mupdf_error *error) {
+static int checkout_list(CMuPDF_document *document, int index, fz_cookie *cookie, fz_context **ctx,
+                         list_ref *ref, CMuPDF_error *error) {
     int status = check_index(document, index, error);
-    if (status != LECTERN_MUPDF_OK) return status;
+    if (status != CMUPDF_OK) return status;
     *ctx = checkout_context(document, error);
-    if (!*ctx) return LECTERN_MUPDF_ERROR_NO_CONTEXT;
+    if (!*ctx) return CMUPDF_ERROR_NO_CONTEXT;
     status = acquire_list(document, *ctx, index, cookie, ref, error);
-    if (status != LECTERN_MUPDF_OK) checkin_context(document, *ctx);
+    if (status != CMUPDF_OK) checkin_context(document, *ctx);
     return status;
 }
 
-int lectern_mupdf_page_prepare(lectern_mupdf_document *document, int index, lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_page_prepare(CMuPDF_document *document, int index, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     fz_context *ctx = NULL;
     fz_cookie cookie = {0};
     list_ref ref;
     int status = checkout_list(document, index, &cookie, &ctx, &ref, error);
-    if (status != LECTERN_MUPDF_OK) return status;
+    if (status != CMUPDF_OK) return status;
     fz_drop_display_list(ctx, ref.list); // the cache keeps its own reference
     checkin_context(document, ctx);
-    return LECTERN_MUPDF_OK;
+    return CMUPDF_OK;
 }
 
-int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float scale, int x, int y, int width,
-                              int height, unsigned char *pixels, ptrdiff_t stride, lectern_mupdf_cookie *cookie,
-                              lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_page_render(CMuPDF_document *document, int index, float scale, int x, int y, int width,
+                              int height, unsigned char *pixels, ptrdiff_t stride, CMuPDF_cookie *cookie,
+                              CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     if (width <= 0 || height <= 0 || !pixels || stride < (ptrdiff_t)width * 4 || stride > INT32_MAX ||
         !(scale > 0)) {
-        set_error(error, LECTERN_MUPDF_ERROR_ARGUMENT, "invalid render region, stride or scale");
-        return LECTERN_MUPDF_ERROR_ARGUMENT;
+        set_error(error, CMUPDF_ERROR_ARGUMENT, "invalid render region, stride or scale");
+        return CMUPDF_ERROR_ARGUMENT;
     }
     int status = check_index(document, index, error);
-    if (status != LECTERN_MUPDF_OK) return status;
+    if (status != CMUPDF_OK) return status;
     fz_cookie local_cookie = {0};
     fz_cookie *fzcookie = cookie ? &cookie->cookie : &local_cookie;
     if (cookie) {
@@ -1191,16 +1191,16 @@ int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float
         fzcookie->progress = 0;
         fzcookie->progress_max = 0;
         fzcookie->incomplete = 0;
-        if (lectern_mupdf_cookie_is_aborted(cookie)) {
-            set_error(error, LECTERN_MUPDF_ERROR_ABORT, "render cancelled");
-            return LECTERN_MUPDF_ERROR_ABORT;
+        if (CMuPDF_cookie_is_aborted(cookie)) {
+            set_error(error, CMUPDF_ERROR_ABORT, "render cancelled");
+            return CMUPDF_ERROR_ABORT;
         }
     }
     fz_context *ctx = checkout_context(document, error);
-    if (!ctx) return LECTERN_MUPDF_ERROR_NO_CONTEXT;
+    if (!ctx) return CMUPDF_ERROR_NO_CONTEXT;
     list_ref ref;
     status = acquire_list(document, ctx, index, fzcookie, &ref, error);
-    if (status != LECTERN_MUPDF_OK) {
+    if (status != CMUPDF_OK) {
         checkin_context(document, ctx);
         return status;
     }
@@ -1228,33 +1228,33 @@ int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float
     }
     fz_catch(ctx) status = caught(ctx, error);
     checkin_context(document, ctx);
-    if (status != LECTERN_MUPDF_OK) return status;
+    if (status != CMUPDF_OK) return status;
     if (fzcookie->abort) {
-        set_error(error, LECTERN_MUPDF_ERROR_ABORT, "render cancelled");
-        return LECTERN_MUPDF_ERROR_ABORT;
+        set_error(error, CMUPDF_ERROR_ABORT, "render cancelled");
+        return CMUPDF_ERROR_ABORT;
     }
     int errors = fzcookie->errors + ref.errors;
     if (errors > 0) {
         char message[128];
         snprintf(message, sizeof message, "%d error(s) in the page content", errors);
-        set_error(error, LECTERN_MUPDF_ERROR_CONTENT, message);
-        return LECTERN_MUPDF_ERROR_CONTENT;
+        set_error(error, CMUPDF_ERROR_CONTENT, message);
+        return CMUPDF_ERROR_CONTENT;
     }
-    return LECTERN_MUPDF_OK;
+    return CMUPDF_OK;
 }
 
 // MARK: - Text
 
-int lectern_mupdf_page_text_blocks(lectern_mupdf_document *document, int index, float **rects, int *count,
-                                   lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_page_text_blocks(CMuPDF_document *document, int index, float **rects, int *count,
+                                   CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     *rects = NULL;
     *count = 0;
     fz_context *ctx = NULL;
     fz_cookie cookie = {0};
     list_ref ref;
     int status = checkout_list(document, index, &cookie, &ctx, &ref, error);
-    if (status != LECTERN_MUPDF_OK) return status;
+    if (status != CMUPDF_OK) return status;
     fz_stext_page *text = NULL;
     float *out = NULL;
     fz_var(text);
@@ -1295,18 +1295,18 @@ int lectern_mupdf_page_text_blocks(lectern_mupdf_document *document, int index, 
 
 // MARK: - Links
 
-int lectern_mupdf_page_links(lectern_mupdf_document *document, int index, lectern_mupdf_link **links, int *count,
-                             lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links, int *count,
+                             CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     *links = NULL;
     *count = 0;
     int status = check_index(document, index, error);
-    if (status != LECTERN_MUPDF_OK) return status;
+    if (status != CMUPDF_OK) return status;
     lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
     fz_page *page = NULL;
     fz_link *head = NULL;
-    lectern_mupdf_link *out = NULL;
+    CMuPDF_link *out = NULL;
     fz_var(page);
     fz_var(head);
     fz_var(out);
@@ -1333,7 +1333,7 @@ int lectern_mupdf_page_links(lectern_mupdf_document *document, int index, lecter
         int i = 0;
         for (fz_link *link = head; link; link = link->next) {
             if (!link->uri || !link->uri[0]) continue;
-            lectern_mupdf_link *entry = &out[i];
+            CMuPDF_link *entry = &out[i];
             if (fz_is_external_link(ctx, link->uri)) {
                 size_t length = strlen(link->uri) + 1;
                 memcpy(strings, link->uri, length);
@@ -1381,13 +1381,13 @@ int lectern_mupdf_page_links(lectern_mupdf_document *document, int index, lecter
 
 // MARK: - Testing
 
-int lectern_mupdf_page_get_info_by_loading_for_testing(lectern_mupdf_document *document, int index,
-                                                        lectern_mupdf_page_info *info, lectern_mupdf_error *error) {
+int CMuPDF_page_get_info_by_loading_for_testing(CMuPDF_document *document, int index,
+                                                        CMuPDF_page_info *info, CMuPDF_error *error) {
     // The page info as Lectern read it before pages were looked up without loading (commit f263204).
-    set_error(error, LECTERN_MUPDF_OK, "");
+    set_error(error, CMUPDF_OK, "");
     memset(info, 0, sizeof *info);
     int status = check_index(document, index, error);
-    if (status != LECTERN_MUPDF_OK) return status;
+    if (status != CMUPDF_OK) return status;
     lock_document(document, NULL, error);
     fz_context *ctx = document->ctx;
     fz_page *page = NULL;
@@ -1412,24 +1412,24 @@ int lectern_mupdf_page_get_info_by_loading_for_testing(lectern_mupdf_document *d
     return status;
 }
 
-void lectern_mupdf_document_hold_lock_for_testing(lectern_mupdf_document *document, int hold) {
+void CMuPDF_document_hold_lock_for_testing(CMuPDF_document *document, int hold) {
     if (hold) pthread_mutex_lock(&document->doc_lock);
     else pthread_mutex_unlock(&document->doc_lock);
 }
 
 // MARK: - PNG
 
-int lectern_mupdf_write_png(lectern_mupdf_context *base, const unsigned char *bgra, int width, int height,
-                            ptrdiff_t stride, const char *path, lectern_mupdf_error *error) {
+int CMuPDF_write_png(CMuPDF_context *base, const unsigned char *bgra, int width, int height,
+                            ptrdiff_t stride, const char *path, CMuPDF_error *error) {
     if (width <= 0 || height <= 0 || !bgra || stride < (ptrdiff_t)width * 4 || stride > INT32_MAX) {
-        set_error(error, LECTERN_MUPDF_ERROR_ARGUMENT, "invalid image size or stride");
-        return LECTERN_MUPDF_ERROR_ARGUMENT;
+        set_error(error, CMUPDF_ERROR_ARGUMENT, "invalid image size or stride");
+        return CMUPDF_ERROR_ARGUMENT;
     }
-    set_error(error, LECTERN_MUPDF_OK, "");
+    set_error(error, CMUPDF_OK, "");
     fz_context *ctx = clone_context(base, path, error);
-    if (!ctx) return LECTERN_MUPDF_ERROR_NO_CONTEXT;
+    if (!ctx) return CMUPDF_ERROR_NO_CONTEXT;
     fz_pixmap *rgb = NULL;
-    int status = LECTERN_MUPDF_OK;
+    int status = CMUPDF_OK;
     fz_var(rgb);
     fz_try(ctx) {
         // The PNG writer wants gray or RGB, and fz_convert_pixmap cannot drop alpha; a screen frame is
@@ -1452,17 +1452,17 @@ int lectern_mupdf_write_png(lectern_mupdf_context *base, const unsigned char *bg
     return status;
 }
 
-int lectern_mupdf_load_image_rgb(lectern_mupdf_context *base, const char *path, int *width, int *height,
-                                 unsigned char **rgb, lectern_mupdf_error *error) {
-    set_error(error, LECTERN_MUPDF_OK, "");
+int CMuPDF_load_image_rgb(CMuPDF_context *base, const char *path, int *width, int *height,
+                                 unsigned char **rgb, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
     *rgb = NULL;
     fz_context *ctx = clone_context(base, path, error);
-    if (!ctx) return LECTERN_MUPDF_ERROR_NO_CONTEXT;
+    if (!ctx) return CMUPDF_ERROR_NO_CONTEXT;
     fz_image *image = NULL;
     fz_pixmap *pixmap = NULL;
     fz_pixmap *converted = NULL;
     unsigned char *out = NULL;
-    int status = LECTERN_MUPDF_OK;
+    int status = CMUPDF_OK;
     fz_var(image);
     fz_var(pixmap);
     fz_var(converted);

@@ -4,23 +4,23 @@ import CMuPDF
 /// and every document handler registered. Documents clone it (`fz_clone_context`), sharing its
 /// resource store and locks.
 ///
-/// Owns one `lectern_mupdf_context`, destroyed in `deinit`. Every `PDFDocument` holds a strong
+/// Owns one `CMuPDF_context`, destroyed in `deinit`. Every `PDFDocument` holds a strong
 /// reference to the context it was cloned from, so the base outlives its clones.
 final class MuPDFContext: @unchecked Sendable {
     // Sendable: the base context is only used to clone (which takes MuPDF's own locks).
     let handle: OpaquePointer
 
-    /// Corresponding C function: `lectern_mupdf_context_new`.
+    /// Corresponding C function: `CMuPDF_context_new`.
     init() throws(PDFError) {
         MuPDFLog.install()
-        var error = lectern_mupdf_error()
-        guard let handle = lectern_mupdf_context_new(&error) else {
+        var error = CMuPDF_error()
+        guard let handle = CMuPDF_context_new(&error) else {
             throw PDFError(.unreadable, path: "", message: "cannot start MuPDF: \(error.text)")
         }
         self.handle = handle
     }
 
-    deinit { lectern_mupdf_context_drop(handle) }
+    deinit { CMuPDF_context_drop(handle) }
 
     private static let sharedResult = Result { () throws(PDFError) -> MuPDFContext in try MuPDFContext() }
 
@@ -28,7 +28,7 @@ final class MuPDFContext: @unchecked Sendable {
     static func shared() throws(PDFError) -> MuPDFContext { try sharedResult.get() }
 }
 
-extension lectern_mupdf_error {
+extension CMuPDF_error {
     /// The message MuPDF (or the shim) wrote.
     var text: String {
         withUnsafeBytes(of: message) { raw in

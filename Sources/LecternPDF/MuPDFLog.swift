@@ -54,7 +54,7 @@ enum MuPDFLog {
 
     /// Installs the C sink. Idempotent; called before the first MuPDF context is made.
     static func install() {
-        lectern_mupdf_set_log_sink { level, source, message in
+        CMuPDF_set_log_sink { level, source, message in
             guard let message else { return }
             MuPDFLog.log(level: level, source: source.map { String(cString: $0) }, message: String(cString: message))
         }
@@ -68,7 +68,7 @@ enum MuPDFLog {
             logger.warning("suppressed \(dropped) MuPDF messages")
         }
         let metadata: Logger.Metadata? = source.map { ["file": "\($0)"] }
-        if level == Int32(LECTERN_MUPDF_LOG_ERROR.rawValue) {
+        if level == Int32(CMUPDF_LOG_ERROR.rawValue) {
             logger.error("\(message)", metadata: metadata)
         } else {
             logger.warning("\(message)", metadata: metadata)

@@ -3,7 +3,7 @@ import Glibc
 
 /// An open PDF file: page count, page geometry and labels, tile rendering, text blocks and links.
 ///
-/// Owns one `lectern_mupdf_document`, destroyed in `deinit`. Thread safe, and built for parallel
+/// Owns one `CMuPDF_document`, destroyed in `deinit`. Thread safe, and built for parallel
 /// rendering: the shim serializes what touches the `fz_document` (opening pages, recording display
 /// lists, page objects) behind one lock, and rasterizes each tile on a context of its own without
 /// that lock, so two threads render tiles of the same document at the same time.
@@ -19,7 +19,7 @@ public final class PDFDocument: @unchecked Sendable {
     /// page tree is walked (`readPageTree(cookie:)`) this is the count the file claims, unless the
     /// claim was not believable (see `claimedPageCount`); afterwards it is the number of pages the
     /// tree holds. Any thread.
-    public var pageCount: Int { Int(lectern_mupdf_document_known_page_count(handle)) }
+    public var pageCount: Int { Int(CMuPDF_document_known_page_count(handle)) }
     /// The page count the root page tree node claims (its /Count), as written in the file: a file
     /// may lie, and 9,999,999,999 does not fit MuPDF's int. A claim that does not fit an Int32, or
     /// is more than one page per 50 bytes of file, is not believed: the page tree is walked when the
@@ -46,24 +46,24 @@ public final class PDFDocument: @unchecked Sendable {
         } catch {
             throw PDFError.open(.unreadable, path, error.message)
         }
-        var error = lectern_mupdf_error()
-        guard let handle = lectern_mupdf_document_open(context.handle, path, &error) else {
+        var error = CMuPDF_error()
+        guard let handle = CMuPDF_document_open(context.handle, path, &error) else {
             throw PDFError.open(.damaged, path, "the file is damaged and could not be repaired (MuPDF: \(error.text))")
         }
         // From here on `handle` is ours: every failure path below must drop it.
         func fail(_ kind: PDFError.Kind, _ reason: String) -> PDFError {
-            lectern_mupdf_document_drop(handle)
+            CMuPDF_document_drop(handle)
             return PDFError.open(kind, path, reason)
         }
 
-        switch lectern_mupdf_document_needs_password(handle, &error) {
+        switch CMuPDF_document_needs_password(handle, &error) {
         case 0:
             break
         case 1:
             guard let password else {
                 throw fail(.passwordRequired, "the file is encrypted and no password was configured")
             }
-            switch lectern_mupdf_document_authenticate(handle, password, &error) {
+            switch CMuPDF_document_authenticate(handle, password, &error) {
             case 1: break
             case 0: throw fail(.wrongPassword, "the file is encrypted and the configured password is wrong")
             default: throw fail(.damaged, "the file's encryption could not be read (MuPDF: \(error.text))")
@@ -73,11 +73,11 @@ public final class PDFDocument: @unchecked Sendable {
         }
 
         var count: Int32 = 0
-        guard lectern_mupdf_document_count_pages(handle, &count, &error) == 0 else {
+        guard CMuPDF_document_count_pages(handle, &count, &error) == 0 else {
             throw fail(.damaged, "the file is damaged: its pages cannot be found (MuPDF: \(error.text))")
         }
         var claimed = Int64(count)
-        if lectern_mupdf_document_claimed_page_count(handle, &claimed, &error) != 0 || claimed < 0 {
+        if CMuPDF_document_claimed_page_count(handle, &claimed, &error) != 0 || claimed < 0 {
             claimed = Int64(count)
         }
         if !Self.isBelievable(claimedPages: claimed, fileSize: fileSize) {
@@ -92,12 +92,12 @@ public final class PDFDocument: @unchecked Sendable {
                 throw fail(.damaged, "the file is damaged: its page tree cannot be read (\(error.message))")
             }
         }
-        guard lectern_mupdf_document_known_page_count(handle) > 0 else {
+        guard CMuPDF_document_known_page_count(handle) > 0 else {
             throw fail(.noPages, "the document has no pages")
         }
 
         var rtl: Int32 = 0
-        if lectern_mupdf_document_is_right_to_left(handle, &rtl, &error) != 0 {
+        if CMuPDF_document_is_right_to_left(handle, &rtl, &error) != 0 {
             MuPDFLog.logger.warning("\(path): cannot read /ViewerPreferences, assuming left-to-right: \(error.text)")
             rtl = 0
         }
@@ -107,22 +107,22 @@ public final class PDFDocument: @unchecked Sendable {
         self.labels = PageLabels.read(from: handle, path: path)
         self.path = path
         self.claimedPageCount = Int(claimed)
-        self.wasRepaired = lectern_mupdf_document_was_repaired(handle) != 0
+        self.wasRepaired = CMuPDF_document_was_repaired(handle) != 0
         self.isRightToLeft = rtl != 0
     }
 
-    deinit { lectern_mupdf_document_drop(handle) }
+    deinit { CMuPDF_document_drop(handle) }
 
     /// The geometry and label of page `index` (0-based), read from the page object without loading
     /// the page. Until the page tree was read (`readPageTree(cookie:)`), finding page `index` walks
     /// the tree as far as that page, which is slow for late pages of big documents: lay out with
     /// estimates until then.
-    /// Corresponding C function: `lectern_mupdf_page_get_info`.
+    /// Corresponding C function: `CMuPDF_page_get_info`.
     public func pageInfo(at index: Int) throws(PDFError) -> PageInfo {
         try checkIndex(index)
-        var info = lectern_mupdf_page_info()
-        var error = lectern_mupdf_error()
-        guard lectern_mupdf_page_get_info(handle, Int32(index), &info, &error) == 0 else {
+        var info = CMuPDF_page_info()
+        var error = CMuPDF_error()
+        guard CMuPDF_page_get_info(handle, Int32(index), &info, &error) == 0 else {
             throw damagedPage(index, error.text)
         }
         return pageInfo(index, info)
@@ -134,20 +134,20 @@ public final class PDFDocument: @unchecked Sendable {
     /// are not held up for the whole range.
     ///
     /// - Throws: `.pageOutOfRange` when `range` is not inside `0..<pageCount`.
-    /// Corresponding C function: `lectern_mupdf_page_get_infos`.
+    /// Corresponding C function: `CMuPDF_page_get_infos`.
     public func pageInfos(in range: Range<Int>) throws(PDFError) -> [Result<PageInfo, PDFError>] {
         guard !range.isEmpty else { return [] }
         try checkIndex(range.lowerBound)
         try checkIndex(range.upperBound - 1)
         var results: [Result<PageInfo, PDFError>] = []
         results.reserveCapacity(range.count)
-        var chunk = [lectern_mupdf_page_info](repeating: lectern_mupdf_page_info(), count: min(range.count, 512))
+        var chunk = [CMuPDF_page_info](repeating: CMuPDF_page_info(), count: min(range.count, 512))
         var start = range.lowerBound
         while start < range.upperBound {
             let count = min(chunk.count, range.upperBound - start)
-            var error = lectern_mupdf_error()
+            var error = CMuPDF_error()
             let status = chunk.withUnsafeMutableBufferPointer {
-                lectern_mupdf_page_get_infos(handle, Int32(start), Int32(count), $0.baseAddress, &error)
+                CMuPDF_page_get_infos(handle, Int32(start), Int32(count), $0.baseAddress, &error)
             }
             guard status == 0 else { throw damagedPage(start, error.text) }
             for offset in 0..<count {
@@ -175,7 +175,7 @@ public final class PDFDocument: @unchecked Sendable {
     /// Unlike MuPDF's own page map, the walk never trusts /Count: a root that claims 1.4 billion
     /// pages costs nothing, a lying intermediate /Count cannot misplace a page, and /Kids that
     /// loop back to an ancestor are skipped.
-    /// Corresponding C function: `lectern_mupdf_document_walk_page_tree`.
+    /// Corresponding C function: `CMuPDF_document_walk_page_tree`.
     public func readPageTree(cookie: RenderCookie? = nil) throws(PDFError) -> PageTree {
         try Self.walkPageTree(handle, path: path, cookie: cookie)
     }
@@ -192,9 +192,9 @@ public final class PDFDocument: @unchecked Sendable {
     /// Frees the page dictionaries that reading every page's info kept in MuPDF's object cache
     /// (about 0.7 KB a page); they are read again when a page needs them. The page map the tree
     /// walk built stays (12 bytes a page). Call once all sizes were read.
-    /// Corresponding C function: `lectern_mupdf_document_release_page_objects` (`pdf_clear_xref`).
+    /// Corresponding C function: `CMuPDF_document_release_page_objects` (`pdf_clear_xref`).
     public func releasePageObjects() {
-        lectern_mupdf_document_release_page_objects(handle)
+        CMuPDF_document_release_page_objects(handle)
     }
 
     /// Whether a file of `fileSize` bytes could hold `claimedPages` pages: a count that does not fit
@@ -218,14 +218,14 @@ public final class PDFDocument: @unchecked Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         MuPDFLog.logger.debug("\(path): reading the page tree")
-        var tree = lectern_mupdf_page_tree()
+        var tree = CMuPDF_page_tree()
         let slice: Int32 = testSliceDelayMilliseconds == nil ? 4096 : 1
         repeat {
             if cookie?.isCancelled == true {
                 throw PDFError(.cancelled, path: path, message: "reading the page tree of \(path) was cancelled")
             }
-            var error = lectern_mupdf_error()
-            guard lectern_mupdf_document_walk_page_tree(handle, slice, &tree, &error) == 0 else {
+            var error = CMuPDF_error()
+            guard CMuPDF_document_walk_page_tree(handle, slice, &tree, &error) == 0 else {
                 throw PDFError(
                     .damaged, path: path, message: "cannot read the page tree of \(path) (MuPDF: \(error.text))")
             }
@@ -247,13 +247,13 @@ public final class PDFDocument: @unchecked Sendable {
     /// Uses the page's cached display list, so it is cheap for a page on screen.
     ///
     /// - Throws: `.pageOutOfRange`, or `.damaged` when the page content cannot be read.
-    /// Corresponding C function: `lectern_mupdf_page_text_blocks`.
+    /// Corresponding C function: `CMuPDF_page_text_blocks`.
     public func textBlocks(page index: Int) throws(PDFError) -> [PDFRect] {
         try checkIndex(index)
-        var error = lectern_mupdf_error()
+        var error = CMuPDF_error()
         var rects: UnsafeMutablePointer<Float>?
         var count: Int32 = 0
-        guard lectern_mupdf_page_text_blocks(handle, Int32(index), &rects, &count, &error) == 0 else {
+        guard CMuPDF_page_text_blocks(handle, Int32(index), &rects, &count, &error) == 0 else {
             throw PDFError(
                 .damaged, path: path,
                 message:
@@ -276,13 +276,13 @@ public final class PDFDocument: @unchecked Sendable {
     /// content or rendering.
     ///
     /// - Throws: `.pageOutOfRange`, or `.damaged` when the page cannot be loaded.
-    /// Corresponding C functions: `fz_load_links`, `fz_resolve_link` (`lectern_mupdf_page_links`).
+    /// Corresponding C functions: `fz_load_links`, `fz_resolve_link` (`CMuPDF_page_links`).
     public func links(page index: Int) throws(PDFError) -> [PDFLink] {
         try checkIndex(index)
-        var error = lectern_mupdf_error()
-        var links: UnsafeMutablePointer<lectern_mupdf_link>?
+        var error = CMuPDF_error()
+        var links: UnsafeMutablePointer<CMuPDF_link>?
         var count: Int32 = 0
-        guard lectern_mupdf_page_links(handle, Int32(index), &links, &count, &error) == 0 else {
+        guard CMuPDF_page_links(handle, Int32(index), &links, &count, &error) == 0 else {
             throw PDFError(
                 .damaged, path: path,
                 message:
@@ -302,7 +302,7 @@ public final class PDFDocument: @unchecked Sendable {
         }
     }
 
-    private func pageInfo(_ index: Int, _ info: lectern_mupdf_page_info) -> PageInfo {
+    private func pageInfo(_ index: Int, _ info: CMuPDF_page_info) -> PageInfo {
         let media = info.media_box
         let crop = info.crop_box
         let bounds = info.bounds
@@ -337,7 +337,7 @@ public final class PDFDocument: @unchecked Sendable {
     ///   - stride: bytes per row, at least `4 * region.width`.
     ///   - cookie: cancels the render from another thread.
     /// - Throws: `.pageOutOfRange`, `.renderFailed`, `.renderIncomplete` or `.cancelled`.
-    /// Corresponding C function: `lectern_mupdf_page_render`.
+    /// Corresponding C function: `CMuPDF_page_render`.
     public func render(
         page index: Int, scale: Double, region: PixelRect, into pixels: UnsafeMutableRawPointer,
         stride: Int, cookie: RenderCookie? = nil
@@ -352,17 +352,17 @@ public final class PDFDocument: @unchecked Sendable {
                     "cannot render page \(index + 1) of \(path): invalid region \(region), stride \(stride) or scale \(scale)"
             )
         }
-        var error = lectern_mupdf_error()
-        let status = lectern_mupdf_page_render(
+        var error = CMuPDF_error()
+        let status = CMuPDF_page_render(
             handle, Int32(index), Float(scale), Int32(clamping: region.x),
             Int32(clamping: region.y), Int32(region.width), Int32(region.height),
             pixels.assumingMemoryBound(to: UInt8.self), stride, cookie?.handle, &error)
         switch Int(status) {
         case 0:
             return
-        case Int(LECTERN_MUPDF_ERROR_ABORT.rawValue):
+        case Int(CMUPDF_ERROR_ABORT.rawValue):
             throw PDFError(.cancelled, path: path, message: "rendering page \(index + 1) of \(path) was cancelled")
-        case Int(LECTERN_MUPDF_ERROR_CONTENT.rawValue):
+        case Int(CMUPDF_ERROR_CONTENT.rawValue):
             throw PDFError(
                 .renderIncomplete, path: path,
                 message: "page \(index + 1) of \(path) is damaged and is drawn incomplete: \(error.text)")
@@ -377,11 +377,11 @@ public final class PDFDocument: @unchecked Sendable {
     /// rasterizes: for the first page, on a worker, while the window is still being set up.
     /// Damage in the page content is reported by the renders, not here.
     /// - Throws: `.pageOutOfRange`, or `.renderFailed` when MuPDF cannot interpret the page.
-    /// Corresponding C function: `lectern_mupdf_page_prepare`.
+    /// Corresponding C function: `CMuPDF_page_prepare`.
     public func prepare(page index: Int) throws(PDFError) {
         try checkIndex(index)
-        var error = lectern_mupdf_error()
-        guard lectern_mupdf_page_prepare(handle, Int32(index), &error) == 0 else {
+        var error = CMuPDF_error()
+        guard CMuPDF_page_prepare(handle, Int32(index), &error) == 0 else {
             throw PDFError(
                 .renderFailed, path: path, message: "cannot render page \(index + 1) of \(path): \(error.text)")
         }
@@ -390,9 +390,9 @@ public final class PDFDocument: @unchecked Sendable {
     /// Tests only: page info read the old way, by loading the page.
     func pageInfoByLoadingForTesting(at index: Int) throws(PDFError) -> PageInfo {
         try checkIndex(index)
-        var info = lectern_mupdf_page_info()
-        var error = lectern_mupdf_error()
-        guard lectern_mupdf_page_get_info_by_loading_for_testing(handle, Int32(index), &info, &error) == 0 else {
+        var info = CMuPDF_page_info()
+        var error = CMuPDF_error()
+        guard CMuPDF_page_get_info_by_loading_for_testing(handle, Int32(index), &info, &error) == 0 else {
             throw damagedPage(index, error.text)
         }
         return pageInfo(index, info)
@@ -400,8 +400,8 @@ public final class PDFDocument: @unchecked Sendable {
 
     /// Tests only: runs `body` while this thread holds the lock that guards the `fz_document`.
     func withDocumentLockHeldForTesting<T>(_ body: () throws -> T) rethrows -> T {
-        lectern_mupdf_document_hold_lock_for_testing(handle, 1)
-        defer { lectern_mupdf_document_hold_lock_for_testing(handle, 0) }
+        CMuPDF_document_hold_lock_for_testing(handle, 1)
+        defer { CMuPDF_document_hold_lock_for_testing(handle, 0) }
         return try body()
     }
 

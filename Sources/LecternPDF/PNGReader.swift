@@ -17,14 +17,14 @@ public struct DecodedImage: Sendable, Equatable {
 /// Reads image files (PNG, JPEG, …) with MuPDF's decoders: frame dumps, reference images.
 public enum PNGReader {
     /// Decodes the image at `path`.
-    /// Corresponding C function: `lectern_mupdf_load_image_rgb`.
+    /// Corresponding C function: `CMuPDF_load_image_rgb`.
     public static func read(path: String) throws(PDFError) -> DecodedImage {
         let context = try MuPDFContext.shared()
-        var error = lectern_mupdf_error()
+        var error = CMuPDF_error()
         var width: Int32 = 0
         var height: Int32 = 0
         var pixels: UnsafeMutablePointer<UInt8>?
-        let status = lectern_mupdf_load_image_rgb(context.handle, path, &width, &height, &pixels, &error)
+        let status = CMuPDF_load_image_rgb(context.handle, path, &width, &height, &pixels, &error)
         guard status == 0, let pixels else { throw PDFError.open(.unreadable, path, error.text) }
         defer { free(pixels) }
         let count = Int(width) * Int(height) * 3

@@ -13,7 +13,7 @@ public enum PNGWriter {
     ///   - stride: bytes per row, at least `4 * width`.
     ///   - path: the destination; its directory must exist.
     /// - Throws: `PDFError` of kind `.writeFailed`.
-    /// Corresponding C function: `lectern_mupdf_write_png`.
+    /// Corresponding C function: `CMuPDF_write_png`.
     public static func write(
         bgra: UnsafeRawPointer, width: Int, height: Int, stride: Int, to path: String
     ) throws(PDFError) {
@@ -29,8 +29,8 @@ public enum PNGWriter {
             throw PDFError(.writeFailed, path: path, message: "cannot write \(path): \(error.message)")
         }
         let temporary = "\(path).tmp-\(getpid())"
-        var error = lectern_mupdf_error()
-        let status = lectern_mupdf_write_png(
+        var error = CMuPDF_error()
+        let status = CMuPDF_write_png(
             context.handle, bgra.assumingMemoryBound(to: UInt8.self), Int32(width),
             Int32(height), stride, temporary, &error)
         guard status == 0 else {

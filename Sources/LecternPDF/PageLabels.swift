@@ -94,12 +94,12 @@ struct PageLabels: Sendable, Equatable {
 extension PageLabels {
     /// Reads /PageLabels through the shim. nil when the document has none; a broken tree is logged
     /// and gives no labels (never a failed open).
-    /// Corresponding C function: `lectern_mupdf_document_page_labels`.
+    /// Corresponding C function: `CMuPDF_document_page_labels`.
     static func read(from handle: OpaquePointer, path: String) -> PageLabels? {
-        var error = lectern_mupdf_error()
-        var pointer: UnsafeMutablePointer<lectern_mupdf_page_label_range>?
+        var error = CMuPDF_error()
+        var pointer: UnsafeMutablePointer<CMuPDF_page_label_range>?
         var count: Int32 = 0
-        guard lectern_mupdf_document_page_labels(handle, &pointer, &count, &error) == 0 else {
+        guard CMuPDF_document_page_labels(handle, &pointer, &count, &error) == 0 else {
             MuPDFLog.logger.warning("\(path): ignoring its page labels: \(error.text)")
             return nil
         }

@@ -2,23 +2,23 @@ import CMuPDF
 
 /// Lets another thread cancel a render or a page tree walk in progress (MuPDF's `fz_cookie.abort`).
 ///
-/// Owns one `lectern_mupdf_cookie` (C heap), freed in `deinit`. Use one cookie for one render
+/// Owns one `CMuPDF_cookie` (C heap), freed in `deinit`. Use one cookie for one render
 /// at a time; once cancelled it stays cancelled, so every later render with it throws `.cancelled`.
 public final class RenderCookie: @unchecked Sendable {
     // Sendable: the C struct is only written through atomic stores (cancel) and by the one render using it.
     let handle: OpaquePointer
 
     public init() {
-        guard let handle = lectern_mupdf_cookie_new() else { fatalError("out of memory allocating a render cookie") }
+        guard let handle = CMuPDF_cookie_new() else { fatalError("out of memory allocating a render cookie") }
         self.handle = handle
     }
 
-    deinit { lectern_mupdf_cookie_drop(handle) }
+    deinit { CMuPDF_cookie_drop(handle) }
 
     /// Asks the render using this cookie to stop as soon as it can. Any thread.
-    /// Corresponding C function: `lectern_mupdf_cookie_abort`.
-    public func cancel() { lectern_mupdf_cookie_abort(handle) }
+    /// Corresponding C function: `CMuPDF_cookie_abort`.
+    public func cancel() { CMuPDF_cookie_abort(handle) }
 
     /// Whether `cancel()` was called.
-    public var isCancelled: Bool { lectern_mupdf_cookie_is_aborted(handle) != 0 }
+    public var isCancelled: Bool { CMuPDF_cookie_is_aborted(handle) != 0 }
 }

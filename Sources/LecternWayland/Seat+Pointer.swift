@@ -7,7 +7,7 @@ import LecternCore
 /// (version 5) or until the seat flushes after a dispatch.
 final class SeatPointer {
     private let proxy: OpaquePointer
-    private let listener: UnsafeMutablePointer<wl_pointer_listener>
+    private let listener: Listener<wl_pointer_listener>
     private unowned let seat: Seat
     private(set) var isFocused = false
     /// Buttons pressed while focused, as Linux codes, in press order.
@@ -20,9 +20,8 @@ final class SeatPointer {
     init(proxy: OpaquePointer, seat: Seat) {
         self.proxy = proxy
         self.seat = seat
-        listener = .allocate(capacity: 1)
-        listener.initialize(
-            to: wl_pointer_listener(
+        listener = Listener(
+            wl_pointer_listener(
                 enter: { data, _, _, surface, x, y in pointer(data).enter(surface: surface, x: x, y: y) },
                 leave: { data, _, _, surface in pointer(data).leave(surface: surface) },
                 motion: { data, _, time, x, y in pointer(data).motion(time: time, x: x, y: y) },
@@ -40,12 +39,11 @@ final class SeatPointer {
                 axis_value120: { data, _, axis, value120 in
                     pointer(data).steps(axis: axis, Double(value120) / 120)
                 }))
-        wl_pointer_add_listener(proxy, listener, Unmanaged.passUnretained(self).toOpaque())
+        wl_pointer_add_listener(proxy, listener.pointer, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
         if wl_proxy_get_version(proxy) >= 3 { wl_pointer_release(proxy) } else { wl_pointer_destroy(proxy) }
-        listener.deallocate()
     }
 
     private func enter(surface: OpaquePointer?, x: wl_fixed_t, y: wl_fixed_t) {

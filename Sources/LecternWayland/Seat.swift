@@ -14,7 +14,7 @@ public final class Seat {
     /// The version bound: the compositor's, up to 8 (`axis_value120`; cage 0.1.4 offers 7).
     public let version: UInt32
     let globalName: UInt32
-    private let listener: UnsafeMutablePointer<wl_seat_listener>
+    private let listener: Listener<wl_seat_listener>
     let logger: Logger
     /// The display owns the seat.
     unowned let display: Display
@@ -35,15 +35,14 @@ public final class Seat {
         self.globalName = globalName
         self.display = display
         self.logger = logger
-        listener = .allocate(capacity: 1)
-        listener.initialize(
-            to: wl_seat_listener(
+        listener = Listener(
+            wl_seat_listener(
                 capabilities: { data, _, caps in
                     guard let data else { return }
                     Unmanaged<Seat>.fromOpaque(data).takeUnretainedValue().capabilitiesChanged(caps)
                 },
                 name: { _, _, _ in }))
-        wl_seat_add_listener(proxy, listener, Unmanaged.passUnretained(self).toOpaque())
+        wl_seat_add_listener(proxy, listener.pointer, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
@@ -52,7 +51,6 @@ public final class Seat {
         pointer = nil
         touch = nil
         if version >= 5 { wl_seat_release(proxy) } else { wl_seat_destroy(proxy) }
-        listener.deallocate()
     }
 
     /// Creates the devices the seat gained and ends and releases the ones it lost.

@@ -1,5 +1,8 @@
 // CMuPDF: the only door from Swift into MuPDF.
 //
+// Every function and type here is named CMuPDF_… (constants CMUPDF_…), as the other C targets
+// name theirs after the target (CLecternLinux_…, CWaylandClient_…).
+//
 // MuPDF reports errors with setjmp/longjmp (fz_try/fz_catch). A longjmp through Swift frames is
 // undefined behaviour, so every MuPDF call that can throw is made here, inside fz_try, and comes
 // back to Swift as a status code plus a message copied into a caller-owned buffer.
@@ -17,93 +20,93 @@ extern "C" {
 #endif
 
 /// Status codes. The MuPDF ones mirror fz_caught(); the rest are ours.
-enum lectern_mupdf_status {
-    LECTERN_MUPDF_OK = 0,
-    LECTERN_MUPDF_ERROR_MEMORY = 1,
-    LECTERN_MUPDF_ERROR_GENERIC = 2,
-    LECTERN_MUPDF_ERROR_SYNTAX = 3,
-    LECTERN_MUPDF_ERROR_MINOR = 4,
-    LECTERN_MUPDF_ERROR_TRYLATER = 5,
-    LECTERN_MUPDF_ERROR_ABORT = 6,
-    LECTERN_MUPDF_ERROR_REPAIRED = 7,
+enum CMuPDF_status {
+    CMUPDF_OK = 0,
+    CMUPDF_ERROR_MEMORY = 1,
+    CMUPDF_ERROR_GENERIC = 2,
+    CMUPDF_ERROR_SYNTAX = 3,
+    CMUPDF_ERROR_MINOR = 4,
+    CMUPDF_ERROR_TRYLATER = 5,
+    CMUPDF_ERROR_ABORT = 6,
+    CMUPDF_ERROR_REPAIRED = 7,
     /// MuPDF could not make a context (out of memory or a version mismatch).
-    LECTERN_MUPDF_ERROR_NO_CONTEXT = 100,
+    CMUPDF_ERROR_NO_CONTEXT = 100,
     /// The document is encrypted and no password (or the wrong one) was given.
-    LECTERN_MUPDF_ERROR_PASSWORD = 101,
+    CMUPDF_ERROR_PASSWORD = 101,
     /// Drawing finished but MuPDF counted errors in the page content (cookie.errors > 0).
-    LECTERN_MUPDF_ERROR_CONTENT = 102,
+    CMUPDF_ERROR_CONTENT = 102,
     /// A programmer error: bad argument (index, size, stride).
-    LECTERN_MUPDF_ERROR_ARGUMENT = 103,
+    CMUPDF_ERROR_ARGUMENT = 103,
 };
 
 /// Where a shim function writes what went wrong. Owned by the caller (usually on its stack).
-typedef struct lectern_mupdf_error {
+typedef struct CMuPDF_error {
     int status;
     char message[512];
-} lectern_mupdf_error;
+} CMuPDF_error;
 
 /// Log levels given to the log sink.
-enum lectern_mupdf_log_level {
-    LECTERN_MUPDF_LOG_WARNING = 0,
-    LECTERN_MUPDF_LOG_ERROR = 1,
+enum CMuPDF_log_level {
+    CMUPDF_LOG_WARNING = 0,
+    CMUPDF_LOG_ERROR = 1,
 };
 
 /// Receives every MuPDF error and warning line, from whichever thread MuPDF runs on.
 /// `source` is the file being worked on, or NULL; both strings are only valid during the call.
 /// Must not call back into MuPDF.
-typedef void (*lectern_mupdf_log_sink)(int level, const char *source, const char *message);
+typedef void (*CMuPDF_log_sink)(int level, const char *source, const char *message);
 
 /// Installs the process-wide log sink (NULL: MuPDF messages are dropped). Call before creating
 /// contexts; contexts created later route their messages to it.
-void lectern_mupdf_set_log_sink(lectern_mupdf_log_sink sink);
+void CMuPDF_set_log_sink(CMuPDF_log_sink sink);
 
 /// The base context: fz_context + its pthread locks. Opaque.
-typedef struct lectern_mupdf_context lectern_mupdf_context;
+typedef struct CMuPDF_context CMuPDF_context;
 
 /// Creates a base context with fz_locks_context (pthread mutexes) and the document handlers
 /// registered. Returns NULL and fills `error` on failure. Caller owns the result:
-/// release with lectern_mupdf_context_drop after every document cloned from it is dropped.
-lectern_mupdf_context *lectern_mupdf_context_new(lectern_mupdf_error *error);
-void lectern_mupdf_context_drop(lectern_mupdf_context *context);
+/// release with CMuPDF_context_drop after every document cloned from it is dropped.
+CMuPDF_context *CMuPDF_context_new(CMuPDF_error *error);
+void CMuPDF_context_drop(CMuPDF_context *context);
 
 /// An open document. Opaque. Thread safe: the shim serializes what touches the fz_document (its own
 /// lock) and rasterizes display lists on per-render cloned contexts without that lock, so tiles of
 /// one document render in parallel. Dropping it must not overlap any other call on it.
-typedef struct lectern_mupdf_document lectern_mupdf_document;
+typedef struct CMuPDF_document CMuPDF_document;
 
 /// Opens `path` with a context cloned from `base`. Returns NULL and fills `error` on failure.
-/// Caller owns the result: release with lectern_mupdf_document_drop (before dropping `base`).
-lectern_mupdf_document *lectern_mupdf_document_open(lectern_mupdf_context *base, const char *path,
-                                                    lectern_mupdf_error *error);
-void lectern_mupdf_document_drop(lectern_mupdf_document *document);
+/// Caller owns the result: release with CMuPDF_document_drop (before dropping `base`).
+CMuPDF_document *CMuPDF_document_open(CMuPDF_context *base, const char *path,
+                                                    CMuPDF_error *error);
+void CMuPDF_document_drop(CMuPDF_document *document);
 
 /// 1 when the document needs a password before anything else can be read, 0 when not,
 /// -1 on error (filled in `error`).
-int lectern_mupdf_document_needs_password(lectern_mupdf_document *document, lectern_mupdf_error *error);
+int CMuPDF_document_needs_password(CMuPDF_document *document, CMuPDF_error *error);
 
 /// Tries `password`: returns 1 when it unlocks the document, 0 when it is wrong, -1 on error.
-int lectern_mupdf_document_authenticate(lectern_mupdf_document *document, const char *password,
-                                        lectern_mupdf_error *error);
+int CMuPDF_document_authenticate(CMuPDF_document *document, const char *password,
+                                        CMuPDF_error *error);
 
 /// Writes the page count to `count`. Returns a status.
-int lectern_mupdf_document_count_pages(lectern_mupdf_document *document, int *count, lectern_mupdf_error *error);
+int CMuPDF_document_count_pages(CMuPDF_document *document, int *count, CMuPDF_error *error);
 
-/// The page count as last counted, without the lock (-1 before lectern_mupdf_document_count_pages):
+/// The page count as last counted, without the lock (-1 before CMuPDF_document_count_pages):
 /// the count the root /Pages claims until the page tree walk ends, then the pages found. Never throws.
-int lectern_mupdf_document_known_page_count(lectern_mupdf_document *document);
+int CMuPDF_document_known_page_count(CMuPDF_document *document);
 
 /// 1 when MuPDF had to repair the file (broken xref, truncation), else 0. Never throws.
 /// Only meaningful after the page count has been read (repair can be lazy).
-int lectern_mupdf_document_was_repaired(lectern_mupdf_document *document);
+int CMuPDF_document_was_repaired(CMuPDF_document *document);
 
 /// 1 when the document is a PDF (not an image or another format MuPDF opens), else 0.
-int lectern_mupdf_document_is_pdf(lectern_mupdf_document *document);
+int CMuPDF_document_is_pdf(CMuPDF_document *document);
 
 /// Writes 1 to `rtl` when /Root/ViewerPreferences/Direction is /R2L. Returns a status.
-int lectern_mupdf_document_is_right_to_left(lectern_mupdf_document *document, int *rtl, lectern_mupdf_error *error);
+int CMuPDF_document_is_right_to_left(CMuPDF_document *document, int *rtl, CMuPDF_error *error);
 
 /// Page geometry in PDF points. Boxes are {x0, y0, x1, y1}.
-typedef struct lectern_mupdf_page_info {
+typedef struct CMuPDF_page_info {
     /// /MediaBox (inherited), normalised; US Letter when missing or empty (as MuPDF does).
     float media_box[4];
     /// What is shown: /CropBox clipped to the media box, normalised (pdf_page_obj_transform).
@@ -112,22 +115,22 @@ typedef struct lectern_mupdf_page_info {
     int rotation;
     /// fz_bound_page: the crop box after rotation (and /UserUnit), in points.
     float bounds[4];
-    /// LECTERN_MUPDF_OK, or why this page's info could not be read.
+    /// CMUPDF_OK, or why this page's info could not be read.
     int status;
-} lectern_mupdf_page_info;
+} CMuPDF_page_info;
 
 /// Fills `info` for page `index` (0-based) from the page object and its inherited keys, without
 /// loading the page (no content, no annotations). PDFs only. Returns a status.
-int lectern_mupdf_page_get_info(lectern_mupdf_document *document, int index, lectern_mupdf_page_info *info,
-                                lectern_mupdf_error *error);
+int CMuPDF_page_get_info(CMuPDF_document *document, int index, CMuPDF_page_info *info,
+                                CMuPDF_error *error);
 
 /// Fills `infos[0..<count]` for pages `start..<start+count` under one lock; a page whose info cannot
 /// be read gets its own `status`. Returns a status for the call itself (an index out of range).
-int lectern_mupdf_page_get_infos(lectern_mupdf_document *document, int start, int count,
-                                 lectern_mupdf_page_info *infos, lectern_mupdf_error *error);
+int CMuPDF_page_get_infos(CMuPDF_document *document, int start, int count,
+                                 CMuPDF_page_info *infos, CMuPDF_error *error);
 
-/// How far the page tree walk got (lectern_mupdf_document_walk_page_tree).
-typedef struct lectern_mupdf_page_tree {
+/// How far the page tree walk got (CMuPDF_document_walk_page_tree).
+typedef struct CMuPDF_page_tree {
     /// 1 when the whole tree was walked: `pages` is then the document's page count.
     int done;
     /// The pages found so far (leaf page objects reachable from the root, each once).
@@ -137,7 +140,7 @@ typedef struct lectern_mupdf_page_tree {
     /// The kids left out: met before (a /Kids entry pointing back to an ancestor, or a page listed
     /// twice), not a page, too deep, unreadable.
     int skipped;
-} lectern_mupdf_page_tree;
+} CMuPDF_page_tree;
 
 /// Walks the page tree on from where it stopped, looking at up to `max_kids` kids (0: no limit)
 /// under the document lock, and fills `tree`. The walk ignores /Count (a lying intermediate /Count
@@ -146,21 +149,21 @@ typedef struct lectern_mupdf_page_tree {
 /// the number of pages found and every lookup by index or object uses the walked page map (kept
 /// until the document is dropped: 12 bytes a page). Call repeatedly to walk a long tree in slices
 /// (renders interleave, the caller can stop between slices). Returns a status.
-int lectern_mupdf_document_walk_page_tree(lectern_mupdf_document *document, int max_kids,
-                                          lectern_mupdf_page_tree *tree, lectern_mupdf_error *error);
+int CMuPDF_document_walk_page_tree(CMuPDF_document *document, int max_kids,
+                                          CMuPDF_page_tree *tree, CMuPDF_error *error);
 
 /// Writes the root /Pages /Count as the file writes it to `claimed` (saturated at INT64_MAX; -1 when
 /// not a PDF). MuPDF 1.21 keeps 32 bits of it (9,999,999,999 becomes 1,410,065,407); this reads the
 /// digits again, so a count too big for an int can be told from its wrapped value. Returns a status.
-int lectern_mupdf_document_claimed_page_count(lectern_mupdf_document *document, int64_t *claimed,
-                                              lectern_mupdf_error *error);
+int CMuPDF_document_claimed_page_count(CMuPDF_document *document, int64_t *claimed,
+                                              CMuPDF_error *error);
 
 /// Drops the objects only MuPDF's xref cache holds (pdf_clear_xref), such as the page dictionaries
 /// read for every page's size: about 0.7 KB a page. They are read again when needed. Never throws.
-void lectern_mupdf_document_release_page_objects(lectern_mupdf_document *document);
+void CMuPDF_document_release_page_objects(CMuPDF_document *document);
 
 /// One entry of /Root /PageLabels: from page `start` on, labels are `prefix` + a number.
-typedef struct lectern_mupdf_page_label_range {
+typedef struct CMuPDF_page_label_range {
     int start;
     /// 'D' decimal, 'R' upper roman, 'r' lower roman, 'A' upper letters, 'a' lower letters, 0 none.
     int style;
@@ -169,79 +172,79 @@ typedef struct lectern_mupdf_page_label_range {
     int has_prefix;
     /// /P as UTF-8, cut at a character boundary when longer.
     char prefix[256];
-} lectern_mupdf_page_label_range;
+} CMuPDF_page_label_range;
 
 /// Reads the /PageLabels number tree (/Nums and /Kids). On success `*ranges` is a malloc'd array of
 /// `*count` ranges sorted by start (NULL and 0 when the document has no labels) that the caller
 /// frees. A structurally broken tree is an error; single malformed entries are skipped.
-int lectern_mupdf_document_page_labels(lectern_mupdf_document *document, lectern_mupdf_page_label_range **ranges,
-                                       int *count, lectern_mupdf_error *error);
+int CMuPDF_document_page_labels(CMuPDF_document *document, CMuPDF_page_label_range **ranges,
+                                       int *count, CMuPDF_error *error);
 
 /// A render cookie (fz_cookie): lets another thread abort a render. Caller owns it:
-/// release with lectern_mupdf_cookie_drop. NULL when out of memory.
-typedef struct lectern_mupdf_cookie lectern_mupdf_cookie;
-lectern_mupdf_cookie *lectern_mupdf_cookie_new(void);
-void lectern_mupdf_cookie_drop(lectern_mupdf_cookie *cookie);
+/// release with CMuPDF_cookie_drop. NULL when out of memory.
+typedef struct CMuPDF_cookie CMuPDF_cookie;
+CMuPDF_cookie *CMuPDF_cookie_new(void);
+void CMuPDF_cookie_drop(CMuPDF_cookie *cookie);
 /// Asks a running (or the next) render that uses this cookie to stop. Any thread.
-void lectern_mupdf_cookie_abort(lectern_mupdf_cookie *cookie);
-int lectern_mupdf_cookie_is_aborted(lectern_mupdf_cookie *cookie);
+void CMuPDF_cookie_abort(CMuPDF_cookie *cookie);
+int CMuPDF_cookie_is_aborted(CMuPDF_cookie *cookie);
 
 /// Renders the region (x, y, width, height) of page `index` scaled by `scale` (device pixels in the
 /// rotated page) into `pixels`: premultiplied BGRA, `stride` bytes per row, white background.
-/// The memory stays the caller's. On LECTERN_MUPDF_ERROR_CONTENT the pixels hold what could be drawn.
+/// The memory stays the caller's. On CMUPDF_ERROR_CONTENT the pixels hold what could be drawn.
 /// The page's display list is recorded (under the document lock) or taken from a cache of 8 pages;
 /// the rasterization runs on a context checked out of a per-document pool, without the document lock.
 /// A cookie aborted while the render waits for the document lock ends the wait (ABORT).
-int lectern_mupdf_page_render(lectern_mupdf_document *document, int index, float scale, int x, int y, int width,
-                              int height, unsigned char *pixels, ptrdiff_t stride, lectern_mupdf_cookie *cookie,
-                              lectern_mupdf_error *error);
+int CMuPDF_page_render(CMuPDF_document *document, int index, float scale, int x, int y, int width,
+                              int height, unsigned char *pixels, ptrdiff_t stride, CMuPDF_cookie *cookie,
+                              CMuPDF_error *error);
 
-/// Records page `index`'s display list into the cache lectern_mupdf_page_render uses (under the
+/// Records page `index`'s display list into the cache CMuPDF_page_render uses (under the
 /// document lock), unless it is there: the page's first render then only rasterizes. Errors in the
 /// page content are not reported here but by the renders that use the list.
-int lectern_mupdf_page_prepare(lectern_mupdf_document *document, int index, lectern_mupdf_error *error);
+int CMuPDF_page_prepare(CMuPDF_document *document, int index, CMuPDF_error *error);
 
 /// The bounding boxes of the text blocks (not image blocks) of page `index`, in PDF user space
 /// (unrotated, y up: the space of the media box). On success `*rects` is a malloc'd array of
 /// 4 * `*count` floats {x0, y0, x1, y1, ...} that the caller frees. Uses the cached display list.
-int lectern_mupdf_page_text_blocks(lectern_mupdf_document *document, int index, float **rects, int *count,
-                                   lectern_mupdf_error *error);
+int CMuPDF_page_text_blocks(CMuPDF_document *document, int index, float **rects, int *count,
+                                   CMuPDF_error *error);
 
 /// One link of a page, in PDF user space.
-typedef struct lectern_mupdf_link {
+typedef struct CMuPDF_link {
     /// The link's rect {x0, y0, x1, y1} in PDF user space (unrotated, y up: the space of the media box).
     float rect[4];
     /// The target page (0-based) of an internal link; -1 for an external one.
     int page;
     /// The URI (UTF-8) of an external link, NULL for an internal one. Points into the links' block.
     const char *uri;
-} lectern_mupdf_link;
+} CMuPDF_link;
 
 /// The links of page `index` (fz_load_links), without running the page content. Internal links are
 /// resolved to a page (fz_resolve_link); links whose destination does not resolve to a page of the
 /// document are left out. On success `*links` is one malloc'd block of `*count` links followed by
 /// their URIs, that the caller frees with one free() (it may be non-NULL when `*count` is 0).
-int lectern_mupdf_page_links(lectern_mupdf_document *document, int index, lectern_mupdf_link **links, int *count,
-                             lectern_mupdf_error *error);
+int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links, int *count,
+                             CMuPDF_error *error);
 
 /// Tests only: the page info the way it was read before (loading the page: fz_load_page, fz_bound_page,
 /// /Rotate rounded down), as the reference the page-object reading is checked against.
-int lectern_mupdf_page_get_info_by_loading_for_testing(lectern_mupdf_document *document, int index,
-                                                        lectern_mupdf_page_info *info, lectern_mupdf_error *error);
+int CMuPDF_page_get_info_by_loading_for_testing(CMuPDF_document *document, int index,
+                                                        CMuPDF_page_info *info, CMuPDF_error *error);
 
 /// Tests only: takes (`hold` 1) or releases (0) the lock that guards the fz_document, on the calling
 /// thread, to show what does not need it.
-void lectern_mupdf_document_hold_lock_for_testing(lectern_mupdf_document *document, int hold);
+void CMuPDF_document_hold_lock_for_testing(CMuPDF_document *document, int hold);
 
 /// Writes premultiplied BGRA pixels as an opaque RGB PNG to `path` (not atomically: the Swift
 /// caller writes a temporary file and renames it). Uses a context cloned from `base`.
-int lectern_mupdf_write_png(lectern_mupdf_context *base, const unsigned char *bgra, int width, int height,
-                            ptrdiff_t stride, const char *path, lectern_mupdf_error *error);
+int CMuPDF_write_png(CMuPDF_context *base, const unsigned char *bgra, int width, int height,
+                            ptrdiff_t stride, const char *path, CMuPDF_error *error);
 
 /// Decodes the image file at `path` (PNG, JPEG, …) into tightly packed 8-bit RGB.
 /// On success `*rgb` is a malloc'd buffer of width*height*3 bytes that the caller frees.
-int lectern_mupdf_load_image_rgb(lectern_mupdf_context *base, const char *path, int *width, int *height,
-                                 unsigned char **rgb, lectern_mupdf_error *error);
+int CMuPDF_load_image_rgb(CMuPDF_context *base, const char *path, int *width, int *height,
+                                 unsigned char **rgb, CMuPDF_error *error);
 
 #ifdef __cplusplus
 }
