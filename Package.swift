@@ -58,7 +58,7 @@ let package = Package(
         ),
         .target(
             name: "LecternPDF",
-            dependencies: ["CMuPDF", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CMuPDF", "LecternCore", "LecternLinux", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "LecternRender",

@@ -61,7 +61,7 @@ final class Reader {
 
     /// The page geometry LecternCore uses for a page PDF reports.
     static func geometry(of info: PageInfo) throws(DocumentViewError) -> PageGeometry {
-        try PageGeometry(mediaBox: Rect(info.mediaBox), cropBox: Rect(info.cropBox), rotation: info.rotation)
+        try PageGeometry(mediaBox: info.mediaBox, cropBox: info.cropBox, rotation: info.rotation)
     }
 
     /// Plans the frame for a screen of `size`: what it shows, and the tiles to render, which
@@ -140,11 +140,11 @@ final class Reader {
     static func readPageText(of pdf: PDFDocument, pages: [Int]) -> [Int: PageText] {
         var result: [Int: PageText] = [:]
         for page in pages {
-            let blocks = ((try? pdf.textBlocks(page: page)) ?? []).map(Rect.init)
+            let blocks = ((try? pdf.textBlocks(page: page)) ?? [])
             let links: [(rect: Rect, target: LinkTarget)] = ((try? pdf.links(page: page)) ?? []).map { link in
                 switch link.target {
-                case .page(let target): (Rect(link.rect), .page(target))
-                case .uri(let address): (Rect(link.rect), .uri(address))
+                case .page(let target): (link.rect, .page(target))
+                case .uri(let address): (link.rect, .uri(address))
                 }
             }
             result[page] = PageText(blocks: blocks, links: links)
@@ -164,11 +164,4 @@ struct PageSizes: Sendable {
     /// Pages whose size could not be read (they keep the estimate).
     var failures: Int
     var milliseconds: Int64
-}
-
-extension Rect {
-    /// A PDF rectangle (x0, y0, x1, y1) in the same space.
-    init(_ r: PDFRect) {
-        self.init(x: r.x0, y: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0)
-    }
 }

@@ -1,5 +1,7 @@
 import CMuPDF
 import Glibc
+import LecternCore
+import LecternLinux
 
 /// An open PDF file: page count, page geometry and labels, tile rendering, text blocks and links.
 ///
@@ -234,7 +236,7 @@ public final class PDFDocument: @unchecked Sendable {
             }
         } while tree.done == 0
         let elapsed = clock.now - start
-        let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        let ms = elapsed.seconds * 1000
         MuPDFLog.logger.info(
             "\(path): page tree of \(tree.pages) pages read in \((ms * 10).rounded() / 10) ms\(tree.skipped > 0 ? " (\(tree.skipped) kids skipped: cycles, repeats or not pages)" : "")"
         )
@@ -248,7 +250,7 @@ public final class PDFDocument: @unchecked Sendable {
     ///
     /// - Throws: `.pageOutOfRange`, or `.damaged` when the page content cannot be read.
     /// Corresponding C function: `CMuPDF_page_text_blocks`.
-    public func textBlocks(page index: Int) throws(PDFError) -> [PDFRect] {
+    public func textBlocks(page index: Int) throws(PDFError) -> [Rect] {
         try checkIndex(index)
         var error = CMuPDF_error()
         var rects: UnsafeMutablePointer<Float>?
@@ -263,9 +265,7 @@ public final class PDFDocument: @unchecked Sendable {
         defer { free(rects) }
         guard let rects else { return [] }
         return (0..<Int(count)).map { i in
-            PDFRect(
-                x0: Double(rects[4 * i]), y0: Double(rects[4 * i + 1]), x1: Double(rects[4 * i + 2]),
-                y1: Double(rects[4 * i + 3]))
+            Rect(corners: (rects[4 * i], rects[4 * i + 1], rects[4 * i + 2], rects[4 * i + 3]))
         }
     }
 
@@ -297,7 +297,7 @@ public final class PDFDocument: @unchecked Sendable {
             let target: PDFLink.Target =
                 if let uri = link.uri { .uri(String(cString: uri)) } else { .page(Int(link.page)) }
             return PDFLink(
-                rect: PDFRect(x0: Double(rect.0), y0: Double(rect.1), x1: Double(rect.2), y1: Double(rect.3)),
+                rect: Rect(corners: rect),
                 target: target)
         }
     }
@@ -308,10 +308,10 @@ public final class PDFDocument: @unchecked Sendable {
         let bounds = info.bounds
         return PageInfo(
             index: index,
-            mediaBox: PDFRect(x0: Double(media.0), y0: Double(media.1), x1: Double(media.2), y1: Double(media.3)),
-            cropBox: PDFRect(x0: Double(crop.0), y0: Double(crop.1), x1: Double(crop.2), y1: Double(crop.3)),
+            mediaBox: Rect(corners: media),
+            cropBox: Rect(corners: crop),
             rotation: Int(info.rotation),
-            displaySize: PDFSize(width: Double(bounds.2 - bounds.0), height: Double(bounds.3 - bounds.1)),
+            displaySize: Size(width: Double(bounds.2 - bounds.0), height: Double(bounds.3 - bounds.1)),
             label: labels?.label(forPage: index)
         )
     }
@@ -339,7 +339,7 @@ public final class PDFDocument: @unchecked Sendable {
     /// - Throws: `.pageOutOfRange`, `.renderFailed`, `.renderIncomplete` or `.cancelled`.
     /// Corresponding C function: `CMuPDF_page_render`.
     public func render(
-        page index: Int, scale: Double, region: PixelRect, into pixels: UnsafeMutableRawPointer,
+        page index: Int, scale: Double, region: PixelBox, into pixels: UnsafeMutableRawPointer,
         stride: Int, cookie: RenderCookie? = nil
     ) throws(PDFError) {
         try checkIndex(index)
@@ -423,14 +423,14 @@ public final class PDFDocument: @unchecked Sendable {
             if code == ENOENT || code == ENOTDIR {
                 throw PDFError.open(.fileNotFound, path, "no such file")
             }
-            throw PDFError.open(.unreadable, path, String(cString: strerror(code)))
+            throw PDFError.open(.unreadable, path, errnoText(code))
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw PDFError.open(.unreadable, path, "it is a directory, not a PDF file")
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw PDFError.open(.unreadable, path, String(cString: strerror(errno)))
+            throw PDFError.open(.unreadable, path, errnoText(errno))
         }
         defer { close(fd) }
         // The PDF header may follow up to 1 KiB of junk (PDF 1.7, Annex H).
@@ -440,7 +440,7 @@ public final class PDFDocument: @unchecked Sendable {
             let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw PDFError.open(.unreadable, path, String(cString: strerror(errno)))
+                throw PDFError.open(.unreadable, path, errnoText(errno))
             }
             if n == 0 { break }
             filled += n
@@ -456,5 +456,12 @@ public final class PDFDocument: @unchecked Sendable {
             throw PDFError.open(.notAPDF, path, "the file is not a PDF (it does not start with %PDF-)")
         }
         return Int64(info.st_size)
+    }
+}
+
+extension Rect {
+    /// The rectangle the shim reports as (x0, y0, x1, y1) in PDF user space.
+    init(corners c: (Float, Float, Float, Float)) {
+        self.init(corner: Point(x: Double(c.0), y: Double(c.1)), corner: Point(x: Double(c.2), y: Double(c.3)))
     }
 }

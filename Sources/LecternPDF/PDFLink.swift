@@ -1,3 +1,5 @@
+import LecternCore
+
 /// A link on a page: a rectangle to tap and where it goes.
 public struct PDFLink: Sendable, Equatable {
     /// Where a link goes.
@@ -10,11 +12,11 @@ public struct PDFLink: Sendable, Equatable {
 
     /// The link's rectangle in PDF user space (unrotated, y up), like `PageInfo.mediaBox` and
     /// `PDFDocument.textBlocks(page:)`: map it with the page's rotation and crop box to place it on screen.
-    public var rect: PDFRect
+    public var rect: Rect
     /// Where the link goes.
     public var target: Target
 
-    public init(rect: PDFRect, target: Target) {
+    public init(rect: Rect, target: Target) {
         self.rect = rect
         self.target = target
     }

@@ -1,5 +1,6 @@
 import CMuPDF
 import Glibc
+import LecternLinux
 
 /// Writes pixels as PNG files with MuPDF's PNG writer (frame dumps, screenshots).
 public enum PNGWriter {
@@ -38,7 +39,7 @@ public enum PNGWriter {
             throw PDFError(.writeFailed, path: path, message: "cannot write \(path): \(error.text)")
         }
         guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = errnoText(errno)
             unlink(temporary)
             throw PDFError(.writeFailed, path: path, message: "cannot write \(path): rename failed: \(reason)")
         }

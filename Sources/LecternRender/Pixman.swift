@@ -1,4 +1,5 @@
 import CPixman
+import LecternCore
 
 /// A pixman image over memory someone else owns (it must outlive this object), unref'd on
 /// deinit. Corresponding C function: `pixman_image_create_bits`.

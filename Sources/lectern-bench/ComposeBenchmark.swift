@@ -20,9 +20,7 @@ func runComposeBenchmark(arguments: [String]) throws {
         let info = try document.pageInfo(at: index)
         pages.append(
             try PageGeometry(
-                mediaBox: Rect(
-                    x: info.cropBox.x0, y: info.cropBox.y0, width: info.cropBox.x1 - info.cropBox.x0,
-                    height: info.cropBox.y1 - info.cropBox.y0), rotation: info.rotation))
+                mediaBox: info.cropBox, rotation: info.rotation))
     }
     var view = DocumentView(
         pages: PageTable(pages), configuration: ViewConfiguration(scrollMode: .continuous, spacing: 12),

@@ -116,8 +116,7 @@ private func heapBytes<T>(_ make: () -> T) -> Int {
 }
 
 private func microseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) * 1e6 + Double(attoseconds) * 1e-12
+    duration.seconds * 1e6
 }
 
 private func format(_ value: Double) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import LecternTestSupport
 
 /// One `lectern` process under its own test compositor, driven in lock step, with every commit
@@ -211,7 +212,7 @@ final class LecternSession {
 // MARK: Numbers and JSON
 
 func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    duration.seconds * 1000
 }
 
 func median(_ values: [Double]) -> Double {

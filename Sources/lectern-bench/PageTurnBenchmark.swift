@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import LecternPDF
 import LecternRender
 import LecternTestSupport

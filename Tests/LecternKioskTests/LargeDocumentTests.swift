@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import LecternPDF
 import LecternTestSupport
 import Testing
@@ -152,7 +153,7 @@ enum PageArea {
         bytes.withUnsafeMutableBytes { raw in
             do throws(PDFError) {
                 try pdf.render(
-                    page: page, scale: scale, region: PixelRect(x: 0, y: 0, width: box.width, height: box.height),
+                    page: page, scale: scale, region: PixelBox(x: 0, y: 0, width: box.width, height: box.height),
                     into: raw.baseAddress!, stride: box.width * 4)
             } catch {
                 failure = error

@@ -218,7 +218,7 @@ struct TouchTests {
         let toc = try #require(try pdf.links(page: 0).first { $0.target == .page(1) })
         var lectern = try KioskHarness([sample])
         #expect(lectern.settle())
-        var point = Self.onScreen((toc.rect.x0 + toc.rect.x1) / 2, (toc.rect.y0 + toc.rect.y1) / 2)
+        var point = Self.onScreen((toc.rect.minX + toc.rect.maxX) / 2, (toc.rect.minY + toc.rect.maxY) / 2)
         lectern.tap(x: point.x, y: point.y)
         #expect(lectern.waitForPage(2), "the link leads to page 2: \(lectern.viewState ?? "none")")
         try lectern.stop()
@@ -229,7 +229,7 @@ struct TouchTests {
         #expect(lectern.settle())
         let beforeValue = lectern.lastCommit
         let before = try #require(beforeValue)
-        point = Self.onScreen((web.rect.x0 + web.rect.x1) / 2, (web.rect.y0 + web.rect.y1) / 2)
+        point = Self.onScreen((web.rect.minX + web.rect.maxX) / 2, (web.rect.minY + web.rect.maxY) / 2)
         lectern.tap(x: point.x, y: point.y)
         #expect(lectern.settle())
         #expect(

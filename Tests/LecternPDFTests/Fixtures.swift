@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 
 @testable import LecternPDF
 
@@ -72,7 +73,7 @@ struct Bitmap: Equatable {
 
     /// Renders `region` of page `index` into a new bitmap of the region's size.
     static func render(
-        _ document: PDFDocument, page index: Int, scale: Double, region: PixelRect,
+        _ document: PDFDocument, page index: Int, scale: Double, region: PixelBox,
         padding: Int = 0, cookie: RenderCookie? = nil
     ) throws(PDFError) -> Bitmap {
         let (bitmap, failure) = renderKeepingPixels(
@@ -84,7 +85,7 @@ struct Bitmap: Equatable {
 
     /// Like `render`, but returns the pixels also when rendering throws.
     static func renderKeepingPixels(
-        _ document: PDFDocument, page index: Int, scale: Double, region: PixelRect,
+        _ document: PDFDocument, page index: Int, scale: Double, region: PixelBox,
         padding: Int = 0, cookie: RenderCookie? = nil
     ) -> (Bitmap, PDFError?) {
         var bitmap = Bitmap(width: region.width, height: region.height, padding: padding)
@@ -110,7 +111,7 @@ struct Bitmap: Equatable {
         let size = try document.pageInfo(at: index).pixelSize(scale: scale)
         return try render(
             document, page: index, scale: scale,
-            region: PixelRect(x: 0, y: 0, width: size.width, height: size.height), cookie: cookie)
+            region: PixelBox(x: 0, y: 0, width: size.width, height: size.height), cookie: cookie)
     }
 
     /// (b, g, r, a) at (x, y).
@@ -120,7 +121,7 @@ struct Bitmap: Equatable {
     }
 
     /// Pixels in `rect` whose red, green and blue are all below 128.
-    func darkPixels(in rect: PixelRect) -> Int {
+    func darkPixels(in rect: PixelBox) -> Int {
         var count = 0
         for y in rect.y..<(rect.y + rect.height) {
             for x in rect.x..<(rect.x + rect.width) {
@@ -131,7 +132,7 @@ struct Bitmap: Equatable {
         return count
     }
 
-    var fullRect: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+    var fullRect: PixelBox { PixelBox(x: 0, y: 0, width: width, height: height) }
 
     /// How many pixels differ from `other` (sizes must match; a size mismatch counts every pixel).
     /// Used instead of `==` so a failing test prints a number, not a megabyte of bytes.
@@ -143,7 +144,7 @@ struct Bitmap: Equatable {
     }
 
     /// The pixels of `rect` only, row by row, without stride padding.
-    func crop(_ rect: PixelRect) -> [UInt8] {
+    func crop(_ rect: PixelBox) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(rect.width * rect.height * 4)
         for y in rect.y..<(rect.y + rect.height) {

@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import Testing
 
 @testable import LecternPDF
@@ -13,7 +14,7 @@ import Testing
 
     /// Pixels of `bitmap` that pass `test`, inside `rects` and outside all of them.
     static func count(
-        in bitmap: Bitmap, rects: [PixelRect], where test: ((UInt8, UInt8, UInt8, UInt8)) -> Bool
+        in bitmap: Bitmap, rects: [PixelBox], where test: ((UInt8, UInt8, UInt8, UInt8)) -> Bool
     ) -> (inside: [Int], outside: Int) {
         var inside = [Int](repeating: 0, count: rects.count)
         var outside = 0
@@ -54,20 +55,20 @@ import Testing
             ])
         // make-sample.js linkText: a rect from x - 2, baseline - 0.35 size, 1.35 size high (15 pt text at x 56).
         for link in links {
-            #expect(abs(link.rect.x0 - 54) < 0.01)
+            #expect(abs(link.rect.minX - 54) < 0.01)
             #expect(abs(link.rect.height - 20.25) < 0.01)
-            #expect(link.rect.width > 100 && link.rect.x1 < 595 - 56)
+            #expect(link.rect.width > 100 && link.rect.maxX < 595 - 56)
         }
         // The internal links are lines 28 pt apart, from the top of the page down.
         for (upper, lower) in zip(links[0..<3], links[1..<4]) {
-            #expect(abs(upper.rect.y0 - lower.rect.y0 - 28) < 0.01)
+            #expect(abs(upper.rect.minY - lower.rect.minY - 28) < 0.01)
         }
-        #expect(links[0].rect.y1 < 842 - 140 && links[5].rect.y0 > 48)
+        #expect(links[0].rect.maxY < 842 - 140 && links[5].rect.minY > 48)
         // Each rect lies over the text blocks of its line.
         let blocks = try document.textBlocks(page: 5)
         for link in links {
-            let middle = (link.rect.y0 + link.rect.y1) / 2
-            #expect(blocks.contains { $0.y0 < middle && $0.y1 > middle && $0.x0 < link.rect.x0 + 5 })
+            let middle = (link.rect.minY + link.rect.maxY) / 2
+            #expect(blocks.contains { $0.minY < middle && $0.maxY > middle && $0.minX < link.rect.minX + 5 })
         }
         try Self.expectRectsOverLinkText(document, page: 5, links)
     }
@@ -77,10 +78,10 @@ import Testing
         let links = try document.links(page: 0)
         #expect(links.map(\.target) == (1...6).map { .page($0) })
         // Lines 26 pt apart at x 84 (rect from 82); the last, Hebrew, line's rect starts 0.75 pt lower.
-        #expect(links.allSatisfy { abs($0.rect.x0 - 82) < 0.01 })
+        #expect(links.allSatisfy { abs($0.rect.minX - 82) < 0.01 })
         for (upper, lower) in zip(links.dropLast(), links.dropFirst()) {
             let step = lower.target == .page(6) ? 26.75 : 26
-            #expect(abs(upper.rect.y0 - lower.rect.y0 - step) < 0.01)
+            #expect(abs(upper.rect.minY - lower.rect.minY - step) < 0.01)
         }
         try Self.expectRectsOverLinkText(document, page: 0, links)
     }
@@ -111,8 +112,10 @@ import Testing
         // Links to a missing named destination or past the last page are left out.
         #expect(
             links == [
-                PDFLink(rect: PDFRect(x0: 20, y0: 200, x1: 120, y1: 230), target: .page(1)),
-                PDFLink(rect: PDFRect(x0: 30, y0: 40, x1: 90, y1: 60), target: .uri("https://example.org/a?b=c")),
+                PDFLink(rect: Rect(corner: Point(x: 20, y: 200), corner: Point(x: 120, y: 230)), target: .page(1)),
+                PDFLink(
+                    rect: Rect(corner: Point(x: 30, y: 40), corner: Point(x: 90, y: 60)),
+                    target: .uri("https://example.org/a?b=c")),
             ])
         // Mapped with /Rotate, each rect covers the black box drawn under it, and nothing else is drawn.
         let bitmap = try Bitmap.renderPage(document, page: 0, scale: 1)

@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import Testing
 
 @testable import LecternPDF
@@ -92,8 +93,8 @@ import Testing
     /// (MuPDF 1.21 makes them blank pages of its default size, US Letter.)
     @Test func truncatedFileLostPagesDoNotCrash() throws {
         let document = try PDFDocument(path: Fixture.path("truncated.pdf"))
-        #expect(try document.pageInfo(at: 1).displaySize == PDFSize(width: 842, height: 595))
-        #expect(try document.pageInfo(at: 5).displaySize == PDFSize(width: 612, height: 792))
+        #expect(try document.pageInfo(at: 1).displaySize == Size(width: 842, height: 595))
+        #expect(try document.pageInfo(at: 5).displaySize == Size(width: 612, height: 792))
         for index in 0..<document.pageCount {
             do throws(PDFError) {
                 let bitmap = try Bitmap.renderPage(document, page: index, scale: 0.25)

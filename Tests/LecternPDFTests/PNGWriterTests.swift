@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import Testing
 
 @testable import LecternPDF
@@ -15,7 +16,7 @@ import Testing
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let document = try PDFDocument(path: Fixture.text3Pages)
-        let region = PixelRect(x: 0, y: 0, width: 321, height: 123)
+        let region = PixelBox(x: 0, y: 0, width: 321, height: 123)
         let bitmap = try Bitmap.render(document, page: 0, scale: 1, region: region, padding: 8)
         let path = directory.appendingPathComponent("frame.png").path
         try bitmap.bytes.withUnsafeBytes { raw in

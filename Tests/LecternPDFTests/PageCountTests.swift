@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import Testing
 
 @testable import LecternPDF
@@ -93,7 +94,7 @@ struct PageCountTests {
         _ = try document.readPageTree()
         let infos = try document.pageInfos(in: 0..<document.pageCount).map { try $0.get() }
         #expect(infos.map(\.index) == Array(0..<8))
-        #expect(infos.allSatisfy { $0.displaySize == PDFSize(width: 420, height: 595) })
+        #expect(infos.allSatisfy { $0.displaySize == Size(width: 420, height: 595) })
         document.releasePageObjects()
         #expect(try Self.shownPage(document, 7) == 8, "the page map outlives the released objects")
     }

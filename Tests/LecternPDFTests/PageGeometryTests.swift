@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import Testing
 
 @testable import LecternPDF
@@ -32,22 +33,22 @@ import Testing
         let document = try PDFDocument(path: Fixture.path("boxes.pdf"))
         let infos = try (0..<6).map { index throws(PDFError) in try document.pageInfo(at: index) }
         // Inherits /MediaBox [0 0 400 300] and /Rotate 270 from the page tree.
-        #expect(infos[0].mediaBox == PDFRect(x0: 0, y0: 0, x1: 400, y1: 300))
+        #expect(infos[0].mediaBox == Rect(corner: Point(x: 0, y: 0), corner: Point(x: 400, y: 300)))
         #expect(infos[0].rotation == 270)
-        #expect(infos[0].displaySize == PDFSize(width: 300, height: 400))
+        #expect(infos[0].displaySize == Size(width: 300, height: 400))
         // /MediaBox [500 700 100 100] normalised; /CropBox [50 50 300 900] clipped to it.
-        #expect(infos[1].mediaBox == PDFRect(x0: 100, y0: 100, x1: 500, y1: 700))
-        #expect(infos[1].cropBox == PDFRect(x0: 100, y0: 100, x1: 300, y1: 700))
-        #expect(infos[1].displaySize == PDFSize(width: 200, height: 600))
+        #expect(infos[1].mediaBox == Rect(corner: Point(x: 100, y: 100), corner: Point(x: 500, y: 700)))
+        #expect(infos[1].cropBox == Rect(corner: Point(x: 100, y: 100), corner: Point(x: 300, y: 700)))
+        #expect(infos[1].displaySize == Size(width: 200, height: 600))
         #expect(infos[2].rotation == 270)  // /Rotate -90
-        #expect(infos[2].displaySize == PDFSize(width: 842, height: 595))
+        #expect(infos[2].displaySize == Size(width: 842, height: 595))
         #expect(infos[3].rotation == 90)  // /Rotate 450
         #expect(infos[4].rotation == 180)
-        #expect(infos[4].cropBox == PDFRect(x0: 10, y0: 20, x1: 210, y1: 320))
-        #expect(infos[4].displaySize == PDFSize(width: 200, height: 300))
+        #expect(infos[4].cropBox == Rect(corner: Point(x: 10, y: 20), corner: Point(x: 210, y: 320)))
+        #expect(infos[4].displaySize == Size(width: 200, height: 300))
         // /UserUnit 2: the boxes stay in user space, the shown size doubles (as fz_bound_page says).
-        #expect(infos[5].mediaBox == PDFRect(x0: 0, y0: 0, x1: 595, y1: 842))
-        #expect(infos[5].displaySize == PDFSize(width: 1190, height: 1684))
+        #expect(infos[5].mediaBox == Rect(corner: Point(x: 0, y: 0), corner: Point(x: 595, y: 842)))
+        #expect(infos[5].displaySize == Size(width: 1190, height: 1684))
         // What is rendered has the size page info promises.
         let bitmap = try Bitmap.renderPage(document, page: 1, scale: 0.5)
         #expect(bitmap.width == 100 && bitmap.height == 300)
@@ -117,10 +118,10 @@ import Testing
                 + " with page tree \(withTree) (bulk), \(singlesTime) (one call per page)")
         #expect(infosWithTree == infosWithoutTree)
         #expect(singles == infosWithTree)
-        #expect(infosWithTree.allSatisfy { $0.displaySize == PDFSize(width: 595, height: 842) && $0.label == nil })
+        #expect(infosWithTree.allSatisfy { $0.displaySize == Size(width: 595, height: 842) && $0.label == nil })
         #expect(infosWithTree.map(\.index) == Array(0..<15_000))
         // The last page renders the same through the page map as through the tree walk.
-        let footer = PixelRect(x: 0, y: 760, width: 595, height: 82)
+        let footer = PixelBox(x: 0, y: 760, width: 595, height: 82)
         let last = try Bitmap.render(fast, page: 14_999, scale: 1, region: footer)
         #expect(last.darkPixels(in: last.fullRect) > 20)  // the page number "15000"
         #expect(try Bitmap.render(slow, page: 14_999, scale: 1, region: footer) == last)
@@ -130,7 +131,7 @@ import Testing
         let document = try PDFDocument(path: Fixture.path("damaged-page.pdf"))
         // Page 2's content makes MuPDF throw, but its geometry is intact.
         let info = try document.pageInfo(at: 1)
-        #expect(info.displaySize == PDFSize(width: 842, height: 595))
+        #expect(info.displaySize == Size(width: 842, height: 595))
         #expect(try document.pageInfos(in: 0..<3).allSatisfy { (try? $0.get()) != nil })
     }
 }

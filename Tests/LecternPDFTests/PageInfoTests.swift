@@ -1,3 +1,4 @@
+import LecternCore
 import Testing
 
 @testable import LecternPDF
@@ -13,34 +14,34 @@ import Testing
     @Test func portraitA4() throws {
         let info = try PDFDocument(path: Fixture.text3Pages).pageInfo(at: 0)
         #expect(info.index == 0)
-        #expect(info.mediaBox == PDFRect(x0: 0, y0: 0, x1: 595, y1: 842))
+        #expect(info.mediaBox == Rect(corner: Point(x: 0, y: 0), corner: Point(x: 595, y: 842)))
         #expect(info.cropBox == info.mediaBox)
         #expect(info.rotation == 0)
-        #expect(info.displaySize == PDFSize(width: 595, height: 842))
+        #expect(info.displaySize == Size(width: 595, height: 842))
         #expect(info.label == nil)
     }
 
     @Test func landscape() throws {
         let info = try PDFDocument(path: Fixture.text3Pages).pageInfo(at: 1)
-        #expect(info.mediaBox == PDFRect(x0: 0, y0: 0, x1: 842, y1: 595))
+        #expect(info.mediaBox == Rect(corner: Point(x: 0, y: 0), corner: Point(x: 842, y: 595)))
         #expect(info.rotation == 0)
-        #expect(info.displaySize == PDFSize(width: 842, height: 595))
+        #expect(info.displaySize == Size(width: 842, height: 595))
     }
 
     @Test func rotatedPageSwapsItsDisplaySize() throws {
         let info = try PDFDocument(path: Fixture.text3Pages).pageInfo(at: 2)
-        #expect(info.mediaBox == PDFRect(x0: 0, y0: 0, x1: 595, y1: 842))
+        #expect(info.mediaBox == Rect(corner: Point(x: 0, y: 0), corner: Point(x: 595, y: 842)))
         #expect(info.rotation == 90)
-        #expect(info.displaySize == PDFSize(width: 842, height: 595))
+        #expect(info.displaySize == Size(width: 842, height: 595))
     }
 
     @Test func cropBoxAndRightToLeft() throws {
         let document = try PDFDocument(path: Fixture.path("rtl.pdf"))
         #expect(document.isRightToLeft)
         let info = try document.pageInfo(at: 0)
-        #expect(info.cropBox == PDFRect(x0: 50, y0: 50, x1: 545, y1: 792))
-        #expect(info.mediaBox == PDFRect(x0: 0, y0: 0, x1: 595, y1: 842))
-        #expect(info.displaySize == PDFSize(width: 495, height: 742))
+        #expect(info.cropBox == Rect(corner: Point(x: 50, y: 50), corner: Point(x: 545, y: 792)))
+        #expect(info.mediaBox == Rect(corner: Point(x: 0, y: 0), corner: Point(x: 595, y: 842)))
+        #expect(info.displaySize == Size(width: 495, height: 742))
     }
 
     @Test func leftToRightByDefault() throws {

@@ -1,3 +1,4 @@
+import LecternCore
 import Testing
 
 @testable import LecternPDF
@@ -30,7 +31,7 @@ import Testing
         for index in 0..<3 {
             let info = try document.pageInfo(at: index)
             #expect(info.label == nil)
-            #expect(info.displaySize == PDFSize(width: 595, height: 842))
+            #expect(info.displaySize == Size(width: 595, height: 842))
         }
         let bitmap = try Bitmap.renderPage(document, page: 2, scale: 0.25)
         #expect(bitmap.darkPixels(in: bitmap.fullRect) > 50)

@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import Testing
 
 @testable import LecternPDF
@@ -7,13 +8,13 @@ import Testing
 @Suite struct ParallelRenderTests {
     struct Tile: Sendable {
         let page: Int
-        let region: PixelRect
+        let region: PixelBox
     }
 
     /// 64 tiles of 160x160 over pages 1–4 of the sample at scale 1.25.
     static let tiles: [Tile] = (0..<4).flatMap { page in
         (0..<16).map { i in
-            Tile(page: page, region: PixelRect(x: (i % 4) * 160, y: (i / 4) * 160 + 40, width: 160, height: 160))
+            Tile(page: page, region: PixelBox(x: (i % 4) * 160, y: (i / 4) * 160 + 40, width: 160, height: 160))
         }
     }
 
@@ -49,7 +50,7 @@ import Testing
 
     @Test func cachedPageRastersWhileTheDocumentLockIsHeld() throws {
         let document = try PDFDocument(path: Fixture.sample)
-        let region = PixelRect(x: 0, y: 0, width: 300, height: 300)
+        let region = PixelBox(x: 0, y: 0, width: 300, height: 300)
         let reference = try Bitmap.render(document, page: 1, scale: 1, region: region)  // records page 2
         // The render needs only its own context and the cached list, so it ends while the lock is held.
         let (finished, result) = Self.renderHoldingTheDocumentLock(document, page: 1, region: region, timeout: 60)
@@ -61,7 +62,7 @@ import Testing
     /// lock, waiting at most `timeout` seconds for it while the lock is held.
     /// - Returns: whether the render ended while the lock was held, and what it rendered.
     static func renderHoldingTheDocumentLock(
-        _ document: PDFDocument, page: Int, region: PixelRect, timeout: Double
+        _ document: PDFDocument, page: Int, region: PixelBox, timeout: Double
     ) -> (finished: Bool, result: Result<Bitmap, PDFError>?) {
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Result<Bitmap, PDFError>?>(nil)
@@ -83,7 +84,7 @@ import Testing
     /// needs no document lock, as for a page rendered before.
     @Test func aPreparedPageRastersWhileTheDocumentLockIsHeld() throws {
         let document = try PDFDocument(path: Fixture.sample)
-        let region = PixelRect(x: 0, y: 0, width: 300, height: 300)
+        let region = PixelBox(x: 0, y: 0, width: 300, height: 300)
         try document.prepare(page: 1)
         let (finished, result) = Self.renderHoldingTheDocumentLock(document, page: 1, region: region, timeout: 10)
         #expect(finished, "the render waited for the document lock: prepare(page:) kept no display list")
@@ -102,7 +103,7 @@ import Testing
             Thread.detachNewThread {
                 // Page 3 is not recorded yet: the render must wait for the document lock.
                 let (_, failure) = Bitmap.renderKeepingPixels(
-                    document, page: 2, scale: 1, region: PixelRect(x: 0, y: 0, width: 64, height: 64), cookie: cookie)
+                    document, page: 2, scale: 1, region: PixelBox(x: 0, y: 0, width: 64, height: 64), cookie: cookie)
                 result.withLock { $0 = failure?.kind }
                 done.signal()
             }
@@ -119,7 +120,7 @@ import Testing
         #expect(finishedWhileHeld)
         #expect(result.withLock { $0 } == .cancelled)
         // The document is fine afterwards.
-        _ = try Bitmap.render(document, page: 2, scale: 0.5, region: PixelRect(x: 0, y: 0, width: 64, height: 64))
+        _ = try Bitmap.render(document, page: 2, scale: 0.5, region: PixelBox(x: 0, y: 0, width: 64, height: 64))
     }
 
     @Test func cancelDuringABigRenderReturnsPromptly() throws {
@@ -137,7 +138,7 @@ import Testing
             cookie.cancel()
         }
         let (_, failure) = Bitmap.renderKeepingPixels(
-            document, page: 3, scale: scale, region: PixelRect(x: 0, y: 0, width: width, height: height), cookie: cookie
+            document, page: 3, scale: scale, region: PixelBox(x: 0, y: 0, width: width, height: height), cookie: cookie
         )
         let returned = clock.now
         let lag = cancelledAt.withLock { $0 }.map { returned - $0 }
@@ -168,7 +169,7 @@ import Testing
         let (width, height) = try document.pageInfo(at: 0).pixelSize(scale: scale)
         let tiles = stride(from: 0, to: height, by: 256).flatMap { y in
             stride(from: 0, to: width, by: 256).map { x in
-                Tile(page: 0, region: PixelRect(x: x, y: y, width: min(256, width - x), height: min(256, height - y)))
+                Tile(page: 0, region: PixelBox(x: x, y: y, width: min(256, width - x), height: min(256, height - y)))
             }
         }
         let reference = try tiles.map { tile throws(PDFError) in

@@ -1,4 +1,5 @@
 import Foundation
+import LecternCore
 import Testing
 
 @testable import LecternPDF
@@ -10,10 +11,10 @@ import Testing
         let bitmap = try Bitmap.renderPage(document, page: 0, scale: 1)
         #expect(bitmap.width == 595 && bitmap.height == 842)
         // "Page One", 72 pt, baseline 700 pt from the bottom: rows ~90..142 from the top.
-        let textBand = PixelRect(x: 60, y: 85, width: 300, height: 60)
+        let textBand = PixelBox(x: 60, y: 85, width: 300, height: 60)
         #expect(bitmap.darkPixels(in: textBand) > 2000)
         // The lower half has no text: white, opaque.
-        let empty = PixelRect(x: 0, y: 450, width: 595, height: 392)
+        let empty = PixelBox(x: 0, y: 450, width: 595, height: 392)
         #expect(bitmap.darkPixels(in: empty) == 0)
         let (b, g, r, a) = bitmap.pixel(10, 800)
         #expect([b, g, r, a] == [255, 255, 255, 255])
@@ -24,15 +25,15 @@ import Testing
         let bitmap = try Bitmap.renderPage(document, page: 2, scale: 1)
         #expect(bitmap.width == 842 && bitmap.height == 595)
         // /Rotate 90 turns the text line (near the top of the unrotated page) into a column near the right edge.
-        #expect(bitmap.darkPixels(in: PixelRect(x: 640, y: 0, width: 202, height: 595)) > 2000)
-        #expect(bitmap.darkPixels(in: PixelRect(x: 0, y: 0, width: 600, height: 595)) == 0)
+        #expect(bitmap.darkPixels(in: PixelBox(x: 640, y: 0, width: 202, height: 595)) > 2000)
+        #expect(bitmap.darkPixels(in: PixelBox(x: 0, y: 0, width: 600, height: 595)) == 0)
     }
 
     @Test func regionEqualsTheSamePixelsOfAFullRender() throws {
         let document = try PDFDocument(path: Fixture.text3Pages)
         let scale = 0.75
         let full = try Bitmap.renderPage(document, page: 0, scale: scale)
-        let region = PixelRect(x: 37, y: 51, width: 211, height: 97)
+        let region = PixelBox(x: 37, y: 51, width: 211, height: 97)
         let tile = try Bitmap.render(document, page: 0, scale: scale, region: region, padding: 12)
         #expect(tile.darkPixels(in: tile.fullRect) > 100)  // the region holds text, so the comparison means something
         let differing = zip(tile.crop(tile.fullRect).chunks4, full.crop(region).chunks4).filter { $0.0 != $0.1 }.count
@@ -43,7 +44,7 @@ import Testing
     @Test func regionBeyondThePageIsWhite() throws {
         let document = try PDFDocument(path: Fixture.text3Pages)
         let tile = try Bitmap.render(
-            document, page: 0, scale: 1, region: PixelRect(x: 700, y: 900, width: 16, height: 16))
+            document, page: 0, scale: 1, region: PixelBox(x: 700, y: 900, width: 16, height: 16))
         #expect(tile.crop(tile.fullRect).filter { $0 != 255 }.count == 0)
     }
 
@@ -64,17 +65,17 @@ import Testing
         let document = try PDFDocument(path: path)
         let size = try document.pageInfo(at: 2).pixelSize(scale: 1)
         let (bitmap, failure) = Bitmap.renderKeepingPixels(
-            document, page: 2, scale: 1, region: PixelRect(x: 0, y: 0, width: size.width, height: size.height))
+            document, page: 2, scale: 1, region: PixelBox(x: 0, y: 0, width: size.width, height: size.height))
         let error = try #require(failure)
         #expect(error.kind == .renderIncomplete)
         #expect(error.message == "page 3 of \(path) is damaged and is drawn incomplete: 2 error(s) in the page content")
         // The text before the garbage is there, rotated like the intact page 3 of text-3pages.pdf.
-        #expect(bitmap.darkPixels(in: PixelRect(x: 640, y: 0, width: 202, height: 595)) > 2000)
+        #expect(bitmap.darkPixels(in: PixelBox(x: 640, y: 0, width: 202, height: 595)) > 2000)
     }
 
     @Test func incompleteRenderIsReportedAgainFromTheCachedDisplayList() throws {
         let document = try PDFDocument(path: Fixture.path("damaged-page.pdf"))
-        let region = PixelRect(x: 0, y: 0, width: 64, height: 64)
+        let region = PixelBox(x: 0, y: 0, width: 64, height: 64)
         for _ in 0..<3 {
             let (_, failure) = Bitmap.renderKeepingPixels(document, page: 2, scale: 0.5, region: region)
             #expect(failure?.kind == .renderIncomplete)
@@ -106,12 +107,12 @@ import Testing
         #expect(cookie.isCancelled)
         let error = try #require(throws: PDFError.self) {
             try Bitmap.render(
-                document, page: 0, scale: 1, region: PixelRect(x: 0, y: 0, width: 100, height: 100), cookie: cookie)
+                document, page: 0, scale: 1, region: PixelBox(x: 0, y: 0, width: 100, height: 100), cookie: cookie)
         }
         #expect(error.kind == .cancelled)
         // A fresh cookie renders.
         _ = try Bitmap.render(
-            document, page: 0, scale: 1, region: PixelRect(x: 0, y: 0, width: 100, height: 100),
+            document, page: 0, scale: 1, region: PixelBox(x: 0, y: 0, width: 100, height: 100),
             cookie: RenderCookie())
     }
 
@@ -143,12 +144,12 @@ import Testing
         var byte: UInt8 = 0
         let error = try #require(throws: PDFError.self) {
             try document.render(
-                page: 0, scale: 1, region: PixelRect(x: 0, y: 0, width: 10, height: 10), into: &byte, stride: 8)
+                page: 0, scale: 1, region: PixelBox(x: 0, y: 0, width: 10, height: 10), into: &byte, stride: 8)
         }
         #expect(error.kind == .renderFailed)
         let outOfRange = try #require(throws: PDFError.self) {
             try document.render(
-                page: 3, scale: 1, region: PixelRect(x: 0, y: 0, width: 1, height: 1), into: &byte, stride: 4)
+                page: 3, scale: 1, region: PixelBox(x: 0, y: 0, width: 1, height: 1), into: &byte, stride: 4)
         }
         #expect(outOfRange.kind == .pageOutOfRange)
     }

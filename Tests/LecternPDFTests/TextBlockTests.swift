@@ -1,3 +1,4 @@
+import LecternCore
 import Testing
 
 @testable import LecternPDF
@@ -5,18 +6,18 @@ import Testing
 /// Text blocks in PDF user space, checked against where the text is drawn.
 @Suite struct TextBlockTests {
     /// `rect` (PDF user space) in the displayed page at `scale`: what a caller does with /Rotate and the crop box.
-    static func displayRect(_ rect: PDFRect, _ info: PageInfo, scale: Double) -> PixelRect {
+    static func displayRect(_ rect: Rect, _ info: PageInfo, scale: Double) -> PixelBox {
         let c = info.cropBox
         let (u0, v0, u1, v1): (Double, Double, Double, Double) =
             switch info.rotation {
-            case 90: (rect.y0 - c.y0, rect.x0 - c.x0, rect.y1 - c.y0, rect.x1 - c.x0)
-            case 180: (c.x1 - rect.x1, rect.y0 - c.y0, c.x1 - rect.x0, rect.y1 - c.y0)
-            case 270: (c.y1 - rect.y1, c.x1 - rect.x1, c.y1 - rect.y0, c.x1 - rect.x0)
-            default: (rect.x0 - c.x0, c.y1 - rect.y1, rect.x1 - c.x0, c.y1 - rect.y0)
+            case 90: (rect.minY - c.minY, rect.minX - c.minX, rect.maxY - c.minY, rect.maxX - c.minX)
+            case 180: (c.maxX - rect.maxX, rect.minY - c.minY, c.maxX - rect.minX, rect.maxY - c.minY)
+            case 270: (c.maxY - rect.maxY, c.maxX - rect.maxX, c.maxY - rect.minY, c.maxX - rect.minX)
+            default: (rect.minX - c.minX, c.maxY - rect.maxY, rect.maxX - c.minX, c.maxY - rect.minY)
             }
         let x = Int((u0 * scale).rounded(.down))
         let y = Int((v0 * scale).rounded(.down))
-        return PixelRect(
+        return PixelBox(
             x: x, y: y, width: Int((u1 * scale).rounded(.up)) - x, height: Int((v1 * scale).rounded(.up)) - y)
     }
 
@@ -24,11 +25,12 @@ import Testing
         // text-3pages.pdf page 1: "Page One" 72 pt at (60, 700), "Lectern fixture" 36 pt at (60, 600).
         let blocks = try PDFDocument(path: Fixture.text3Pages).textBlocks(page: 0)
         #expect(!blocks.isEmpty)
-        let title = try #require(blocks.first { $0.y0 < 700 && $0.y1 > 700 + 40 })
-        #expect(abs(title.x0 - 60) < 3)
-        #expect(title.x1 > 300)
-        #expect(blocks.contains { $0.y0 < 600 && $0.y1 > 620 && abs($0.x0 - 60) < 3 })
-        #expect(blocks.allSatisfy { $0.x0 >= 0 && $0.x1 <= 595 && $0.y0 >= 0 && $0.y1 <= 842 && $0.y1 > $0.y0 })
+        let title = try #require(blocks.first { $0.minY < 700 && $0.maxY > 700 + 40 })
+        #expect(abs(title.minX - 60) < 3)
+        #expect(title.maxX > 300)
+        #expect(blocks.contains { $0.minY < 600 && $0.maxY > 620 && abs($0.minX - 60) < 3 })
+        #expect(
+            blocks.allSatisfy { $0.minX >= 0 && $0.maxX <= 595 && $0.minY >= 0 && $0.maxY <= 842 && $0.maxY > $0.minY })
     }
 
     @Test func rotatedPageBlocksAreInUnrotatedUserSpace() throws {
@@ -38,8 +40,8 @@ import Testing
         let rotated = try document.textBlocks(page: 2)
         let title = try #require(rotated.first)
         #expect(rotated.count == 1)
-        #expect(abs(title.x0 - upright[0].x0) < 0.5 && abs(title.y0 - upright[0].y0) < 0.5)
-        #expect(abs(title.y1 - upright[0].y1) < 0.5)
+        #expect(abs(title.minX - upright[0].minX) < 0.5 && abs(title.minY - upright[0].minY) < 0.5)
+        #expect(abs(title.maxY - upright[0].maxY) < 0.5)
         #expect(title.width > title.height)  // a line of text, horizontal in user space
         // Mapped with /Rotate, the block covers the drawn text, and nothing is drawn outside it.
         let info = try document.pageInfo(at: 2)

@@ -31,9 +31,8 @@ func documentView(
     var geometries: [PageGeometry] = []
     for index in 0..<document.pageCount {
         let info = try document.pageInfo(at: index)
-        func rect(_ r: PDFRect) -> Rect { Rect(x: r.x0, y: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0) }
         geometries.append(
-            try PageGeometry(mediaBox: rect(info.mediaBox), cropBox: rect(info.cropBox), rotation: info.rotation))
+            try PageGeometry(mediaBox: info.mediaBox, cropBox: info.cropBox, rotation: info.rotation))
     }
     return DocumentView(pages: PageTable(geometries), configuration: configuration, viewportSize: viewport)
 }
@@ -50,7 +49,7 @@ func renderReference(
     let image = RasterImage(width: region.width, height: region.height)
     try document.render(
         page: page, scale: scale,
-        region: PixelRect(x: region.x, y: region.y, width: region.width, height: region.height),
+        region: PixelBox(x: region.x, y: region.y, width: region.width, height: region.height),
         into: image.pixels, stride: image.stride)
     return image
 }

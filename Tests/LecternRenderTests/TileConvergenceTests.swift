@@ -175,7 +175,8 @@ struct TileConvergenceTests {
         case .smart:
             let page = view.dominantPage()
             let block = try #require(try document.textBlocks(page: page).first, "page \(page + 1) has text")
-            let rect = Rect(x: block.x0, y: block.y0, width: block.x1 - block.x0, height: block.y1 - block.y0)
+            let rect = Rect(
+                x: block.minX, y: block.minY, width: block.maxX - block.minX, height: block.maxY - block.minY)
             view.zoom(toRect: view.pageToContent(page: page).apply(to: rect).inset(by: EdgeInsets(all: -8)))
         case .fallback:
             view.zoom(to: 2, about: centre)

@@ -1,3 +1,4 @@
+import LecternCore
 import LecternRender
 import Testing
 

@@ -1,10 +1,10 @@
 /// Turns the seat's events into actions on an `InteractionHost`: the gesture arena with the
 /// document pan and pinch and the ten interaction components, plus keys and the wheel.
 ///
-/// Drive it from the main loop: `handle(_:)` for every event, `tick(now:)` when
-/// `nextDeadline` comes (use the clock the compositor's event times come from), and
-/// `DocumentView.advanceAnimations(to:)` on frame callbacks. Each returns whether what is
-/// on screen changed.
+/// Drive it from the main loop: `handle(_:)` for every event and `tick(now:)` when
+/// `nextDeadline` comes, both on the app's clock (event times mapped onto it); the app
+/// advances the view's animations itself when it draws a frame. Each returns whether what
+/// is on screen changed.
 ///
 /// Default wiring: a pan scrolls with kinetic fling, a pinch zooms about its focal point
 /// (they run together; the pinch wins while two fingers are down). `fastScroll` turns the
@@ -384,43 +384,44 @@ public final class InteractionController {
 
     // MARK: Default actions for integrators
 
-    /// Selects the annotation at `point`; returns whether it did. (Not yet: a later issue.)
+    /// Selects the annotation at `point`; returns whether it did. (Its context carries no annotation or text yet, so it never activates.)
     @discardableResult
     public func tryToSelectAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(selectAnnotation, at: point, in: space)
     }
 
-    /// Deselects the selected annotation; returns whether it did. (Not yet: a later issue.)
+    /// Deselects the selected annotation; returns whether it did. (Its context carries no annotation or text yet, so it never activates.)
     @discardableResult
     public func tryToDeselectAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(deselectAnnotation, at: point, in: space)
     }
 
-    /// Starts moving or resizing the annotation at `point`. (Not yet: a later issue.)
+    /// Starts moving or resizing the annotation at `point`. (Its context carries no annotation or text yet, so it never activates.)
     @discardableResult
     public func tryToTransformAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(transformAnnotation, at: point, in: space)
     }
 
-    /// Edits the annotation at `point`. (Not yet: a later issue.)
+    /// Edits the annotation at `point`. (Its context carries no annotation or text yet, so it never activates.)
     @discardableResult
     public func tryToEditAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(editAnnotation, at: point, in: space)
     }
 
-    /// Opens the link at `point`. (Not yet: a later issue.)
+    /// Opens the link at `point` (an internal link goes to its page; what a web link does is
+    /// the host's `follow(_:)`); returns whether there was a link to open.
     @discardableResult
     public func tryToOpenLinkAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(openLinkAnnotation, at: point, in: space)
     }
 
-    /// Selects the word at `point`. (Not yet: a later issue.)
+    /// Selects the word at `point`. (Its context carries no annotation or text yet, so it never activates.)
     @discardableResult
     public func tryToSelectText(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(selectText, at: point, in: space)
     }
 
-    /// Clears the text selection. (Not yet: a later issue.)
+    /// Clears the text selection. (Its context carries no annotation or text yet, so it never activates.)
     @discardableResult
     public func tryToDeselectText(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(deselectText, at: point, in: space)

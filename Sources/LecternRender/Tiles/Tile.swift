@@ -1,3 +1,5 @@
+import LecternCore
+
 /// One cached piece of a rendered page: a tile of the grid laid over the page at one zoom,
 /// or the low-resolution image of the whole page shown until the tiles arrive.
 ///

@@ -1,3 +1,4 @@
+import LecternCore
 import LecternPDF
 
 extension TileContent {
@@ -18,7 +19,7 @@ extension TileContent {
         do throws(PDFError) {
             try document.render(
                 page: key.page, scale: scale,
-                region: PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
+                region: PixelBox(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
                 into: image.pixels, stride: image.stride, cookie: cookie)
             return .image(image, isDamaged: false)
         } catch  where error.kind == .renderIncomplete {

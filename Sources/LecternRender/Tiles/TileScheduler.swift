@@ -1,4 +1,5 @@
 import Glibc
+import LecternCore
 import LecternLinux
 import LecternPDF
 import SystemPackage
@@ -115,8 +116,7 @@ public final class TileScheduler {
                     condition.wait()
                     continue
                 }
-                let left = ContinuousClock.now.duration(to: deadline).components
-                let seconds = Double(left.seconds) + Double(left.attoseconds) * 1e-18
+                let seconds = ContinuousClock.now.duration(to: deadline).seconds
                 if seconds <= 0 || !condition.wait(seconds: seconds) { break }
             }
             return state.runningThreads == 0

@@ -1,5 +1,6 @@
 import CLecternLinux
 import Glibc
+import LecternLinux
 
 // The tile workers' lock and threads, on pthreads directly: Foundation's `NSCondition` and
 // `Thread` were all this module took from Foundation, and linking Foundation into `lectern`
@@ -66,6 +67,6 @@ func startDetachedThread(named name: String, _ body: @escaping @Sendable () -> V
             return nil
         }, context)
     // A reader without its render threads cannot show a page: fail loudly at start.
-    precondition(status == 0, "cannot start thread \(name): \(String(cString: strerror(status)))")
+    precondition(status == 0, "cannot start thread \(name): \(errnoText(status))")
     pthread_detach(thread)
 }
