@@ -1022,6 +1022,10 @@ int CMuPDF_cookie_is_aborted(CMuPDF_cookie *cookie) {
     return __atomic_load_n(&cookie->cookie.abort, __ATOMIC_RELAXED) != 0;
 }
 
+int CMuPDF_cookie_progress(CMuPDF_cookie *cookie) {
+    return __atomic_load_n(&cookie->cookie.progress, __ATOMIC_RELAXED);
+}
+
 // MARK: - Display lists
 
 /// A render's own reference to a cached (or just recorded) list, and what it needs to replay it.

@@ -43,14 +43,17 @@ struct LogRateLimiter: Sendable {
 }
 
 /// Routes MuPDF's error and warning callbacks to a swift-log `Logger` labelled "lectern.mupdf",
-/// at most 20 lines a second.
+/// at most 20 lines a second for each document (one broken file does not silence another).
 ///
-/// MuPDF calls the sink from whichever thread is inside MuPDF; the limiter is behind a lock.
+/// MuPDF calls the sink from whichever thread is inside MuPDF; the limiters are behind a lock.
 enum MuPDFLog {
     static let logger = Logger(label: "lectern.mupdf")
 
-    private static let state = LockedLimiter(LogRateLimiter(limit: 20, window: .seconds(1)))
+    private static let state = LockedLimiter(limit: 20, window: .seconds(1))
     private static let origin = ContinuousClock.now
+    /// Sees every line that is logged, with the document it concerns (tests read what a flood
+    /// of MuPDF errors leaves in the log).
+    static let observer = Mutex<(@Sendable (_ source: String?, _ line: String) -> Void)?>(nil)
 
     /// Installs the C sink. Idempotent; called before the first MuPDF context is made.
     static func install() {
@@ -62,27 +65,39 @@ enum MuPDFLog {
 
     /// Logs one MuPDF line, with the file it concerns as `file` metadata.
     static func log(level: Int32, source: String?, message: String) {
-        let decision = state.admit(at: ContinuousClock.now - origin)
+        let decision = state.admit(source: source, at: ContinuousClock.now - origin)
         guard case .emit(let dropped) = decision else { return }
-        if dropped > 0 {
-            logger.warning("suppressed \(dropped) MuPDF messages")
-        }
         let metadata: Logger.Metadata? = source.map { ["file": "\($0)"] }
+        let observe = observer.withLock { $0 }
+        if dropped > 0 {
+            logger.warning("suppressed \(dropped) MuPDF messages", metadata: metadata)
+            observe?(source, "suppressed \(dropped) MuPDF messages")
+        }
         if level == Int32(CMUPDF_LOG_ERROR.rawValue) {
             logger.error("\(message)", metadata: metadata)
         } else {
             logger.warning("\(message)", metadata: metadata)
         }
+        observe?(source, message)
     }
 }
 
-/// A `LogRateLimiter` behind a lock, shared by all threads.
+/// A `LogRateLimiter` per document, behind a lock, shared by all threads.
 final class LockedLimiter: Sendable {
-    private let limiter: Mutex<LogRateLimiter>
+    private let limiters = Mutex<[String: LogRateLimiter]>([:])
+    private let limit: Int
+    private let window: Duration
 
-    init(_ limiter: LogRateLimiter) { self.limiter = Mutex(limiter) }
+    init(limit: Int, window: Duration) {
+        self.limit = limit
+        self.window = window
+    }
 
-    func admit(at now: Duration) -> LogRateLimiter.Decision {
-        limiter.withLock { $0.admit(at: now) }
+    func admit(source: String?, at now: Duration) -> LogRateLimiter.Decision {
+        limiters.withLock { limiters in
+            // Documents come and go in a kiosk: forget them all now and then rather than grow.
+            if limiters.count > 64 { limiters.removeAll() }
+            return limiters[source ?? "", default: LogRateLimiter(limit: limit, window: window)].admit(at: now)
+        }
     }
 }

@@ -21,4 +21,8 @@ public final class RenderCookie: @unchecked Sendable {
 
     /// Whether `cancel()` was called.
     public var isCancelled: Bool { CMuPDF_cookie_is_aborted(handle) != 0 }
+
+    /// How far the render using this cookie has got (display-list items run; 0 before it starts
+    /// drawing). Any thread. Corresponding C field: `fz_cookie.progress`.
+    public var progress: Int { Int(CMuPDF_cookie_progress(handle)) }
 }

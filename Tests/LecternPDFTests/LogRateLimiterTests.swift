@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import LecternPDF
@@ -22,10 +23,26 @@ import Testing
     }
 
     @Test func aTruncatedFileDoesNotFloodOrCrash() throws {
-        // Rendering every page of truncated.pdf makes MuPDF report hundreds of errors through the sink.
-        let document = try PDFDocument(path: Fixture.path("truncated.pdf"))
-        for index in 0..<document.pageCount {
-            _ = try? Bitmap.renderPage(document, page: index, scale: 0.1)
+        // Rendering every page of truncated.pdf makes MuPDF report a hundred errors and more
+        // through the sink; the log gets at most 20 a second of them, and one line saying how
+        // many were dropped when the next second's first line comes.
+        let path = Fixture.path("truncated.pdf")
+        let lines = Mutex<[String]>([])
+        MuPDFLog.observer.withLock { $0 = { source, line in if source == path { lines.withLock { $0.append(line) } } } }
+        defer { MuPDFLog.observer.withLock { $0 = nil } }
+        let document = try PDFDocument(path: path)
+        let clock = ContinuousClock()
+        let start = clock.now
+        for _ in 0..<3 {
+            for index in 0..<document.pageCount { _ = try? Bitmap.renderPage(document, page: index, scale: 0.1) }
         }
+        let seconds = Int((clock.now - start).seconds.rounded(.up))
+        let logged = lines.withLock { $0 }
+        let summaries = logged.filter { $0.hasPrefix("suppressed ") }
+        #expect(!logged.isEmpty, "MuPDF's errors about the truncated file reach the log")
+        #expect(
+            logged.count - summaries.count <= 20 * seconds,
+            "at most 20 lines a second in \(seconds) s: \(logged.count - summaries.count) lines")
+        #expect(summaries.count <= seconds, "at most one summary a second: \(summaries)")
     }
 }

@@ -188,6 +188,9 @@ void CMuPDF_cookie_drop(CMuPDF_cookie *cookie);
 /// Asks a running (or the next) render that uses this cookie to stop. Any thread.
 void CMuPDF_cookie_abort(CMuPDF_cookie *cookie);
 int CMuPDF_cookie_is_aborted(CMuPDF_cookie *cookie);
+/// How far the render using this cookie has got (fz_cookie.progress: display-list items run,
+/// reset when a render starts). Any thread; a relaxed read.
+int CMuPDF_cookie_progress(CMuPDF_cookie *cookie);
 
 /// Renders the region (x, y, width, height) of page `index` scaled by `scale` (device pixels in the
 /// rotated page) into `pixels`: premultiplied BGRA, `stride` bytes per row, white background.
