@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 
@@ -26,7 +27,10 @@ import Testing
         // Rendering every page of truncated.pdf makes MuPDF report a hundred errors and more
         // through the sink; the log gets at most 20 a second of them, and one line saying how
         // many were dropped when the next second's first line comes.
-        let path = Fixture.path("truncated.pdf")
+        // A copy of its own: the log is limited per file, and other tests open the fixture too.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("truncated-\(UUID()).pdf").path
+        try FileManager.default.copyItem(atPath: Fixture.path("truncated.pdf"), toPath: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let lines = Mutex<[String]>([])
         MuPDFLog.observer.withLock { $0 = { source, line in if source == path { lines.withLock { $0.append(line) } } } }
         defer { MuPDFLog.observer.withLock { $0 = nil } }
