@@ -12,6 +12,9 @@ import Logging
 /// events to the chrome and the interaction controller), `IdleReset`. They all run on the
 /// `EventLoop`, which owns every descriptor and timer, on the one injected clock.
 public final class KioskApp {
+    /// Lectern's version, as `lectern --version` prints it.
+    public static let version = "0.2.0"
+
     /// How the app meets the world: production uses the defaults; tests run the app on their
     /// own thread against an in-process compositor, on a manual clock.
     public struct Environment {

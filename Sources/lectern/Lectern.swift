@@ -8,7 +8,7 @@ import Logging
 /// `lectern [FILE]`: shows a PDF fullscreen on a Wayland kiosk.
 @main
 struct Lectern: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = KioskApp.version
 
     static let configuration = CommandConfiguration(
         commandName: "lectern",

@@ -1,3 +1,4 @@
+import LecternKiosk
 import LecternTestSupport
 import Testing
 
@@ -11,11 +12,12 @@ struct CommandLineTests {
         return (status, process.output, process.errorOutput)
     }
 
-    @Test("--version prints the version")
+    @Test("--version prints Lectern's version and nothing else")
     func version() throws {
         let result = try run(["--version"])
         #expect(result.status == 0)
-        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+        #expect(result.output == "\(KioskApp.version)\n")
+        #expect(result.error.isEmpty)
     }
 
     @Test("--help explains FILE and --frame-dump")
