@@ -30,6 +30,8 @@ final class FramePresenter {
     private(set) var frameCount = 0
     /// A page has been on screen.
     private(set) var hasShownPage = false
+    /// The pages the last committed frame showed, where, and whether each was drawn sharp.
+    private(set) var pagesOnScreen: [KioskStatus.PageOnScreen] = []
     /// Called when an animation or fling played out (the idle countdown starts then).
     var onAnimationEnd: (() -> Void)?
 
@@ -100,6 +102,11 @@ final class FramePresenter {
         pool.committed(buffer)
         frameCount += 1
         needsFrame = animating
+        pagesOnScreen = scene.pages.map { item in
+            KioskStatus.PageOnScreen(
+                page: item.page, frame: item.frame, visible: item.frame.intersection(item.clip),
+                isSharp: plan?.sharpPages.contains(item.page) ?? false)
+        }
         let showsPage = scene.pages.contains { !$0.layers.isEmpty }
         logCommit(size: size, plan: plan, showsPage: showsPage)
         committedSize = size

@@ -189,6 +189,7 @@ public final class KioskApp {
         status.notice = parts.chrome.notice
         status.pageEntry = parts.chrome.pageEntry
         status.framesCommitted = parts.presenter.frameCount
+        status.pagesOnScreen = parts.presenter.pagesOnScreen
         status.idleResetDeadline = parts.idle.deadline
         status.isAnimating = parts.session.reader?.view.isAnimating ?? false
         status.isInteracting = parts.input.isInteracting
@@ -224,6 +225,20 @@ public struct KioskStatus: Sendable {
     /// Tile renders started so far: at rest it stops growing.
     public var tileRendersStarted = 0
     public var framesCommitted = 0
+    /// The pages the last committed frame showed.
+    public var pagesOnScreen: [PageOnScreen] = []
+
+    /// A page in the last committed frame.
+    public struct PageOnScreen: Equatable, Sendable {
+        /// The page index (0-based).
+        public var page: Int
+        /// The whole page in buffer pixels, drawn at this size (it may extend past the screen).
+        public var frame: PixelBox
+        /// The part of it on screen.
+        public var visible: PixelBox
+        /// Drawn from tiles rendered at this size (not a preview or another zoom's tiles).
+        public var isSharp: Bool
+    }
     /// When the idle reset would fire, on the app's clock.
     public var idleResetDeadline: Double?
     /// An animation or fling is running (it moves with the clock).
