@@ -11,6 +11,7 @@ let usage = """
            lectern-bench memory [--runs N] [--size WxH]... 1-PAGE.pdf 15000-PAGES.pdf
            lectern-bench touch [--seconds S] [--size WxH] PDF
            lectern-bench rest [--seconds S] [--size WxH] PDF
+           lectern-bench parallel TEXT.pdf PHOTO.pdf
 
     """
 
@@ -24,6 +25,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "memory": runMemoryBenchmark,
     "touch": runTouchLatencyBenchmark,
     "rest": runRestBenchmark,
+    "parallel": runParallelRenderBenchmark,
 ]
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
     FileHandle.standardError.write(usage.data(using: .utf8)!)

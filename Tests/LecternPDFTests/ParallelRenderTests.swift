@@ -163,45 +163,4 @@ import Testing
         #expect(replay.differingPixels(from: first) == 0)
         #expect(again.differingPixels(from: first) == 0)
     }
-
-    /// Prints serial vs parallel render time of the same tiles (not asserted: the machine is shared).
-    @Test(.serialized, arguments: ["text", "photo"])
-    func parallelSpeedUp(kind: String) throws {
-        let document = try PDFDocument(path: kind == "photo" ? Fixture.photo() : Fixture.sample)
-        let scale = kind == "photo" ? 2.0 : 2.5
-        let (width, height) = try document.pageInfo(at: 0).pixelSize(scale: scale)
-        let tiles = stride(from: 0, to: height, by: 256).flatMap { y in
-            stride(from: 0, to: width, by: 256).map { x in
-                Tile(page: 0, region: PixelBox(x: x, y: y, width: min(256, width - x), height: min(256, height - y)))
-            }
-        }
-        let reference = try tiles.map { tile throws(PDFError) in
-            try Bitmap.render(document, page: 0, scale: scale, region: tile.region)
-        }
-        let clock = ContinuousClock()
-        let rounds = 2
-        let serial = clock.measure {
-            for _ in 0..<(2 * rounds) {
-                for tile in tiles { _ = try? Bitmap.render(document, page: 0, scale: scale, region: tile.region) }
-            }
-        }
-        let results = Locked<[[Bitmap?]]>([])
-        let parallel = clock.measure {
-            DispatchQueue.concurrentPerform(iterations: 2) { _ in
-                var bitmaps: [Bitmap?] = []
-                for _ in 0..<rounds {
-                    for tile in tiles {
-                        bitmaps.append(try? Bitmap.render(document, page: 0, scale: scale, region: tile.region))
-                    }
-                }
-                results.withLock { $0.append(bitmaps) }
-            }
-        }
-        let mismatches = results.withLock { $0 }.flatMap { $0.enumerated() }
-            .filter { $0.element != reference[$0.offset % tiles.count] }.count
-        print(
-            "\(kind): \(2 * rounds * tiles.count) tiles of 256x256 of one page: serial \(serial), 2 threads \(parallel)"
-        )
-        #expect(mismatches == 0)
-    }
 }

@@ -1,0 +1,45 @@
+import Foundation
+import LecternCore
+import LecternPDF
+import LecternRender
+
+/// Tile throughput on one thread and on two: the same 256-px tiles of one page rendered twice
+/// in a row on one thread, then on two threads at once (each renders every tile once), for a
+/// text page and a photo page. MuPDF shares locks between threads (the glyph cache, the store),
+/// so text gains little; a photo's decoding and rasterizing run side by side.
+func runParallelRenderBenchmark(arguments: [String]) throws {
+    guard arguments.count == 2 else { throw BenchmarkError(description: "parallel needs a text PDF and a photo PDF") }
+    var results: [[String: Any]] = []
+    for (kind, path, scale) in [("text", arguments[0], 2.5), ("photo", arguments[1], 2.0)] {
+        let document = try PDFDocument(path: path)
+        let size = try document.pageInfo(at: 0).pixelSize(scale: scale)
+        let tiles = stride(from: 0, to: size.height, by: 256).flatMap { y in
+            stride(from: 0, to: size.width, by: 256).map { x in
+                PixelBox(x: x, y: y, width: min(256, size.width - x), height: min(256, size.height - y))
+            }
+        }
+        @Sendable func render(_ tile: PixelBox) {
+            let image = RasterImage(width: tile.width, height: tile.height)
+            try? document.render(page: 0, scale: scale, region: tile, into: image.pixels, stride: image.stride)
+        }
+        tiles.forEach(render)  // the display list is recorded once, before either clock starts
+        let clock = ContinuousClock()
+        var serial: [Double] = [], parallel: [Double] = []
+        for _ in 0..<3 {
+            serial.append(milliseconds(clock.measure { for _ in 0..<2 { tiles.forEach(render) } }))
+            parallel.append(
+                milliseconds(
+                    clock.measure { DispatchQueue.concurrentPerform(iterations: 2) { _ in tiles.forEach(render) } }))
+        }
+        results.append([
+            "page": kind, "tiles": 2 * tiles.count, "one_thread_ms_median": round1(median(serial)),
+            "two_threads_ms_median": round1(median(parallel)), "speed_up": round2(median(serial) / median(parallel)),
+        ])
+    }
+    try printJSON([
+        "benchmark": "tile rendering on one and two threads",
+        "method": "the page's 256-px tiles twice on one thread, then once on each of two threads at once; medians of 3",
+        "cores": ProcessInfo.processInfo.activeProcessorCount,
+        "results": results,
+    ])
+}
