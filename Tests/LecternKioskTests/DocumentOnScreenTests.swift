@@ -22,6 +22,23 @@ struct DocumentOnScreenTests {
         return Double(white) / Double(max(total, 1))
     }
 
+    /// The PNG at `path` holds exactly the pixels of `commit`.
+    static func expectDump(
+        _ path: String, shows commit: Commit, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let image = try PNGReader.read(path: path)
+        #expect(image.width == commit.width && image.height == commit.height, sourceLocation: sourceLocation)
+        var mismatches = 0
+        for y in 0..<commit.height {
+            for x in 0..<commit.width where commit.pixel(x: x, y: y) & 0xFF_FFFF != image.pixel(x: x, y: y) {
+                mismatches += 1
+            }
+        }
+        #expect(
+            mismatches == 0, "\(mismatches) pixels differ between the frame dump and the committed frame",
+            sourceLocation: sourceLocation)
+    }
+
     @Test("commits a frame of the configured size that shows the page, then one of a new size")
     func showsPageAndFollowsConfigure() throws {
         let lectern = try KioskHarness([LecternHarness.fixture("text-3pages.pdf")])
@@ -126,15 +143,7 @@ struct DocumentOnScreenTests {
         #expect(lectern.settle())
         let committed = try #require(lectern.lastCommit)
         try lectern.stop()  // writes the last frame and waits for it
-        let image = try PNGReader.read(path: dump)
-        #expect(image.width == 1280 && image.height == 720)
-        var mismatches = 0
-        for y in 0..<committed.height {
-            for x in 0..<committed.width where committed.pixel(x: x, y: y) & 0xFF_FFFF != image.pixel(x: x, y: y) {
-                mismatches += 1
-            }
-        }
-        #expect(mismatches == 0, "\(mismatches) pixels differ between the frame dump and the committed frame")
+        try Self.expectDump(dump, shows: committed)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(leftovers == ["frame.png"], "the write is atomic: no temporary files left behind")
     }

@@ -3,7 +3,9 @@ import LecternPDF
 import LecternTestSupport
 import Testing
 
-/// Shared set-up for tests that run the real `lectern` against the test compositor.
+/// Shared set-up for tests that run the real `lectern` binary against the test compositor (what
+/// only a process shows: peak memory, signals, exit statuses), and the fixtures, colours and
+/// key codes every kiosk test uses. Tests of what the app does run it in process: `KioskHarness`.
 struct LecternHarness {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures")
@@ -50,53 +52,12 @@ struct LecternHarness {
         return false
     }
 
-    /// The last view state Lectern logged, e.g. "page 5" or "page 5 viewport 10 20 300 400".
-    var viewState: String? {
-        process.errorOutput.split(separator: "\n").last { $0.contains("view state: ") }.map {
-            String($0[$0.range(of: "view state: ")!.upperBound...])
-        }
-    }
-
-    /// How many view states Lectern logged so far.
-    var viewStateCount: Int {
-        process.errorOutput.split(separator: "\n").count { $0.contains("view state: ") }
-    }
-
-    /// The page (1-based) of the last logged view state.
-    var dominantPage: Int? {
-        viewState.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
-    }
-
-    /// The viewport of the last logged view state, in PDF points.
-    var viewport: (x: Double, y: Double, width: Double, height: Double)? {
-        guard let parts = viewState?.split(separator: " "), parts.count == 7 else { return nil }
-        let v = parts[3...].compactMap { Double($0) }
-        return v.count == 4 ? (v[0], v[1], v[2], v[3]) : nil
-    }
-
     var lastCommit: Commit? { compositor.commits.last }
 
     /// Which page of colors-8pages.pdf (1-based) shows at (x, y) of the last commit, if any.
     func page(atX x: Int, y: Int) -> Int? {
         guard let commit = lastCommit else { return nil }
         return Self.page(ofColor: commit.pixel(x: x, y: y))
-    }
-
-    /// The pages of colors-8pages.pdf met along row `y` (or column `x`) of the last commit, in order.
-    func pages(alongRow y: Int) -> [Int] {
-        guard let commit = lastCommit else { return [] }
-        return Self.runs((0..<commit.width).map { Self.page(ofColor: commit.pixel(x: $0, y: y)) })
-    }
-
-    func pages(alongColumn x: Int) -> [Int] {
-        guard let commit = lastCommit else { return [] }
-        return Self.runs((0..<commit.height).map { Self.page(ofColor: commit.pixel(x: x, y: $0)) })
-    }
-
-    private static func runs(_ values: [Int?]) -> [Int] {
-        var result: [Int] = []
-        for case let page? in values where result.last != page { result.append(page) }
-        return result
     }
 
     static func page(ofColor argb: UInt32) -> Int? {
@@ -112,37 +73,6 @@ struct LecternHarness {
     /// Lets Lectern read what was sent and answer (frame callbacks, commits).
     func pump(_ duration: Duration = .milliseconds(16)) {
         _ = compositor.wait(timeout: duration) { false }
-    }
-
-    /// A one-finger tap. No `wl_touch.frame` unless `frames` (cage never sends one).
-    func tap(x: Double, y: Double, id: Int32 = 0, frames: Bool = false) {
-        compositor.touchDown(id: id, x: x, y: y)
-        if frames { compositor.touchFrame() }
-        pump(.milliseconds(40))
-        compositor.touchUp(id: id)
-        if frames { compositor.touchFrame() }
-        pump()
-    }
-
-    /// A one-finger drag from `start` to `end` in `steps` moves `interval` apart, then release.
-    func drag(
-        from start: (Double, Double), to end: (Double, Double), steps: Int = 10,
-        interval: Duration = .milliseconds(16), release: Bool = true, frames: Bool = false
-    ) {
-        compositor.touchDown(id: 0, x: start.0, y: start.1)
-        if frames { compositor.touchFrame() }
-        pump(interval)
-        for step in 1...steps {
-            let t = Double(step) / Double(steps)
-            compositor.touchMotion(id: 0, x: start.0 + (end.0 - start.0) * t, y: start.1 + (end.1 - start.1) * t)
-            if frames { compositor.touchFrame() }
-            pump(interval)
-        }
-        if release {
-            compositor.touchUp(id: 0)
-            if frames { compositor.touchFrame() }
-            pump()
-        }
     }
 
     /// Advertises a keyboard too, waits for Lectern to bind it and focuses Lectern's surface.
@@ -161,12 +91,6 @@ struct LecternHarness {
         pump(.milliseconds(10))
         compositor.keyboardKey(code, pressed: false)
         pump(.milliseconds(10))
-    }
-
-    /// Types the digits of `number` then Enter.
-    func type(page number: Int) {
-        for character in String(number) { press(Key.digit(Int(String(character))!)) }
-        press(Key.enter)
     }
 
     /// Evdev key codes (linux/input-event-codes.h).
@@ -195,40 +119,9 @@ struct LecternHarness {
     /// `BTN_LEFT`.
     static let leftButton: UInt32 = 0x110
 
-    /// A left click at (x, y): the pointer moves there, presses and releases.
-    func click(x: Double, y: Double) {
-        compositor.pointerMotion(x: x, y: y)
-        compositor.pointerFrame()
-        pump()
-        compositor.pointerButton(Self.leftButton, pressed: true)
-        compositor.pointerFrame()
-        pump(.milliseconds(40))
-        compositor.pointerButton(Self.leftButton, pressed: false)
-        compositor.pointerFrame()
-        pump()
-    }
-
     /// Waits until Lectern's log contains `text`.
     func waitForLog(_ text: String, timeout: Duration = .seconds(20)) -> Bool {
         compositor.wait(timeout: timeout) { process.errorOutput.contains(text) }
-    }
-
-    /// Waits until the log's view state says `page` (1-based).
-    func waitForPage(_ page: Int, timeout: Duration = .seconds(10)) -> Bool {
-        compositor.wait(timeout: timeout) { dominantPage == page }
-    }
-
-    /// Writes the last commit as a PNG (for looking at a failure); returns the path, or nil.
-    @discardableResult
-    func saveLastCommit(_ name: String) -> String? {
-        guard let commit = lastCommit else { return nil }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-\(name).png").path
-        let written = commit.pixels.withUnsafeBytes { raw in
-            (try? PNGWriter.write(
-                bgra: raw.baseAddress!, width: commit.width, height: commit.height, stride: commit.width * 4, to: path))
-                != nil
-        }
-        return written ? path : nil
     }
 
     /// Sends SIGTERM and waits; returns the exit status. Tears the compositor down.
