@@ -1311,9 +1311,11 @@ int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links,
     fz_page *page = NULL;
     fz_link *head = NULL;
     CMuPDF_link *out = NULL;
+    int *hidden_map = NULL;
     fz_var(page);
     fz_var(head);
     fz_var(out);
+    fz_var(hidden_map);
     fz_try(ctx) {
         // A link may lead to any page, and MuPDF looks its target up in the page map (to place
         // the destination): the whole tree must be walked first. Then the count is the real one.
@@ -1321,6 +1323,12 @@ int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links,
         int page_count = atomic_load(&document->page_count);
         // Loading the page reads its annotations and links (pdf_load_page), not its content.
         page = load_page_locked(document, index);
+        // MuPDF 1.21 looks a destination's page object up in the forward page map with a kept
+        // reference it never gives back (pdf_lookup_page_obj, see lookup_page_obj): link
+        // parsing leaked the target pages' dictionaries. Without the forward map it walks the
+        // tree for them (borrowed); page numbers still come from the reverse map (no reference).
+        hidden_map = document->pdf ? document->pdf->fwd_page_map : NULL;
+        if (hidden_map) document->pdf->fwd_page_map = NULL;
         head = fz_load_links(ctx, page);
         // The link rects are in fitz page space (rotated, y down); the caller wants PDF user space.
         fz_matrix to_user = fz_invert_matrix(page_transform(ctx, page));
@@ -1370,6 +1378,7 @@ int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links,
         *count = i;
     }
     fz_always(ctx) {
+        if (hidden_map) document->pdf->fwd_page_map = hidden_map;
         fz_drop_link(ctx, head);
         fz_drop_page(ctx, page);
     }

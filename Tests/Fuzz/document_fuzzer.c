@@ -1,0 +1,79 @@
+// libFuzzer target over the C shim's document path: the bytes are a file Lectern is asked to
+// show. It opens them (through a memfd, by path, as Lectern opens a file), reads the page count,
+// the binding direction and page labels, walks the page tree, reads page 1's info, renders it
+// small, and reads its text blocks and links: every call the reader makes on a document before
+// and while showing its first page. Built and run by kiosk/fuzz, not part of the package.
+#define _GNU_SOURCE
+#include "CMuPDF.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static CMuPDF_context *base;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    CMuPDF_error error;
+    base = CMuPDF_context_new(&error);
+    if (!base) {
+        fprintf(stderr, "document_fuzzer: cannot make a MuPDF context: %s\n", error.message);
+        abort();
+    }
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    int fd = memfd_create("fuzz.pdf", MFD_CLOEXEC);
+    if (fd < 0) return 0;
+    if (size > 0 && write(fd, data, size) != (ssize_t)size) {
+        close(fd);
+        return 0;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    CMuPDF_error error;
+    CMuPDF_document *document = CMuPDF_document_open(base, path, &error);
+    if (document) {
+        if (CMuPDF_document_needs_password(document, &error) == 1) {
+            CMuPDF_document_authenticate(document, "", &error);
+        }
+        int count = 0;
+        if (CMuPDF_document_count_pages(document, &count, &error) == CMUPDF_OK && count > 0) {
+            int rtl = 0;
+            CMuPDF_document_is_right_to_left(document, &rtl, &error);
+            CMuPDF_page_label_range *ranges = NULL;
+            int range_count = 0;
+            if (CMuPDF_document_page_labels(document, &ranges, &range_count, &error) == CMUPDF_OK) free(ranges);
+            CMuPDF_page_tree tree = {0};
+            for (int slice = 0; slice < 64 && !tree.done; slice++) {
+                if (CMuPDF_document_walk_page_tree(document, 256, &tree, &error) != CMUPDF_OK) break;
+            }
+            CMuPDF_page_info info;
+            if (CMuPDF_page_get_info(document, 0, &info, &error) == CMUPDF_OK) {
+                // Page 1 fitted in 64 × 64 pixels, as a preview would be.
+                float width = info.bounds[2] - info.bounds[0], height = info.bounds[3] - info.bounds[1];
+                float scale = (width > 0 && height > 0) ? 64 / (width > height ? width : height) : 1;
+                if (scale > 4) scale = 4;
+                unsigned char *pixels = calloc(64 * 64, 4);
+                if (pixels) {
+                    CMuPDF_cookie *cookie = CMuPDF_cookie_new();
+                    CMuPDF_page_render(document, 0, scale, 0, 0, 64, 64, pixels, 64 * 4, cookie, &error);
+                    CMuPDF_cookie_drop(cookie);
+                    free(pixels);
+                }
+            }
+            float *rects = NULL;
+            int rect_count = 0;
+            if (CMuPDF_page_text_blocks(document, 0, &rects, &rect_count, &error) == CMUPDF_OK) free(rects);
+            CMuPDF_link *links = NULL;
+            int link_count = 0;
+            if (CMuPDF_page_links(document, 0, &links, &link_count, &error) == CMUPDF_OK) free(links);
+        }
+        CMuPDF_document_drop(document);
+    }
+    close(fd);
+    return 0;
+}
