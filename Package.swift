@@ -115,7 +115,8 @@ let package = Package(
         .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPDF", "LecternCore"]),
         .testTarget(name: "LecternWaylandTests", dependencies: ["LecternWayland", "LecternTestSupport", "LecternCore"]),
         .testTarget(
-            name: "LecternKioskTests", dependencies: ["LecternTestSupport", "LecternPDF", "LecternCore", "LecternKiosk"]),
+            name: "LecternKioskTests",
+            dependencies: ["LecternTestSupport", "LecternPDF", "LecternCore", "LecternRender", "LecternKiosk"]),
         .testTarget(
             name: "LecternCommandLineTests",
             dependencies: [

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -55,7 +56,64 @@ struct CMuPDF_context {
     fz_context *ctx;
     pthread_mutex_t mutexes[FZ_LOCK_MAX];
     fz_locks_context locks;
+    /// Every allocation of this context and its clones goes through these (counted, capped).
+    fz_alloc_context alloc;
+    /// The most bytes MuPDF may hold at once (0: no limit), and what it holds now.
+    size_t limit;
+    _Atomic size_t used;
 };
+
+// MARK: - The memory cap
+//
+// MuPDF's allocations are counted (by malloc_usable_size) and refused past the context's limit.
+// A refused allocation makes MuPDF evict what its store holds and try again, then throw
+// FZ_ERROR_MEMORY: a page with a two-gigapixel image fails with an error, the reader goes on.
+
+/// Allocations refused on this thread: a render compares the count before and after, so that a
+/// page MuPDF drew without what the cap refused (a blank or black image) is reported as failed.
+static _Thread_local unsigned refused_here;
+
+static int capped_fits(struct CMuPDF_context *context, size_t releasing, size_t size) {
+    if (!context->limit) return 1;
+    size_t used = atomic_load(&context->used) - releasing;
+    if (size <= context->limit && used <= context->limit - size) return 1;
+    refused_here++;
+    return 0;
+}
+
+static void *capped_malloc(void *user, size_t size) {
+    struct CMuPDF_context *context = user;
+    if (!capped_fits(context, 0, size)) return NULL;
+    void *p = malloc(size);
+    if (p) atomic_fetch_add(&context->used, malloc_usable_size(p));
+    return p;
+}
+
+static void capped_free(void *user, void *p) {
+    struct CMuPDF_context *context = user;
+    if (!p) return;
+    atomic_fetch_sub(&context->used, malloc_usable_size(p));
+    free(p);
+}
+
+static void *capped_realloc(void *user, void *old, size_t size) {
+    struct CMuPDF_context *context = user;
+    if (!old) return capped_malloc(user, size);
+    if (size == 0) {
+        capped_free(user, old);
+        return NULL;
+    }
+    size_t before = malloc_usable_size(old);
+    if (!capped_fits(context, before, size)) return NULL;
+    void *p = realloc(old, size);
+    if (p) {
+        atomic_fetch_sub(&context->used, before);
+        atomic_fetch_add(&context->used, malloc_usable_size(p));
+    }
+    return p;
+}
+
+size_t CMuPDF_context_memory_in_use(CMuPDF_context *context) { return atomic_load(&context->used); }
 
 static void lock_mutex(void *user, int lock) {
     struct CMuPDF_context *context = user;
@@ -67,7 +125,7 @@ static void unlock_mutex(void *user, int lock) {
     pthread_mutex_unlock(&context->mutexes[lock]);
 }
 
-CMuPDF_context *CMuPDF_context_new(CMuPDF_error *error) {
+CMuPDF_context *CMuPDF_context_new(size_t memory_limit, CMuPDF_error *error) {
     set_error(error, CMUPDF_OK, "");
     CMuPDF_context *context = calloc(1, sizeof *context);
     if (!context) {
@@ -78,7 +136,15 @@ CMuPDF_context *CMuPDF_context_new(CMuPDF_error *error) {
     context->locks.user = context;
     context->locks.lock = lock_mutex;
     context->locks.unlock = unlock_mutex;
-    context->ctx = fz_new_context(NULL, &context->locks, FZ_STORE_DEFAULT);
+    context->limit = memory_limit;
+    atomic_init(&context->used, 0);
+    context->alloc.user = context;
+    context->alloc.malloc = capped_malloc;
+    context->alloc.realloc = capped_realloc;
+    context->alloc.free = capped_free;
+    // The store (decoded images, fonts) takes at most half the cap, so a page always has room.
+    size_t store = memory_limit && memory_limit / 2 < FZ_STORE_DEFAULT ? memory_limit / 2 : FZ_STORE_DEFAULT;
+    context->ctx = fz_new_context(&context->alloc, &context->locks, store);
     if (!context->ctx) {
         for (int i = 0; i < FZ_LOCK_MAX; i++) pthread_mutex_destroy(&context->mutexes[i]);
         free(context);
@@ -1202,6 +1268,7 @@ int CMuPDF_page_render(CMuPDF_document *document, int index, float scale, int x,
     }
     fz_context *ctx = checkout_context(document, error);
     if (!ctx) return CMUPDF_ERROR_NO_CONTEXT;
+    unsigned refused_before = refused_here;
     list_ref ref;
     status = acquire_list(document, ctx, index, fzcookie, &ref, error);
     if (status != CMUPDF_OK) {
@@ -1236,6 +1303,11 @@ int CMuPDF_page_render(CMuPDF_document *document, int index, float scale, int x,
     if (fzcookie->abort) {
         set_error(error, CMUPDF_ERROR_ABORT, "render cancelled");
         return CMUPDF_ERROR_ABORT;
+    }
+    if (refused_here != refused_before) {
+        // MuPDF carried on without what the cap refused (an image left out, or drawn black).
+        set_error(error, CMUPDF_ERROR_MEMORY, "the page needs more memory than MuPDF may take");
+        return CMUPDF_ERROR_MEMORY;
     }
     int errors = fzcookie->errors + ref.errors;
     if (errors > 0) {

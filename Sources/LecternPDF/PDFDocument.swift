@@ -40,14 +40,31 @@ public final class PDFDocument: @unchecked Sendable {
     ///   - password: the user or owner password, for encrypted files.
     /// - Throws: `PDFError` of kind `.fileNotFound`, `.unreadable`, `.notAPDF`, `.damaged`,
     ///   `.passwordRequired`, `.wrongPassword` or `.noPages`.
-    public init(path: String, password: String? = nil) throws(PDFError) {
-        let fileSize = try Self.checkReadablePDF(path)
+    public convenience init(path: String, password: String? = nil) throws(PDFError) {
         let context: MuPDFContext
         do {
             context = try MuPDFContext.shared()
         } catch {
             throw PDFError.open(.unreadable, path, error.message)
         }
+        try self.init(path: path, password: password, context: context)
+    }
+
+    /// Opens `path` with a MuPDF context of its own, capped at `memoryLimit` bytes (documents
+    /// opened with `init(path:password:)` share one capped at `MuPDFContext.defaultMemoryLimit`).
+    public convenience init(path: String, password: String? = nil, memoryLimit: Int) throws(PDFError) {
+        let context: MuPDFContext
+        do {
+            context = try MuPDFContext(memoryLimit: memoryLimit)
+        } catch {
+            throw PDFError.open(.unreadable, path, error.message)
+        }
+        try self.init(path: path, password: password, context: context)
+    }
+
+    /// Opens `path` with a context cloned from `context`.
+    init(path: String, password: String? = nil, context: MuPDFContext) throws(PDFError) {
+        let fileSize = try Self.checkReadablePDF(path)
         var error = CMuPDF_error()
         guard let handle = CMuPDF_document_open(context.handle, path, &error) else {
             throw PDFError.open(.damaged, path, "the file is damaged and could not be repaired (MuPDF: \(error.text))")

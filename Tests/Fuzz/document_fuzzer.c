@@ -17,7 +17,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     CMuPDF_error error;
-    base = CMuPDF_context_new(&error);
+    base = CMuPDF_context_new((size_t)1 << 30, &error);  // Lectern's cap
     if (!base) {
         fprintf(stderr, "document_fuzzer: cannot make a MuPDF context: %s\n", error.message);
         abort();

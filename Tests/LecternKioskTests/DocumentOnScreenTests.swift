@@ -2,6 +2,7 @@ import Foundation
 import LecternCore
 import LecternKiosk
 import LecternPDF
+import LecternRender
 import LecternTestSupport
 import Testing
 
@@ -164,6 +165,23 @@ struct DocumentOnScreenTests {
             "the failure is logged: \(lectern.logs)")
         #expect(lectern.page(atX: 640, y: 200) == 2)
         #expect(!lectern.status.isStopping)
+        try lectern.stop()
+    }
+
+    @Test("a page that needs more memory than MuPDF may take shows as an error tile; the others show")
+    func pageOverTheMemoryCap() throws {
+        // Page 2 asks MuPDF for a 450 MB bitmap (a 1 KB file: Tests/Fixtures/make-huge-image).
+        let lectern = try KioskHarness([LecternHarness.fixture("huge-image.pdf"), "--page", "2"])
+        #expect(lectern.settle())
+        let commit = try #require(lectern.lastCommit)
+        let page = try #require(lectern.status.pagesOnScreen.first)
+        let inside = commit.pixel(x: page.visible.x + page.visible.width / 2, y: page.visible.y + 40)
+        #expect(inside & 0xFF_FFFF == TilePlanner.errorTileColor.argb & 0xFF_FFFF, "the page is the error colour")
+        let banner = DamageRect(x: 0, y: 680, width: 1280, height: 40)
+        #expect(commit.darkFraction(in: banner) > 0.3, "a banner says part of the page cannot be shown")
+        lectern.tap(x: 60, y: 360)
+        #expect(lectern.waitForPage(1), "page 1 still turns to and shows")
+        #expect(DocumentOnScreenTests.whiteFraction(try #require(lectern.lastCommit)) > 0.3)
         try lectern.stop()
     }
 }

@@ -64,9 +64,13 @@ void CMuPDF_set_log_sink(CMuPDF_log_sink sink);
 typedef struct CMuPDF_context CMuPDF_context;
 
 /// Creates a base context with fz_locks_context (pthread mutexes) and the document handlers
-/// registered. Returns NULL and fills `error` on failure. Caller owns the result:
+/// registered, whose allocations (and those of every context cloned from it) are capped at
+/// `memory_limit` bytes (0: no cap): an allocation past it fails as out of memory, after MuPDF
+/// emptied its store. Returns NULL and fills `error` on failure. Caller owns the result:
 /// release with CMuPDF_context_drop after every document cloned from it is dropped.
-CMuPDF_context *CMuPDF_context_new(CMuPDF_error *error);
+CMuPDF_context *CMuPDF_context_new(size_t memory_limit, CMuPDF_error *error);
+/// The bytes MuPDF holds now in `context` and its clones.
+size_t CMuPDF_context_memory_in_use(CMuPDF_context *context);
 void CMuPDF_context_drop(CMuPDF_context *context);
 
 /// An open document. Opaque. Thread safe: the shim serializes what touches the fz_document (its own
