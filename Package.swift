@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // C: system libraries and shims.
@@ -80,6 +81,8 @@ let package = Package(
             name: "LecternKiosk",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "LecternLinux", "CLecternLinux",
+                // The policy file (PolicyFile.swift says why this library).
+                .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -119,7 +122,7 @@ let package = Package(
         .testTarget(
             name: "LecternCommandLineTests",
             dependencies: [
-                "lectern", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "lectern", "LecternKiosk", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

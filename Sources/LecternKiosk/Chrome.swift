@@ -38,9 +38,17 @@ final class Chrome {
 
     /// Hidden, nothing typed, no drag (after the idle reset).
     func reset() {
-        isVisible = false
+        isVisible = session.configuration.policy.chrome == .always
         pageEntry = ""
         scrubbingTouch = nil
+        onChange?()
+    }
+
+    /// Takes the notice away now.
+    func clearNotice() {
+        guard notice != nil else { return }
+        noticeTimer?.cancel()
+        notice = nil
         onChange?()
     }
 
@@ -66,11 +74,11 @@ final class Chrome {
             isRightToLeft: reader.view.configuration.pageBinding == .rightEdge)
     }
 
-    /// Shows `text` along the bottom for five seconds.
-    func showNotice(_ text: String) {
+    /// Shows `text` along the bottom for `seconds`.
+    func showNotice(_ text: String, seconds: Double = 5) {
         notice = text
         noticeTimer?.cancel()
-        noticeTimer = loop.schedule(after: 5) { [unowned self] in
+        noticeTimer = loop.schedule(after: seconds) { [unowned self] in
             notice = nil
             onChange?()
         }

@@ -40,7 +40,8 @@ final class DocumentSession {
         case pageText([Int: PageText])
     }
 
-    let configuration: KioskConfiguration
+    /// The configuration in force (a policy change replaces it: `PolicyWatcher`).
+    var configuration: KioskConfiguration
     let loop: EventLoop
     let logger: Logger
     private let worker: RenderWorker<WorkResult>

@@ -36,6 +36,8 @@ public final class KioskApp {
 
     /// The running parts, built in this order by `start()`.
     private struct Parts {
+        let files: FileWatcher
+        let policy: PolicyWatcher
         let session: DocumentSession
         let display: Display
         let chrome: Chrome
@@ -103,11 +105,20 @@ public final class KioskApp {
                 throw .system(error)
             }
         }
+        let files: FileWatcher
         let session: DocumentSession
         let display: Display
         do {
-            session = try DocumentSession(configuration: configuration, loop: loop, logger: logger)
+            files = try FileWatcher(loop: loop, logger: logger)
         } catch {
+            throw .system(error)
+        }
+        let policy = PolicyWatcher(launch: configuration, files: files, loop: loop, logger: logger)
+        do {
+            session = try DocumentSession(configuration: policy.current, loop: loop, logger: logger)
+        } catch {
+            policy.close()
+            files.close()
             throw .system(error)
         }
         session.open()
@@ -116,6 +127,8 @@ public final class KioskApp {
                 name: configuration.displayName, loop: loop, logger: logger, whileWaiting: environment.whileWaiting)
         } catch {
             session.close()
+            policy.close()
+            files.close()
             throw .wayland(error)
         }
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
@@ -124,10 +137,15 @@ public final class KioskApp {
         let presenter = FramePresenter(
             display: display, loop: loop, session: session, chrome: chrome, dumper: dumper, logger: logger)
         let input = InputRouter(loop: loop, session: session, chrome: chrome, logger: logger)
-        let idle = IdleReset(
-            seconds: configuration.idleResetSeconds, loop: loop, session: session, chrome: chrome, input: input,
-            logger: logger)
-        input.configureInteractions = configureInteractions
+        let idle = IdleReset(loop: loop, session: session, chrome: chrome, input: input, logger: logger)
+        input.configureInteractions = { [unowned session, configureInteractions] controller in
+            InteractionPolicy.install(on: controller, session: session)
+            configureInteractions?(controller)
+        }
+        chrome.isVisible = session.configuration.policy.chrome == .always
+        policy.onChange = { [unowned session, unowned chrome, unowned idle] old, new in
+            PolicyChange(old: old, new: new).apply(session: session, chrome: chrome, idle: idle)
+        }
         session.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         session.onOpen = { [unowned input] _ in input.resetInteractions() }
         chrome.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
@@ -141,7 +159,8 @@ public final class KioskApp {
         }
         idle.restart()
         parts = Parts(
-            session: session, display: display, chrome: chrome, presenter: presenter, input: input, idle: idle,
+            files: files, policy: policy, session: session, display: display, chrome: chrome, presenter: presenter,
+            input: input, idle: idle,
             idleHandler: idleHandler)
     }
 
@@ -166,6 +185,8 @@ public final class KioskApp {
         parts.presenter.close()
         parts.chrome.close()
         parts.session.close()
+        parts.policy.close()
+        parts.files.close()
     }
 
     /// What the app shows and does now, for tests and diagnostics.
@@ -194,6 +215,9 @@ public final class KioskApp {
         status.isAnimating = parts.session.reader?.view.isAnimating ?? false
         status.isInteracting = parts.input.isInteracting
         status.isAtRest = !parts.presenter.isPending && !parts.session.isBusy
+        status.policyGeneration = parts.policy.generation
+        status.policyError = parts.policy.lastError?.description
+        status.hasPendingFileChanges = parts.files.hasPendingChanges
         return status
     }
 }
@@ -248,4 +272,10 @@ public struct KioskStatus: Sendable {
     /// Nothing left to do until something happens: no frame or animation pending, no work on
     /// the worker or the render threads.
     public var isAtRest = false
+    /// Policies applied so far (the policy file read at start is the first).
+    public var policyGeneration = 0
+    /// Why the last change of the policy file was refused (nil once a valid one applied).
+    public var policyError: String?
+    /// A followed file (policy, document) changed and is read once its writes stop.
+    public var hasPendingFileChanges = false
 }
