@@ -96,7 +96,8 @@ struct FastCommandLineTests {
         let lines = [
             [],
             ["/srv/kiosk/document.pdf"],
-            // kiosk/lectern-kiosk.conf's LECTERN_OPTIONS, then the document (kiosk/lectern.service).
+            // kiosk/lectern.service's command line, and options a systemd drop-in may add.
+            ["--config", "/etc/lectern/lectern.toml"],
             ["--frame-dump", "/run/lectern/frame.png", "--idle-reset", "120", "/srv/kiosk/document.pdf"],
             ["menu.pdf", "--spreads=double", "--binding=auto", "--page=12", "--cache-mb=256", "--password=pw"],
         ]
