@@ -39,6 +39,7 @@ public final class KioskApp {
         let files: FileWatcher
         let policy: PolicyWatcher
         let session: DocumentSession
+        let reloader: DocumentReloader
         let display: Display
         let chrome: Chrome
         let presenter: FramePresenter
@@ -122,10 +123,20 @@ public final class KioskApp {
             throw .system(error)
         }
         session.open()
+        let reloader: DocumentReloader
+        do {
+            reloader = try DocumentReloader(session: session, files: files, loop: loop, logger: logger)
+        } catch {
+            session.close()
+            policy.close()
+            files.close()
+            throw .system(error)
+        }
         do {
             display = try Display(
                 name: configuration.displayName, loop: loop, logger: logger, whileWaiting: environment.whileWaiting)
         } catch {
+            reloader.close()
             session.close()
             policy.close()
             files.close()
@@ -143,8 +154,8 @@ public final class KioskApp {
             configureInteractions?(controller)
         }
         chrome.isVisible = session.configuration.policy.chrome == .always
-        policy.onChange = { [unowned session, unowned chrome, unowned idle] old, new in
-            PolicyChange(old: old, new: new).apply(session: session, chrome: chrome, idle: idle)
+        policy.onChange = { [unowned session, unowned chrome, unowned idle, unowned reloader] old, new in
+            PolicyChange(old: old, new: new).apply(session: session, chrome: chrome, idle: idle, reloader: reloader)
         }
         session.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         session.onOpen = { [unowned input] _ in input.resetInteractions() }
@@ -159,7 +170,8 @@ public final class KioskApp {
         }
         idle.restart()
         parts = Parts(
-            files: files, policy: policy, session: session, display: display, chrome: chrome, presenter: presenter,
+            files: files, policy: policy, session: session, reloader: reloader, display: display, chrome: chrome,
+            presenter: presenter,
             input: input, idle: idle,
             idleHandler: idleHandler)
     }
@@ -184,6 +196,7 @@ public final class KioskApp {
         parts.input.close()
         parts.presenter.close()
         parts.chrome.close()
+        parts.reloader.close()
         parts.session.close()
         parts.policy.close()
         parts.files.close()
@@ -214,7 +227,9 @@ public final class KioskApp {
         status.idleResetDeadline = parts.idle.deadline
         status.isAnimating = parts.session.reader?.view.isAnimating ?? false
         status.isInteracting = parts.input.isInteracting
-        status.isAtRest = !parts.presenter.isPending && !parts.session.isBusy
+        status.isAtRest = !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy
+        status.documentReloads = parts.reloader.reloads
+        status.documentReloadError = parts.reloader.lastError
         status.policyGeneration = parts.policy.generation
         status.policyError = parts.policy.lastError?.description
         status.hasPendingFileChanges = parts.files.hasPendingChanges
@@ -278,4 +293,8 @@ public struct KioskStatus: Sendable {
     public var policyError: String?
     /// A followed file (policy, document) changed and is read once its writes stop.
     public var hasPendingFileChanges = false
+    /// New versions of the document shown since it opened.
+    public var documentReloads = 0
+    /// Why the last new version of the document was refused (nil once one was shown).
+    public var documentReloadError: String?
 }

@@ -79,8 +79,10 @@ struct PolicyChange {
     var old: KioskConfiguration
     var new: KioskConfiguration
 
-    func apply(session: DocumentSession, chrome: Chrome, idle: IdleReset) {
+    func apply(session: DocumentSession, chrome: Chrome, idle: IdleReset, reloader: DocumentReloader) {
         session.configuration = new
+        reloader.follow()
+        if new.documentPath != old.documentPath || new.password != old.password { reloader.reload() }
         if let reader = session.reader {
             let layout = new.viewConfiguration(rightToLeft: reader.document.isRightToLeft)
             if layout != reader.view.configuration {
