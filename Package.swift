@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server"),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1"),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon"),
+        // QR codes for web links (Debian libqrencode-dev).
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode"),
         // fcft is loaded with dlopen when text is first drawn (Sources/CFcft says why). Its
         // pkg-config flags carry a define SwiftPM rejects; its header needs only pixman's.
         .target(name: "CFcft", dependencies: ["CPixman"]),
@@ -64,7 +66,7 @@ let package = Package(
         .target(
             name: "LecternRender",
             dependencies: [
-                "LecternCore", "LecternPDF", "LecternLinux", "CLecternLinux", "CPixman", "CFcft",
+                "LecternCore", "LecternPDF", "LecternLinux", "CLecternLinux", "CPixman", "CFcft", "CQRencode",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

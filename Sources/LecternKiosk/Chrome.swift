@@ -24,6 +24,8 @@ final class Chrome {
     private(set) var pageEntry = ""
     /// A passing message along the bottom.
     private(set) var notice: String?
+    /// A web link's QR code, shown with its notice (the next touch takes both away).
+    private(set) var qrCode: QRCode?
     /// The touch (or -1: the pointer) dragging the page scrubber.
     private(set) var scrubbingTouch: Int?
     private var pointerLocation: Point?
@@ -49,6 +51,7 @@ final class Chrome {
         guard notice != nil else { return }
         noticeTimer?.cancel()
         notice = nil
+        qrCode = nil
         onChange?()
     }
 
@@ -75,11 +78,13 @@ final class Chrome {
     }
 
     /// Shows `text` along the bottom for `seconds`.
-    func showNotice(_ text: String, seconds: Double = 5) {
+    func showNotice(_ text: String, seconds: Double = 5, qrCode: QRCode? = nil) {
         notice = text
+        self.qrCode = qrCode
         noticeTimer?.cancel()
         noticeTimer = loop.schedule(after: seconds) { [unowned self] in
             notice = nil
+            self.qrCode = nil
             onChange?()
         }
         onChange?()
