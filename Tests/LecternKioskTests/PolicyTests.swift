@@ -113,7 +113,8 @@ struct PolicyTests {
         lectern.tap(x: point.x, y: point.y)
         #expect(lectern.settle())
         #expect(lectern.status.notice?.contains("https://mupdf.com") == true, "by default a web link is shown")
-        lectern.advance(by: 6)  // the notice goes
+        lectern.tap(x: 640, y: 100)  // the next touch takes the notice and its QR code away
+        lectern.advance(by: 0.4)
         #expect(lectern.status.notice == nil)
 
         try policy.replace(with: "document = \"\(Self.sample)\"\n[start]\npage = 6\n[links]\nfollow = \"internal\"\n")
