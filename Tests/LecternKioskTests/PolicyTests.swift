@@ -95,18 +95,11 @@ struct PolicyTests {
         try lectern.stop()
     }
 
-    /// Where a point of the sample's page (PDF user space, A4 portrait) shows at 1280x720.
-    static func onScreen(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
-        let scale = 696.0 / 842
-        let left = ((1280 - 595 * scale) / 2).rounded()
-        return (left + x * scale, 12 + (842 - y) * scale)
-    }
-
     @Test("the links policy changed live: web links shown, then not, then only those allowed")
     func linksPolicyLive() throws {
         let pdf = try LecternPDF.PDFDocument(path: Self.sample)
         let web = try #require(try pdf.links(page: 5).first { $0.target == .uri("https://mupdf.com") })
-        let point = Self.onScreen((web.rect.minX + web.rect.maxX) / 2, (web.rect.minY + web.rect.maxY) / 2)
+        let point = TouchTests.onScreen((web.rect.minX + web.rect.maxX) / 2, (web.rect.minY + web.rect.maxY) / 2)
         let policy = try PolicyDirectory("document = \"\(Self.sample)\"\n[start]\npage = 6\n")
         let lectern = try KioskHarness(["--config", policy.path])
         #expect(lectern.settle())

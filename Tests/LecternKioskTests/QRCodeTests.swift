@@ -27,7 +27,7 @@ struct QRCodeTests {
         let sample = LecternHarness.repository.appendingPathComponent("Sources/lectern/Resources/sample.pdf").path
         let pdf = try PDFDocument(path: sample)
         let web = try #require(try pdf.links(page: 5).first { $0.target == .uri("https://mupdf.com") })
-        let point = PolicyTests.onScreen((web.rect.minX + web.rect.maxX) / 2, (web.rect.minY + web.rect.maxY) / 2)
+        let point = TouchTests.onScreen((web.rect.minX + web.rect.maxX) / 2, (web.rect.minY + web.rect.maxY) / 2)
         let lectern = try KioskHarness([sample, "--page", "6"])
         #expect(lectern.settle())
         #expect(try decoded(lectern, "qr-before") == "", "no code before the tap")
