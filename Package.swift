@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // C: system libraries and shims.
@@ -30,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server"),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1"),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon"),
+        // QR codes for web links (Debian libqrencode-dev).
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode"),
         // fcft is loaded with dlopen when text is first drawn (Sources/CFcft says why). Its
         // pkg-config flags carry a define SwiftPM rejects; its header needs only pixman's.
         .target(name: "CFcft", dependencies: ["CPixman"]),
@@ -63,7 +66,7 @@ let package = Package(
         .target(
             name: "LecternRender",
             dependencies: [
-                "LecternCore", "LecternPDF", "LecternLinux", "CLecternLinux", "CPixman", "CFcft",
+                "LecternCore", "LecternPDF", "LecternLinux", "CLecternLinux", "CPixman", "CFcft", "CQRencode",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -80,6 +83,8 @@ let package = Package(
             name: "LecternKiosk",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "LecternLinux", "CLecternLinux",
+                // The policy file (PolicyFile.swift says why this library).
+                .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -120,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "LecternCommandLineTests",
             dependencies: [
-                "lectern", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "lectern", "LecternKiosk", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -87,3 +87,30 @@ int64_t CLecternLinux_heap_in_use(void) {
     struct mallinfo2 info = mallinfo2();
     return (int64_t)(info.uordblks + info.hblkhd);
 }
+
+#include <sys/inotify.h>
+
+int CLecternLinux_inotify(void) { return inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }
+
+int CLecternLinux_inotify_watch_directory(int fd, const char *path) {
+    return inotify_add_watch(fd, path,
+                             IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE |
+                                 IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
+}
+
+long CLecternLinux_inotify_read(int fd, void *buffer, long size) {
+    ssize_t n;
+    do { n = read(fd, buffer, (size_t)size); } while (n < 0 && errno == EINTR);
+    if (n < 0) return errno == EAGAIN ? 0 : -1;
+    return (long)n;
+}
+
+long CLecternLinux_inotify_event(const void *buffer, long offset, int *wd, uint32_t *mask, const char **name) {
+    const struct inotify_event *event = (const struct inotify_event *)((const char *)buffer + offset);
+    *wd = event->wd;
+    *mask = event->mask;
+    *name = event->len > 0 ? event->name : "";
+    return offset + (long)sizeof(struct inotify_event) + (long)event->len;
+}
+
+uint32_t CLecternLinux_inotify_lost_mask(void) { return IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_Q_OVERFLOW; }

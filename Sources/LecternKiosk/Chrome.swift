@@ -24,6 +24,8 @@ final class Chrome {
     private(set) var pageEntry = ""
     /// A passing message along the bottom.
     private(set) var notice: String?
+    /// A web link's QR code, shown with its notice (the next touch takes both away).
+    private(set) var qrCode: QRCode?
     /// The touch (or -1: the pointer) dragging the page scrubber.
     private(set) var scrubbingTouch: Int?
     private var pointerLocation: Point?
@@ -38,9 +40,18 @@ final class Chrome {
 
     /// Hidden, nothing typed, no drag (after the idle reset).
     func reset() {
-        isVisible = false
+        isVisible = session.configuration.policy.chrome == .always
         pageEntry = ""
         scrubbingTouch = nil
+        onChange?()
+    }
+
+    /// Takes the notice away now.
+    func clearNotice() {
+        guard notice != nil else { return }
+        noticeTimer?.cancel()
+        notice = nil
+        qrCode = nil
         onChange?()
     }
 
@@ -66,12 +77,14 @@ final class Chrome {
             isRightToLeft: reader.view.configuration.pageBinding == .rightEdge)
     }
 
-    /// Shows `text` along the bottom for five seconds.
-    func showNotice(_ text: String) {
+    /// Shows `text` along the bottom for `seconds`.
+    func showNotice(_ text: String, seconds: Double = 5, qrCode: QRCode? = nil) {
         notice = text
+        self.qrCode = qrCode
         noticeTimer?.cancel()
-        noticeTimer = loop.schedule(after: 5) { [unowned self] in
+        noticeTimer = loop.schedule(after: seconds) { [unowned self] in
             notice = nil
+            self.qrCode = nil
             onChange?()
         }
         onChange?()

@@ -40,7 +40,8 @@ final class DocumentSession {
         case pageText([Int: PageText])
     }
 
-    let configuration: KioskConfiguration
+    /// The configuration in force (a policy change replaces it: `PolicyWatcher`).
+    var configuration: KioskConfiguration
     let loop: EventLoop
     let logger: Logger
     private let worker: RenderWorker<WorkResult>
@@ -172,6 +173,20 @@ final class DocumentSession {
         if configuration.startPage > 0 {
             try? reader.view.goToPage(min(configuration.startPage, pdf.pageCount - 1))
         }
+        install(reader)
+    }
+
+    /// Shows `reader` instead of what is shown now (a new version of the document, its first
+    /// page rendered: `DocumentReloader`); the old reader's threads stop, its document closes.
+    func replace(with reader: Reader) {
+        loadingTimer?.cancel()
+        tilesWatch?.cancel()
+        self.reader?.stop(before: ContinuousClock.now + .milliseconds(500))
+        install(reader)
+        onChange?()
+    }
+
+    private func install(_ reader: Reader) {
         phase = .open(reader)
         reader.onRequest = { [unowned self] wanted in
             logger.trace("asked for \(wanted.count) tiles at \(elapsedMilliseconds) ms")

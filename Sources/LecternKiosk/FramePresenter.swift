@@ -129,7 +129,7 @@ final class FramePresenter {
         }
         return ReaderScene(
             width: size.width, height: size.height, document: document,
-            chrome: session.reader.flatMap { chrome.scene(for: $0) }, notice: chrome.notice,
+            chrome: session.reader.flatMap { chrome.scene(for: $0) }, notice: chrome.notice, qrCode: chrome.qrCode,
             showsPartialPages: hasShownPage || session.isFirstFrameLate)
     }
 

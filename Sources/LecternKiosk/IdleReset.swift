@@ -3,7 +3,9 @@ import LecternWayland
 import Logging
 
 /// Back to where a new visitor should start when nobody has used the reader for a while:
-/// the start page, zoomed out, the chrome hidden, nothing typed.
+/// the start page, zoomed out, the chrome as the policy has it, nothing typed. Before that, a
+/// notice counts the last seconds down ("Returning to the start in 10 s — touch to stay");
+/// any input takes it away and starts the wait over.
 ///
 /// The countdown starts over with every input event and when an animation or fling plays
 /// out, and does not run out while a visitor is still touching the screen, holding a button,
@@ -15,13 +17,15 @@ final class IdleReset {
     let chrome: Chrome
     let input: InputRouter
     private let logger: Logger
-    private let seconds: Double
     private var timer: EventLoop.Timer?
+    /// The notice's next second (it shows from `noticeSeconds` before the reset).
+    private var noticeTimer: EventLoop.Timer?
+    /// The notice is on screen.
+    private(set) var isCountingDown = false
+    /// Called after the reset (the attract loop may start its wait).
+    var onReset: (() -> Void)?
 
-    init(
-        seconds: Int, loop: EventLoop, session: DocumentSession, chrome: Chrome, input: InputRouter, logger: Logger
-    ) {
-        self.seconds = Double(seconds)
+    init(loop: EventLoop, session: DocumentSession, chrome: Chrome, input: InputRouter, logger: Logger) {
         self.loop = loop
         self.session = session
         self.chrome = chrome
@@ -29,21 +33,52 @@ final class IdleReset {
         self.logger = logger
     }
 
-    /// Starts the countdown over (0 seconds: never reset).
+    /// Seconds of idleness before the reset (0: never), as the policy in force says.
+    private var seconds: Double { Double(session.configuration.idleResetSeconds) }
+
+    /// How long the notice shows before the reset: the policy's countdown, but never more than
+    /// half the idle time (a short idle time would otherwise show it after every touch).
+    private var noticeSeconds: Double {
+        min(Double(session.configuration.policy.idleCountdownSeconds), (seconds / 2).rounded(.down))
+    }
+
+    /// Starts the countdown over (0 seconds: never reset), taking the notice away.
     func restart() {
-        guard seconds > 0 else { return }
         timer?.cancel()
-        timer = loop.schedule(after: seconds) { [unowned self] in expired() }
+        noticeTimer?.cancel()
+        timer = nil
+        if isCountingDown {
+            isCountingDown = false
+            chrome.clearNotice()
+        }
+        guard seconds > 0 else { return }
+        let deadline = loop.clock.now + seconds
+        timer = loop.schedule(at: deadline) { [unowned self] in expired() }
+        if noticeSeconds >= 1 {
+            noticeTimer = loop.schedule(at: deadline - noticeSeconds) { [unowned self] in countDown(to: deadline) }
+        }
     }
 
     /// Stops the countdown (shutdown).
     func cancel() {
         timer?.cancel()
+        noticeTimer?.cancel()
         timer = nil
     }
 
     /// When the countdown runs out next, on the loop's clock (nil: it is not running).
     var deadline: Double? { timer?.isScheduled == true ? timer?.deadline : nil }
+
+    /// Shows the seconds left, and comes back each second.
+    private func countDown(to deadline: Double) {
+        guard !input.isInteracting, session.reader != nil else { return }
+        let left = Int((deadline - loop.clock.now).rounded(.up))
+        guard left >= 1 else { return }
+        isCountingDown = true
+        let text = session.configuration.policy.idleNotice.replacing("{seconds}", with: String(left))
+        chrome.showNotice(text, seconds: Double(left) + 1)
+        noticeTimer = loop.schedule(at: deadline - Double(left - 1)) { [unowned self] in countDown(to: deadline) }
+    }
 
     private func expired() {
         timer = nil
@@ -54,10 +89,14 @@ final class IdleReset {
         guard let reader = session.reader else { return }
         let start = session.configuration.startPage
         logger.info("no input for \(Int(seconds)) s: back to page \(start + 1)")
+        noticeTimer?.cancel()
+        isCountingDown = false
+        chrome.clearNotice()
         chrome.reset()
         input.resetInteractions()
         reader.view.stopAnimations()
         try? reader.view.goToPage(min(start, reader.view.pages.count - 1))
         session.onChange?()
+        onReset?()
     }
 }

@@ -66,6 +66,7 @@ final class InputRouter {
         onActivity?()
         defer { onChange?() }
         guard let reader = session.reader, let interactions else { return }
+        if chrome.qrCode != nil, event.isPress { chrome.clearNotice() }
         if chrome.handle(event, reader: reader) {
             scheduleGestureDeadline()
             return
@@ -96,6 +97,16 @@ final class InputRouter {
             _ = interactions?.tick(now: loop.clock.now)
             scheduleGestureDeadline()
             onChange?()
+        }
+    }
+}
+
+extension InputEvent {
+    /// A finger down or a pointer button pressed: what takes a QR code away.
+    fileprivate var isPress: Bool {
+        switch kind {
+        case .touchDown, .pointerButton(_, true): true
+        default: false
         }
     }
 }

@@ -36,7 +36,10 @@ public final class KioskApp {
 
     /// The running parts, built in this order by `start()`.
     private struct Parts {
+        let files: FileWatcher
+        let policy: PolicyWatcher
         let session: DocumentSession
+        let reloader: DocumentReloader
         let display: Display
         let chrome: Chrome
         let presenter: FramePresenter
@@ -103,19 +106,40 @@ public final class KioskApp {
                 throw .system(error)
             }
         }
+        let files: FileWatcher
         let session: DocumentSession
         let display: Display
         do {
-            session = try DocumentSession(configuration: configuration, loop: loop, logger: logger)
+            files = try FileWatcher(loop: loop, logger: logger)
         } catch {
             throw .system(error)
         }
+        let policy = PolicyWatcher(launch: configuration, files: files, loop: loop, logger: logger)
+        do {
+            session = try DocumentSession(configuration: policy.current, loop: loop, logger: logger)
+        } catch {
+            policy.close()
+            files.close()
+            throw .system(error)
+        }
         session.open()
+        let reloader: DocumentReloader
+        do {
+            reloader = try DocumentReloader(session: session, files: files, loop: loop, logger: logger)
+        } catch {
+            session.close()
+            policy.close()
+            files.close()
+            throw .system(error)
+        }
         do {
             display = try Display(
                 name: configuration.displayName, loop: loop, logger: logger, whileWaiting: environment.whileWaiting)
         } catch {
+            reloader.close()
             session.close()
+            policy.close()
+            files.close()
             throw .wayland(error)
         }
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
@@ -124,10 +148,15 @@ public final class KioskApp {
         let presenter = FramePresenter(
             display: display, loop: loop, session: session, chrome: chrome, dumper: dumper, logger: logger)
         let input = InputRouter(loop: loop, session: session, chrome: chrome, logger: logger)
-        let idle = IdleReset(
-            seconds: configuration.idleResetSeconds, loop: loop, session: session, chrome: chrome, input: input,
-            logger: logger)
-        input.configureInteractions = configureInteractions
+        let idle = IdleReset(loop: loop, session: session, chrome: chrome, input: input, logger: logger)
+        input.configureInteractions = { [unowned session, configureInteractions] controller in
+            InteractionPolicy.install(on: controller, session: session)
+            configureInteractions?(controller)
+        }
+        chrome.isVisible = session.configuration.policy.chrome == .always
+        policy.onChange = { [unowned session, unowned chrome, unowned idle, unowned reloader] old, new in
+            PolicyChange(old: old, new: new).apply(session: session, chrome: chrome, idle: idle, reloader: reloader)
+        }
         session.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         session.onOpen = { [unowned input] _ in input.resetInteractions() }
         chrome.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
@@ -141,7 +170,9 @@ public final class KioskApp {
         }
         idle.restart()
         parts = Parts(
-            session: session, display: display, chrome: chrome, presenter: presenter, input: input, idle: idle,
+            files: files, policy: policy, session: session, reloader: reloader, display: display, chrome: chrome,
+            presenter: presenter,
+            input: input, idle: idle,
             idleHandler: idleHandler)
     }
 
@@ -165,7 +196,10 @@ public final class KioskApp {
         parts.input.close()
         parts.presenter.close()
         parts.chrome.close()
+        parts.reloader.close()
         parts.session.close()
+        parts.policy.close()
+        parts.files.close()
     }
 
     /// What the app shows and does now, for tests and diagnostics.
@@ -193,7 +227,12 @@ public final class KioskApp {
         status.idleResetDeadline = parts.idle.deadline
         status.isAnimating = parts.session.reader?.view.isAnimating ?? false
         status.isInteracting = parts.input.isInteracting
-        status.isAtRest = !parts.presenter.isPending && !parts.session.isBusy
+        status.isAtRest = !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy
+        status.documentReloads = parts.reloader.reloads
+        status.documentReloadError = parts.reloader.lastError
+        status.policyGeneration = parts.policy.generation
+        status.policyError = parts.policy.lastError?.description
+        status.hasPendingFileChanges = parts.files.hasPendingChanges
         return status
     }
 }
@@ -248,4 +287,14 @@ public struct KioskStatus: Sendable {
     /// Nothing left to do until something happens: no frame or animation pending, no work on
     /// the worker or the render threads.
     public var isAtRest = false
+    /// Policies applied so far (the policy file read at start is the first).
+    public var policyGeneration = 0
+    /// Why the last change of the policy file was refused (nil once a valid one applied).
+    public var policyError: String?
+    /// A followed file (policy, document) changed and is read once its writes stop.
+    public var hasPendingFileChanges = false
+    /// New versions of the document shown since it opened.
+    public var documentReloads = 0
+    /// Why the last new version of the document was refused (nil once one was shown).
+    public var documentReloadError: String?
 }

@@ -1,9 +1,15 @@
 import LecternCore
 
-/// What the operator chose on the command line (later: a config file).
+/// What the operator chose: the policy file (`PolicyFile`), then the command line on top.
 public struct KioskConfiguration: Sendable {
     /// The document to show.
     public var documentPath: String
+    /// The policy file, followed while the app runs (nil: none; the options here stand).
+    public var policyPath: String?
+    /// The command line's settings by policy key: they override the file's (`PolicyFile`).
+    public var overrides: [String: PolicyValue] = [:]
+    /// What the policy decides beyond the document and its layout.
+    public var policy = KioskPolicy()
     /// The password for an encrypted document, if any.
     public var password: String?
     /// Where to write a PNG of every committed frame (rate-limited) and of the last one on exit.
@@ -39,6 +45,6 @@ public struct KioskConfiguration: Sendable {
         ViewConfiguration(
             spreadMode: spreadMode, pageBinding: pageBinding ?? (rightToLeft ? .rightEdge : .leftEdge),
             scrollMode: scrollMode, scrollDirection: scrollDirection, spacing: Double(pageMargin),
-            contentInsets: EdgeInsets(all: Double(pageMargin)))
+            contentInsets: EdgeInsets(all: Double(pageMargin)), maximumZoomScale: policy.maximumZoom)
     }
 }

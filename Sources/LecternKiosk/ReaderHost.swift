@@ -1,4 +1,5 @@
 import LecternCore
+import LecternRender
 import Logging
 
 /// What the interaction controller acts on: the open document's view, its text and links,
@@ -41,9 +42,13 @@ final class ReaderHost: InteractionHost {
             logger.info("link to page \(page + 1)")
             try? reader.view.goToPage(page, animated: true, at: chrome.loop.clock.now)
         case .uri(let address):
-            // A kiosk has no browser: say where the link goes instead.
-            logger.info("link to \(address) (not opened on a kiosk)")
-            chrome.showNotice("This link leads to \(address), which cannot be opened here.")
+            // A kiosk has no browser: say where the link goes, with a QR code to take it along
+            // on a phone (the policy's links rule let this link through: `InteractionPolicy`).
+            logger.info("link to \(address) (not opened on a kiosk: shown with a QR code)")
+            let policy = chrome.session.configuration.policy
+            chrome.showNotice(
+                "This link leads to \(address), which cannot be opened here.", seconds: Double(policy.qrSeconds),
+                qrCode: QRCode(address))
         }
     }
 }

@@ -18,6 +18,7 @@ struct ReaderScene {
     var document: Document
     var chrome: Scene.Chrome?
     var notice: String?
+    var qrCode: QRCode?
     /// A page was on screen before, or the first one is late (300 ms): frames show whatever
     /// they have. Until then the first frame waits for the sharp page.
     var showsPartialPages: Bool
@@ -36,6 +37,7 @@ struct ReaderScene {
             scene.shadows = plan.shadows
             scene.pages = plan.pages
             scene.chrome = chrome
+            scene.qrCode = qrCode
             if let notice {
                 scene.banner = notice
             } else if wasRepaired {

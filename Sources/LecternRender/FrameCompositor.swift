@@ -69,6 +69,9 @@ public final class FrameCompositor {
         if last.banner != scene.banner {
             boxes.append(bannerBox(in: scene))
         }
+        if last.qrCode != scene.qrCode {
+            boxes += [last.qrCode, scene.qrCode].compactMap { $0.map { qrCodeBox($0, in: scene) } }
+        }
         let damage = boxes.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         return damage.isEmpty ? nil : damage
     }
@@ -162,6 +165,7 @@ public final class FrameCompositor {
         if let chrome = scene.chrome { paint(chrome, in: scene, target: target) }
         if let message = scene.message { paint(message, in: scene, target: target) }
         if let banner = scene.banner { paintBanner(banner, in: scene, target: target) }
+        if let qrCode = scene.qrCode { paintQRCode(qrCode, in: scene, target: target) }
         pixman_image_set_clip_region32(target, nil)
     }
 

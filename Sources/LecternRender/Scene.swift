@@ -120,6 +120,8 @@ public struct Scene: Equatable, Sendable {
     public var message: Message?
     /// A one-line notice along the bottom edge (e.g. "damaged file, partly recovered").
     public var banner: String?
+    /// A web link's QR code, in a card in the middle, over everything else.
+    public var qrCode: QRCode?
 
     public init(width: Int, height: Int) {
         self.width = width

@@ -59,6 +59,8 @@ extension LaunchOptions {
         switch name {
         case "password": password = value
         case "frame-dump": frameDump = value
+        case "config": config = value
+        case "check-config": checkConfig = value
         case "cache-mb":
             cacheMegabytes = Int(value)
             return cacheMegabytes != nil
@@ -73,9 +75,8 @@ extension LaunchOptions {
         return true
     }
 
-    /// Stores `value` at `option` unless it is nil (a value that did not convert). For options
-    /// that are not optional themselves: for those, nil would be a value.
-    private mutating func set<Value>(_ option: WritableKeyPath<LaunchOptions, Value>, _ value: Value?) -> Bool {
+    /// Stores `value` at `option` unless it is nil (a value that did not convert).
+    private mutating func set<Value>(_ option: WritableKeyPath<LaunchOptions, Value?>, _ value: Value?) -> Bool {
         guard let value else { return false }
         self[keyPath: option] = value
         return true

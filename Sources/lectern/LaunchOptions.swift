@@ -4,33 +4,85 @@ import LecternKiosk
 import Logging
 
 /// What one command line asks of Lectern, however it was parsed: by swift-argument-parser
-/// (`Lectern`) or on the short path (`FastCommandLine`). The defaults are `Lectern`'s.
+/// (`Lectern`) or on the short path (`FastCommandLine`). An option not given is nil: the policy
+/// file, or else the default, decides.
 struct LaunchOptions: Equatable {
     var file: String?
     var password: String?
     var frameDump: String?
-    var spreads: SpreadOption = .single
-    var scroll: ScrollOption = .perSpread
-    var direction: DirectionOption = .horizontal
-    var binding: BindingOption = .auto
+    var config: String?
+    var checkConfig: String?
+    var spreads: SpreadOption?
+    var scroll: ScrollOption?
+    var direction: DirectionOption?
+    var binding: BindingOption?
     /// Counts from 1, as the user types it.
-    var page = 1
-    var idleReset = 120
+    var page: Int?
+    var idleReset: Int?
     var cacheMegabytes: Int?
 
     /// The checks `Lectern.validate()` makes, with its messages.
     func validate() throws {
-        if page < 1 { throw ValidationError("--page counts from 1") }
-        if idleReset < 0 { throw ValidationError("--idle-reset needs 0 (never) or a number of seconds") }
+        if let page, page < 1 { throw ValidationError("--page counts from 1") }
+        if let idleReset, idleReset < 0 { throw ValidationError("--idle-reset needs 0 (never) or a number of seconds") }
         if let cacheMegabytes, cacheMegabytes < 1 || cacheMegabytes > 4096 {
             throw ValidationError("--cache-mb must be between 1 and 4096")
         }
         if let frameDump, frameDump.isEmpty { throw ValidationError("--frame-dump needs a path") }
     }
 
+    /// The command line's settings by policy key (every option has one): they override the
+    /// policy file's.
+    var overrides: [String: PolicyValue] {
+        var overrides: [String: PolicyValue] = [:]
+        overrides["document"] = file.map(PolicyValue.string)
+        overrides["password"] = password.map(PolicyValue.string)
+        overrides["frame-dump"] = frameDump.map(PolicyValue.string)
+        overrides["cache-mb"] = cacheMegabytes.map(PolicyValue.integer)
+        overrides["layout.spreads"] = spreads.map { .string($0.rawValue) }
+        overrides["layout.scroll"] = scroll.map { .string($0.rawValue) }
+        overrides["layout.direction"] = direction.map { .string($0.rawValue) }
+        overrides["layout.binding"] = binding.map { .string($0.rawValue) }
+        overrides["start.page"] = page.map(PolicyValue.integer)
+        overrides["idle.reset"] = idleReset.map(PolicyValue.integer)
+        return overrides
+    }
+
+    /// The configuration these options give without a policy file (the defaults elsewhere).
+    func configuration(documentPath: String) -> KioskConfiguration {
+        var configuration = KioskConfiguration(documentPath: documentPath, password: password, frameDumpPath: frameDump)
+        configuration.spreadMode = (spreads ?? .single).mode
+        configuration.scrollMode = (scroll ?? .perSpread).mode
+        configuration.scrollDirection = (direction ?? .horizontal).axis
+        configuration.pageBinding = (binding ?? .auto).binding
+        configuration.cacheBudget = cacheMegabytes.map { $0 << 20 }
+        configuration.startPage = (page ?? 1) - 1
+        configuration.idleResetSeconds = idleReset ?? 120
+        configuration.overrides = overrides
+        return configuration
+    }
+
+    /// `--check-config PATH`: prints the file's problems to standard error (exit status 1), or
+    /// that it is fine (0). The command line's other options are checked with it, as they would
+    /// be applied over it.
+    func checkPolicy(_ path: String) -> Int32 {
+        do {
+            _ = try PolicyFile.load(path: path, over: configuration(documentPath: file ?? ""))
+            print("\(path): no problems")
+            return 0
+        } catch {
+            for problem in error.problems {
+                let line = "\(problem)\n"
+                _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            }
+            return 1
+        }
+    }
+
     /// Sets up logging and runs the reader until it ends.
     /// - Returns: the exit status for the process.
     func launch() -> Int32 {
+        if let checkConfig { return checkPolicy(checkConfig) }
         // getenv, not ProcessInfo's environment, which copies every variable into a dictionary first.
         let level = getenv("LECTERN_LOG_LEVEL").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .info
         LoggingSystem.bootstrap { label in
@@ -39,16 +91,11 @@ struct LaunchOptions: Equatable {
             return handler
         }
         let logger = Logger(label: "lectern")
-        let path = file ?? Lectern.bundledSamplePath()
-        logger.info("Lectern \(Lectern.version) showing \(path)")
-        var configuration = KioskConfiguration(documentPath: path, password: password, frameDumpPath: frameDump)
-        configuration.spreadMode = spreads.mode
-        configuration.scrollMode = scroll.mode
-        configuration.scrollDirection = direction.axis
-        configuration.pageBinding = binding.binding
-        configuration.cacheBudget = cacheMegabytes.map { $0 << 20 }
-        configuration.startPage = page - 1
-        configuration.idleResetSeconds = idleReset
+        var configuration = configuration(documentPath: file ?? Lectern.bundledSamplePath())
+        configuration.policyPath = config ?? (access(PolicyFile.defaultPath, F_OK) == 0 ? PolicyFile.defaultPath : nil)
+        logger.info(
+            "Lectern \(Lectern.version) showing \(configuration.documentPath)\(configuration.policyPath.map { " unless the policy \($0) says otherwise" } ?? "")"
+        )
         let app: KioskApp
         do {
             app = try KioskApp(configuration: configuration, logger: logger)

@@ -33,27 +33,40 @@ struct Lectern: ParsableCommand {
             valueName: "path"))
     var frameDump: String?
 
-    @Option(help: "How pages are grouped: single, double, or cover (first page alone, then pairs).")
-    var spreads: SpreadOption = .single
+    @Option(
+        help: ArgumentHelp(
+            "The policy file (TOML; default: \(PolicyFile.defaultPath) if it exists). Options given here override it.",
+            valueName: "path"))
+    var config: String?
 
-    @Option(help: "Scrolling: per-spread (one spread at a time, like a book) or continuous.")
-    var scroll: ScrollOption = .perSpread
+    @Option(
+        name: .customLong("check-config"),
+        help: ArgumentHelp(
+            "Check a policy file, print its problems with their lines and keys, and exit (1 if it has any).",
+            valueName: "path"))
+    var checkConfig: String?
 
-    @Option(help: "Scroll direction: horizontal or vertical.")
-    var direction: DirectionOption = .horizontal
+    @Option(help: "How pages are grouped: single (default), double, or cover (first page alone, then pairs).")
+    var spreads: SpreadOption?
 
-    @Option(help: "Binding edge: auto (from the PDF), left or right (right to left).")
-    var binding: BindingOption = .auto
+    @Option(help: "Scrolling: per-spread (default: one spread at a time, like a book) or continuous.")
+    var scroll: ScrollOption?
 
-    @Option(help: "The page to show first (1 = the first page).")
-    var page: Int = 1
+    @Option(help: "Scroll direction: horizontal (default) or vertical.")
+    var direction: DirectionOption?
+
+    @Option(help: "Binding edge: auto (default: from the PDF), left or right (right to left).")
+    var binding: BindingOption?
+
+    @Option(help: "The page to show first (default 1, the first page).")
+    var page: Int?
 
     @Option(
         name: .customLong("idle-reset"),
         help: ArgumentHelp(
-            "Go back to the start page, zoomed out, after this many seconds without input (0: never).",
+            "Go back to the start page, zoomed out, after this many seconds without input (0: never; default 120).",
             valueName: "seconds"))
-    var idleReset: Int = 120
+    var idleReset: Int?
 
     @Option(
         name: .customLong("cache-mb"),
@@ -63,7 +76,8 @@ struct Lectern: ParsableCommand {
     /// The options as parsed here, for the reader.
     var options: LaunchOptions {
         LaunchOptions(
-            file: file, password: password, frameDump: frameDump, spreads: spreads, scroll: scroll,
+            file: file, password: password, frameDump: frameDump, config: config, checkConfig: checkConfig,
+            spreads: spreads, scroll: scroll,
             direction: direction, binding: binding, page: page, idleReset: idleReset, cacheMegabytes: cacheMegabytes)
     }
 

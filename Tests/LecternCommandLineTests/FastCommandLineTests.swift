@@ -1,4 +1,5 @@
 import ArgumentParser
+import LecternKiosk
 import PropertyBased
 import Testing
 
@@ -19,6 +20,8 @@ struct FastCommandLineTests {
         "cache-mb": ["1", "64", "4096", "0", "4097", "x"],
         "password": ["pw", "p=w", "", "-pw"],
         "frame-dump": ["/tmp/f.png", "a=b.png", "", "-x"],
+        "config": ["/etc/lectern/lectern.toml", "a=b.toml", "", "-x"],
+        "check-config": ["lectern.toml", "", "-c"],
     ]
 
     /// The pieces command lines are made of: each option with each value in both spellings,
@@ -65,6 +68,7 @@ struct FastCommandLineTests {
     static let sampleValues = [
         "page": "3", "spreads": "double", "scroll": "continuous", "direction": "vertical", "binding": "right",
         "idle-reset": "60", "cache-mb": "64", "password": "secret", "frame-dump": "/run/lectern/frame.png",
+        "config": "/etc/lectern/lectern.toml", "check-config": "/etc/lectern/lectern.toml",
     ]
 
     @Test("every option Lectern declares takes the short path, in both spellings")
@@ -92,7 +96,8 @@ struct FastCommandLineTests {
         let lines = [
             [],
             ["/srv/kiosk/document.pdf"],
-            // kiosk/lectern-kiosk.conf's LECTERN_OPTIONS, then the document (kiosk/lectern.service).
+            // kiosk/lectern.service's command line, and options a systemd drop-in may add.
+            ["--config", "/etc/lectern/lectern.toml"],
             ["--frame-dump", "/run/lectern/frame.png", "--idle-reset", "120", "/srv/kiosk/document.pdf"],
             ["menu.pdf", "--spreads=double", "--binding=auto", "--page=12", "--cache-mb=256", "--password=pw"],
         ]
@@ -104,5 +109,32 @@ struct FastCommandLineTests {
             #expect(Self.parsedByArgumentParser(arguments) == .launch(options), "\(arguments)")
         }
         #expect(FastCommandLine(["--version"]) == .version)
+    }
+}
+
+/// Every command-line option is also a key of the policy file, and the command line's value
+/// overrides the file's (issue 14).
+@Suite("Command line and policy keys")
+struct CommandLinePolicyKeyTests {
+    @Test("each option but --config and --check-config sets a policy key the file knows")
+    func everyOptionHasAKey() throws {
+        let names = FastCommandLineTests.sampleValues.keys.filter { $0 != "config" && $0 != "check-config" }
+        var keys: Set<String> = []
+        for name in names.sorted() {
+            let value = try #require(FastCommandLineTests.sampleValues[name])
+            guard case .launch(let options) = FastCommandLine(["--\(name)", value]) else {
+                Issue.record("--\(name) \(value) does not parse")
+                continue
+            }
+            let added = Set(options.overrides.keys)
+            #expect(added.count == 1, "--\(name) sets \(added.sorted())")
+            keys.formUnion(added)
+        }
+        guard case .launch(let withFile) = FastCommandLine(["menu.pdf"]) else { return }
+        keys.formUnion(withFile.overrides.keys)
+        #expect(keys.count == names.count + 1, "one key per option and one for FILE: \(keys.sorted())")
+        #expect(
+            keys.subtracting(PolicyKeys.names).isEmpty,
+            "keys the policy file lacks: \(keys.subtracting(PolicyKeys.names).sorted())")
     }
 }

@@ -126,3 +126,40 @@ struct IdleResetTests {
         try lectern.stop()
     }
 }
+
+/// The idle reset's countdown notice (issue 14): shown the last seconds before the reset,
+/// counting down, taken away by a touch; the reset when nobody touches.
+@Suite("Idle countdown", .serialized)
+struct IdleCountdownTests {
+    @Test("the countdown shows 10 s before the reset, counts down, a touch cancels it, and untouched it resets")
+    func countdown() throws {
+        let lectern = try KioskHarness([LecternHarness.fixture("colors-8pages.pdf"), "--idle-reset", "30"])
+        #expect(lectern.settle())
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2))
+        let bottom = DamageRect(x: 0, y: 680, width: 1280, height: 40)
+        let quiet = try #require(lectern.lastCommit).darkFraction(in: bottom)
+        let start = try #require(lectern.status.idleResetDeadline) - 30
+        lectern.advance(by: start + 19.9 - lectern.clock.now)
+        #expect(lectern.status.notice == nil, "no notice until 10 s before the reset")
+        lectern.advance(by: 0.2)
+        #expect(lectern.status.notice == "Returning to the start in 10 s — touch to stay")
+        #expect(try #require(lectern.lastCommit).darkFraction(in: bottom) != quiet, "the notice is on screen")
+        lectern.advance(by: 5)
+        #expect(lectern.status.notice == "Returning to the start in 5 s — touch to stay", "it counts down")
+        // A touch in the middle (a chrome toggle at most) takes it away and starts the wait over.
+        lectern.tap(x: 640, y: 360)
+        #expect(lectern.status.notice == nil, "a touch cancels the countdown")
+        lectern.advance(by: 8)
+        #expect(lectern.dominantPage == 2, "no reset after the touch")
+        #expect(lectern.status.notice == nil)
+        lectern.advance(by: 30 - 8)
+        #expect(lectern.status.notice?.hasPrefix("Returning to the start in") == true)
+        lectern.advance(by: 8.5)
+        #expect(lectern.dominantPage == 1, "untouched, the reset goes back to the start")
+        #expect(lectern.page(atX: 500, y: 360) == 1)
+        #expect(lectern.status.notice == nil, "and the notice goes with it")
+        #expect(!lectern.status.isUserInterfaceVisible)
+        try lectern.stop()
+    }
+}

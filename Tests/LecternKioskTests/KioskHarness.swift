@@ -87,6 +87,7 @@ final class KioskHarness {
             case "--cache-mb": configuration.cacheBudget = (Int(try value()) ?? 0) << 20
             case "--password": configuration.password = try value()
             case "--frame-dump": configuration.frameDumpPath = try value()
+            case "--config": configuration.policyPath = try value()
             case let option where option.hasPrefix("--"): throw HarnessError("unknown option \(option)")
             case let path: configuration.documentPath = path
             }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end under cage, the production compositor, headless: Lectern runs as an
 # unprivileged user, survives 5 s, commits a frame of the output size, its frame dump
-# shows the page, and SIGTERM ends Lectern and cage cleanly.
+# shows the page, the policy file it follows is re-read when edited (a mistake logged with its
+# line and key, not applied), and SIGTERM ends Lectern and cage cleanly.
 #
 # Usage: Tests/e2e/cage.sh [LECTERN_BINARY]   (default: .build/debug/lectern)
 # Prints PASS/FAIL lines and a summary; exits 1 if anything failed.
@@ -32,8 +33,9 @@ start_page=()
 
 log=$e2e_stage/cage.log
 # cage refuses to run as root; e2e_start runs it as $e2e_run_user.
+write_policy '[idle]' 'reset = 120'
 e2e_start "$log" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
-  cage -- "$e2e_bin" "${e2e_args[@]}" "${start_page[@]}" --frame-dump "$e2e_dump"
+  cage -- "$e2e_bin" "${e2e_args[@]}" "${start_page[@]}" --frame-dump "$e2e_dump" --config "$e2e_stage/lectern.toml"
 sid=$e2e_sid
 
 cage_pid() { pgrep -s "$sid" -x cage; }
@@ -73,6 +75,27 @@ if [[ ${#start_page[@]} -gt 0 ]]; then
 else
   check_frame_dump "$size"
 fi
+
+# The policy file edited while Lectern runs under cage (inotify as the kiosk user): a mistake is
+# logged with its line and key and not applied; the fixed file is. (cage has no virtual pointer:
+# Tests/e2e/sway.sh checks that an edit changes what a click does.)
+m=$(wc -l <"$log")
+write_policy '[idle]' 'reset = 120' '[layout]' 'spreads = "triple"'
+if wait_for 3 eval "tail -n +$((m + 1)) '$log' | grep -q 'lectern.toml:4: layout.spreads: must be one of'"; then
+  pass "an invalid policy edit is logged with its line and key"
+else
+  fail "no 'lectern.toml:4: layout.spreads: …' logged within 3 s of an invalid edit"
+  show_log "$log" 6
+fi
+m=$(wc -l <"$log")
+write_policy '[idle]' 'reset = 120' '[chrome]' 'show = "always"'
+if wait_for 3 eval "tail -n +$((m + 1)) '$log' | grep -q 'policy .* changed: in force'"; then
+  pass "the fixed policy applies while Lectern runs"
+else
+  fail "no 'policy … changed: in force' within 3 s of a valid edit"
+  show_log "$log" 6
+fi
+[[ ${#start_page[@]} -gt 0 ]] && check_page_shown "$size" 3
 
 # SIGTERM: Lectern exits cleanly, and cage (whose only client it is) exits after it.
 # cage does not pass on its client's exit status, so the log is the evidence.

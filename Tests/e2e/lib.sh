@@ -149,6 +149,14 @@ check_frame_dump() {
   fi
 }
 
+# write_policy LINE...: replaces the policy file $e2e_stage/lectern.toml with LINEs, as a deploy
+# tool does (a new file renamed over it), owned by the run user.
+write_policy() {
+  printf '%s\n' "$@" >"$e2e_stage/lectern.toml.new"
+  [[ $(id -u) -ne 0 ]] || chown "$e2e_run_user:" "$e2e_stage/lectern.toml.new"
+  mv "$e2e_stage/lectern.toml.new" "$e2e_stage/lectern.toml"
+}
+
 e2e_summary() {
   echo "$e2e_name: $e2e_passes passed, $e2e_failures failed"
   [[ $e2e_failures -eq 0 ]]

@@ -118,8 +118,9 @@ pointer() { printf '%s\n' "$*" >&3; }
 
 # --- Lectern --------------------------------------------------------------------------------
 lectern_in() { pgrep -s "$1" -f "^(\S*sh )?$e2e_bin( |$)"; }
+write_policy '[components]' 'fastScroll = true'
 e2e_start "$log" "WAYLAND_DISPLAY=$display" LECTERN_LOG_LEVEL=debug \
-  "$e2e_bin" "${e2e_args[@]}" --frame-dump "$e2e_dump" 3>&-
+  "$e2e_bin" "${e2e_args[@]}" --frame-dump "$e2e_dump" --config "$e2e_stage/lectern.toml" 3>&-
 lectern_sid=$e2e_sid
 if ! wait_for 10 lectern_in "$lectern_sid" >/dev/null; then
   fail "Lectern did not start under sway within 10 s"
@@ -216,6 +217,36 @@ expect_page "click in the right edge zone" "$m" "$size" 2
 m=$(mark)
 drag 900 200 $((height / 2))
 expect_page "drag from x=900 to x=200" "$m" "$size" 3
+m=$(mark)
+drag 200 900 $((height / 2))
+expect_page "drag from x=200 to x=900" "$m" "$size" 2
+
+# 3b. The policy file edited while Lectern runs changes what a click does: fastScroll off,
+# a click in the right edge zone turns no page (it shows the chrome instead); on again, it does.
+m=$(mark)
+write_policy '[components]' 'fastScroll = false'
+if wait_for 3 logged_since "$m" "policy .* changed: in force"; then
+  pass "policy edited (fastScroll = false): Lectern applied it"
+else
+  fail "policy edited (fastScroll = false): no 'changed: in force' within 3 s"
+  show_log "$log" 6
+fi
+m=$(mark)
+click $((width * 9 / 10)) $((height / 2)) || true
+sleep 1
+if shows "$size" 2 && ! logged_since "$m" "view state: page 3"; then
+  pass "fastScroll off by policy: a click in the right edge zone leaves page 2"
+else
+  fail "fastScroll off by policy: the click moved the view ($(on_screen); last: $(last_view_state))"
+fi
+m=$(mark)
+write_policy '[components]' 'fastScroll = true'
+wait_for 3 logged_since "$m" "policy .* changed: in force" || fail "policy edited back: not applied within 3 s"
+click $((width / 2)) $((height / 2)) || true # hides the chrome the last click showed
+sleep 0.5
+m=$(mark)
+click $((width * 9 / 10)) $((height / 2)) || true
+expect_page "fastScroll on again by policy: click in the right edge zone" "$m" "$size" 3
 m=$(mark)
 drag 200 900 $((height / 2))
 expect_page "drag from x=200 to x=900" "$m" "$size" 2

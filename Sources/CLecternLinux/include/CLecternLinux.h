@@ -33,3 +33,19 @@ int64_t CLecternLinux_heap_in_use(void);
 /// Names the calling thread (ps, top, gdb); names longer than 15 bytes are cut to 15.
 /// Returns 0 or an errno value.
 int CLecternLinux_set_thread_name(const char *name);
+
+/// A non-blocking, close-on-exec inotify instance.
+int CLecternLinux_inotify(void);
+/// Watches directory `path` for files written, moved in or out, created and deleted; returns the
+/// watch descriptor.
+int CLecternLinux_inotify_watch_directory(int fd, const char *path);
+/// Reads what events are pending into `buffer` (at most `size` bytes, aligned for
+/// struct inotify_event); returns the bytes read, 0 if none were pending, -1 on error.
+long CLecternLinux_inotify_read(int fd, void *buffer, long size);
+/// The event at `offset` of a buffer `CLecternLinux_inotify_read` filled: its watch descriptor
+/// and mask, and its name (borrowed from the buffer; "" for the directory itself). Returns the
+/// offset of the next event.
+long CLecternLinux_inotify_event(const void *buffer, long offset, int *wd, uint32_t *mask, const char **name);
+/// The directory itself was deleted or moved, or the watch removed (IN_DELETE_SELF |
+/// IN_MOVE_SELF | IN_IGNORED | IN_Q_OVERFLOW).
+uint32_t CLecternLinux_inotify_lost_mask(void);

@@ -1,0 +1,167 @@
+import LecternCore
+import LecternLinux
+import LecternPDF
+import LecternRender
+import LecternWayland
+import Logging
+
+/// A new version of the document, shown as soon as its file is replaced (renamed over, or
+/// rewritten in place and then left alone for half a second): it opens on a worker, its
+/// reader renders the page on screen off screen, and only then does it take the old one's
+/// place, on the same page when the new version has it (else the start page).
+///
+/// A version that cannot be shown (not a PDF, encrypted, truncated or damaged enough to need
+/// repair, no pages, a first page that does not render) or a deleted file leaves the old
+/// version on screen: its document stays open (the path is never opened again for it), the
+/// reason is logged, and the next change is tried again.
+final class DocumentReloader {
+    enum WorkResult: Sendable {
+        case opened(PDFDocument, firstPage: PageInfo, version: Int)
+        case failed(PDFError, version: Int)
+    }
+
+    let loop: EventLoop
+    let session: DocumentSession
+    private let files: FileWatcher
+    private let logger: Logger
+    private let worker: RenderWorker<WorkResult>
+    private var workerWatch: EventLoop.Watch?
+    private var subscription: FileWatcher.Subscription?
+    private var followedPath: String?
+    /// The reader of the new version while its first page renders.
+    private var candidate: (reader: Reader, watch: EventLoop.Watch)?
+    /// Bumped by every change: a result for an older one is dropped.
+    private var version = 0
+    /// Versions shown after the first.
+    private(set) var reloads = 0
+    /// Why the last new version was refused (nil once one was shown).
+    private(set) var lastError: String?
+
+    /// The quiet period after the last write: a copy in place takes a while.
+    static let quietPeriod = 0.5
+
+    init(session: DocumentSession, files: FileWatcher, loop: EventLoop, logger: Logger) throws(SystemError) {
+        self.session = session
+        self.files = files
+        self.loop = loop
+        self.logger = logger
+        worker = try RenderWorker()
+        workerWatch = loop.watch(worker.wakeDescriptor) { [unowned self] in
+            for result in worker.drain() { handle(result) }
+        }
+        follow()
+    }
+
+    /// Follows the document the configuration in force names (again after a policy change).
+    func follow() {
+        let path = session.configuration.policy.reloadsDocuments ? session.configuration.documentPath : nil
+        guard path != followedPath else { return }
+        subscription?.cancel()
+        subscription = nil
+        followedPath = path
+        guard let path else { return }
+        subscription = files.follow(path, quietPeriod: Self.quietPeriod) { [unowned self] in reload() }
+    }
+
+    /// Whether a new version is being opened or rendered.
+    var isBusy: Bool { worker.isBusy || candidate != nil }
+
+    /// Stops following and drops a version in progress (shutdown).
+    func close() {
+        subscription?.cancel()
+        workerWatch?.cancel()
+        dropCandidate()
+    }
+
+    /// Opens the file again on the worker.
+    func reload() {
+        version += 1
+        dropCandidate()
+        let path = session.configuration.documentPath, password = session.configuration.password
+        let version = version
+        logger.info("\(path) changed: opening the new version")
+        worker.submit {
+            do throws(PDFError) {
+                let document = try PDFDocument(path: path, password: password)
+                guard document.pageCount > 0 else {
+                    throw PDFError(.noPages, path: path, message: "the new version of \(path) has no pages")
+                }
+                guard !document.wasRepaired else {
+                    throw PDFError(.damaged, path: path, message: "the new version of \(path) is damaged or incomplete")
+                }
+                return .opened(document, firstPage: try document.pageInfo(at: 0), version: version)
+            } catch {
+                return .failed(error, version: version)
+            }
+        }
+    }
+
+    private func handle(_ result: WorkResult) {
+        switch result {
+        case let .failed(error, version) where version == self.version:
+            refuse(error.description)
+        case let .opened(document, firstPage, version) where version == self.version:
+            prepare(document, firstPage: firstPage)
+        default:
+            break  // a newer change is on its way
+        }
+    }
+
+    /// Sets up the new version's reader where the old one is, and renders what it would show.
+    private func prepare(_ document: PDFDocument, firstPage: PageInfo) {
+        let configuration = session.configuration
+        let reader: Reader
+        do {
+            reader = try Reader(
+                document: document, firstPage: firstPage,
+                configuration: configuration.viewConfiguration(rightToLeft: document.isRightToLeft),
+                viewport: session.screenSize,
+                budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic)
+        } catch {
+            refuse("\(error)")
+            return
+        }
+        let current = session.reader?.view.dominantPage() ?? configuration.startPage
+        let page = current < document.pageCount ? current : min(configuration.startPage, document.pageCount - 1)
+        try? reader.view.goToPage(page)
+        let watch = loop.watch(reader.scheduler.wakeDescriptor) { [unowned self] in
+            _ = reader.collectTiles()
+            checkCandidate()
+        }
+        candidate = (reader, watch)
+        checkCandidate()
+    }
+
+    /// Shows the candidate once the page it would show is rendered; refuses it if that failed.
+    private func checkCandidate() {
+        guard let (reader, _) = candidate else { return }
+        let size = (width: Int(session.screenSize.width), height: Int(session.screenSize.height))
+        let plan = reader.plan(size: size, prefetching: false)
+        if plan.showsFailure {
+            refuse("the first page of the new version of \(reader.document.path) cannot be rendered")
+            return
+        }
+        guard plan.isSharp else { return }
+        candidate?.watch.cancel()
+        candidate = nil
+        reloads += 1
+        lastError = nil
+        logger.info(
+            "showing the new version of \(reader.document.path): \(reader.document.pageCount) pages, page \(reader.view.dominantPage() + 1)"
+        )
+        session.replace(with: reader)
+    }
+
+    private func refuse(_ reason: String) {
+        dropCandidate()
+        lastError = reason
+        logger.error("\(reason); the version on screen stays")
+    }
+
+    private func dropCandidate() {
+        guard let (reader, watch) = candidate else { return }
+        watch.cancel()
+        reader.stop(before: ContinuousClock.now + .milliseconds(500))
+        candidate = nil
+    }
+}

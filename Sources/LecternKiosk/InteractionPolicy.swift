@@ -1,0 +1,60 @@
+import Glibc
+import LecternCore
+
+/// The policy's declarative rules as activation conditions on the interaction controller's
+/// components: which components act, the page-turn zones' width, how far a double tap zooms,
+/// and which links a tap follows. Each condition reads the policy in force when it is
+/// evaluated, so a policy change applies to the next gesture without rebuilding the controller;
+/// an integrator's own conditions (`KioskApp.configureInteractions`, added after these) still
+/// compose with them.
+enum InteractionPolicy {
+    /// Adds the policy's conditions to `controller`'s components; `session` gives the policy in
+    /// force, the screen and the open document.
+    static func install(on controller: InteractionController, session: DocumentSession) {
+        let policy = { [unowned session] in session.configuration.policy }
+        let pageComponents = [
+            controller.selectAnnotation, controller.deselectAnnotation, controller.transformAnnotation,
+            controller.editAnnotation, controller.selectText, controller.deselectText,
+        ]
+        for component in pageComponents {
+            let name = component.name
+            component.addActivationCondition { _, _, _ in policy().enables(name) }
+        }
+        controller.openLinkAnnotation.addActivationCondition { [unowned session] context, point, _ in
+            guard policy().enables("openLinkAnnotation"),
+                let target = session.reader?.pageText[context.page]?.links.first(where: { $0.rect.contains(point) })?
+                    .target
+            else { return false }
+            return allows(target, policy())
+        }
+        // The built-in zone is the widest the policy may ask for; the condition narrows it.
+        controller.configuration.fastScrollEdgeFraction = 0.5
+        controller.fastScroll.addActivationCondition { [unowned session] _, point, _ in
+            let zone = session.screenSize.width * policy().edgeWidth
+            return policy().enables("fastScroll")
+                && (point.x < zone || point.x > session.screenSize.width - zone)
+        }
+        controller.smartZoom.addActivationCondition { [unowned session] context, _, _ in
+            let rules = policy()
+            guard rules.enables("smartZoom"), rules.doubleTapZoom else { return false }
+            guard !context.zoomsOut, let view = session.reader?.view, context.targetRect.width > 0 else { return true }
+            let scale = view.currentZoomScale * view.viewportSize.width / context.targetRect.width
+            return scale <= rules.maximumZoom + 1e-6
+        }
+        controller.toggleUserInterface.addActivationCondition { _, _, _ in
+            policy().enables("toggleUserInterface") && policy().chrome == .onTap
+        }
+    }
+
+    /// Whether a tap follows `target` under `policy`.
+    static func allows(_ target: LinkTarget, _ policy: KioskPolicy) -> Bool {
+        switch (target, policy.links) {
+        case (_, .none): false
+        case (.page, _): true
+        case (.uri, .internal): false
+        case (.uri, .qr): true
+        case (.uri(let address), .allowList):
+            policy.allowedLinks.contains { fnmatch($0, address, 0) == 0 }
+        }
+    }
+}

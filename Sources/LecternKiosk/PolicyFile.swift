@@ -1,0 +1,173 @@
+import Glibc
+import LecternCore
+import LecternLinux
+import TOMLKit
+
+/// A value a policy key takes, from the file or from the command line.
+public enum PolicyValue: Equatable, Sendable {
+    case string(String)
+    case integer(Int)
+    case number(Double)
+    case boolean(Bool)
+    case strings([String])
+    /// A TOML value of a type no key takes (a date, a table where a value belongs…).
+    case other(typeName: String)
+
+    var typeName: String {
+        switch self {
+        case .string: "a string"
+        case .integer: "an integer"
+        case .number: "a number"
+        case .boolean: "true or false"
+        case .strings: "a list of strings"
+        case .other(let name): name
+        }
+    }
+}
+
+/// What is wrong with a policy: each problem with its line and key, as an operator reads it
+/// ("/etc/lectern/lectern.toml:12: layout.spreads: must be one of single, double, cover, not \"triple\"").
+public struct PolicyError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// One problem.
+    public struct Problem: Equatable, Sendable, CustomStringConvertible {
+        public var path: String
+        /// The line (1-based), when the problem has one.
+        public var line: Int?
+        /// The key (`layout.spreads`), when the problem is one key's.
+        public var key: String?
+        public var message: String
+
+        public var description: String {
+            var text = path
+            if let line { text += ":\(line)" }
+            text += ": "
+            if let key { text += "\(key): " }
+            return text + message
+        }
+    }
+
+    public var problems: [Problem]
+
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+/// The operator's policy file (TOML, parsed by TOMLKit): every key, its type and its checks,
+/// and how it sets the configuration. The file is read over the launch configuration, and the
+/// command line's settings (`KioskConfiguration.overrides`, by the same keys) go on top.
+///
+/// `kiosk/lectern.toml` is the commented example; `lectern --check-config PATH` prints the
+/// problems `load(path:over:)` finds.
+public enum PolicyFile {
+    /// The path Lectern reads when `--config` is not given (if the file exists).
+    public static let defaultPath = "/etc/lectern/lectern.toml"
+
+    /// Reads `path` over `base` and applies `base.overrides` on top.
+    public static func load(path: String, over base: KioskConfiguration) throws(PolicyError) -> KioskConfiguration {
+        guard let text = readFile(path) else {
+            throw PolicyError(problems: [.init(path: path, message: "cannot read the file: \(errnoText(errno))")])
+        }
+        return try parse(text, path: path, over: base)
+    }
+
+    /// Parses `text` (the contents of `path`) over `base`, then applies `base.overrides`.
+    public static func parse(
+        _ text: String, path: String, over base: KioskConfiguration
+    ) throws(PolicyError) -> KioskConfiguration {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw PolicyError(problems: [
+                .init(path: path, line: error.source.begin.line, message: "not valid TOML: \(error.description)")
+            ])
+        } catch {
+            throw PolicyError(problems: [.init(path: path, message: "not valid TOML: \(error)")])
+        }
+        let lines = TOMLKeyLines(text)
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        var configuration = base
+        var problems: [PolicyError.Problem] = []
+        for (key, value) in flatten(table) {
+            let line = lines.line(of: key)
+            guard let spec = PolicyKeys.byName[key] else {
+                problems.append(.init(path: path, line: line, key: key, message: unknownKeyMessage(key)))
+                continue
+            }
+            if let message = spec.apply(&configuration, resolvingPaths(value, in: directory, for: spec)) {
+                problems.append(.init(path: path, line: line, key: key, message: message))
+            }
+        }
+        for (key, value) in base.overrides.sorted(by: { $0.key < $1.key }) {
+            guard let spec = PolicyKeys.byName[key], let message = spec.apply(&configuration, value) else { continue }
+            problems.append(.init(path: "command line", key: key, message: message))
+        }
+        guard problems.isEmpty else {
+            throw PolicyError(problems: problems.sorted { ($0.line ?? Int.max) < ($1.line ?? Int.max) })
+        }
+        return configuration
+    }
+
+    /// The file's keys as dotted paths with their values, tables walked into, in key order.
+    private static func flatten(_ table: TOMLTable, prefix: String = "") -> [(String, PolicyValue)] {
+        var result: [(String, PolicyValue)] = []
+        for key in table.keys.sorted() {
+            guard let value = table[key] else { continue }
+            let name = prefix.isEmpty ? key : prefix + "." + key
+            if let inner = value.table {
+                result += flatten(inner, prefix: name)
+            } else {
+                result.append((name, policyValue(value)))
+            }
+        }
+        return result
+    }
+
+    private static func policyValue(_ value: TOMLValueConvertible) -> PolicyValue {
+        switch value.type {
+        case .string: return .string(value.string ?? "")
+        case .int: return .integer(value.int ?? 0)
+        case .double: return .number(value.double ?? 0)
+        case .bool: return .boolean(value.bool ?? false)
+        case .array:
+            let items = value.array.map { Array($0) } ?? []
+            let strings = items.compactMap(\.string)
+            return strings.count == items.count ? .strings(strings) : .other(typeName: "a list of other than strings")
+        default: return .other(typeName: "a \(value.type)")
+        }
+    }
+
+    /// Document paths in the file are relative to the file's directory.
+    private static func resolvingPaths(
+        _ value: PolicyValue, in directory: String, for spec: PolicyKeys.Key
+    )
+        -> PolicyValue
+    {
+        guard spec.isPath, case .string(let path) = value, !path.isEmpty, !path.hasPrefix("/") else { return value }
+        return .string(directory + "/" + path)
+    }
+
+    private static func unknownKeyMessage(_ key: String) -> String {
+        let section = key.split(separator: ".").dropLast().joined(separator: ".")
+        let known = PolicyKeys.all.map(\.name).filter {
+            $0.split(separator: ".").dropLast().joined(separator: ".") == section
+        }
+        return known.isEmpty
+            ? "unknown key"
+            : "unknown key (known here: \(known.map { $0.split(separator: ".").last! }.joined(separator: ", ")))"
+    }
+
+    /// The whole file, or nil (errno set) when it cannot be read.
+    static func readFile(_ path: String) -> String? {
+        guard let file = fopen(path, "re") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            bytes += chunk[0..<count]
+            if count < chunk.count { break }
+        }
+        guard ferror(file) == 0 else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

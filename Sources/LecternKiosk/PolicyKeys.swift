@@ -1,0 +1,141 @@
+import Glibc
+import LecternCore
+
+/// Every key of the policy file, what it takes and what it sets. A key's `apply` returns the
+/// problem with its value, or nil. The command line's options set the same keys
+/// (`KioskConfiguration.overrides`).
+public enum PolicyKeys {
+    /// One key.
+    struct Key: Sendable {
+        let name: String
+        /// A file path: relative ones are relative to the policy file.
+        var isPath = false
+        let apply: @Sendable (inout KioskConfiguration, PolicyValue) -> String?
+    }
+
+    /// The names of every key (for `--check-config` and tests).
+    public static var names: [String] { all.map(\.name) }
+
+    /// The interaction components `components.NAME = false` can turn off.
+    public static let components = [
+        "selectAnnotation", "deselectAnnotation", "transformAnnotation", "editAnnotation", "openLinkAnnotation",
+        "selectText", "deselectText", "fastScroll", "smartZoom", "toggleUserInterface",
+    ]
+
+    static let all: [Key] =
+        [
+            Key(name: "document", isPath: true) { c, v in
+                string(v) { path in
+                    guard access(path, F_OK) == 0 else { return "no such document: \(path)" }
+                    c.documentPath = path
+                    return nil
+                }
+            },
+            Key(name: "password") { c, v in string(v) { c.password = $0.isEmpty ? nil : $0 } },
+            Key(name: "frame-dump", isPath: true) { c, v in string(v) { c.frameDumpPath = $0.isEmpty ? nil : $0 } },
+            Key(name: "cache-mb") { c, v in integer(v, 1...4096) { c.cacheBudget = $0 << 20 } },
+            Key(name: "layout.spreads") { c, v in
+                choice(v, ["single": SpreadMode.single, "double": .double, "cover": .cover]) { c.spreadMode = $0 }
+            },
+            Key(name: "layout.scroll") { c, v in
+                choice(v, ["per-spread": ViewConfiguration.ScrollMode.perSpread, "continuous": .continuous]) {
+                    c.scrollMode = $0
+                }
+            },
+            Key(name: "layout.direction") { c, v in
+                choice(v, ["horizontal": Axis.horizontal, "vertical": .vertical]) { c.scrollDirection = $0 }
+            },
+            Key(name: "layout.binding") { c, v in
+                choice(v, ["auto": PageBinding?.none, "left": .leftEdge, "right": .rightEdge]) { c.pageBinding = $0 }
+            },
+            Key(name: "layout.margin") { c, v in integer(v, 0...200) { c.pageMargin = $0 } },
+            Key(name: "start.page") { c, v in integer(v, 1...Int(Int32.max)) { c.startPage = $0 - 1 } },
+            Key(name: "chrome.show") { c, v in
+                choice(v, Dictionary(uniqueKeysWithValues: KioskPolicy.ChromeMode.allCases.map { ($0.rawValue, $0) })) {
+                    c.policy.chrome = $0
+                }
+            },
+            Key(name: "zoom.max") { c, v in number(v, 1...64) { c.policy.maximumZoom = $0 } },
+            Key(name: "zoom.double-tap") { c, v in boolean(v) { c.policy.doubleTapZoom = $0 } },
+            Key(name: "page-turn.edge-width") { c, v in number(v, 0...0.5) { c.policy.edgeWidth = $0 } },
+            Key(name: "links.follow") { c, v in
+                choice(v, Dictionary(uniqueKeysWithValues: KioskPolicy.LinkMode.allCases.map { ($0.rawValue, $0) })) {
+                    c.policy.links = $0
+                }
+            },
+            Key(name: "links.allow") { c, v in
+                guard case .strings(let patterns) = v else { return "needs a list of strings, not \(v.typeName)" }
+                c.policy.allowedLinks = patterns
+                return nil
+            },
+            Key(name: "idle.reset") { c, v in integer(v, 0...86_400) { c.idleResetSeconds = $0 } },
+            Key(name: "idle.countdown") { c, v in integer(v, 0...600) { c.policy.idleCountdownSeconds = $0 } },
+            Key(name: "idle.notice") { c, v in string(v) { c.policy.idleNotice = $0 } },
+            Key(name: "qr.seconds") { c, v in integer(v, 1...3600) { c.policy.qrSeconds = $0 } },
+            Key(name: "reload.documents") { c, v in boolean(v) { c.policy.reloadsDocuments = $0 } },
+        ]
+        + components.map { name in
+            Key(name: "components.\(name)") { c, v in
+                boolean(v) { enabled in
+                    if enabled {
+                        c.policy.disabledComponents.remove(name)
+                    } else {
+                        c.policy.disabledComponents.insert(name)
+                    }
+                }
+            }
+        }
+
+    static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+    // MARK: Value checks
+
+    private static func string(_ value: PolicyValue, _ set: (String) -> String?) -> String? {
+        guard case .string(let text) = value else { return "needs a string, not \(value.typeName)" }
+        return set(text)
+    }
+
+    private static func string(_ value: PolicyValue, _ set: (String) -> Void) -> String? {
+        string(value) { (text: String) -> String? in
+            set(text)
+            return nil
+        }
+    }
+
+    private static func integer(_ value: PolicyValue, _ range: ClosedRange<Int>, _ set: (Int) -> Void) -> String? {
+        guard case .integer(let number) = value else { return "needs a whole number, not \(value.typeName)" }
+        guard range.contains(number) else {
+            return "must be between \(range.lowerBound) and \(range.upperBound), not \(number)"
+        }
+        set(number)
+        return nil
+    }
+
+    private static func number(_ value: PolicyValue, _ range: ClosedRange<Double>, _ set: (Double) -> Void) -> String? {
+        let number: Double
+        switch value {
+        case .integer(let whole): number = Double(whole)
+        case .number(let fraction): number = fraction
+        default: return "needs a number, not \(value.typeName)"
+        }
+        guard range.contains(number) else {
+            return "must be between \(range.lowerBound) and \(range.upperBound), not \(number)"
+        }
+        set(number)
+        return nil
+    }
+
+    private static func boolean(_ value: PolicyValue, _ set: (Bool) -> Void) -> String? {
+        guard case .boolean(let flag) = value else { return "needs true or false, not \(value.typeName)" }
+        set(flag)
+        return nil
+    }
+
+    private static func choice<T>(_ value: PolicyValue, _ choices: [String: T], _ set: (T) -> Void) -> String? {
+        let names = choices.keys.sorted().joined(separator: ", ")
+        guard case .string(let name) = value else { return "needs one of \(names), not \(value.typeName)" }
+        guard let chosen = choices[name] else { return "must be one of \(names), not \"\(name)\"" }
+        set(chosen)
+        return nil
+    }
+}

@@ -1,0 +1,59 @@
+import LecternKiosk
+import Testing
+
+/// The policy file's checks and messages, without an app (issue 14).
+@Suite("Policy file checks")
+struct PolicyFileTests {
+    static let base = KioskConfiguration(documentPath: "/srv/sample.pdf")
+
+    func problems(_ text: String) -> [String] {
+        do {
+            _ = try PolicyFile.parse(text, path: "p.toml", over: Self.base)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test("each problem names its line and key, past multi-line strings, arrays and dotted keys")
+    func linesAndKeys() {
+        let text = """
+            # comment with key = "value"
+            [idle]
+            notice = \"\"\"
+            spreads = "x"
+            \"\"\"
+            countdown = "ten"
+            [links]
+            allow = [
+              "https://a/*",
+            ]
+            follow = "web"
+            layout.spreads = "triple"
+            [layout]
+            "scroll" = "sideways"
+            """
+        #expect(
+            problems(text) == [
+                "p.toml:6: idle.countdown: needs a whole number, not a string",
+                "p.toml:11: links.follow: must be one of allow-list, internal, none, qr, not \"web\"",
+                "p.toml:12: links.layout.spreads: unknown key",
+                "p.toml:14: layout.scroll: must be one of continuous, per-spread, not \"sideways\"",
+            ])
+    }
+
+    @Test("a syntax error names its line; a good file sets what it says; the command line wins")
+    func syntaxValuesAndOverrides() throws {
+        #expect(problems("[layout]\nspreads = \"double\n").first?.hasPrefix("p.toml:2: not valid TOML") == true)
+        var base = Self.base
+        base.overrides = ["start.page": .integer(5)]
+        let configuration = try PolicyFile.parse(
+            "[layout]\nspreads = \"double\"\n[start]\npage = 2\n[zoom]\nmax = 3\n[components]\nsmartZoom = false\n",
+            path: "p.toml", over: base)
+        #expect(configuration.spreadMode == .double)
+        #expect(configuration.startPage == 4, "--page 5 wins over start.page = 2")
+        #expect(configuration.policy.maximumZoom == 3)
+        #expect(!configuration.policy.enables("smartZoom"))
+        #expect(configuration.policy.enables("fastScroll"))
+    }
+}
