@@ -42,21 +42,25 @@ final class IdleReset {
         min(Double(session.configuration.policy.idleCountdownSeconds), (seconds / 2).rounded(.down))
     }
 
-    /// Starts the countdown over (0 seconds: never reset), taking the notice away.
-    func restart() {
+    /// Starts the countdown over (0 seconds: never reset), taking the notice away; returns
+    /// whether the notice was on screen.
+    @discardableResult
+    func restart() -> Bool {
         timer?.cancel()
         noticeTimer?.cancel()
         timer = nil
+        let wasCountingDown = isCountingDown
         if isCountingDown {
             isCountingDown = false
             chrome.clearNotice()
         }
-        guard seconds > 0 else { return }
+        guard seconds > 0 else { return wasCountingDown }
         let deadline = loop.clock.now + seconds
         timer = loop.schedule(at: deadline) { [unowned self] in expired() }
         if noticeSeconds >= 1 {
             noticeTimer = loop.schedule(at: deadline - noticeSeconds) { [unowned self] in countDown(to: deadline) }
         }
+        return wasCountingDown
     }
 
     /// Stops the countdown (shutdown).

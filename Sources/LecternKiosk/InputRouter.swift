@@ -23,8 +23,13 @@ final class InputRouter {
 
     /// Lets an integrator change what gestures do (see `KioskApp.configureInteractions`).
     var configureInteractions: ((InteractionController) -> Void)?
-    /// Called for every event (the idle countdown starts over).
-    var onActivity: (() -> Void)?
+    /// Called for every event (the idle countdown starts over); returns whether the event took a
+    /// countdown notice away (then the touch or click that did so does nothing else).
+    var onActivity: (() -> Bool)?
+    /// Touches and the pointer button that took a notice away: their events go nowhere until
+    /// they end (a visitor touching "to stay" must not turn a page as well).
+    private var absorbedTouches: Set<Int> = []
+    private var absorbsButton = false
     /// Called after an event was handled (something on screen may have changed).
     var onChange: (() -> Void)?
 
@@ -63,10 +68,14 @@ final class InputRouter {
     func handle(_ raw: InputEvent) {
         var event = raw
         event.time = localTime(ofEventTime: raw.time)
-        onActivity?()
+        var dismissed = onActivity?() ?? false
         defer { onChange?() }
         guard let reader = session.reader, let interactions else { return }
-        if chrome.qrCode != nil, event.isPress { chrome.clearNotice() }
+        if chrome.qrCode != nil, event.isPress {
+            chrome.clearNotice()
+            dismissed = true
+        }
+        if absorb(event, dismissing: dismissed) { return }
         if chrome.handle(event, reader: reader) {
             scheduleGestureDeadline()
             return
@@ -74,6 +83,35 @@ final class InputRouter {
         let changed = interactions.handle(event)
         logger.trace("input \(event.kind) at \(event.time): \(changed ? "changed the view" : "no change")")
         scheduleGestureDeadline()
+    }
+
+    /// Whether `event` belongs to a touch or click that took a notice away (card, countdown).
+    private func absorb(_ event: InputEvent, dismissing: Bool) -> Bool {
+        switch event.kind {
+        case .touchDown(let id, _) where dismissing || absorbedTouches.contains(id):
+            absorbedTouches.insert(id)
+            return true
+        case .touchMotion(let id, _) where absorbedTouches.contains(id):
+            return true
+        case .touchUp(let id) where absorbedTouches.contains(id):
+            absorbedTouches.remove(id)
+            return true
+        case .touchCancel:
+            absorbedTouches.removeAll()
+            return false
+        case .pointerButton(_, true) where dismissing || absorbsButton:
+            absorbsButton = true
+            return true
+        case .pointerButton(_, false) where absorbsButton:
+            absorbsButton = false
+            return true
+        case .capabilitiesChanged:
+            absorbedTouches.removeAll()
+            absorbsButton = false
+            return false
+        default:
+            return false
+        }
     }
 
     /// Event times come from the compositor's clock (usually CLOCK_MONOTONIC in ms, but any

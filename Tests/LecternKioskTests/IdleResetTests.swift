@@ -162,4 +162,23 @@ struct IdleCountdownTests {
         #expect(!lectern.status.isUserInterfaceVisible)
         try lectern.stop()
     }
+
+    @Test("the touch that takes the countdown away does nothing else: an edge tap does not turn the page")
+    func touchToStayOnlyStays() throws {
+        let lectern = try KioskHarness([LecternHarness.fixture("colors-8pages.pdf"), "--idle-reset", "30"])
+        #expect(lectern.settle())
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2))
+        let deadline = try #require(lectern.status.idleResetDeadline)
+        lectern.advance(by: deadline - 5 - lectern.clock.now)
+        #expect(lectern.status.notice?.hasPrefix("Returning to the start in") == true)
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.settle())
+        #expect(lectern.status.notice == nil, "the touch took the countdown away")
+        #expect(lectern.dominantPage == 2, "and did not turn the page")
+        #expect(lectern.page(atX: 500, y: 360) == 2)
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(3), "the next tap acts again")
+        try lectern.stop()
+    }
 }

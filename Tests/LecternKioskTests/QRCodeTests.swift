@@ -34,10 +34,12 @@ struct QRCodeTests {
         lectern.tap(x: point.x, y: point.y)
         #expect(lectern.settle())
         #expect(try decoded(lectern, "qr-shown") == "https://mupdf.com", "zbarimg reads the link back")
-        lectern.tap(x: 640, y: 100)
+        // A tap in the right edge zone takes it away, and only that (no page turn under the card).
+        lectern.tap(x: 1240, y: 360)
         #expect(lectern.settle())
         #expect(try decoded(lectern, "qr-touched") == "", "the next touch takes it away")
         #expect(lectern.status.notice == nil)
+        #expect(lectern.dominantPage == 6, "the touch that closed the card turned no page")
 
         lectern.tap(x: point.x, y: point.y)
         lectern.advance(by: 29)

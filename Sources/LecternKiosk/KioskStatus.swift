@@ -1,0 +1,63 @@
+import LecternCore
+
+/// What the app shows and does now (`KioskApp.status`).
+public struct KioskStatus: Sendable {
+    public enum Document: Equatable, Sendable {
+        case opening
+        case open(pageCount: Int)
+        /// It cannot be shown; the message on screen.
+        case failed(String)
+    }
+
+    public var document = Document.opening
+    /// The app was asked to stop (its loop ends after this turn).
+    public var isStopping = false
+    /// Where the reader is (nil until the document is open).
+    public var viewState: ViewState?
+    /// The zoom of the dominant spread (or the document).
+    public var zoomScale = 1.0
+    /// The document view's scroll offset (see `DocumentView.contentOffset`).
+    public var contentOffset = Point.zero
+    public var isUserInterfaceVisible = false
+    public var notice: String?
+    /// Digits typed so far.
+    public var pageEntry = ""
+    /// Every page's real size was read (after the first frame), and the real page count.
+    public var pageSizesKnown = false
+    /// Tile renders started so far: at rest it stops growing.
+    public var tileRendersStarted = 0
+    public var framesCommitted = 0
+    /// The pages the last committed frame showed.
+    public var pagesOnScreen: [PageOnScreen] = []
+
+    /// A page in the last committed frame.
+    public struct PageOnScreen: Equatable, Sendable {
+        /// The page index (0-based).
+        public var page: Int
+        /// The whole page in buffer pixels, drawn at this size (it may extend past the screen).
+        public var frame: PixelBox
+        /// The part of it on screen.
+        public var visible: PixelBox
+        /// Drawn from tiles rendered at this size (not a preview or another zoom's tiles).
+        public var isSharp: Bool
+    }
+    /// When the idle reset would fire, on the app's clock.
+    public var idleResetDeadline: Double?
+    /// An animation or fling is running (it moves with the clock).
+    public var isAnimating = false
+    /// A finger is down, a button held, or a gesture under way.
+    public var isInteracting = false
+    /// Nothing left to do until something happens: no frame or animation pending, no work on
+    /// the worker or the render threads.
+    public var isAtRest = false
+    /// Policies applied so far (the policy file read at start is the first).
+    public var policyGeneration = 0
+    /// Why the last change of the policy file was refused (nil once a valid one applied).
+    public var policyError: String?
+    /// A followed file (policy, document) changed and is read once its writes stop.
+    public var hasPendingFileChanges = false
+    /// New versions of the document shown since it opened.
+    public var documentReloads = 0
+    /// Why the last new version of the document was refused (nil once one was shown).
+    public var documentReloadError: String?
+}
