@@ -15,12 +15,15 @@ public final class Display {
     private let registry: OpaquePointer
     private let registryListener: Listener<wl_registry_listener>
     private let wmBaseListener: Listener<xdg_wm_base_listener>
+    private let shmListener: Listener<wl_shm_listener>
     let logger: Logger
     /// The loop that reads this connection (and runs the seat's key repeat).
     public let loop: EventLoop
 
     private(set) var compositor: OpaquePointer?
     private(set) var shm: OpaquePointer?
+    /// The pixel formats `wl_shm` advertised (`wl_shm.format`).
+    public private(set) var shmFormats: Set<UInt32> = []
     private(set) var wmBase: OpaquePointer?
     public private(set) var seat: Seat?
     public private(set) var outputs: [UInt32: Output] = [:]
@@ -75,6 +78,11 @@ public final class Display {
                 }))
         wmBaseListener = Listener(
             xdg_wm_base_listener(ping: { _, wmBase, serial in xdg_wm_base_pong(wmBase, serial) }))
+        shmListener = Listener(
+            wl_shm_listener(format: { data, _, format in
+                guard let data else { return }
+                Unmanaged<Display>.fromOpaque(data).takeUnretainedValue().shmFormats.insert(format)
+            }))
         wl_registry_add_listener(registry, registryListener.pointer, Unmanaged.passUnretained(self).toOpaque())
         // First round trip: globals; second: the initial events of what we bound (output modes, seat caps).
         try roundtrip()
@@ -83,6 +91,17 @@ public final class Display {
         guard shm != nil else { throw .missingGlobal(interface: "wl_shm", requiredVersion: 1) }
         guard wmBase != nil else { throw .missingGlobal(interface: "xdg_wm_base", requiredVersion: 1) }
         loop.display = self
+    }
+
+    /// The format Lectern's frames use: `xrgb8888` when offered (frames are opaque, and a
+    /// compositor need not blend an opaque format), else `argb8888` (every `wl_shm` must
+    /// offer both; Lectern's pixels have alpha 0xFF either way).
+    public var frameFormat: UInt32 { Self.frameFormat(among: shmFormats) }
+
+    /// The frame format among `formats` (see `frameFormat`).
+    public static func frameFormat(among formats: Set<UInt32>) -> UInt32 {
+        formats.contains(WL_SHM_FORMAT_XRGB8888.rawValue)
+            ? WL_SHM_FORMAT_XRGB8888.rawValue : WL_SHM_FORMAT_ARGB8888.rawValue
     }
 
     /// A pool of `wl_shm` buffers for one surface's frames.
@@ -106,6 +125,7 @@ public final class Display {
             compositor = bind(name, CWaylandClient_compositor_interface(), advertised: version, preferred: 5).0
         case "wl_shm":
             shm = bind(name, CWaylandClient_shm_interface(), advertised: version, preferred: 1).0
+            wl_shm_add_listener(shm, shmListener.pointer, Unmanaged.passUnretained(self).toOpaque())
         case "xdg_wm_base":
             let (proxy, _) = bind(name, CWaylandProtocols_xdg_wm_base_interface(), advertised: version, preferred: 5)
             wmBase = proxy

@@ -11,7 +11,8 @@ public final class ShmBuffer {
     public let width: Int
     public let height: Int
     public let stride: Int
-    /// The pixels: premultiplied ARGB32 (`WL_SHM_FORMAT_ARGB8888`), little endian (B, G, R, A in memory).
+    /// The pixels: premultiplied ARGB32, little endian (B, G, R, A in memory), opaque; the
+    /// `wl_buffer` says `format` (`WL_SHM_FORMAT_XRGB8888` or `WL_SHM_FORMAT_ARGB8888`).
     public let pixels: UnsafeMutableRawPointer
     public internal(set) var age = 0
     let byteCount: Int
@@ -20,7 +21,11 @@ public final class ShmBuffer {
     weak var pool: ShmBufferPool?
     private let listener: Listener<wl_buffer_listener>
 
-    init(shm: OpaquePointer, width: Int, height: Int) throws(WaylandError) {
+    /// The `wl_shm` format of the buffer.
+    public let format: UInt32
+
+    init(shm: OpaquePointer, width: Int, height: Int, format: UInt32) throws(WaylandError) {
+        self.format = format
         self.width = width
         self.height = height
         stride = width * 4
@@ -48,7 +53,7 @@ public final class ShmBuffer {
         pixels = map
         let pool = wl_shm_create_pool(shm, fd, Int32(byteCount))
         proxy = wl_shm_pool_create_buffer(
-            pool, 0, Int32(width), Int32(height), Int32(stride), WL_SHM_FORMAT_ARGB8888.rawValue)
+            pool, 0, Int32(width), Int32(height), Int32(stride), format)
         // The buffer keeps the memory alive; the pool object is not needed any more.
         wl_shm_pool_destroy(pool)
         listener = Listener(

@@ -50,8 +50,11 @@ public struct SwapChainState: Equatable, Sendable {
         }) {
             return (.reuse(best.key), freeNow.sorted())
         }
+        // Retired buffers do not block a resize, but they still hold memory: a compositor that
+        // never releases (and a resize after every frame) must not make the pool grow without
+        // bound. At most `maximumCount` buffers of the current size, `2 × maximumCount` in all.
         let live = slots.values.filter { !$0.isRetired }.count
-        guard live < maximumCount else { return (.exhausted, freeNow.sorted()) }
+        guard live < maximumCount, slots.count < 2 * maximumCount else { return (.exhausted, freeNow.sorted()) }
         let id = nextID
         nextID += 1
         slots[id] = Slot(width: width, height: height)
@@ -110,7 +113,7 @@ public final class ShmBufferPool {
             return buffer
         case .create(let id):
             do {
-                let buffer = try ShmBuffer(shm: display.shm!, width: width, height: height)
+                let buffer = try ShmBuffer(shm: display.shm!, width: width, height: height, format: display.frameFormat)
                 buffer.pool = self
                 buffers[id] = buffer
                 return buffer
@@ -136,8 +139,11 @@ public final class ShmBufferPool {
         }
     }
 
-    /// Number of buffers currently allocated (busy or idle).
+    /// Number of buffers currently allocated (busy or idle; at most twice the pool's limit,
+    /// while buffers of an old size wait for their release).
     public var count: Int { buffers.count }
+    /// Buffers the compositor holds (committed, not yet released).
+    public var busyCount: Int { state.slots.values.filter(\.isBusy).count }
 
     private func id(of buffer: ShmBuffer) -> Int? {
         buffers.first { $0.value === buffer }?.key

@@ -23,6 +23,13 @@ public final class XdgToplevel {
     /// True while a frame callback is outstanding: do not commit another frame yet.
     public var isWaitingForFrame: Bool { frameCallback != nil }
 
+    /// The largest window Lectern draws, in pixels per side and in all: a larger configure (a
+    /// compositor's mistake, or a 16384×16384 output) gets a window scaled down to fit, which the
+    /// compositor centers as it does any fullscreen surface smaller than its output. 8K UHD
+    /// (7680×4320, 127 MiB per buffer) is the largest screen a kiosk is expected to drive.
+    public static let maximumSide = 8192
+    public static let maximumArea = 7680 * 4320
+
     /// Called after a configure was acknowledged with the (possibly unchanged) new size.
     public var onConfigure: ((_ width: Int, _ height: Int) -> Void)?
     /// Called when the compositor asks the window to close (a kiosk may ignore it).
@@ -79,15 +86,33 @@ public final class XdgToplevel {
         display.flushInput()
         var (width, height) = pendingSize
         if width <= 0 || height <= 0 {
-            // 0x0: the compositor lets us choose. Fullscreen: the output's size.
-            let fallback = display.outputSize ?? (1280, 720)
+            // 0x0: the compositor lets us choose. Fullscreen: the output's size (none: the size
+            // the window had, as when the output went away).
+            let fallback = display.outputSize ?? size ?? (1280, 720)
             if width <= 0 { width = fallback.width }
             if height <= 0 { height = fallback.height }
+        }
+        let fitted = Self.fitted(width: width, height: height)
+        if fitted != (width, height) {
+            logger.warning(
+                "the compositor asked for a \(width)x\(height) window; drawing \(fitted.width)x\(fitted.height)")
+            (width, height) = fitted
         }
         let changed = size.map { $0 != (width, height) } ?? true
         size = (width, height)
         if changed { logger.debug("configured \(width)x\(height)") }
         onConfigure?(width, height)
+    }
+
+    /// `width`×`height` scaled down, keeping its aspect ratio, to at most `maximumSide` pixels
+    /// per side and `maximumArea` in all (unchanged if it fits).
+    public static func fitted(width: Int, height: Int) -> (width: Int, height: Int) {
+        let w = Double(width)
+        let h = Double(height)
+        let scale = min(
+            1, Double(maximumSide) / w, Double(maximumSide) / h, (Double(maximumArea) / (w * h)).squareRoot())
+        guard scale < 1 else { return (width, height) }
+        return (max(1, Int(w * scale)), max(1, Int(h * scale)))
     }
 
     /// Attaches `buffer`, damages `damage` (buffer coordinates), asks for a frame callback

@@ -71,4 +71,26 @@ struct SwapChainStateTests {
         state.committed(b)
         #expect(state.acquire(width: 30, height: 30).0 == .exhausted)
     }
+
+    @Test("a compositor that never releases, and a resize every frame: the pool stops at twice its limit")
+    func neverReleasedIsBounded() {
+        var state = SwapChainState(maximumCount: 3)
+        var made = 0
+        for size in 1...20 {
+            while case .create(let id) = state.acquire(width: size, height: size).0 {
+                state.committed(id)
+                made += 1
+            }
+        }
+        #expect(made == 6, "3 of the first size, then 3 more while those wait for their release")
+        #expect(state.slots.count == 6)
+        #expect(state.acquire(width: 99, height: 99).0 == .exhausted, "frames wait for a release")
+        // One release of a retired buffer frees it and makes room for one of the new size.
+        let retired = state.slots.first { $0.value.isRetired }!.key
+        let freed = state.released(retired)
+        #expect(freed)
+        guard case .create = state.acquire(width: 99, height: 99).0 else {
+            Issue.record("no room after a release"); return
+        }
+    }
 }
