@@ -55,6 +55,11 @@ final class FramePresenter {
         window.onClose = { [logger] in logger.info("the compositor asked to close the window; a kiosk stays open") }
     }
 
+    /// The frame buffers allocated (shared with the compositor), and how many it holds.
+    var buffers: (allocated: Int, busy: Int) { (pool.count, pool.busyCount) }
+    /// The window's size (nil before the first configure).
+    var windowSize: (width: Int, height: Int)? { window.size }
+
     /// Asks for a frame at the next opportunity.
     func setNeedsFrame() { needsFrame = true }
 

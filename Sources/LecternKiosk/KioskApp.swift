@@ -223,6 +223,8 @@ public final class KioskApp {
         status.notice = parts.chrome.notice
         status.pageEntry = parts.chrome.pageEntry
         status.framesCommitted = parts.presenter.frameCount
+        (status.frameBuffers, status.frameBuffersBusy) = parts.presenter.buffers
+        status.windowSize = parts.presenter.windowSize.map { Size(width: Double($0.width), height: Double($0.height)) }
         status.pagesOnScreen = parts.presenter.pagesOnScreen
         status.idleResetDeadline = parts.idle.deadline
         status.isAnimating = parts.session.reader?.view.isAnimating ?? false

@@ -27,6 +27,11 @@ public struct KioskStatus: Sendable {
     /// Tile renders started so far: at rest it stops growing.
     public var tileRendersStarted = 0
     public var framesCommitted = 0
+    /// The window's size in pixels (nil before the compositor configured it).
+    public var windowSize: Size?
+    /// Frame buffers allocated, and how many of them the compositor holds (not released yet).
+    public var frameBuffers = 0
+    public var frameBuffersBusy = 0
     /// The pages the last committed frame showed.
     public var pagesOnScreen: [PageOnScreen] = []
 

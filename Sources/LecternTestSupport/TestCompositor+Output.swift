@@ -19,6 +19,32 @@ extension TestCompositor {
         liveObjects.values.compactMap { $0 as? OutputResource }.filter { $0.client == client }
     }
 
+    /// Withdraws the `wl_output` global (an output unplugged): clients get
+    /// `wl_registry.global_remove`. Returns false if there was none.
+    @discardableResult
+    public func removeOutputGlobal() -> Bool {
+        guard
+            let index = globals.firstIndex(where: {
+                String(cString: wl_global_get_interface($0).pointee.name) == "wl_output"
+            })
+        else { return false }
+        wl_global_destroy(globals.remove(at: index))
+        return true
+    }
+
+    /// Advertises a `wl_output` global again (an output plugged back in).
+    public func addOutputGlobal() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        if let global = wl_global_create(
+            display, interfaces.output, 4, me,
+            { client, data, version, id in
+                TestCompositor.from(data).bindOutput(client: client!, version: Int32(version), id: id)
+            })
+        {
+            globals.append(global)
+        }
+    }
+
     /// Changes the output's mode and scale and tells every client (`mode`, `scale`, `done`).
     /// It does not configure the toplevel: call `configure(width:height:)` for that, as a real
     /// compositor would after an output change.

@@ -37,6 +37,19 @@ extension TestCompositor {
         for seat in liveObjects.values.compactMap({ $0 as? SeatResource }) { seat.sendCapabilities() }
     }
 
+    /// Advertises a `wl_seat` global again (after `removeSeatGlobal()`), as when a seat comes back.
+    public func addSeatGlobal() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        if let global = wl_global_create(
+            display, interfaces.seat, seatVersion, me,
+            { client, data, version, id in
+                TestCompositor.from(data).bindSeat(client: client!, version: Int32(version), id: id)
+            })
+        {
+            globals.append(global)
+        }
+    }
+
     /// Withdraws the `wl_seat` global (clients get `wl_registry.global_remove`); clients that
     /// connect later see no seat, as under weston's headless backend. Seats already bound stay
     /// usable until their clients release them. Returns false if there was no seat global.

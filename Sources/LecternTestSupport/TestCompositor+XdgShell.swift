@@ -58,6 +58,17 @@ extension TestCompositor {
         return true
     }
 
+    /// Sends a protocol error on the newest toplevel, as a compositor does when it decides a
+    /// client broke the protocol (rightly or not): libwayland then disconnects the client.
+    /// It is recorded in `protocolErrors` like the errors the compositor finds itself.
+    /// - Returns: false if there is no toplevel.
+    @discardableResult
+    public func postProtocolError(code: UInt32 = 0, _ message: String = "test compositor: a fault on purpose") -> Bool {
+        guard let toplevel = currentToplevel else { return false }
+        postError(toplevel.resource, code: code, message)
+        return true
+    }
+
     /// Sends `xdg_wm_base.ping` to every client; answers arrive in `pongs`.
     /// - Returns: the serial sent.
     @discardableResult

@@ -81,6 +81,17 @@ struct LecternSkeletonTests {
         try compositor.teardown()
     }
 
+    @Test("a protocol error from the compositor ends Lectern with a non-zero status and says which")
+    func protocolError() throws {
+        let (compositor, process) = try launch([Self.fixture("text-3pages.pdf")])
+        #expect(compositor.wait(timeout: .seconds(15)) { !compositor.commits.isEmpty })
+        #expect(compositor.postProtocolError(code: 3, "test compositor: a fault on purpose"))
+        let status = process.waitForExit(timeout: .seconds(10), dispatching: compositor)
+        #expect(status != nil && status != 0, "exit status \(String(describing: status))")
+        #expect(process.errorOutput.contains("protocol error 3 on xdg_toplevel"), "\(process.errorOutput)")
+        try compositor.teardown()
+    }
+
     @Test("--frame-dump: the frame on screen when SIGTERM came is in the PNG")
     func frameDump() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-dump-\(UUID())")
