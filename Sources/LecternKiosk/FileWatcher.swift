@@ -4,7 +4,9 @@ import Logging
 
 /// Files the kiosk follows (the policy file, the documents): one inotify descriptor on the
 /// event loop, watching each file's directory, and per file a quiet period on the loop's clock
-/// that starts over with every change, so a file is read once its writes have stopped.
+/// that starts over with every change, so a file is read once its writes have stopped. A file
+/// renamed over the path is complete at once: it waits only `renameQuietPeriod`, long enough
+/// to take a deploy tool's burst of renames together.
 ///
 /// The directory, not the file, is watched: an atomic replace (write a temporary file, rename
 /// it over) gives the path a new inode, which a watch on the old inode would never see.
@@ -36,6 +38,9 @@ final class FileWatcher {
         }
     }
 
+    /// The wait after a rename onto a followed path, on the loop's clock.
+    static let renameQuietPeriod = 0.05
+
     let loop: EventLoop
     private let logger: Logger
     private let inotify: Inotify
@@ -52,7 +57,8 @@ final class FileWatcher {
     }
 
     /// Calls `onChange` on the loop once `path` changed (written, replaced, created or deleted)
-    /// and then stayed unchanged for `quietPeriod` seconds of the loop's clock.
+    /// and then stayed unchanged for `quietPeriod` seconds of the loop's clock
+    /// (`renameQuietPeriod` after a rename onto it).
     func follow(_ path: String, quietPeriod: Double, _ onChange: @escaping () -> Void) -> Subscription {
         let subscription = Subscription(path: path, quietPeriod: quietPeriod, onChange: onChange)
         subscription.watcher = self
@@ -90,7 +96,10 @@ final class FileWatcher {
                     watchDirectory(subscription.directory)
                 }
                 subscription.timer?.cancel()
-                subscription.timer = loop.schedule(after: subscription.quietPeriod) { [unowned subscription] in
+                let wait =
+                    event.isRenamedOver
+                    ? min(Self.renameQuietPeriod, subscription.quietPeriod) : subscription.quietPeriod
+                subscription.timer = loop.schedule(after: wait) { [unowned subscription] in
                     subscription.timer = nil
                     subscription.onChange()
                 }

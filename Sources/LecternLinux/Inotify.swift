@@ -1,4 +1,5 @@
 import CLecternLinux
+import Glibc
 import SystemPackage
 
 /// A non-blocking inotify instance this object owns, watching directories for files written,
@@ -14,6 +15,9 @@ public final class Inotify {
         public var name: String
         /// The directory itself went away, or events were lost (queue overflow): watch again.
         public var isWatchLost: Bool
+        /// A file was renamed onto this name: the whole new file is there at once (an atomic
+        /// replace), unlike a write, which may be followed by more.
+        public var isRenamedOver: Bool = false
     }
 
     /// The descriptor, for a poller to watch (borrowed: this object closes it).
@@ -57,7 +61,9 @@ public final class Inotify {
                 var name: UnsafePointer<CChar>?
                 offset = CLecternLinux_inotify_event(buffer, offset, &watch, &mask, &name)
                 events.append(
-                    Event(watch: watch, name: name.map { String(cString: $0) } ?? "", isWatchLost: mask & lost != 0))
+                    Event(
+                        watch: watch, name: name.map { String(cString: $0) } ?? "", isWatchLost: mask & lost != 0,
+                        isRenamedOver: mask & UInt32(IN_MOVED_TO) != 0))
             }
         }
     }
