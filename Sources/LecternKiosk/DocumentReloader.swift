@@ -36,6 +36,11 @@ final class DocumentReloader {
     private(set) var reloads = 0
     /// Why the last new version was refused (nil once one was shown).
     private(set) var lastError: String?
+    /// When the change being opened was seen (wall time: the reload's cost is real time).
+    private var changeSeen: ContinuousClock.Instant?
+    /// The main loop's longest turn from the last shown version's change to its first frame:
+    /// a reload must not stall the screen (the benchmark reads it from the log).
+    private(set) var lastReloadLongestTurn: Duration?
 
     /// The quiet period after the last write: a copy in place takes a while.
     static let quietPeriod = 0.5
@@ -77,6 +82,8 @@ final class DocumentReloader {
     func reload() {
         version += 1
         dropCandidate()
+        changeSeen = ContinuousClock.now
+        loop.resetLongestTurn()
         let path = session.configuration.documentPath, password = session.configuration.password
         let version = version
         logger.info("\(path) changed: opening the new version")
@@ -150,6 +157,21 @@ final class DocumentReloader {
             "showing the new version of \(reader.document.path): \(reader.document.pageCount) pages, page \(reader.view.dominantPage() + 1)"
         )
         session.replace(with: reader)
+        reportTiming()
+    }
+
+    /// Logs how long the switch took and the loop's longest turn meanwhile, once the turn
+    /// that switched (and drew the new version) is over.
+    private func reportTiming() {
+        guard let changeSeen else { return }
+        let path = session.configuration.documentPath
+        _ = loop.schedule(after: 0) { [loop, logger] in
+            let shown = ContinuousClock.now - changeSeen, turn = loop.longestTurn
+            self.lastReloadLongestTurn = turn
+            logger.info(
+                "reload timing: \(path) shown \(shown.milliseconds) ms after the change; the main loop's longest turn meanwhile \(Int(turn.seconds * 1e6)) us"
+            )
+        }
     }
 
     private func refuse(_ reason: String) {

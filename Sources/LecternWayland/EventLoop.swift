@@ -79,6 +79,9 @@ public final class EventLoop {
     private var idleHandlers: [Int: () -> Void] = [:]
     private let stopRequested = Atomic<Bool>(false)
     private var isRunning = false
+    /// When the last poll returned: the loop has been busy since, unless it is polling.
+    private var lastPollReturn: ContinuousClock.Instant?
+    private var longestFinishedTurn: Duration = .zero
     /// The Wayland connection, once a `Display` was made on this loop.
     weak var display: Display?
 
@@ -151,6 +154,19 @@ public final class EventLoop {
 
     // MARK: Running
 
+    /// The longest time the loop went without polling since `resetLongestTurn()`, the turn
+    /// under way included: what a frame callback or a touch waited at worst. Wall time, not the
+    /// loop's clock (a stall is real even on a test's manual clock).
+    public var longestTurn: Duration {
+        max(longestFinishedTurn, lastPollReturn.map { ContinuousClock.now - $0 } ?? .zero)
+    }
+
+    /// Starts measuring `longestTurn` afresh from the turn under way.
+    public func resetLongestTurn() {
+        longestFinishedTurn = .zero
+        lastPollReturn = lastPollReturn.map { _ in ContinuousClock.now }
+    }
+
     /// Runs until `stop()`. Throws when the compositor connection is lost.
     public func run() throws(WaylandError) {
         stopRequested.store(false, ordering: .sequentiallyConsistent)
@@ -191,7 +207,9 @@ public final class EventLoop {
         fds += ordered.map { pollfd(fd: $0.value.descriptor.rawValue, events: Int16(POLLIN), revents: 0) }
         let milliseconds = pollTimeout(timeout)
         var ready: Int32
+        if let lastPollReturn { longestFinishedTurn = max(longestFinishedTurn, ContinuousClock.now - lastPollReturn) }
         repeat { ready = poll(&fds, nfds_t(fds.count), milliseconds) } while ready < 0 && errno == EINTR
+        lastPollReturn = ContinuousClock.now
         if ready < 0 {
             let code = errno
             if let wl { wl_display_cancel_read(wl) }
