@@ -100,30 +100,36 @@ private let quietPeriod = Duration.milliseconds(300)
 /// of the first commit showing page 1 on Lectern's own clock (from its start-up, as logged: what
 /// is not loader and runtime start; that commit may be a preview); and how many commits came
 /// before the sharp one.
-private struct LecternFirstFrame {
+struct LecternFirstFrame {
     var milliseconds: Double
     var ownClockMilliseconds: Double
     var earlierFrames: Int
     var commit: Commit
 }
 
-private func lecternFirstSharpFrame(document: String, width: Int32, height: Int32) throws -> LecternFirstFrame {
+/// Starts Lectern on `page` (1-based) of `document` and times its first sharp frame.
+func lecternFirstSharpFrame(
+    document: String, width: Int32, height: Int32, page: Int = 1
+) throws -> LecternFirstFrame {
     let compositor = try TestCompositor(outputWidth: width, outputHeight: height)
     defer { try? compositor.teardown() }
     let start = ContinuousClock.now
-    let process = try LecternProcess(arguments: [document], environment: compositor.environment)
+    let process = try LecternProcess(
+        arguments: [document] + (page == 1 ? [] : ["--page", "\(page)"]), environment: compositor.environment)
     defer {
         process.terminate()
         _ = process.waitForExit(timeout: .seconds(5), dispatching: compositor)
     }
-    // Lectern logs its first commit that shows page 1 (a preview or the sharp page); from there,
-    // wait until it has made no new commit for the quiet period.
-    let pageLogged = "frame committed \(width)x\(height) (page 1)"
+    // Lectern logs its first commit that shows the page (a preview or the sharp page); from
+    // there, wait until it has made no new commit for the quiet period.
+    let pageLogged = "frame committed \(width)x\(height) (page \(page))"
     guard
         compositor.wait(
             timeout: .seconds(30), until: { process.errorOutput.contains(pageLogged) || !process.isRunning }),
         process.isRunning
-    else { throw BenchmarkError(description: "lectern never showed page 1 of \(document): \(process.errorOutput)") }
+    else {
+        throw BenchmarkError(description: "lectern never showed page \(page) of \(document): \(process.errorOutput)")
+    }
     let deadline = ContinuousClock.now + .seconds(30)
     var count = compositor.commitCount
     var lastChange = ContinuousClock.now
@@ -137,7 +143,7 @@ private func lecternFirstSharpFrame(document: String, width: Int32, height: Int3
     guard let settled = compositor.commits.last,
         let sharp = compositor.commits.firstIndex(where: { $0.pixels == settled.pixels }),
         !compositor.commits[sharp].isUniform
-    else { throw BenchmarkError(description: "lectern did not settle on page 1 of \(document)") }
+    else { throw BenchmarkError(description: "lectern did not settle on page \(page) of \(document)") }
     let line = process.errorOutput.split(separator: "\n").first { $0.contains(pageLogged) } ?? ""
     let own = line.split(separator: " ").reversed().dropFirst().first.flatMap { Double($0) } ?? .nan
     let commit = compositor.commits[sharp]

@@ -12,6 +12,7 @@ let usage = """
            lectern-bench touch [--seconds S] [--size WxH] PDF
            lectern-bench rest [--seconds S] [--size WxH] PDF
            lectern-bench parallel TEXT.pdf PHOTO.pdf
+           lectern-bench reload [--runs N] [--size WxH] A.pdf B.pdf [A2.pdf B2.pdf]...
 
     """
 
@@ -26,6 +27,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "touch": runTouchLatencyBenchmark,
     "rest": runRestBenchmark,
     "parallel": runParallelRenderBenchmark,
+    "reload": runReloadBenchmark,
 ]
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
     FileHandle.standardError.write(usage.data(using: .utf8)!)
