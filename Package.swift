@@ -92,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "LecternKiosk", "LecternCore",
+                "LecternKiosk", "LecternCore", "LecternLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -117,7 +117,8 @@ let package = Package(
             dependencies: ["LecternCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "LecternPDFTests", dependencies: ["LecternPDF"]),
-        .testTarget(name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPDF", "LecternCore"]),
+        .testTarget(
+            name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPDF", "LecternCore", "LecternTestSupport"]),
         .testTarget(name: "LecternWaylandTests", dependencies: ["LecternWayland", "LecternTestSupport", "LecternCore"]),
         .testTarget(
             name: "LecternKioskTests",

@@ -76,6 +76,8 @@ int64_t CLecternLinux_timerfd_drain(int fd) {
 
 int CLecternLinux_malloc_trim(void) { return malloc_trim(0); }
 
+int CLecternLinux_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+
 int CLecternLinux_set_thread_name(const char *name) {
     char truncated[16];
     strncpy(truncated, name, sizeof truncated - 1);

@@ -13,3 +13,18 @@ public func trimHeap() -> Bool {
 public func heapBytesInUse() -> Int {
     Int(CLecternLinux_heap_in_use())
 }
+
+/// Serves every block of `threshold` bytes or more with its own mmap, unmapped when freed.
+///
+/// glibc starts with a 128 KiB threshold and raises it to the size of each mapped block
+/// freed (its dynamic threshold, up to 32 MiB). After the first few tiles the reader's
+/// tiles (megabytes each, allocated on the render threads and freed on the main thread)
+/// come from the heap arenas instead, where freed memory stays resident, fragmented: over
+/// 15,000 random touches on a 15,000-page document resident memory grew by 169 MB and did not
+/// stop (`lectern-bench soak`). Setting the threshold fixes it and turns the dynamic one off;
+/// the cost is an mmap and its page faults per large block, small beside rendering a tile.
+/// Corresponding C function: `mallopt(M_MMAP_THRESHOLD, threshold)`.
+@discardableResult
+public func mapLargeBlocks(threshold: Int = 256 * 1024) -> Bool {
+    CLecternLinux_mmap_threshold(Int32(threshold)) == 1
+}

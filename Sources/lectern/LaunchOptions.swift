@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import LecternKiosk
+import LecternLinux
 import Logging
 
 /// What one command line asks of Lectern, however it was parsed: by swift-argument-parser
@@ -83,6 +84,7 @@ struct LaunchOptions: Equatable {
     /// - Returns: the exit status for the process.
     func launch() -> Int32 {
         if let checkConfig { return checkPolicy(checkConfig) }
+        mapLargeBlocks()
         // getenv, not ProcessInfo's environment, which copies every variable into a dictionary first.
         let level = getenv("LECTERN_LOG_LEVEL").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .info
         LoggingSystem.bootstrap { label in

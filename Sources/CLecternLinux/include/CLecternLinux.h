@@ -27,6 +27,9 @@ int64_t CLecternLinux_timerfd_drain(int fd);
 /// Gives free heap memory back to the system (malloc_trim(0)); after a big transient
 /// allocation such as reading every page's size of a long document.
 int CLecternLinux_malloc_trim(void);
+/// Serves blocks of `bytes` or more with mmap and stops glibc raising that threshold
+/// (mallopt(M_MMAP_THRESHOLD)); returns 1 on success.
+int CLecternLinux_mmap_threshold(int bytes);
 /// The heap bytes in use (mallinfo2: allocated small blocks plus mmapped ones).
 int64_t CLecternLinux_heap_in_use(void);
 
