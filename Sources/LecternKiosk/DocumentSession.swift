@@ -147,10 +147,7 @@ final class DocumentSession {
             )
         case let .pageText(texts):
             guard let reader else { return }
-            for (page, text) in texts {
-                reader.pageText[page] = text
-                reader.pageTextLoading.remove(page)
-            }
+            reader.keepPageText(texts, near: reader.view.dominantPage())
         }
         onChange?()
     }

@@ -28,8 +28,22 @@ final class Reader {
     var onRequest: (([TileKey]) -> Void)?
     /// Text blocks and links per page in PDF user space (read on the worker), for smart zoom
     /// and links.
+    /// Only the pages nearest the view keep theirs (`keepPageText`): a visitor leafing through
+    /// 15,000 pages must not grow the reader by every page's text.
     var pageText: [Int: PageText] = [:]
     var pageTextLoading: Set<Int> = []
+    /// How many pages keep their text: a screen shows at most a few, the rest is for turning back.
+    static let pageTextLimit = 48
+
+    /// Stores `texts` and forgets the text of the pages farthest from `page` beyond
+    /// `pageTextLimit`.
+    func keepPageText(_ texts: [Int: PageText], near page: Int) {
+        pageText.merge(texts) { $1 }
+        pageTextLoading.subtract(texts.keys)
+        guard pageText.count > Self.pageTextLimit else { return }
+        let farthest = pageText.keys.sorted { abs($0 - page) > abs($1 - page) }
+        for far in farthest.prefix(pageText.count - Self.pageTextLimit) { pageText[far] = nil }
+    }
 
     init(
         document: PDFDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size,
