@@ -79,6 +79,16 @@ extension TestCompositor {
         return (surface.resource, devices)
     }
 
+    /// The bytes sent to the newest toplevel's client that it has not read yet (its socket's
+    /// send queue, `SIOCOUTQ`). A driver sending input faster than the client reads waits on it:
+    /// libwayland-server disconnects a client whose socket fills up.
+    public var inputBacklogBytes: Int {
+        guard let surface = currentToplevel?.xdgSurface?.surface, !surface.isDestroyed else { return 0 }
+        var queued: Int32 = 0
+        guard ioctl(wl_client_get_fd(surface.client), UInt(TIOCOUTQ), &queued) == 0 else { return 0 }
+        return Int(queued)
+    }
+
     // MARK: Touch
 
     /// Sends `wl_touch.down` for touch point `id` at surface position (x, y) to the client of

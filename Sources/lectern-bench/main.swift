@@ -13,6 +13,8 @@ let usage = """
            lectern-bench rest [--seconds S] [--size WxH] PDF
            lectern-bench parallel TEXT.pdf PHOTO.pdf
            lectern-bench reload [--runs N] [--size WxH] A.pdf B.pdf [A2.pdf B2.pdf]...
+           lectern-bench soak [--events N] [--seed S] [--size WxH] [--layout single|continuous|double]...
+                              [--lectern-option OPTION]... [--max-growth-mib M] [--check] PDF
 
     """
 
@@ -28,6 +30,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "rest": runRestBenchmark,
     "parallel": runParallelRenderBenchmark,
     "reload": runReloadBenchmark,
+    "soak": runSoakBenchmark,
 ]
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
     FileHandle.standardError.write(usage.data(using: .utf8)!)
