@@ -114,3 +114,62 @@ long CLecternLinux_inotify_event(const void *buffer, long offset, int *wd, uint3
 }
 
 uint32_t CLecternLinux_inotify_lost_mask(void) { return IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_Q_OVERFLOW; }
+
+// MARK: Files
+
+#include <limits.h>
+#include <stdio.h>
+
+static int write_all(int fd, const char *bytes, long count) {
+    while (count > 0) {
+        ssize_t n = write(fd, bytes, (size_t)count);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        bytes += n;
+        count -= n;
+    }
+    return 0;
+}
+
+int CLecternLinux_write_file_atomically(const char *path, const void *bytes, long count, unsigned mode) {
+    char temporary[PATH_MAX];
+    if (snprintf(temporary, sizeof temporary, "%s.tmp-%d", path, (int)getpid()) >= (int)sizeof temporary) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, (mode_t)mode);
+    if (fd < 0) return -1;
+    if (write_all(fd, bytes, count) != 0 || fsync(fd) != 0) {
+        int saved = errno;
+        close(fd);
+        unlink(temporary);
+        errno = saved;
+        return -1;
+    }
+    if (close(fd) != 0 || rename(temporary, path) != 0) {
+        int saved = errno;
+        unlink(temporary);
+        errno = saved;
+        return -1;
+    }
+    // The rename itself survives a power cut only once the directory is on disk.
+    char directory[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL) {
+        strcpy(directory, ".");
+    } else if (slash == path) {
+        strcpy(directory, "/");
+    } else {
+        size_t length = (size_t)(slash - path);
+        memcpy(directory, path, length);
+        directory[length] = 0;
+    }
+    int dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+        fsync(dir);
+        close(dir);
+    }
+    return 0;
+}

@@ -73,6 +73,7 @@ public enum PolicyKeys {
             Key(name: "idle.notice") { c, v in string(v) { c.policy.idleNotice = $0 } },
             Key(name: "qr.seconds") { c, v in integer(v, 1...3600) { c.policy.qrSeconds = $0 } },
             Key(name: "reload.documents") { c, v in boolean(v) { c.policy.reloadsDocuments = $0 } },
+            Key(name: "state.persist") { c, v in boolean(v) { c.operations.persistsState = $0 } },
         ]
         + components.map { name in
             Key(name: "components.\(name)") { c, v in

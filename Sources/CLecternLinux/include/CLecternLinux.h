@@ -49,3 +49,10 @@ long CLecternLinux_inotify_event(const void *buffer, long offset, int *wd, uint3
 /// The directory itself was deleted or moved, or the watch removed (IN_DELETE_SELF |
 /// IN_MOVE_SELF | IN_IGNORED | IN_Q_OVERFLOW).
 uint32_t CLecternLinux_inotify_lost_mask(void);
+
+/// Writes `count` bytes to `path` so that a reader, or a power cut, sees the old file or the new
+/// one whole: a temporary file in the same directory (mode `mode`), written, fsync'd, renamed
+/// over `path`, then the directory fsync'd. Returns 0, or -1 with errno set (the temporary file
+/// removed).
+int CLecternLinux_write_file_atomically(const char *path, const void *bytes, long count, unsigned mode);
+
