@@ -168,15 +168,31 @@ public final class KioskApp {
             display: display, loop: loop, session: session, chrome: chrome, dumper: dumper, logger: logger)
         let input = InputRouter(loop: loop, session: session, chrome: chrome, logger: logger)
         let idle = IdleReset(loop: loop, session: session, chrome: chrome, input: input, logger: logger)
-        let operations = Operations(
-            statePath: statePath, session: session, policy: policy, presenter: presenter, loop: loop, logger: logger)
+        let operations: Operations
+        do {
+            operations = try Operations(
+                statePath: statePath, session: session, policy: policy, reloader: reloader, presenter: presenter,
+                idle: idle, variable: environment.variable, loop: loop, logger: logger)
+        } catch {
+            idle.cancel()
+            input.close()
+            presenter.close()
+            chrome.close()
+            reloader.close()
+            session.close()
+            policy.close()
+            files.close()
+            throw .system(error)
+        }
         input.configureInteractions = { [unowned session, configureInteractions] controller in
             InteractionPolicy.install(on: controller, session: session)
             configureInteractions?(controller)
         }
         chrome.isVisible = session.configuration.policy.chrome == .always
-        policy.onChange = { [unowned session, unowned chrome, unowned idle, unowned reloader] old, new in
+        policy.onChange = {
+            [unowned session, unowned chrome, unowned idle, unowned reloader, unowned operations] old, new in
             PolicyChange(old: old, new: new).apply(session: session, chrome: chrome, idle: idle, reloader: reloader)
+            operations.policyChanged(old: old, new: new)
         }
         session.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         session.onOpen = { [unowned input] _ in input.resetInteractions() }
@@ -184,7 +200,10 @@ public final class KioskApp {
         input.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         input.onActivity = { [unowned idle] in idle.restart() }
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
-        display.onInput = { [unowned input] event in input.handle(event) }
+        display.onInput = { [unowned input, unowned operations] event in
+            operations.inputArrived(event)
+            input.handle(event)
+        }
         let idleHandler = loop.addIdleHandler { [unowned presenter, unowned session, unowned operations] in
             presenter.drawIfNeeded()
             session.logViewStateIfResting(hasShownPage: presenter.hasShownPage)
@@ -259,6 +278,7 @@ public final class KioskApp {
         status.policyError = parts.policy.lastError?.description
         status.hasPendingFileChanges = parts.files.hasPendingChanges
         status.savedViews = parts.operations.store.writes
+        status.controlSocket = parts.operations.socket?.listener.path
         return status
     }
 }

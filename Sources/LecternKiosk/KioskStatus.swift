@@ -68,4 +68,6 @@ public struct KioskStatus: Sendable {
     /// Views written to `state.json` so far (`ViewStateStore`: after the first frame, at most
     /// once a second while the view changes, and on exit).
     public var savedViews = 0
+    /// Where the control socket listens (nil: it does not).
+    public var controlSocket: String?
 }

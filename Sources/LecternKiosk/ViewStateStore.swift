@@ -45,8 +45,9 @@ final class ViewStateStore {
         self.logger = logger
     }
 
-    /// The saved view to start from, if there is one that applies to `configuration`. A corrupt
-    /// or truncated file is logged and ignored.
+    /// The saved view to start from, if there is one that applies to `configuration` (the
+    /// configuration's document is then the saved one: a document opened over the control
+    /// socket comes back too). A corrupt or truncated file is logged and ignored.
     static func restoredView(
         at path: String?, for configuration: inout KioskConfiguration, logger: Logger
     ) -> ViewState? {
@@ -59,8 +60,10 @@ final class ViewStateStore {
             logger.error("\(error); starting at the start page")
             return nil
         }
-        guard saved.document == configuration.documentPath, saved.restores(policyDocument: configuration.documentPath)
-        else {
+        let allowed =
+            saved.document == configuration.documentPath
+            || ControlCommands.isAllowed(document: saved.document, by: configuration.operations)
+        guard allowed, saved.restores(policyDocument: configuration.documentPath) else {
             logger.info("the saved view is for another document or version: starting at the start page")
             return nil
         }
