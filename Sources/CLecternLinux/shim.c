@@ -285,3 +285,18 @@ long CLecternLinux_group_id(const char *name) {
     if (getgrnam_r(name, &entry, buffer, sizeof buffer, &found) != 0 || found == NULL) return -1;
     return (long)found->gr_gid;
 }
+
+int CLecternLinux_datagram_socket(void) {
+    return socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+}
+
+long CLecternLinux_send_datagram(int fd, const char *address, const char *message) {
+    struct sockaddr_un target;
+    socklen_t length;
+    if (unix_address(address, &target, &length) != 0) return -1;
+    ssize_t n;
+    do {
+        n = sendto(fd, message, strlen(message), MSG_NOSIGNAL, (struct sockaddr *)&target, length);
+    } while (n < 0 && errno == EINTR);
+    return (long)n;
+}

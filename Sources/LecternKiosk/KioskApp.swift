@@ -200,6 +200,7 @@ public final class KioskApp {
         input.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         input.onActivity = { [unowned idle] in idle.restart() }
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
+        presenter.onCommit = { [unowned operations] in operations.frameCommitted() }
         display.onInput = { [unowned input, unowned operations] event in
             operations.inputArrived(event)
             input.handle(event)

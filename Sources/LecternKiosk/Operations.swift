@@ -5,10 +5,11 @@ import Logging
 
 /// What an operator of a fleet needs from each kiosk, built after the reader's parts and torn
 /// down before them: the view kept across restarts (`ViewStateStore`) and the control socket
-/// (`ControlSocket` carrying `ControlCommands`).
+/// (`ControlSocket` carrying `ControlCommands`) and systemd's readiness and watchdog
+/// (`SystemdNotifier`).
 ///
-/// It learns what happens from the hooks `KioskApp` wires: every input event and the end of
-/// every loop iteration.
+/// It learns what happens from the hooks `KioskApp` wires: every input event, every commit and
+/// the end of every loop iteration.
 final class Operations {
     let loop: EventLoop
     let session: DocumentSession
@@ -16,6 +17,7 @@ final class Operations {
     let reloader: DocumentReloader
     let store: ViewStateStore
     let commands: ControlCommands
+    let notifier: SystemdNotifier?
     private(set) var socket: ControlSocket?
     private let logger: Logger
     private let variable: (String) -> String?
@@ -38,6 +40,7 @@ final class Operations {
         commands = try ControlCommands(
             session: session, reloader: reloader, policy: policy, presenter: presenter, idle: idle,
             defaultScreenshotDirectory: socketPath.map(Self.directory), loop: loop, logger: logger)
+        notifier = SystemdNotifier(variable: variable, loop: loop, logger: logger)
         listen(at: socketPath, group: session.configuration.operations.controlGroup)
     }
 
@@ -78,6 +81,22 @@ final class Operations {
         commands.lastActivity = loop.clock.now
     }
 
+    /// A frame was committed: systemd hears that the reader is up (once) and what it shows.
+    func frameCommitted() {
+        let status: String
+        switch session.phase {
+        case .opening:
+            return
+        case .failed(let failure):
+            status = failure.description
+        case .open(let reader):
+            guard presenter.hasShownPage else { return }
+            status = "page \(reader.view.dominantPage() + 1) of \(reader.view.pages.count): \(reader.document.path)"
+        }
+        notifier?.ready(status: status)
+        notifier?.status(status)
+    }
+
     /// The end of a loop iteration: the view may be saved.
     func afterIteration() {
         store.viewMayHaveChanged(hasShownPage: presenter.hasShownPage)
@@ -98,8 +117,10 @@ final class Operations {
         }
     }
 
-    /// Tears down in reverse: the socket closes first, the view is written a last time.
+    /// Tears down in reverse: systemd hears `STOPPING=1`, the socket closes, the view is
+    /// written a last time.
     func close() {
+        notifier?.close()
         socket?.close()
         socket = nil
         commands.close()

@@ -147,3 +147,25 @@ public final class UnixConnection {
         try? descriptor.close()
     }
 }
+
+/// A non-blocking Unix datagram socket this object owns, for messages to a service manager.
+/// Corresponding C function: `socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)`.
+public final class DatagramSocket {
+    public let descriptor: FileDescriptor
+
+    public init() throws(SystemError) {
+        let fd = CLecternLinux_datagram_socket()
+        guard fd >= 0 else { throw SystemError("socket") }
+        descriptor = FileDescriptor(rawValue: fd)
+    }
+
+    deinit { try? descriptor.close() }
+
+    /// Sends `message` as one datagram to `address` (a path, or "@name": the abstract namespace).
+    /// Corresponding C function: `sendto(…, MSG_NOSIGNAL)`.
+    public func send(_ message: String, to address: String) throws(SystemError) {
+        guard CLecternLinux_send_datagram(descriptor.rawValue, address, message) >= 0 else {
+            throw SystemError("sending to \(address)")
+        }
+    }
+}

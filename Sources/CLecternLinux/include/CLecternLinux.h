@@ -76,3 +76,8 @@ int CLecternLinux_user_in_group(unsigned uid, unsigned gid);
 /// The group id of the group named `name`, or -1 when there is none.
 long CLecternLinux_group_id(const char *name);
 
+/// A non-blocking, close-on-exec Unix datagram socket, for sd_notify messages.
+int CLecternLinux_datagram_socket(void);
+/// Sends `message` as one datagram to the socket at `address` (a path, or "@name" for the
+/// abstract namespace), without SIGPIPE; returns the bytes sent or -1 with errno set.
+long CLecternLinux_send_datagram(int fd, const char *address, const char *message);
