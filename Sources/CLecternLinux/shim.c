@@ -116,3 +116,189 @@ long CLecternLinux_inotify_event(const void *buffer, long offset, int *wd, uint3
 }
 
 uint32_t CLecternLinux_inotify_lost_mask(void) { return IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_Q_OVERFLOW; }
+
+// MARK: Files, sockets, users
+
+#include <grp.h>
+#include <limits.h>
+#include <stddef.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+static int write_all(int fd, const char *bytes, long count) {
+    while (count > 0) {
+        ssize_t n = write(fd, bytes, (size_t)count);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        bytes += n;
+        count -= n;
+    }
+    return 0;
+}
+
+int CLecternLinux_write_file_atomically(const char *path, const void *bytes, long count, unsigned mode) {
+    char temporary[PATH_MAX];
+    if (snprintf(temporary, sizeof temporary, "%s.tmp-%d", path, (int)getpid()) >= (int)sizeof temporary) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, (mode_t)mode);
+    if (fd < 0) return -1;
+    if (write_all(fd, bytes, count) != 0 || fsync(fd) != 0) {
+        int saved = errno;
+        close(fd);
+        unlink(temporary);
+        errno = saved;
+        return -1;
+    }
+    if (close(fd) != 0 || rename(temporary, path) != 0) {
+        int saved = errno;
+        unlink(temporary);
+        errno = saved;
+        return -1;
+    }
+    // The rename itself survives a power cut only once the directory is on disk.
+    char directory[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL) {
+        strcpy(directory, ".");
+    } else if (slash == path) {
+        strcpy(directory, "/");
+    } else {
+        size_t length = (size_t)(slash - path);
+        memcpy(directory, path, length);
+        directory[length] = 0;
+    }
+    int dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+        fsync(dir);
+        close(dir);
+    }
+    return 0;
+}
+
+/// Closes `fd` keeping errno (for error paths); returns -1.
+static int close_failing(int fd) {
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+}
+
+static int unix_address(const char *path, struct sockaddr_un *address, socklen_t *length) {
+    memset(address, 0, sizeof *address);
+    address->sun_family = AF_UNIX;
+    size_t size = strlen(path);
+    if (size == 0 || size >= sizeof address->sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(address->sun_path, path, size);
+    // "@name" is the abstract namespace (sd_notify's convention): a leading NUL, no terminator.
+    if (path[0] == '@') address->sun_path[0] = 0;
+    *length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + size + (path[0] == '@' ? 0 : 1));
+    return 0;
+}
+
+int CLecternLinux_unix_listen(const char *path, int backlog, unsigned mode) {
+    struct sockaddr_un address;
+    socklen_t length;
+    if (unix_address(path, &address, &length) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (bind(fd, (struct sockaddr *)&address, length) != 0) {
+        if (errno != EADDRINUSE) return close_failing(fd);
+        // A socket file is there: replace it only if nobody answers on it.
+        struct stat info;
+        if (lstat(path, &info) != 0 || !S_ISSOCK(info.st_mode)) return close_failing(fd);
+        int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (probe < 0) return close_failing(fd);
+        int answered = connect(probe, (struct sockaddr *)&address, length) == 0;
+        close(probe);
+        if (answered) {
+            errno = EADDRINUSE;
+            return close_failing(fd);
+        }
+        if (unlink(path) != 0 || bind(fd, (struct sockaddr *)&address, length) != 0) return close_failing(fd);
+    }
+    if (chmod(path, (mode_t)mode) != 0 || listen(fd, backlog) != 0) return close_failing(fd);
+    return fd;
+}
+
+int CLecternLinux_unix_accept(int fd, int *pid, unsigned *uid, unsigned *gid) {
+    int client;
+    do { client = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); } while (client < 0 && errno == EINTR);
+    if (client < 0) return -1;
+    struct ucred credentials;
+    socklen_t size = sizeof credentials;
+    if (getsockopt(client, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return close_failing(client);
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+    return client;
+}
+
+int CLecternLinux_unix_connect(const char *path) {
+    struct sockaddr_un address;
+    socklen_t length;
+    if (unix_address(path, &address, &length) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int status;
+    do { status = connect(fd, (struct sockaddr *)&address, length); } while (status != 0 && errno == EINTR);
+    return status == 0 ? fd : close_failing(fd);
+}
+
+long CLecternLinux_send(int fd, const void *bytes, long count) {
+    ssize_t n;
+    do { n = send(fd, bytes, (size_t)count, MSG_NOSIGNAL | MSG_DONTWAIT); } while (n < 0 && errno == EINTR);
+    return (long)n;
+}
+
+long CLecternLinux_recv(int fd, void *bytes, long count) {
+    ssize_t n;
+    do { n = recv(fd, bytes, (size_t)count, MSG_DONTWAIT); } while (n < 0 && errno == EINTR);
+    return (long)n;
+}
+
+int CLecternLinux_user_in_group(unsigned uid, unsigned gid) {
+    struct passwd entry, *found = NULL;
+    char buffer[4096];
+    if (getpwuid_r((uid_t)uid, &entry, buffer, sizeof buffer, &found) != 0 || found == NULL) return -1;
+    if (found->pw_gid == (gid_t)gid) return 1;
+    gid_t groups[256];
+    int count = 256;
+    if (getgrouplist(found->pw_name, found->pw_gid, groups, &count) < 0) return -1;
+    for (int i = 0; i < count; i++) {
+        if (groups[i] == (gid_t)gid) return 1;
+    }
+    return 0;
+}
+
+long CLecternLinux_group_id(const char *name) {
+    struct group entry, *found = NULL;
+    char buffer[4096];
+    if (getgrnam_r(name, &entry, buffer, sizeof buffer, &found) != 0 || found == NULL) return -1;
+    return (long)found->gr_gid;
+}
+
+int CLecternLinux_datagram_socket(void) {
+    return socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+}
+
+long CLecternLinux_send_datagram(int fd, const char *address, const char *message) {
+    struct sockaddr_un target;
+    socklen_t length;
+    if (unix_address(address, &target, &length) != 0) return -1;
+    ssize_t n;
+    do {
+        n = sendto(fd, message, strlen(message), MSG_NOSIGNAL, (struct sockaddr *)&target, length);
+    } while (n < 0 && errno == EINTR);
+    return (long)n;
+}

@@ -32,6 +32,8 @@ final class DocumentReloader {
     private var candidate: (reader: Reader, watch: EventLoop.Watch)?
     /// Bumped by every change: a result for an older one is dropped.
     private var version = 0
+    /// The page the version being opened is to show (nil: the page on screen now).
+    private var requestedPage: Int?
     /// Versions shown after the first.
     private(set) var reloads = 0
     /// Why the last new version was refused (nil once one was shown).
@@ -78,9 +80,11 @@ final class DocumentReloader {
         dropCandidate()
     }
 
-    /// Opens the file again on the worker.
-    func reload() {
+    /// Opens the file again on the worker; it shows `page` (0-based) when given, else the page
+    /// on screen now (another document opened over the control socket starts at its start page).
+    func reload(page: Int? = nil) {
         version += 1
+        requestedPage = page
         dropCandidate()
         changeSeen = ContinuousClock.now
         loop.resetLongestTurn()
@@ -128,7 +132,7 @@ final class DocumentReloader {
             refuse("\(error)")
             return
         }
-        let current = session.reader?.view.dominantPage() ?? configuration.startPage
+        let current = requestedPage ?? session.reader?.view.dominantPage() ?? configuration.startPage
         let page = current < document.pageCount ? current : min(configuration.startPage, document.pageCount - 1)
         try? reader.view.goToPage(page)
         let watch = loop.watch(reader.scheduler.wakeDescriptor) { [unowned self] in

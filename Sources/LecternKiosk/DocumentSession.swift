@@ -57,6 +57,10 @@ final class DocumentSession {
     private(set) var isFirstFrameLate = false
     /// The screen size the reader lays out for (the window's last configure).
     private(set) var screenSize = Size(width: 1, height: 1)
+    /// Where to start instead of the start page: the view saved before a restart
+    /// (`ViewStateStore`), restored once the document is open and the window has its size.
+    var restoredView: ViewState?
+    private var hasScreenSize = false
     /// Called on the loop's thread when the reader opens.
     var onOpen: ((Reader) -> Void)?
     /// Called when something on screen may have changed (a tile arrived, the document opened).
@@ -81,7 +85,7 @@ final class DocumentSession {
             onChange?()
         }
         let path = configuration.documentPath, password = configuration.password
-        let startPage = configuration.startPage
+        let startPage = restoredView?.pageIndex ?? configuration.startPage
         worker.submit { [worker] in
             do throws(PDFError) {
                 let document = try PDFDocument(path: path, password: password)
@@ -122,7 +126,21 @@ final class DocumentSession {
     /// The window has a new size: the reader keeps its view state across it.
     func screenSizeChanged(to size: Size) {
         screenSize = size
+        hasScreenSize = true
         reader?.view.setViewportSize(size)
+        restoreViewIfReady()
+    }
+
+    /// Restores `restoredView` once there is a reader and a screen size (a zoomed viewport is
+    /// kept by its width on screen); a view the document cannot show leaves the start page.
+    private func restoreViewIfReady() {
+        guard let view = restoredView, hasScreenSize, let reader else { return }
+        restoredView = nil
+        do {
+            try reader.view.restore(view)
+        } catch {
+            logger.error("cannot restore the saved view (page \(view.pageIndex + 1)): \(error)")
+        }
     }
 
     // MARK: Work results
@@ -171,6 +189,7 @@ final class DocumentSession {
             try? reader.view.goToPage(min(configuration.startPage, pdf.pageCount - 1))
         }
         install(reader)
+        restoreViewIfReady()
     }
 
     /// Shows `reader` instead of what is shown now (a new version of the document, its first

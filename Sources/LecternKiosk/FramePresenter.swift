@@ -34,6 +34,11 @@ final class FramePresenter {
     private(set) var pagesOnScreen: [KioskStatus.PageOnScreen] = []
     /// Called when an animation or fling played out (the idle countdown starts then).
     var onAnimationEnd: (() -> Void)?
+    /// Called after each commit (systemd hears READY=1 after the first).
+    var onCommit: (() -> Void)?
+    /// The buffer of the last committed frame: what the screen shows (for a screenshot). Weak:
+    /// the pool destroys a buffer of a size no longer wanted.
+    private(set) weak var lastCommitted: ShmBuffer?
 
     init(
         display: Display, loop: EventLoop, session: DocumentSession, chrome: Chrome, dumper: FrameDumper?,
@@ -106,6 +111,7 @@ final class FramePresenter {
         window.commit(buffer, damage: damage.map { ($0.x, $0.y, $0.width, $0.height) })
         pool.committed(buffer)
         frameCount += 1
+        lastCommitted = buffer
         needsFrame = animating
         pagesOnScreen = scene.pages.map { item in
             KioskStatus.PageOnScreen(
@@ -120,6 +126,7 @@ final class FramePresenter {
             session.pagesShown(plan?.sharpPages ?? [])
         }
         dumper?.frameCommitted(pixels: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
+        onCommit?()
     }
 
     private func sceneState(size: (width: Int, height: Int), plan: TilePlanner.Plan?) -> ReaderScene {

@@ -90,16 +90,23 @@ final class IdleReset {
             restart()
             return
         }
+        guard session.reader != nil else { return }
+        logger.info("no input for \(Int(seconds)) s: back to page \(session.configuration.startPage + 1)")
+        reset()
+    }
+
+    /// Goes back to the start view now (the wait ran out, or the control socket's `reset`).
+    func reset() {
         guard let reader = session.reader else { return }
-        let start = session.configuration.startPage
-        logger.info("no input for \(Int(seconds)) s: back to page \(start + 1)")
+        timer?.cancel()
+        timer = nil
         noticeTimer?.cancel()
         isCountingDown = false
         chrome.clearNotice()
         chrome.reset()
         input.resetInteractions()
         reader.view.stopAnimations()
-        try? reader.view.goToPage(min(start, reader.view.pages.count - 1))
+        try? reader.view.goToPage(min(session.configuration.startPage, reader.view.pages.count - 1))
         session.onChange?()
         onReset?()
     }

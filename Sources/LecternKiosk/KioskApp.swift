@@ -1,3 +1,4 @@
+import Glibc
 import LecternCore
 import LecternLinux
 import LecternWayland
@@ -24,13 +25,25 @@ public final class KioskApp {
         public var whileWaiting: (() -> Void)?
         /// Whether SIGTERM, SIGINT and SIGHUP end the app (tests leave the process's signals alone).
         public var handlesSignals: Bool
+        /// The environment variables the operations parts read (`NOTIFY_SOCKET`, `WATCHDOG_USEC`,
+        /// `STATE_DIRECTORY`, `XDG_STATE_HOME`, `XDG_RUNTIME_DIR`, `HOME`); nil: the process's.
+        /// Tests give each app its own.
+        public var variables: [String: String]?
 
         public init(
-            clock: any MonotonicClock = SystemClock(), whileWaiting: (() -> Void)? = nil, handlesSignals: Bool = true
+            clock: any MonotonicClock = SystemClock(), whileWaiting: (() -> Void)? = nil, handlesSignals: Bool = true,
+            variables: [String: String]? = nil
         ) {
             self.clock = clock
             self.whileWaiting = whileWaiting
             self.handlesSignals = handlesSignals
+            self.variables = variables
+        }
+
+        /// The variable `name` (an empty value counts as unset).
+        func variable(_ name: String) -> String? {
+            let value = variables.map { $0[name] } ?? getenv(name).map { String(cString: $0) }
+            return value?.isEmpty == false ? value : nil
         }
     }
 
@@ -45,6 +58,7 @@ public final class KioskApp {
         let presenter: FramePresenter
         let input: InputRouter
         let idle: IdleReset
+        let operations: Operations
         let idleHandler: EventLoop.Watch
     }
 
@@ -115,13 +129,18 @@ public final class KioskApp {
             throw .system(error)
         }
         let policy = PolicyWatcher(launch: configuration, files: files, loop: loop, logger: logger)
+        // A restart comes back to the view saved before it (the document's same version only).
+        let statePath = SavedView.path(variable: environment.variable)
+        var opening = policy.current
+        let restored = ViewStateStore.restoredView(at: statePath, for: &opening, logger: logger)
         do {
-            session = try DocumentSession(configuration: policy.current, loop: loop, logger: logger)
+            session = try DocumentSession(configuration: opening, loop: loop, logger: logger)
         } catch {
             policy.close()
             files.close()
             throw .system(error)
         }
+        session.restoredView = restored
         session.open()
         let reloader: DocumentReloader
         do {
@@ -149,13 +168,31 @@ public final class KioskApp {
             display: display, loop: loop, session: session, chrome: chrome, dumper: dumper, logger: logger)
         let input = InputRouter(loop: loop, session: session, chrome: chrome, logger: logger)
         let idle = IdleReset(loop: loop, session: session, chrome: chrome, input: input, logger: logger)
+        let operations: Operations
+        do {
+            operations = try Operations(
+                statePath: statePath, session: session, policy: policy, reloader: reloader, presenter: presenter,
+                idle: idle, variable: environment.variable, loop: loop, logger: logger)
+        } catch {
+            idle.cancel()
+            input.close()
+            presenter.close()
+            chrome.close()
+            reloader.close()
+            session.close()
+            policy.close()
+            files.close()
+            throw .system(error)
+        }
         input.configureInteractions = { [unowned session, configureInteractions] controller in
             InteractionPolicy.install(on: controller, session: session)
             configureInteractions?(controller)
         }
         chrome.isVisible = session.configuration.policy.chrome == .always
-        policy.onChange = { [unowned session, unowned chrome, unowned idle, unowned reloader] old, new in
+        policy.onChange = {
+            [unowned session, unowned chrome, unowned idle, unowned reloader, unowned operations] old, new in
             PolicyChange(old: old, new: new).apply(session: session, chrome: chrome, idle: idle, reloader: reloader)
+            operations.policyChanged(old: old, new: new)
         }
         session.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         session.onOpen = { [unowned input] _ in input.resetInteractions() }
@@ -163,16 +200,21 @@ public final class KioskApp {
         input.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         input.onActivity = { [unowned idle] in idle.restart() }
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
-        display.onInput = { [unowned input] event in input.handle(event) }
-        let idleHandler = loop.addIdleHandler { [unowned presenter, unowned session] in
+        presenter.onCommit = { [unowned operations] in operations.frameCommitted() }
+        display.onInput = { [unowned input, unowned operations] event in
+            operations.inputArrived(event)
+            input.handle(event)
+        }
+        let idleHandler = loop.addIdleHandler { [unowned presenter, unowned session, unowned operations] in
             presenter.drawIfNeeded()
             session.logViewStateIfResting(hasShownPage: presenter.hasShownPage)
+            operations.afterIteration()
         }
         idle.restart()
         parts = Parts(
             files: files, policy: policy, session: session, reloader: reloader, display: display, chrome: chrome,
             presenter: presenter,
-            input: input, idle: idle,
+            input: input, idle: idle, operations: operations,
             idleHandler: idleHandler)
     }
 
@@ -191,6 +233,7 @@ public final class KioskApp {
         guard let parts else { return }
         self.parts = nil
         parts.idleHandler.cancel()
+        parts.operations.close()
         parts.idle.cancel()
         parts.display.onInput = nil
         parts.input.close()
@@ -235,6 +278,8 @@ public final class KioskApp {
         status.policyGeneration = parts.policy.generation
         status.policyError = parts.policy.lastError?.description
         status.hasPendingFileChanges = parts.files.hasPendingChanges
+        status.savedViews = parts.operations.store.writes
+        status.controlSocket = parts.operations.socket?.listener.path
         return status
     }
 }

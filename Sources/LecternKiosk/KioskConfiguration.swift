@@ -10,6 +10,8 @@ public struct KioskConfiguration: Sendable {
     public var overrides: [String: PolicyValue] = [:]
     /// What the policy decides beyond the document and its layout.
     public var policy = KioskPolicy()
+    /// The view state across restarts, the control socket, the metrics file.
+    public var operations = OperationsPolicy()
     /// The password for an encrypted document, if any.
     public var password: String?
     /// Where to write a PNG of every committed frame (rate-limited) and of the last one on exit.

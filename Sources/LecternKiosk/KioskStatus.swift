@@ -65,4 +65,9 @@ public struct KioskStatus: Sendable {
     public var documentReloads = 0
     /// Why the last new version of the document was refused (nil once one was shown).
     public var documentReloadError: String?
+    /// Views written to `state.json` so far (`ViewStateStore`: after the first frame, at most
+    /// once a second while the view changes, and on exit).
+    public var savedViews = 0
+    /// Where the control socket listens (nil: it does not).
+    public var controlSocket: String?
 }

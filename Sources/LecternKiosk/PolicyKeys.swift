@@ -1,5 +1,6 @@
 import Glibc
 import LecternCore
+import LecternLinux
 
 /// Every key of the policy file, what it takes and what it sets. A key's `apply` returns the
 /// problem with its value, or nil. The command line's options set the same keys
@@ -73,6 +74,23 @@ public enum PolicyKeys {
             Key(name: "idle.notice") { c, v in string(v) { c.policy.idleNotice = $0 } },
             Key(name: "qr.seconds") { c, v in integer(v, 1...3600) { c.policy.qrSeconds = $0 } },
             Key(name: "reload.documents") { c, v in boolean(v) { c.policy.reloadsDocuments = $0 } },
+            Key(name: "state.persist") { c, v in boolean(v) { c.operations.persistsState = $0 } },
+            Key(name: "control.socket", isPath: true) { c, v in
+                string(v) { c.operations.controlSocket = $0.isEmpty ? .off : .path($0) }
+            },
+            Key(name: "control.group") { c, v in
+                string(v) { name in
+                    guard name.isEmpty || groupID(named: name) != nil else { return "no such group: \(name)" }
+                    c.operations.controlGroup = name.isEmpty ? nil : name
+                    return nil
+                }
+            },
+            Key(name: "control.documents", isPath: true) { c, v in
+                string(v) { c.operations.openDirectory = $0.isEmpty ? nil : $0 }
+            },
+            Key(name: "control.screenshots", isPath: true) { c, v in
+                string(v) { c.operations.screenshotDirectory = $0.isEmpty ? nil : $0 }
+            },
         ]
         + components.map { name in
             Key(name: "components.\(name)") { c, v in

@@ -40,6 +40,14 @@ final class PolicyWatcher {
         subscription = files.follow(path, quietPeriod: Self.quietPeriod) { [unowned self] in reload(path) }
     }
 
+    /// Reads the file again now (the control socket's `reload`); false without a policy file.
+    @discardableResult
+    func reloadNow() -> Bool {
+        guard let path = launch.policyPath else { return false }
+        reload(path)
+        return true
+    }
+
     /// Stops following the file (shutdown).
     func close() {
         subscription?.cancel()

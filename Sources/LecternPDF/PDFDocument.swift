@@ -147,6 +147,13 @@ public final class PDFDocument: @unchecked Sendable {
         return pageInfo(index, info)
     }
 
+    /// The first page (0-based) whose label (`/PageLabels`: "iv", "A-3") is `label`, nil when
+    /// none is. Reads no page: the labels were read at open.
+    public func pageIndex(forLabel label: String) -> Int? {
+        guard let labels else { return nil }
+        return (0..<pageCount).first { labels.label(forPage: $0) == label }
+    }
+
     /// The geometry and labels of the pages in `range`, for refining every page size at once
     /// (after `readPageTree(cookie:)`). A page whose info cannot be read is a `.damaged` failure of its own;
     /// the others are still returned. Takes the document lock in chunks, so renders of new pages

@@ -14,6 +14,8 @@ enum FastCommandLine: Equatable {
     case version
     /// Run the reader with these options.
     case launch(LaunchOptions)
+    /// `lectern ctl …`: the control socket's client (`Ctl`), with the arguments after `ctl`.
+    case control([String])
     /// Not for the short path: give it to swift-argument-parser.
     case other
 
@@ -24,6 +26,7 @@ enum FastCommandLine: Equatable {
 
     private static func parse(_ arguments: [String]) -> FastCommandLine {
         if arguments == ["--version"] { return .version }
+        if arguments.first == "ctl" { return .control(Array(arguments.dropFirst())) }
         var options = LaunchOptions()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {

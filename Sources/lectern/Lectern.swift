@@ -15,7 +15,8 @@ struct Lectern: ParsableCommand {
         abstract: "A fullscreen PDF reader for touchscreen kiosks (Wayland).",
         discussion: """
             Runs fullscreen under a Wayland compositor such as cage. Logs go to standard error \
-            (journald under systemd); LECTERN_LOG_LEVEL=debug|info|warning|error sets the level.
+            (journald under systemd); LECTERN_LOG_LEVEL=debug|info|warning|error sets the level. \
+            `lectern ctl --help`: the client of a running kiosk's control socket.
             """,
         version: version
     )
@@ -100,6 +101,10 @@ struct Lectern: ParsableCommand {
             // builds the usage text, by the same reflection.
             let status = options.launch()
             if status != 0 { Glibc.exit(status) }
+        case .control(let arguments):
+            // Its own swift-argument-parser command, not a declared subcommand: the reader's FILE
+            // argument would take "ctl" for a file name.
+            Ctl.main(arguments)
         case .other:
             main(nil)
         }

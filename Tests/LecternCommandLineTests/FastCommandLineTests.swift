@@ -59,6 +59,8 @@ struct FastCommandLineTests {
                     Self.parsedByArgumentParser(arguments) == .exit(code: 0, message: Lectern.version), "\(arguments)")
             case .other:
                 break  // swift-argument-parser decides
+            case .control(let rest):
+                Issue.record("\(arguments) taken for `lectern ctl \(rest)`")
             }
         }
     }
@@ -109,6 +111,21 @@ struct FastCommandLineTests {
             #expect(Self.parsedByArgumentParser(arguments) == .launch(options), "\(arguments)")
         }
         #expect(FastCommandLine(["--version"]) == .version)
+    }
+
+    @Test("`lectern ctl …` goes to the control socket's client, which reads its command line")
+    func controlCommandLine() throws {
+        #expect(FastCommandLine(["ctl", "goto", "iv"]) == .control(["goto", "iv"]))
+        #expect(FastCommandLine(["menu.pdf", "ctl"]) != .control([]), "a FILE named ctl after another is no command")
+        #expect(
+            try Ctl.parse(["goto", "iv", "--socket", "/run/x.sock"]).request
+                == ControlRequest(command: "goto", label: "iv"))
+        #expect(try Ctl.parse(["goto", "12"]).request == ControlRequest(command: "goto", page: 12))
+        #expect(try Ctl.parse(["open", "/srv/a.pdf"]).request == ControlRequest(command: "open", path: "/srv/a.pdf"))
+        #expect(try Ctl.parse(["status", "--json"]).request == ControlRequest(command: "status"))
+        for bad in [["explode"], ["goto"], ["status", "now"], ["screenshot"], ["reset", "--timeout", "0"]] {
+            #expect(throws: (any Error).self, "\(bad)") { try Ctl.parse(bad) }
+        }
     }
 }
 

@@ -29,9 +29,12 @@ final class KioskHarness {
     ///   - autoConfigure: whether the compositor configures the window by itself (else the test does).
     ///   - seatVersion: the `wl_seat` version the compositor offers.
     ///   - configure: runs before the app starts (an integrator's hooks).
+    ///   - variables: the app's environment (default: `STATE_DIRECTORY` and `XDG_RUNTIME_DIR` in
+    ///     the compositor's private directory, so no test sees another's saved view or socket).
     init(
         _ arguments: [String], width: Int32 = 1280, height: Int32 = 720, autoConfigure: Bool = true,
-        seatVersion: Int32 = TestCompositor.newestSeatVersion, configure: ((KioskApp) -> Void)? = nil
+        seatVersion: Int32 = TestCompositor.newestSeatVersion, variables: [String: String]? = nil,
+        configure: ((KioskApp) -> Void)? = nil
     ) throws {
         compositor = try TestCompositor(outputWidth: width, outputHeight: height, seatVersion: seatVersion)
         compositor.autoConfigure = autoConfigure
@@ -43,7 +46,11 @@ final class KioskHarness {
         app = try KioskApp(
             configuration: configuration, logger: Self.logger(capture: logCapture),
             environment: .init(
-                clock: clock, whileWaiting: { compositor.dispatch(timeout: .zero) }, handlesSignals: false))
+                clock: clock, whileWaiting: { compositor.dispatch(timeout: .zero) }, handlesSignals: false,
+                variables: variables ?? [
+                    "STATE_DIRECTORY": compositor.runtimeDirectory.path,
+                    "XDG_RUNTIME_DIR": compositor.runtimeDirectory.path,
+                ]))
         configure?(app)
         try app.start()
     }

@@ -32,7 +32,10 @@ struct LecternHarness {
         seatVersion: Int32 = TestCompositor.newestSeatVersion, environment: [String: String] = [:]
     ) throws {
         compositor = try TestCompositor(outputWidth: width, outputHeight: height, seatVersion: seatVersion)
-        var childEnvironment = compositor.environment.merging(environment) { _, new in new }
+        // A saved view of its own (a test that restarts Lectern passes the same STATE_DIRECTORY).
+        var childEnvironment = compositor.environment.merging(
+            ["STATE_DIRECTORY": compositor.runtimeDirectory.path]
+        ) { _, new in new }.merging(environment) { _, new in new }
         childEnvironment["LECTERN_LOG_LEVEL"] =
             ProcessInfo.processInfo.environment["LECTERN_TEST_LOG_LEVEL"] ?? "debug"
         process = try LecternProcess(arguments: arguments, environment: childEnvironment)

@@ -52,3 +52,35 @@ long CLecternLinux_inotify_event(const void *buffer, long offset, int *wd, uint3
 /// The directory itself was deleted or moved, or the watch removed (IN_DELETE_SELF |
 /// IN_MOVE_SELF | IN_IGNORED | IN_Q_OVERFLOW).
 uint32_t CLecternLinux_inotify_lost_mask(void);
+
+/// Writes `count` bytes to `path` so that a reader, or a power cut, sees the old file or the new
+/// one whole: a temporary file in the same directory (mode `mode`), written, fsync'd, renamed
+/// over `path`, then the directory fsync'd. Returns 0, or -1 with errno set (the temporary file
+/// removed).
+int CLecternLinux_write_file_atomically(const char *path, const void *bytes, long count, unsigned mode);
+
+/// A non-blocking, close-on-exec Unix stream socket listening at `path` (at most 107 bytes),
+/// chmod'ed to `mode`. A socket file left by a process that is gone is replaced; one a live
+/// process listens on is not (-1, errno EADDRINUSE).
+int CLecternLinux_unix_listen(const char *path, int backlog, unsigned mode);
+/// Accepts one connection (non-blocking, close-on-exec) and reads its peer's credentials
+/// (SO_PEERCRED). Returns the descriptor, or -1 with errno set (EAGAIN: none pending).
+int CLecternLinux_unix_accept(int fd, int *pid, unsigned *uid, unsigned *gid);
+/// A blocking, close-on-exec Unix stream socket connected to `path`, or -1 with errno set.
+int CLecternLinux_unix_connect(const char *path);
+/// send() without blocking and without SIGPIPE; returns the bytes sent or -1 (errno EAGAIN: the
+/// peer's buffer is full; EPIPE: it is gone).
+long CLecternLinux_send(int fd, const void *bytes, long count);
+/// recv() without blocking; returns the bytes read, 0 at end of stream, -1 with errno set.
+long CLecternLinux_recv(int fd, void *bytes, long count);
+/// Whether the user `uid` (primary or supplementary group) is in group `gid`: 1, 0, or -1 when
+/// the user is unknown.
+int CLecternLinux_user_in_group(unsigned uid, unsigned gid);
+/// The group id of the group named `name`, or -1 when there is none.
+long CLecternLinux_group_id(const char *name);
+
+/// A non-blocking, close-on-exec Unix datagram socket, for sd_notify messages.
+int CLecternLinux_datagram_socket(void);
+/// Sends `message` as one datagram to the socket at `address` (a path, or "@name" for the
+/// abstract namespace), without SIGPIPE; returns the bytes sent or -1 with errno set.
+long CLecternLinux_send_datagram(int fd, const char *address, const char *message);

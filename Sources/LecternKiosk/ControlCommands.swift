@@ -1,0 +1,218 @@
+import Glibc
+import LecternLinux
+import LecternPDF
+import LecternWayland
+import Logging
+
+/// What the control socket's commands do (`ControlSocket` carries them): `status`, `goto` a
+/// page, `open` a document the policy allows, `reset` to the start view, `reload` the policy and
+/// the document, `screenshot` to a PNG in the allowed directory. A command that cannot be done
+/// (no document open, a page out of range, a path outside the allowed directories) is refused
+/// with a message; nothing a request holds reaches MuPDF or the file system unchecked.
+final class ControlCommands {
+    enum ScreenshotResult: Sendable {
+        case written(path: String, id: Int)
+        case failed(String, id: Int)
+    }
+
+    let loop: EventLoop
+    let session: DocumentSession
+    let reloader: DocumentReloader
+    let policy: PolicyWatcher
+    let presenter: FramePresenter
+    let idle: IdleReset
+    /// The directory `screenshot` writes into when the policy names none.
+    let defaultScreenshotDirectory: String?
+    private let logger: Logger
+    private let startTime: Double
+    /// When the last input event came (for `idleSeconds`).
+    var lastActivity: Double
+    private let worker: RenderWorker<ScreenshotResult>
+    private var workerWatch: EventLoop.Watch?
+    private var pendingScreenshots: [Int: (ControlReply) -> Void] = [:]
+    private var nextScreenshot = 0
+
+    init(
+        session: DocumentSession, reloader: DocumentReloader, policy: PolicyWatcher, presenter: FramePresenter,
+        idle: IdleReset, defaultScreenshotDirectory: String?, loop: EventLoop, logger: Logger
+    ) throws(SystemError) {
+        self.session = session
+        self.reloader = reloader
+        self.policy = policy
+        self.presenter = presenter
+        self.idle = idle
+        self.defaultScreenshotDirectory = defaultScreenshotDirectory
+        self.loop = loop
+        self.logger = logger
+        startTime = loop.clock.now
+        lastActivity = startTime
+        worker = try RenderWorker()
+        workerWatch = loop.watch(worker.wakeDescriptor) { [unowned self] in
+            for result in worker.drain() { finished(result) }
+        }
+    }
+
+    /// Stops taking screenshot results (shutdown); a screenshot being written finishes unanswered.
+    func close() {
+        workerWatch?.cancel()
+        pendingScreenshots = [:]
+    }
+
+    /// Does `request`; `reply` is called now, or once a screenshot is written.
+    func handle(_ request: ControlRequest, reply: @escaping (ControlReply) -> Void) {
+        logger.info(
+            "control: \(request.command)\(request.page.map { " page \($0)" } ?? "")\(request.path.map { " \($0)" } ?? "")"
+        )
+        switch request.command {
+        case "status": reply(ControlReply(ok: true, status: status))
+        case "goto": reply(goTo(page: request.page, label: request.label))
+        case "open": reply(open(request.path))
+        case "reset":
+            guard session.reader != nil else { return reply(.failure("no document is open")) }
+            idle.reset()
+            reply(ControlReply(ok: true, status: status))
+        case "reload":
+            policy.reloadNow()
+            reloader.reload()
+            reply(ControlReply(ok: true, status: status))
+        case "screenshot": screenshot(to: request.path, reply: reply)
+        default: reply(.failure("unknown command \"\(request.command)\""))
+        }
+    }
+
+    /// What the kiosk shows and how it is.
+    var status: ControlStatus {
+        let reader = session.reader
+        let state: String
+        var lastError = reloader.lastError ?? policy.lastError?.description
+        switch session.phase {
+        case .opening: state = "opening"
+        case .open: state = "open"
+        case .failed(let failure):
+            state = "failed"
+            lastError = failure.description
+        }
+        let now = loop.clock.now
+        return ControlStatus(
+            document: reader?.document.path ?? session.configuration.documentPath, state: state,
+            page: reader.map { $0.view.dominantPage() + 1 } ?? 0, pageCount: reader?.view.pages.count ?? 0,
+            viewState: reader?.view.viewState(), zoom: reader?.view.currentZoomScale ?? 1,
+            idleSeconds: now - lastActivity, uptimeSeconds: now - startTime, framesCommitted: presenter.frameCount,
+            lastError: lastError, version: KioskApp.version)
+    }
+
+    private func goTo(page: Int?, label: String?) -> ControlReply {
+        guard let reader = session.reader else { return .failure("no document is open") }
+        let count = reader.view.pages.count
+        guard let page = page ?? label.flatMap({ reader.document.pageIndex(forLabel: $0).map { $0 + 1 } }) else {
+            if let label { return .failure("no page is labelled \"\(label)\"") }
+            return .failure("goto needs a page (counting from 1) or a label")
+        }
+        guard page >= 1, page <= count else { return .failure("page \(page) is out of range (1–\(count))") }
+        reader.view.stopAnimations()
+        do {
+            try reader.view.goToPage(page - 1)
+        } catch {
+            return .failure("cannot go to page \(page): \(error)")
+        }
+        idle.restart()
+        session.onChange?()
+        return ControlReply(ok: true, status: status)
+    }
+
+    private func open(_ path: String?) -> ControlReply {
+        guard let path, !path.isEmpty else { return .failure("open needs a path") }
+        let operations = session.configuration.operations
+        guard path == policy.current.documentPath || Self.isAllowed(document: path, by: operations) else {
+            let directory = operations.openDirectory.map { "in \($0)" } ?? "(the policy's control.documents names none)"
+            return .failure("\(path) is not the policy's document nor a PDF \(directory)")
+        }
+        guard access(path, R_OK) == 0 else { return .failure("cannot read \(path): \(errnoText(errno))") }
+        session.configuration.documentPath = path
+        reloader.follow()
+        reloader.reload(page: session.configuration.startPage)
+        idle.restart()
+        return ControlReply(ok: true, status: status)
+    }
+
+    /// Whether `document` lies in the policy's `control.documents` directory (symbolic links and
+    /// `..` resolved: a path that leads out of it is not in it).
+    static func isAllowed(document: String, by operations: OperationsPolicy) -> Bool {
+        guard let directory = operations.openDirectory, document.hasSuffix(".pdf") else { return false }
+        return isInside(document, directory: directory, resolvingFile: true)
+    }
+
+    /// Whether `path` is inside `directory` once both are resolved; `resolvingFile`: `path`
+    /// itself must exist (else only its directory must).
+    static func isInside(_ path: String, directory: String, resolvingFile: Bool) -> Bool {
+        guard let base = realPath(directory) else { return false }
+        let resolved: String?
+        if resolvingFile {
+            resolved = realPath(path)
+        } else {
+            guard let slash = path.lastIndex(of: "/") else { return false }
+            let name = path[path.index(after: slash)...]
+            guard !name.isEmpty, name != ".", name != ".." else { return false }
+            resolved = realPath(String(path[..<slash])).map { $0 + "/" + name }
+        }
+        guard let resolved else { return false }
+        return resolved.hasPrefix(base.hasSuffix("/") ? base : base + "/")
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    // MARK: Screenshots
+
+    private func screenshot(to path: String?, reply: @escaping (ControlReply) -> Void) {
+        guard let path, path.hasSuffix(".png") else { return reply(.failure("screenshot needs a path ending in .png")) }
+        guard let directory = session.configuration.operations.screenshotDirectory ?? defaultScreenshotDirectory,
+            Self.isInside(path, directory: directory, resolvingFile: false)
+        else {
+            return reply(
+                .failure("screenshots go in \(defaultScreenshotDirectory ?? "the policy's control.screenshots")"))
+        }
+        guard let buffer = presenter.lastCommitted else { return reply(.failure("nothing is on screen yet")) }
+        let copy = FrameCopy(buffer)
+        nextScreenshot += 1
+        let id = nextScreenshot
+        pendingScreenshots[id] = reply
+        worker.submit {
+            defer { copy.free() }
+            do {
+                try PNGWriter.write(
+                    bgra: copy.pixels, width: copy.width, height: copy.height, stride: copy.stride, to: path)
+                return .written(path: path, id: id)
+            } catch {
+                return .failed("\(error)", id: id)
+            }
+        }
+    }
+
+    private func finished(_ result: ScreenshotResult) {
+        switch result {
+        case .written(let path, let id): pendingScreenshots.removeValue(forKey: id)?(ControlReply(ok: true, path: path))
+        case .failed(let message, let id): pendingScreenshots.removeValue(forKey: id)?(.failure(message))
+        }
+    }
+}
+
+/// A copy of a frame's pixels, handed whole to the thread that encodes it, which frees it.
+private struct FrameCopy: @unchecked Sendable {
+    // Sendable: the copy is only touched by one thread at a time (made here, freed there).
+    let pixels: UnsafeMutableRawPointer
+    let width: Int, height: Int, stride: Int
+
+    init(_ buffer: ShmBuffer) {
+        width = buffer.width
+        height = buffer.height
+        stride = buffer.stride
+        pixels = .allocate(byteCount: stride * height, alignment: 64)
+        pixels.copyMemory(from: buffer.pixels, byteCount: stride * height)
+    }
+
+    func free() { pixels.deallocate() }
+}

@@ -1,0 +1,122 @@
+import FoundationEssentials
+import LecternCore
+
+/// One request on the control socket: a JSON object on one line, `{"command": "status"}`,
+/// `{"command": "goto", "page": 12}`, `{"command": "open", "path": "/srv/kiosk/menu.pdf"}`,
+/// `{"command": "reset"}`, `{"command": "reload"}`,
+/// `{"command": "screenshot", "path": "/run/lectern/shot.png"}`. Unknown fields are ignored.
+public struct ControlRequest: Codable, Equatable, Sendable {
+    /// The commands Lectern knows.
+    public static let commands = ["status", "goto", "open", "reset", "reload", "screenshot"]
+
+    public var command: String
+    /// `goto`: the page, counting from 1.
+    public var page: Int?
+    /// `goto`: the page's label (`/PageLabels`), instead of `page`.
+    public var label: String?
+    /// `open`: the document; `screenshot`: the PNG to write.
+    public var path: String?
+
+    public init(command: String, page: Int? = nil, label: String? = nil, path: String? = nil) {
+        self.command = command
+        self.page = page
+        self.label = label
+        self.path = path
+    }
+}
+
+/// What a kiosk reports about itself (`status`).
+public struct ControlStatus: Codable, Equatable, Sendable {
+    /// The document's path.
+    public var document: String
+    /// `opening`, `open` or `failed`.
+    public var state: String
+    /// The page on screen, counting from 1 (0 while nothing is open).
+    public var page: Int
+    public var pageCount: Int
+    /// Where the reader is (the page counts from 0 here, as in `state.json`).
+    public var viewState: ViewState?
+    public var zoom: Double
+    /// Seconds since the last touch, click or key (or since start).
+    public var idleSeconds: Double
+    public var uptimeSeconds: Double
+    public var framesCommitted: Int
+    /// The last thing that went wrong: the document failing to open, a new version refused, a
+    /// policy edit refused (nil: nothing).
+    public var lastError: String?
+    public var version: String
+}
+
+/// The answer to one request: one JSON object on one line.
+public struct ControlReply: Codable, Equatable, Sendable {
+    public var ok: Bool
+    /// Why the request failed, for an operator to read.
+    public var error: String?
+    /// `status`, and after every successful command.
+    public var status: ControlStatus?
+    /// `screenshot`: the file written.
+    public var path: String?
+
+    public init(ok: Bool, error: String? = nil, status: ControlStatus? = nil, path: String? = nil) {
+        self.ok = ok
+        self.error = error
+        self.status = status
+        self.path = path
+    }
+
+    /// The reply a line holds, or nil.
+    public static func parse(_ line: some Collection<UInt8>) -> ControlReply? {
+        try? JSONDecoder().decode(ControlReply.self, from: Data(line))
+    }
+
+    /// A refusal.
+    public static func failure(_ message: String) -> ControlReply { ControlReply(ok: false, error: message) }
+
+    /// The reply as it goes on the wire: compact JSON and a newline.
+    public func line() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data(#"{"ok":false,"error":"cannot encode the reply"}"#.utf8))
+            + [0x0A]
+    }
+}
+
+extension ControlRequest {
+    /// The request a line holds, or why it holds none ("not JSON …", "unknown command …").
+    public static func parse(_ line: some Collection<UInt8>) -> Result<ControlRequest, ControlProtocolError> {
+        let request: ControlRequest
+        do {
+            request = try JSONDecoder().decode(ControlRequest.self, from: Data(line))
+        } catch DecodingError.keyNotFound(let key, _) {
+            return .failure(.invalid("the request has no \"\(key.stringValue)\""))
+        } catch DecodingError.typeMismatch(_, let context) where !context.codingPath.isEmpty {
+            return .failure(
+                .invalid("\(context.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type"))
+        } catch {
+            return .failure(.invalid("not a JSON object: \(String(decoding: line.prefix(80), as: UTF8.self))"))
+        }
+        guard commands.contains(request.command) else {
+            return .failure(
+                .invalid("unknown command \"\(request.command)\" (known: \(commands.joined(separator: ", ")))"))
+        }
+        return .success(request)
+    }
+
+    /// The request as it goes on the wire: compact JSON and a newline.
+    public func line() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data()) + [0x0A]
+    }
+}
+
+/// Why a line on the control socket was refused.
+public enum ControlProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let message): message
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import LecternCore
+import LecternLinux
+import LecternWayland
+import Logging
+
+/// What an operator of a fleet needs from each kiosk, built after the reader's parts and torn
+/// down before them: the view kept across restarts (`ViewStateStore`) and the control socket
+/// (`ControlSocket` carrying `ControlCommands`) and systemd's readiness and watchdog
+/// (`SystemdNotifier`).
+///
+/// It learns what happens from the hooks `KioskApp` wires: every input event, every commit and
+/// the end of every loop iteration.
+final class Operations {
+    let loop: EventLoop
+    let session: DocumentSession
+    let presenter: FramePresenter
+    let reloader: DocumentReloader
+    let store: ViewStateStore
+    let commands: ControlCommands
+    let notifier: SystemdNotifier?
+    private(set) var socket: ControlSocket?
+    private let logger: Logger
+    private let variable: (String) -> String?
+
+    init(
+        statePath: String?, session: DocumentSession, policy: PolicyWatcher, reloader: DocumentReloader,
+        presenter: FramePresenter, idle: IdleReset, variable: @escaping (String) -> String?, loop: EventLoop,
+        logger: Logger
+    ) throws(SystemError) {
+        self.session = session
+        self.presenter = presenter
+        self.reloader = reloader
+        self.variable = variable
+        self.loop = loop
+        self.logger = logger
+        store = ViewStateStore(
+            path: statePath, session: session, policyDocument: { [unowned policy] in policy.current.documentPath },
+            loop: loop, logger: logger)
+        let socketPath = Self.socketPath(session.configuration.operations, variable: variable)
+        commands = try ControlCommands(
+            session: session, reloader: reloader, policy: policy, presenter: presenter, idle: idle,
+            defaultScreenshotDirectory: socketPath.map(Self.directory), loop: loop, logger: logger)
+        notifier = SystemdNotifier(variable: variable, loop: loop, logger: logger)
+        listen(at: socketPath, group: session.configuration.operations.controlGroup)
+    }
+
+    /// Where the control socket listens under `operations`.
+    static func socketPath(_ operations: OperationsPolicy, variable: (String) -> String?) -> String? {
+        switch operations.controlSocket {
+        case .off: nil
+        case .path(let path): path
+        case .standard: variable("XDG_RUNTIME_DIR").map { $0 + "/lectern.sock" }
+        }
+    }
+
+    private static func directory(of path: String) -> String {
+        path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    }
+
+    private func listen(at path: String?, group: String?) {
+        socket?.close()
+        socket = nil
+        guard let path else {
+            logger.info("no control socket (control.socket is off, or XDG_RUNTIME_DIR is not set)")
+            return
+        }
+        do {
+            let socket = try ControlSocket(path: path, group: group, loop: loop, logger: logger)
+            socket.handle = { [unowned commands] request, reply in commands.handle(request, reply: reply) }
+            self.socket = socket
+            logger.info("control socket \(path)")
+        } catch {
+            logger.error("no control socket: \(error)")
+        }
+    }
+
+    // MARK: Hooks
+
+    /// An input event arrived (before it is handled).
+    func inputArrived(_ event: InputEvent) {
+        commands.lastActivity = loop.clock.now
+    }
+
+    /// A frame was committed: systemd hears that the reader is up (once) and what it shows.
+    func frameCommitted() {
+        let status: String
+        switch session.phase {
+        case .opening:
+            return
+        case .failed(let failure):
+            status = failure.description
+        case .open(let reader):
+            guard presenter.hasShownPage else { return }
+            status = "page \(reader.view.dominantPage() + 1) of \(reader.view.pages.count): \(reader.document.path)"
+        }
+        notifier?.ready(status: status)
+        notifier?.status(status)
+    }
+
+    /// The end of a loop iteration: the view may be saved.
+    func afterIteration() {
+        store.viewMayHaveChanged(hasShownPage: presenter.hasShownPage)
+    }
+
+    /// A new policy applies: the control socket moves if its path or group changed; a document
+    /// opened over the socket stays on screen unless the policy names another document now.
+    func policyChanged(old: KioskConfiguration, new: KioskConfiguration) {
+        if new.documentPath == old.documentPath, let shown = session.reader?.document.path,
+            shown != new.documentPath
+        {
+            session.configuration.documentPath = shown
+            reloader.follow()
+        }
+        let (was, now) = (old.operations, new.operations)
+        if was.controlSocket != now.controlSocket || was.controlGroup != now.controlGroup {
+            listen(at: Self.socketPath(now, variable: variable), group: now.controlGroup)
+        }
+    }
+
+    /// Tears down in reverse: systemd hears `STOPPING=1`, the socket closes, the view is
+    /// written a last time.
+    func close() {
+        notifier?.close()
+        socket?.close()
+        socket = nil
+        commands.close()
+        store.close(hasShownPage: presenter.hasShownPage)
+    }
+}

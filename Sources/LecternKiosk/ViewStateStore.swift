@@ -1,0 +1,140 @@
+import Dispatch
+import Glibc
+import LecternCore
+import LecternLinux
+import LecternWayland
+import Logging
+
+/// The reader's place, kept across restarts: after a power cut or a crash the kiosk comes back
+/// to the document and view it showed (`SavedView`, `state.json`).
+///
+/// At start, `restoredView(for:)` says whether the saved view applies (the policy names the same
+/// document, the shown file is the same version); then, once the first page is on screen, the
+/// view is written at once, again at most once a second while it changes, and on exit. Writes
+/// are atomic (write, fsync, rename, fsync the directory) and happen on a queue of their own:
+/// an SD card's fsync never holds up a frame. The policy's `state.persist = false` stops them.
+final class ViewStateStore {
+    /// The shortest time between two writes, in seconds of the loop's clock.
+    static let interval = 1.0
+
+    let loop: EventLoop
+    let session: DocumentSession
+    /// Where the view is kept (nil: nowhere to keep it; nothing is written).
+    let path: String?
+    private let logger: Logger
+    private let queue = DispatchQueue(label: "lectern.state", qos: .utility)
+    private var lastWritten: SavedView?
+    private var lastWriteTime: Double?
+    private var timer: EventLoop.Timer?
+    /// The version of the shown document, read once per reader (a reload brings a new one).
+    private var version: (reader: ObjectIdentifier, version: FileVersion?)?
+    /// The document the policy in force names, which a saved view records (`restoredView`
+    /// compares it with the policy's at the next start).
+    private let policyDocument: () -> String
+    /// Views written so far.
+    private(set) var writes = 0
+
+    init(
+        path: String?, session: DocumentSession, policyDocument: @escaping () -> String, loop: EventLoop,
+        logger: Logger
+    ) {
+        self.path = path
+        self.session = session
+        self.policyDocument = policyDocument
+        self.loop = loop
+        self.logger = logger
+    }
+
+    /// The saved view to start from, if there is one that applies to `configuration` (the
+    /// configuration's document is then the saved one: a document opened over the control
+    /// socket comes back too). A corrupt or truncated file is logged and ignored.
+    static func restoredView(
+        at path: String?, for configuration: inout KioskConfiguration, logger: Logger
+    ) -> ViewState? {
+        guard configuration.operations.persistsState, let path else { return nil }
+        let saved: SavedView
+        do {
+            guard let loaded = try SavedView.load(from: path) else { return nil }
+            saved = loaded
+        } catch {
+            logger.error("\(error); starting at the start page")
+            return nil
+        }
+        let allowed =
+            saved.document == configuration.documentPath
+            || ControlCommands.isAllowed(document: saved.document, by: configuration.operations)
+        guard allowed, saved.restores(policyDocument: configuration.documentPath) else {
+            logger.info("the saved view is for another document or version: starting at the start page")
+            return nil
+        }
+        logger.info("restoring the saved view: page \(saved.view.pageIndex + 1) of \(saved.document)")
+        configuration.documentPath = saved.document
+        return saved.view
+    }
+
+    /// What would be saved now: nil before the first page is on screen.
+    private func current(hasShownPage: Bool) -> SavedView? {
+        guard hasShownPage, let reader = session.reader else { return nil }
+        let id = ObjectIdentifier(reader)
+        if version?.reader != id { version = (id, FileVersion(path: reader.document.path)) }
+        guard let fileVersion = version?.version else { return nil }
+        return SavedView(
+            document: reader.document.path, version: fileVersion, view: reader.view.viewState(),
+            policyDocument: policyDocument())
+    }
+
+    /// Writes the view if it changed and the last write is a second old, else makes sure it is
+    /// written when the second is up (loop idle handler: cheap when nothing changed).
+    func viewMayHaveChanged(hasShownPage: Bool) {
+        guard path != nil, session.configuration.operations.persistsState, timer == nil,
+            let saved = current(hasShownPage: hasShownPage), saved != lastWritten
+        else { return }
+        let now = loop.clock.now
+        if let last = lastWriteTime, now - last < Self.interval {
+            timer = loop.schedule(at: last + Self.interval) { [unowned self] in
+                timer = nil
+                if let saved = current(hasShownPage: true), saved != lastWritten { write(saved) }
+            }
+        } else {
+            write(saved)
+        }
+    }
+
+    private func write(_ saved: SavedView) {
+        guard let path else { return }
+        lastWritten = saved
+        lastWriteTime = loop.clock.now
+        writes += 1
+        let bytes = saved.encoded()
+        queue.async { [logger] in
+            do throws(SystemError) {
+                try Self.makeDirectory(for: path)
+                try writeFileAtomically(bytes, to: path, mode: 0o600)
+            } catch {
+                logger.error("cannot save the view state: \(error)")
+            }
+        }
+    }
+
+    /// Creates the directory the file goes in, and its parents (`~/.local/state` may not exist
+    /// yet on a fresh kiosk user; systemd's `StateDirectory=` does).
+    private static func makeDirectory(for path: String) throws(SystemError) {
+        var directory = ""
+        for component in path.split(separator: "/").dropLast() {
+            directory += "/" + component
+            guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw SystemError("mkdir \(directory)") }
+        }
+    }
+
+    /// Writes the view a last time and waits for every write (shutdown).
+    func close(hasShownPage: Bool) {
+        timer?.cancel()
+        timer = nil
+        if session.configuration.operations.persistsState, let saved = current(hasShownPage: hasShownPage),
+            saved != lastWritten
+        {
+            write(saved)
+        }
+        queue.sync {}
+    }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Glibc
+import LecternKiosk
+
+/// `lectern ctl COMMAND`: asks a running kiosk over its control socket (`ControlClient`) and
+/// prints the reply, for people (one line per fact) or for scripts (`--json`: the reply's line).
+struct Ctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lectern ctl",
+        abstract: "Ask a running Lectern what it shows, or tell it what to show (its control socket).",
+        discussion: """
+            Commands: status; goto PAGE (a number, counting from 1, or a page label); open PATH (the \
+            policy's document or a PDF in control.documents); reset (the start view); reload (the \
+            policy and the document); screenshot PATH (a PNG in control.screenshots). Exits 1 when \
+            the kiosk refuses, 2 when it cannot be reached.
+            """)
+
+    @Argument(help: "status, goto, open, reset, reload or screenshot.")
+    var command: String
+
+    @Argument(help: "goto: the page or its label; open, screenshot: the path.")
+    var argument: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The control socket (default: $XDG_RUNTIME_DIR/lectern.sock).", valueName: "path"))
+    var socket: String?
+
+    @Flag(help: "Print the reply as JSON, as the socket sent it.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Seconds to wait for the reply (default 5).", valueName: "seconds"))
+    var timeout = 5.0
+
+    func validate() throws {
+        guard ControlRequest.commands.contains(command) else {
+            throw ValidationError(
+                "unknown command \(command) (known: \(ControlRequest.commands.joined(separator: ", ")))")
+        }
+        let needsArgument = ["goto", "open", "screenshot"].contains(command)
+        if needsArgument, argument == nil { throw ValidationError("\(command) needs an argument") }
+        if !needsArgument, argument != nil { throw ValidationError("\(command) takes no argument") }
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be 0 to 3600 seconds") }
+    }
+
+    /// The request the command line asks for.
+    var request: ControlRequest {
+        switch command {
+        case "goto":
+            Int(argument ?? "").map { ControlRequest(command: command, page: $0) }
+                ?? ControlRequest(command: command, label: argument)
+        case "open", "screenshot": ControlRequest(command: command, path: argument)
+        default: ControlRequest(command: command)
+        }
+    }
+
+    func run() throws {
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        guard let path = socket ?? ControlClient.standardPath(runtimeDirectory: runtime) else {
+            throw ValidationError("XDG_RUNTIME_DIR is not set: give the socket with --socket")
+        }
+        let line: [UInt8]
+        let reply: ControlReply
+        do {
+            let client = try ControlClient(path: path)
+            // A kiosk that refuses this user says why and closes: its line is read even when
+            // the request could not be sent.
+            client.send(request)
+            line = try client.line(timeout: Int32(timeout * 1000))
+            reply = try ControlClient.decode(line)
+        } catch {
+            printError("lectern ctl: \(error)")
+            throw ExitCode(2)
+        }
+        if json {
+            print(String(decoding: line, as: UTF8.self))
+        } else if let error = reply.error {
+            printError("lectern ctl: \(error)")
+        } else {
+            print(Self.describe(reply))
+        }
+        if !reply.ok { throw ExitCode.failure }
+    }
+
+    private func printError(_ text: String) {
+        let bytes = Array((text + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// The reply for a person to read.
+    static func describe(_ reply: ControlReply) -> String {
+        var lines: [String] = []
+        if let path = reply.path { lines.append("wrote \(path)") }
+        if let status = reply.status {
+            lines.append("document: \(status.document) (\(status.state))")
+            lines.append("page: \(status.page) of \(status.pageCount)")
+            if let viewport = status.viewState?.viewport {
+                lines.append(
+                    "zoom: \(Int((status.zoom * 100).rounded())) % (viewport \(Int(viewport.minX)) \(Int(viewport.minY)) "
+                        + "\(Int(viewport.width))×\(Int(viewport.height)) pt)")
+            }
+            lines.append("idle: \(Int(status.idleSeconds)) s, up: \(Int(status.uptimeSeconds)) s")
+            if let error = status.lastError { lines.append("last error: \(error)") }
+            lines.append("version: \(status.version)")
+        }
+        return lines.isEmpty ? "ok" : lines.joined(separator: "\n")
+    }
+}
