@@ -38,7 +38,7 @@ final class DocumentReloader {
     private(set) var reloads = 0
     /// Why the last new version was refused (nil once one was shown).
     private(set) var lastError: String?
-    /// When the change being opened was seen (wall time: the reload's cost is real time).
+    /// When the new version began opening, its quiet period over (wall time: the cost is real time).
     private var changeSeen: ContinuousClock.Instant?
     /// The main loop's longest turn from the last shown version's change to its first frame:
     /// a reload must not stall the screen (the benchmark reads it from the log).
@@ -173,7 +173,7 @@ final class DocumentReloader {
             let shown = ContinuousClock.now - changeSeen, turn = loop.longestTurn
             self.lastReloadLongestTurn = turn
             logger.info(
-                "reload timing: \(path) shown \(shown.milliseconds) ms after the change; the main loop's longest turn meanwhile \(Int(turn.seconds * 1e6)) us"
+                "reload timing: \(path) opened and shown in \(shown.milliseconds) ms; the main loop's longest turn meanwhile \(Int(turn.seconds * 1e6)) us"
             )
         }
     }
