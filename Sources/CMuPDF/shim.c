@@ -1020,6 +1020,74 @@ int CMuPDF_document_page_labels(CMuPDF_document *document, CMuPDF_page_label_ran
     return status;
 }
 
+// MARK: - Metadata and presentation
+
+/// Cuts `text` (NUL-terminated) so it ends on a UTF-8 character boundary.
+static void trim_partial_utf8(char *text) {
+    size_t length = strlen(text);
+    size_t start = length;
+    while (start > 0 && (text[start - 1] & 0xC0) == 0x80) start--;
+    if (start == 0) return;
+    unsigned char lead = (unsigned char)text[start - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    if (length - (start - 1) < need) text[start - 1] = 0;
+}
+
+int CMuPDF_document_title(CMuPDF_document *document, char *title, int size, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
+    if (size <= 0) {
+        set_error(error, CMUPDF_ERROR_ARGUMENT, "no room for the title");
+        return CMUPDF_ERROR_ARGUMENT;
+    }
+    title[0] = 0;
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    int status = CMUPDF_OK, found = -1;
+    fz_try(ctx) found = fz_lookup_metadata(ctx, document->doc, FZ_META_INFO_TITLE, title, size);
+    fz_catch(ctx) status = caught(ctx, error);
+    unlock_document(document);
+    if (status != CMUPDF_OK || found < 0) title[0] = 0;
+    title[size - 1] = 0;
+    if (found > size) trim_partial_utf8(title); // fz_strlcpy cut it anywhere
+    return status;
+}
+
+/// Reads /Dur and /Trans like pdf_page_presentation, from the page object, with the defaults of
+/// the PDF reference (ISO 32000-1, 12.4.4.1). Call with doc_lock held, inside fz_try.
+static void page_presentation_locked(CMuPDF_document *document, int index, CMuPDF_page_presentation *out) {
+    fz_context *ctx = document->ctx;
+    pdf_obj *page = lookup_page_obj(document, index);
+    pdf_obj *dur = pdf_dict_get(ctx, page, PDF_NAME(Dur));
+    out->duration = pdf_is_number(ctx, dur) && pdf_to_real(ctx, dur) > 0 ? pdf_to_real(ctx, dur) : -1;
+    pdf_obj *trans = pdf_dict_get(ctx, page, PDF_NAME(Trans));
+    if (!pdf_is_dict(ctx, trans)) return;
+    pdf_obj *style = pdf_dict_get(ctx, trans, PDF_NAME(S));
+    fz_strlcpy(out->style, pdf_is_name(ctx, style) ? pdf_to_name(ctx, style) : "R", sizeof out->style);
+    pdf_obj *d = pdf_dict_get(ctx, trans, PDF_NAME(D));
+    out->transition_duration = pdf_is_number(ctx, d) ? pdf_to_real(ctx, d) : 1;
+    pdf_obj *di = pdf_dict_get(ctx, trans, PDF_NAME(Di));
+    out->direction = pdf_is_number(ctx, di) ? pdf_to_int(ctx, di) : pdf_is_name(ctx, di) ? -1 : 0;
+    out->vertical = pdf_name_eq(ctx, pdf_dict_get(ctx, trans, PDF_NAME(Dm)), PDF_NAME(V));
+    out->outward = pdf_name_eq(ctx, pdf_dict_get(ctx, trans, PDF_NAME(M)), PDF_NAME(O));
+}
+
+int CMuPDF_page_get_presentation(CMuPDF_document *document, int index,
+                                 CMuPDF_page_presentation *presentation, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
+    memset(presentation, 0, sizeof *presentation);
+    presentation->duration = -1;
+    presentation->transition_duration = 1;
+    int status = check_index(document, index, error);
+    if (status != CMUPDF_OK) return status;
+    if (!document->pdf) return CMUPDF_OK; // other formats have no presentation keys
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    fz_try(ctx) page_presentation_locked(document, index, presentation);
+    fz_catch(ctx) status = caught(ctx, error);
+    unlock_document(document);
+    return status;
+}
+
 // MARK: - Pages
 
 /// Loads page `index` with the document context (fz_load_page: the page dictionary, its annotations

@@ -166,6 +166,32 @@ int CMuPDF_document_claimed_page_count(CMuPDF_document *document, int64_t *claim
 /// read for every page's size: about 0.7 KB a page. They are read again when needed. Never throws.
 void CMuPDF_document_release_page_objects(CMuPDF_document *document);
 
+/// Copies the document's title (/Info /Title, as UTF-8; fz_lookup_metadata "info:Title") into
+/// `title` (`size` bytes, NUL-terminated, cut at a character boundary when longer). Writes ""
+/// when the document has none. Returns a status.
+int CMuPDF_document_title(CMuPDF_document *document, char *title, int size, CMuPDF_error *error);
+
+/// A page's presentation keys: how long it shows in a presentation and how it comes on screen.
+typedef struct CMuPDF_page_presentation {
+    /// /Dur in seconds; -1 when the page has none (or it is not a positive number).
+    float duration;
+    /// /Trans /S as written ("Fade", "Push", …; "R" when /S is missing); "" when there is no /Trans.
+    char style[16];
+    /// /Trans /D in seconds (default 1).
+    float transition_duration;
+    /// /Trans /Di in degrees counterclockwise from left to right (default 0); -1 for /None.
+    int direction;
+    /// /Trans /Dm /V (default /H: 0).
+    int vertical;
+    /// /Trans /M /O (default /I: 0).
+    int outward;
+} CMuPDF_page_presentation;
+
+/// Reads /Dur and /Trans of page `index` from its page object (nothing is loaded but the page
+/// dictionary). PDFs only. Returns a status.
+int CMuPDF_page_get_presentation(CMuPDF_document *document, int index,
+                                 CMuPDF_page_presentation *presentation, CMuPDF_error *error);
+
 /// One entry of /Root /PageLabels: from page `start` on, labels are `prefix` + a number.
 typedef struct CMuPDF_page_label_range {
     int start;
