@@ -20,7 +20,7 @@ public final class FrameCompositor {
     // Loaded when text is first drawn: fontconfig's start-up stays off the path to the
     // first page frame, which has no text of ours.
     private lazy var titleFont: TextRenderer? = TextRenderer(pixelSize: 34, logger: logger)
-    private lazy var bodyFont: TextRenderer? = titleFont == nil ? nil : TextRenderer(pixelSize: 22, logger: logger)
+    lazy var bodyFont: TextRenderer? = titleFont == nil ? nil : TextRenderer(pixelSize: 22, logger: logger)
 
     public init(logger: Logger) {
         self.logger = logger
@@ -32,6 +32,9 @@ public final class FrameCompositor {
         guard let last = lastScene, last.width == scene.width, last.height == scene.height,
             last.background == scene.background
         else { return [bounds] }
+        if last.transition != nil || scene.transition != nil {
+            return last.transition == scene.transition ? nil : [bounds]
+        }
         if last == scene { return nil }
         var boxes: [PixelBox] = []
         if last.shadows != scene.shadows {
@@ -68,6 +71,9 @@ public final class FrameCompositor {
         }
         if last.banner != scene.banner {
             boxes.append(bannerBox(in: scene))
+        }
+        if last.labels != scene.labels {
+            boxes += Set(last.labels).symmetricDifference(scene.labels).map(\.box)
         }
         if last.qrCode != scene.qrCode {
             boxes += [last.qrCode, scene.qrCode].compactMap { $0.map { qrCodeBox($0, in: scene) } }
@@ -135,6 +141,10 @@ public final class FrameCompositor {
     }
 
     private func paint(_ scene: Scene, repaint: Region, into target: OpaquePointer) {
+        if let transition = scene.transition {
+            paint(transition, in: scene, target: target)
+            return
+        }
         // Background and shadows: only around the pages.
         let pageArea = Region(scene.pages.map(\.visible))
         let around = repaint.subtracting(pageArea)
@@ -162,6 +172,7 @@ public final class FrameCompositor {
             for layer in page.layers { composite(layer, target: target, within: page.visible) }
         }
         repaint.clip(target)
+        for label in scene.labels { paint(label, target: target) }
         if let chrome = scene.chrome { paint(chrome, in: scene, target: target) }
         if let message = scene.message { paint(message, in: scene, target: target) }
         if let banner = scene.banner { paintBanner(banner, in: scene, target: target) }
@@ -204,7 +215,7 @@ public final class FrameCompositor {
         }
     }
 
-    private func fill(_ target: OpaquePointer, _ box: PixelBox, _ color: Color, op: pixman_op_t) {
+    func fill(_ target: OpaquePointer, _ box: PixelBox, _ color: Color, op: pixman_op_t) {
         guard !box.isEmpty else { return }
         var pixmanColor = color.pixman
         var pixmanBox = pixman_box32_t(x1: Int32(box.x), y1: Int32(box.y), x2: Int32(box.maxX), y2: Int32(box.maxY))
@@ -237,9 +248,17 @@ public final class FrameCompositor {
         let positionWidth = bodyFont.width(of: chrome.position)
         bodyFont.draw(
             chrome.position, x: top.maxX - 24 - positionWidth, baselineY: baseline, color: .text, into: target)
-        let titleSpace = max(0, top.width - positionWidth - 72)
+        var titleX = 24
+        if let back = chrome.backLabel {
+            let button = Scene.Chrome.backButton(width: scene.width, height: scene.height)
+            fill(target, button.insetBy(dx: 8, dy: 8), .errorCard, op: PIXMAN_OP_SRC)
+            let x = button.x + max(0, (button.width - bodyFont.width(of: back)) / 2)
+            bodyFont.draw(back, x: x, baselineY: baseline, color: .text, into: target)
+            titleX = button.maxX + 16
+        }
+        let titleSpace = max(0, top.width - positionWidth - 48 - titleX)
         let title = bodyFont.wrap(chrome.title, maxWidth: titleSpace).first ?? ""
-        bodyFont.draw(title, x: 24, baselineY: baseline, color: .text, into: target)
+        bodyFont.draw(title, x: titleX, baselineY: baseline, color: .text, into: target)
     }
 
     // MARK: Messages

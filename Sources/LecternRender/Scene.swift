@@ -87,11 +87,21 @@ public struct Scene: Equatable, Sendable {
         public var progress: Double
         /// The scrubber runs right to left (right-edge binding).
         public var isRightToLeft: Bool
-        public init(title: String, position: String, progress: Double, isRightToLeft: Bool = false) {
+        /// The text of a button at the title bar's left end that goes back (to the shelf).
+        public var backLabel: String?
+        public init(
+            title: String, position: String, progress: Double, isRightToLeft: Bool = false, backLabel: String? = nil
+        ) {
             self.title = title
             self.position = position
             self.progress = progress
             self.isRightToLeft = isRightToLeft
+            self.backLabel = backLabel
+        }
+
+        /// The back button at the title bar's left end.
+        public static func backButton(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: 0, y: 0, width: min(width / 3, 180), height: Scene.chromeBarHeight)
         }
 
         /// The title bar along the top of a `width` × `height` frame.
@@ -122,6 +132,10 @@ public struct Scene: Equatable, Sendable {
     public var banner: String?
     /// A web link's QR code, in a card in the middle, over everything else.
     public var qrCode: QRCode?
+    /// Lines of text in boxes over the pages (the shelf's titles).
+    public var labels: [Label] = []
+    /// One page giving way to the next (the attract loop): when set, the frame is only that.
+    public var transition: Transition?
 
     public init(width: Int, height: Int) {
         self.width = width
