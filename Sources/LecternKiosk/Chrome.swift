@@ -29,6 +29,12 @@ final class Chrome {
     /// The touch (or -1: the pointer) dragging the page scrubber.
     private(set) var scrubbingTouch: Int?
     private var pointerLocation: Point?
+    /// The touch (or -1: the pointer) pressing the back button: its events end here.
+    private var backTouch: Int?
+    /// Whether the title bar has a button back to the shelf (set when the policy has one).
+    var hasBack: Bool { session.configuration.hasShelf }
+    /// Called when the back button (or Escape) asks for the shelf.
+    var onBack: (() -> Void)?
     /// Called when what the chrome shows changed.
     var onChange: (() -> Void)?
 
@@ -74,7 +80,7 @@ final class Chrome {
         return Scene.Chrome(
             title: fileName(reader.document.path), position: position,
             progress: count > 1 ? Double(page) / Double(count - 1) : 0,
-            isRightToLeft: reader.view.configuration.pageBinding == .rightEdge)
+            isRightToLeft: reader.view.configuration.pageBinding == .rightEdge, backLabel: hasBack ? "‹ Shelf" : nil)
     }
 
     /// Shows `text` along the bottom for `seconds`.
@@ -94,7 +100,8 @@ final class Chrome {
 
     /// Handles `event` if it belongs to the chrome; returns whether it did.
     func handle(_ event: InputEvent, reader: Reader) -> Bool {
-        let handled = handleScrubber(event, reader: reader) || handlePageEntry(event, reader: reader)
+        let handled =
+            handleBack(event) || handleScrubber(event, reader: reader) || handlePageEntry(event, reader: reader)
         if handled { onChange?() }
         return handled
     }
@@ -107,6 +114,43 @@ final class Chrome {
             Scene.Chrome.scrubberBar(width: width, height: height),
             Scene.Chrome.scrubberTrack(width: width, height: height)
         )
+    }
+
+    /// A press on the back button goes back to the shelf when it is released (the whole touch
+    /// or click belongs to the button). Escape does the same when nothing is typed.
+    private func handleBack(_ event: InputEvent) -> Bool {
+        let width = Int(session.screenSize.width), height = Int(session.screenSize.height)
+        func onButton(_ point: Point?) -> Bool {
+            guard isVisible, hasBack, let point else { return false }
+            let button = Scene.Chrome.backButton(width: width, height: height)
+            return point.x < Double(button.maxX) && point.y < Double(button.maxY)
+        }
+        switch event.kind {
+        case .touchDown(let id, let location) where onButton(location):
+            backTouch = id
+            return true
+        case .pointerButton(.left, true) where onButton(pointerLocation):
+            backTouch = -1
+            return true
+        case .touchMotion(let id, _) where id == backTouch:
+            return true
+        case .touchUp(let id) where id == backTouch:
+            backTouch = nil
+            onBack?()
+            return true
+        case .pointerButton(.left, false) where backTouch == -1:
+            backTouch = nil
+            onBack?()
+            return true
+        case .touchCancel:
+            backTouch = nil
+            return false
+        case .key(.escape, _) where pageEntry.isEmpty && hasBack:
+            onBack?()
+            return true
+        default:
+            return false
+        }
     }
 
     private func handleScrubber(_ event: InputEvent, reader: Reader) -> Bool {

@@ -43,6 +43,8 @@ final class DocumentReloader {
     /// The main loop's longest turn from the last shown version's change to its first frame:
     /// a reload must not stall the screen (the benchmark reads it from the log).
     private(set) var lastReloadLongestTurn: Duration?
+    /// Called with the reason when a version is refused.
+    var onRefuse: ((String) -> Void)?
 
     /// The quiet period after the last write: a copy in place takes a while.
     static let quietPeriod = 0.5
@@ -182,6 +184,7 @@ final class DocumentReloader {
         dropCandidate()
         lastError = reason
         logger.error("\(reason); the version on screen stays")
+        onRefuse?(reason)
     }
 
     private func dropCandidate() {

@@ -14,6 +14,9 @@ final class FramePresenter {
     let loop: EventLoop
     let session: DocumentSession
     let chrome: Chrome
+    let shelf: Shelf
+    /// The attract loop's page transitions.
+    let transitions: TransitionPlayer
     private let window: XdgToplevel
     private let pool: ShmBufferPool
     private let frameCompositor: FrameCompositor
@@ -41,12 +44,14 @@ final class FramePresenter {
     private(set) weak var lastCommitted: ShmBuffer?
 
     init(
-        display: Display, loop: EventLoop, session: DocumentSession, chrome: Chrome, dumper: FrameDumper?,
-        logger: Logger
+        display: Display, loop: EventLoop, session: DocumentSession, chrome: Chrome, shelf: Shelf,
+        transitions: TransitionPlayer, dumper: FrameDumper?, logger: Logger
     ) {
         self.loop = loop
         self.session = session
         self.chrome = chrome
+        self.shelf = shelf
+        self.transitions = transitions
         self.dumper = dumper
         self.logger = logger
         window = XdgToplevel(display: display, title: "Lectern", appID: "lectern", logger: logger)
@@ -69,7 +74,7 @@ final class FramePresenter {
     func setNeedsFrame() { needsFrame = true }
 
     /// Whether a frame is still to be drawn (or an animation to be played out).
-    var isPending: Bool { needsFrame || (session.reader?.view.isAnimating ?? false) }
+    var isPending: Bool { needsFrame || (session.reader?.view.isAnimating ?? false) || transitions.isActive }
 
     /// Draws a frame if one is needed and the compositor is ready for it (loop idle handler).
     func drawIfNeeded() {
@@ -83,14 +88,22 @@ final class FramePresenter {
     }
 
     private func draw(size: (width: Int, height: Int)) {
-        let reader = session.reader
+        // The shelf hides the document: nothing of it is planned or rendered then.
+        let reader = shelf.isShown ? nil : session.reader
         var animating = false
         if let reader, reader.view.isAnimating {
             animating = reader.view.advanceAnimations(to: loop.clock.now)
             if !animating { onAnimationEnd?() }
         }
         let plan = reader?.plan(size: size, prefetching: hasShownPage)
-        guard let scene = sceneState(size: size, plan: plan).scene() else { return }
+        let next =
+            shelf.isShown
+            ? shelf.scene(width: size.width, height: size.height, notice: chrome.notice)
+            : sceneState(size: size, plan: plan).scene()
+        guard let next,
+            let scene = transitions.frame(for: next, isSharp: plan?.isSharp ?? true, now: loop.clock.now)
+        else { return }
+        animating = animating || transitions.isAnimating
         guard frameCompositor.damage(for: scene) != nil else {
             // Nothing new to show: an animation still needs to come back next frame time.
             if animating { scheduleAnimationFrame() }
@@ -110,10 +123,11 @@ final class FramePresenter {
         let damage = frameCompositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: buffer.age)
         window.commit(buffer, damage: damage.map { ($0.x, $0.y, $0.width, $0.height) })
         pool.committed(buffer)
+        transitions.committed(scene)
         frameCount += 1
         lastCommitted = buffer
         needsFrame = animating
-        pagesOnScreen = scene.pages.map { item in
+        pagesOnScreen = (shelf.isShown ? [] : scene.pages).map { item in
             KioskStatus.PageOnScreen(
                 page: item.page, frame: item.frame, visible: item.frame.intersection(item.clip),
                 isSharp: plan?.sharpPages.contains(item.page) ?? false)
@@ -121,7 +135,7 @@ final class FramePresenter {
         let showsPage = scene.pages.contains { !$0.layers.isEmpty }
         logCommit(size: size, plan: plan, showsPage: showsPage)
         committedSize = size
-        if showsPage {
+        if showsPage, !shelf.isShown {
             hasShownPage = true
             session.pagesShown(plan?.sharpPages ?? [])
         }

@@ -90,24 +90,32 @@ final class IdleReset {
             restart()
             return
         }
-        guard session.reader != nil else { return }
-        logger.info("no input for \(Int(seconds)) s: back to page \(session.configuration.startPage + 1)")
+        let home = session.configuration.hasShelf ? "the shelf" : "page \(session.configuration.startPage + 1)"
+        logger.info("no input for \(Int(seconds)) s: back to \(home)")
         reset()
     }
 
-    /// Goes back to the start view now (the wait ran out, or the control socket's `reset`).
+    /// Goes back to the start view now (the wait ran out, or the control socket's `reset`), and
+    /// then to the shelf if there is one (`onReset`).
     func reset() {
-        guard let reader = session.reader else { return }
         timer?.cancel()
         timer = nil
+        goHome()
+        onReset?()
+    }
+
+    /// Back to the start page zoomed out, the chrome as the policy has it, nothing typed, no
+    /// notice (also when a touch stops the attract loop).
+    func goHome() {
         noticeTimer?.cancel()
         isCountingDown = false
         chrome.clearNotice()
         chrome.reset()
         input.resetInteractions()
-        reader.view.stopAnimations()
-        try? reader.view.goToPage(min(session.configuration.startPage, reader.view.pages.count - 1))
+        if let reader = session.reader {
+            reader.view.stopAnimations()
+            try? reader.view.goToPage(min(session.configuration.startPage, reader.view.pages.count - 1))
+        }
         session.onChange?()
-        onReset?()
     }
 }

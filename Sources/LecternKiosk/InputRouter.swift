@@ -13,6 +13,7 @@ final class InputRouter {
     let loop: EventLoop
     let session: DocumentSession
     let chrome: Chrome
+    let shelf: Shelf
     private let logger: Logger
     /// The controller for the open document (rebuilt when it opens and at an idle reset).
     private(set) var interactions: InteractionController?
@@ -33,10 +34,11 @@ final class InputRouter {
     /// Called after an event was handled (something on screen may have changed).
     var onChange: (() -> Void)?
 
-    init(loop: EventLoop, session: DocumentSession, chrome: Chrome, logger: Logger) {
+    init(loop: EventLoop, session: DocumentSession, chrome: Chrome, shelf: Shelf, logger: Logger) {
         self.loop = loop
         self.session = session
         self.chrome = chrome
+        self.shelf = shelf
         self.logger = logger
     }
 
@@ -70,12 +72,12 @@ final class InputRouter {
         event.time = localTime(ofEventTime: raw.time)
         var dismissed = onActivity?() ?? false
         defer { onChange?() }
-        guard let reader = session.reader, let interactions else { return }
         if chrome.qrCode != nil, event.isPress {
             chrome.clearNotice()
             dismissed = true
         }
-        if absorb(event, dismissing: dismissed) { return }
+        if absorb(event, dismissing: dismissed) || shelf.handle(event) { return }
+        guard let reader = session.reader, let interactions else { return }
         if chrome.handle(event, reader: reader) {
             scheduleGestureDeadline()
             return

@@ -53,6 +53,7 @@ public final class KioskApp {
         let policy: PolicyWatcher
         let session: DocumentSession
         let reloader: DocumentReloader
+        let home: Home
         let display: Display
         let chrome: Chrome
         let presenter: FramePresenter
@@ -143,8 +144,11 @@ public final class KioskApp {
         session.restoredView = restored
         session.open()
         let reloader: DocumentReloader
+        let home: Home
+        let transitions = TransitionPlayer(logger: logger)
         do {
             reloader = try DocumentReloader(session: session, files: files, loop: loop, logger: logger)
+            home = try Home(session: session, reloader: reloader, transitions: transitions, loop: loop, logger: logger)
         } catch {
             session.close()
             policy.close()
@@ -155,6 +159,7 @@ public final class KioskApp {
             display = try Display(
                 name: configuration.displayName, loop: loop, logger: logger, whileWaiting: environment.whileWaiting)
         } catch {
+            home.close()
             reloader.close()
             session.close()
             policy.close()
@@ -165,8 +170,9 @@ public final class KioskApp {
         let chrome = Chrome(loop: loop, session: session, logger: logger)
         let dumper = configuration.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
         let presenter = FramePresenter(
-            display: display, loop: loop, session: session, chrome: chrome, dumper: dumper, logger: logger)
-        let input = InputRouter(loop: loop, session: session, chrome: chrome, logger: logger)
+            display: display, loop: loop, session: session, chrome: chrome, shelf: home.shelf, transitions: transitions,
+            dumper: dumper, logger: logger)
+        let input = InputRouter(loop: loop, session: session, chrome: chrome, shelf: home.shelf, logger: logger)
         let idle = IdleReset(loop: loop, session: session, chrome: chrome, input: input, logger: logger)
         let operations: Operations
         do {
@@ -178,6 +184,7 @@ public final class KioskApp {
             input.close()
             presenter.close()
             chrome.close()
+            home.close()
             reloader.close()
             session.close()
             policy.close()
@@ -190,15 +197,17 @@ public final class KioskApp {
         }
         chrome.isVisible = session.configuration.policy.chrome == .always
         policy.onChange = {
-            [unowned session, unowned chrome, unowned idle, unowned reloader, unowned operations] old, new in
-            PolicyChange(old: old, new: new).apply(session: session, chrome: chrome, idle: idle, reloader: reloader)
+            [unowned session, unowned chrome, unowned idle, unowned reloader, unowned operations, unowned home] old, new
+            in
+            PolicyChange(old: old, new: new).apply(
+                session: session, chrome: chrome, idle: idle, reloader: reloader, shelf: home.shelf)
             operations.policyChanged(old: old, new: new)
         }
         session.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
-        session.onOpen = { [unowned input] _ in input.resetInteractions() }
         chrome.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         input.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
-        input.onActivity = { [unowned idle] in idle.restart() }
+        home.connect(
+            session: session, reloader: reloader, chrome: chrome, input: input, idle: idle, presenter: presenter)
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
         presenter.onCommit = { [unowned operations] in operations.frameCommitted() }
         display.onInput = { [unowned input, unowned operations] event in
@@ -212,8 +221,8 @@ public final class KioskApp {
         }
         idle.restart()
         parts = Parts(
-            files: files, policy: policy, session: session, reloader: reloader, display: display, chrome: chrome,
-            presenter: presenter,
+            files: files, policy: policy, session: session, reloader: reloader, home: home, display: display,
+            chrome: chrome, presenter: presenter,
             input: input, idle: idle, operations: operations,
             idleHandler: idleHandler)
     }
@@ -239,6 +248,7 @@ public final class KioskApp {
         parts.input.close()
         parts.presenter.close()
         parts.chrome.close()
+        parts.home.close()
         parts.reloader.close()
         parts.session.close()
         parts.policy.close()
@@ -270,9 +280,10 @@ public final class KioskApp {
         status.windowSize = parts.presenter.windowSize.map { Size(width: Double($0.width), height: Double($0.height)) }
         status.pagesOnScreen = parts.presenter.pagesOnScreen
         status.idleResetDeadline = parts.idle.deadline
-        status.isAnimating = parts.session.reader?.view.isAnimating ?? false
+        status.isAnimating = parts.session.reader?.view.isAnimating ?? false || parts.presenter.transitions.isAnimating
         status.isInteracting = parts.input.isInteracting
-        status.isAtRest = !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy
+        status.isAtRest =
+            !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy && !parts.home.isBusy
         status.documentReloads = parts.reloader.reloads
         status.documentReloadError = parts.reloader.lastError
         status.policyGeneration = parts.policy.generation
@@ -280,6 +291,7 @@ public final class KioskApp {
         status.hasPendingFileChanges = parts.files.hasPendingChanges
         status.savedViews = parts.operations.store.writes
         status.controlSocket = parts.operations.socket?.listener.path
+        parts.home.report(into: &status, transitions: parts.presenter.transitions)
         return status
     }
 }

@@ -2,8 +2,11 @@ import LecternCore
 
 /// What the operator chose: the policy file (`PolicyFile`), then the command line on top.
 public struct KioskConfiguration: Sendable {
-    /// The document to show.
+    /// The document to show (with a shelf: the one open, or to open first).
     public var documentPath: String
+    /// The documents on the shelf (policy `documents`, or several paths on the command line):
+    /// with two or more, the home screen shows their covers and a tap opens one.
+    public var shelfPaths: [String] = []
     /// The policy file, followed while the app runs (nil: none; the options here stand).
     public var policyPath: String?
     /// The command line's settings by policy key: they override the file's (`PolicyFile`).
@@ -41,6 +44,9 @@ public struct KioskConfiguration: Sendable {
         self.password = password
         self.frameDumpPath = frameDumpPath
     }
+
+    /// Whether the home screen is the shelf.
+    public var hasShelf: Bool { shelfPaths.count > 1 }
 
     /// The document view's configuration for a document whose PDF says `rightToLeft`.
     func viewConfiguration(rightToLeft: Bool) -> ViewConfiguration {

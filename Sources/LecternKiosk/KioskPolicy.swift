@@ -1,3 +1,5 @@
+import LecternCore
+
 /// What the operator's policy file decides beyond the document and its layout: the chrome, the
 /// interaction components and their declarative conditions, links, the idle countdown, the
 /// attract loop, QR codes and document reload. A value: a new policy replaces the old whole.
@@ -48,6 +50,8 @@ public struct KioskPolicy: Equatable, Sendable {
     public var attractAfterSeconds = 0
     /// Seconds per page in the attract loop when the page has no /Dur.
     public var attractPageSeconds = 8.0
+    /// How the attract loop brings on a page that has no /Trans.
+    public var attractTransition = PageTransition(style: .fade, duration: 1)
 
     public init() {}
 

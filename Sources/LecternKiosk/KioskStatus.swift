@@ -70,4 +70,31 @@ public struct KioskStatus: Sendable {
     public var savedViews = 0
     /// Where the control socket listens (nil: it does not).
     public var controlSocket: String?
+    /// The shelf (several documents) is the screen.
+    public var isShelfShown = false
+    /// The shelf's documents, in order, where their covers are with the shelf scrolled as now.
+    public var shelf: [ShelfCover] = []
+    /// How far the shelf is scrolled down, in pixels.
+    public var shelfScroll = 0
+    /// Pages turn by themselves (the attract loop).
+    public var isAttractRunning = false
+    /// Pages the attract loop turned since start.
+    public var attractAdvances = 0
+    /// When the attract loop turns the page next, on the app's clock.
+    public var attractDeadline: Double?
+    /// How far the page transition on screen is (nil: none is).
+    public var transitionProgress: Double?
+
+    /// A document on the shelf.
+    public struct ShelfCover: Equatable, Sendable {
+        public var path: String
+        /// Its /Info /Title, else its file name.
+        public var title: String
+        /// Its first page was drawn as its cover.
+        public var hasCover: Bool
+        /// Why it cannot be opened (its cover says so), nil when it can.
+        public var failure: String?
+        /// Its cover's box on screen.
+        public var box: PixelBox
+    }
 }

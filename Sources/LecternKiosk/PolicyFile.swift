@@ -142,8 +142,15 @@ public enum PolicyFile {
     )
         -> PolicyValue
     {
-        guard spec.isPath, case .string(let path) = value, !path.isEmpty, !path.hasPrefix("/") else { return value }
-        return .string(directory + "/" + path)
+        func resolve(_ path: String) -> String {
+            path.isEmpty || path.hasPrefix("/") ? path : directory + "/" + path
+        }
+        guard spec.isPath else { return value }
+        switch value {
+        case .string(let path): return .string(resolve(path))
+        case .strings(let paths): return .strings(paths.map(resolve))
+        default: return value
+        }
     }
 
     private static func unknownKeyMessage(_ key: String) -> String {

@@ -29,8 +29,18 @@ public enum PolicyKeys {
                 string(v) { path in
                     guard access(path, F_OK) == 0 else { return "no such document: \(path)" }
                     c.documentPath = path
+                    c.shelfPaths = []  // one document: the command line's FILE over the file's shelf
                     return nil
                 }
+            },
+            Key(name: "documents", isPath: true) { c, v in
+                guard case .strings(let paths) = v, !paths.isEmpty else {
+                    return "needs a list of one or more paths, not \(v.typeName)"
+                }
+                if let missing = paths.first(where: { access($0, F_OK) != 0 }) { return "no such document: \(missing)" }
+                c.documentPath = paths[0]
+                c.shelfPaths = paths.count > 1 ? paths : []
+                return nil
             },
             Key(name: "password") { c, v in string(v) { c.password = $0.isEmpty ? nil : $0 } },
             Key(name: "frame-dump", isPath: true) { c, v in string(v) { c.frameDumpPath = $0.isEmpty ? nil : $0 } },
@@ -73,6 +83,16 @@ public enum PolicyKeys {
             Key(name: "idle.countdown") { c, v in integer(v, 0...600) { c.policy.idleCountdownSeconds = $0 } },
             Key(name: "idle.notice") { c, v in string(v) { c.policy.idleNotice = $0 } },
             Key(name: "qr.seconds") { c, v in integer(v, 1...3600) { c.policy.qrSeconds = $0 } },
+            Key(name: "attract.after") { c, v in integer(v, 0...86_400) { c.policy.attractAfterSeconds = $0 } },
+            Key(name: "attract.interval") { c, v in number(v, 1...3600) { c.policy.attractPageSeconds = $0 } },
+            Key(name: "attract.transition") { c, v in
+                choice(v, ["fade": PageTransition.Style.fade, "push": .push, "none": .replace]) {
+                    c.policy.attractTransition.style = $0
+                }
+            },
+            Key(name: "attract.transition-seconds") { c, v in
+                number(v, 0.1...10) { c.policy.attractTransition.duration = $0 }
+            },
             Key(name: "reload.documents") { c, v in boolean(v) { c.policy.reloadsDocuments = $0 } },
             Key(name: "state.persist") { c, v in boolean(v) { c.operations.persistsState = $0 } },
             Key(name: "control.socket", isPath: true) { c, v in

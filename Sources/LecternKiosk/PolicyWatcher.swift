@@ -87,10 +87,14 @@ struct PolicyChange {
     var old: KioskConfiguration
     var new: KioskConfiguration
 
-    func apply(session: DocumentSession, chrome: Chrome, idle: IdleReset, reloader: DocumentReloader) {
+    func apply(session: DocumentSession, chrome: Chrome, idle: IdleReset, reloader: DocumentReloader, shelf: Shelf) {
+        let shown = session.configuration.documentPath
         session.configuration = new
+        // The document opened from the shelf stays open while the shelf still holds it.
+        if new.shelfPaths.contains(shown) { session.configuration.documentPath = shown }
+        shelf.setDocuments(new.shelfPaths)
         reloader.follow()
-        if new.documentPath != old.documentPath || new.password != old.password { reloader.reload() }
+        if session.configuration.documentPath != shown || new.password != old.password { reloader.reload() }
         if let reader = session.reader {
             let layout = new.viewConfiguration(rightToLeft: reader.document.isRightToLeft)
             if layout != reader.view.configuration {

@@ -8,7 +8,7 @@ import SystemPackage
 /// never waits on it, not even at exit: a job still running then (a long page-tree walk) is
 /// abandoned with the process.
 final class RenderWorker<Result: Sendable>: Sendable {
-    private let queue = DispatchQueue(label: "lectern.render", qos: .userInitiated)
+    private let queue: DispatchQueue
     private let inbox = Mutex<[Result]>([])
     private let pending = Atomic<Int>(0)
     private let wakeUp: EventFD
@@ -16,7 +16,9 @@ final class RenderWorker<Result: Sendable>: Sendable {
     /// Readable when results are waiting; for the event loop to watch (owned here).
     var wakeDescriptor: FileDescriptor { wakeUp.descriptor }
 
-    init() throws(SystemError) {
+    /// - Parameter qos: the worker's priority (the shelf's covers: `.utility`, behind the page).
+    init(qos: DispatchQoS = .userInitiated) throws(SystemError) {
+        queue = DispatchQueue(label: "lectern.render", qos: qos)
         wakeUp = try EventFD()
     }
 

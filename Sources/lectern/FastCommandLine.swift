@@ -30,11 +30,11 @@ enum FastCommandLine: Equatable {
         var options = LaunchOptions()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
-            // Empty arguments, `-`, `--`, short options and a second FILE are left to the parser.
+            // Empty arguments, `-`, `--` and short options are left to the parser.
             guard !argument.isEmpty else { return .other }
             guard argument.hasPrefix("--") else {
-                guard !argument.hasPrefix("-"), options.file == nil else { return .other }
-                options.file = argument
+                guard !argument.hasPrefix("-") else { return .other }
+                options.files.append(argument)
                 continue
             }
             let name: Substring

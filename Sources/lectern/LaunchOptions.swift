@@ -8,7 +8,8 @@ import Logging
 /// (`Lectern`) or on the short path (`FastCommandLine`). An option not given is nil: the policy
 /// file, or else the default, decides.
 struct LaunchOptions: Equatable {
-    var file: String?
+    /// The documents: one is shown; several go on the shelf.
+    var files: [String] = []
     var password: String?
     var frameDump: String?
     var config: String?
@@ -36,7 +37,8 @@ struct LaunchOptions: Equatable {
     /// policy file's.
     var overrides: [String: PolicyValue] {
         var overrides: [String: PolicyValue] = [:]
-        overrides["document"] = file.map(PolicyValue.string)
+        if files.count == 1 { overrides["document"] = .string(files[0]) }
+        if files.count > 1 { overrides["documents"] = .strings(files) }
         overrides["password"] = password.map(PolicyValue.string)
         overrides["frame-dump"] = frameDump.map(PolicyValue.string)
         overrides["cache-mb"] = cacheMegabytes.map(PolicyValue.integer)
@@ -59,6 +61,7 @@ struct LaunchOptions: Equatable {
         configuration.cacheBudget = cacheMegabytes.map { $0 << 20 }
         configuration.startPage = (page ?? 1) - 1
         configuration.idleResetSeconds = idleReset ?? 120
+        configuration.shelfPaths = files.count > 1 ? files : []
         configuration.overrides = overrides
         return configuration
     }
@@ -68,7 +71,7 @@ struct LaunchOptions: Equatable {
     /// be applied over it.
     func checkPolicy(_ path: String) -> Int32 {
         do {
-            _ = try PolicyFile.load(path: path, over: configuration(documentPath: file ?? ""))
+            _ = try PolicyFile.load(path: path, over: configuration(documentPath: files.first ?? ""))
             print("\(path): no problems")
             return 0
         } catch {
@@ -93,7 +96,7 @@ struct LaunchOptions: Equatable {
             return handler
         }
         let logger = Logger(label: "lectern")
-        var configuration = configuration(documentPath: file ?? Lectern.bundledSamplePath())
+        var configuration = configuration(documentPath: files.first ?? Lectern.bundledSamplePath())
         configuration.policyPath = config ?? (access(PolicyFile.defaultPath, F_OK) == 0 ? PolicyFile.defaultPath : nil)
         logger.info(
             "Lectern \(Lectern.version) showing \(configuration.documentPath)\(configuration.policyPath.map { " unless the policy \($0) says otherwise" } ?? "")"

@@ -21,8 +21,11 @@ struct Lectern: ParsableCommand {
         version: version
     )
 
-    @Argument(help: "The PDF to show. Without it, Lectern opens its bundled sample document.")
-    var file: String?
+    @Argument(
+        help: ArgumentHelp(
+            "The PDF to show; several go on a shelf of covers. Without one, Lectern opens its bundled sample.",
+            valueName: "file"))
+    var files: [String] = []
 
     @Option(name: .long, help: "Password of an encrypted document.")
     var password: String?
@@ -77,7 +80,7 @@ struct Lectern: ParsableCommand {
     /// The options as parsed here, for the reader.
     var options: LaunchOptions {
         LaunchOptions(
-            file: file, password: password, frameDump: frameDump, config: config, checkConfig: checkConfig,
+            files: files, password: password, frameDump: frameDump, config: config, checkConfig: checkConfig,
             spreads: spreads, scroll: scroll,
             direction: direction, binding: binding, page: page, idleReset: idleReset, cacheMegabytes: cacheMegabytes)
     }

@@ -1,0 +1,271 @@
+import LecternCore
+import LecternLinux
+import LecternPDF
+import LecternRender
+import LecternWayland
+import Logging
+
+/// The home screen when the policy names several documents: their covers (first pages) with
+/// titles in a grid that fits the screen (`ShelfLayout`), scrolling when it does not. A tap on
+/// a cover opens that document; the chrome's shelf button (or Escape) and the idle reset come
+/// back here.
+///
+/// Covers are read one document at a time on a worker of their own at utility priority (the
+/// open document's tiles go first): it opens the file, reads its title (/Info /Title, else the
+/// file name) and renders page 1 through the tile renderer at cover size, then closes it. So
+/// a shelf of 20 documents keeps 20 small images and at most one document open besides the
+/// one being read. A document that cannot be opened gets a cover that says so, and a tap on
+/// it does nothing.
+final class Shelf {
+    /// One document on the shelf.
+    struct Entry {
+        var path: String
+        var title: String
+        var cover: RasterImage?
+        var pageSize: Size?
+        /// Why it cannot be opened (nil: it can, or it is not read yet).
+        var failure: String?
+        var isRead = false
+    }
+
+    let loop: EventLoop
+    let session: DocumentSession
+    let reloader: DocumentReloader
+    private let logger: Logger
+    private let worker: RenderWorker<CoverResult>
+    private var workerWatch: EventLoop.Watch?
+    private var generation = 0
+    private var requested = false
+    private(set) var entries: [Entry] = []
+    /// The shelf is on screen (else the open document is).
+    private(set) var isShown = false
+    /// How far the grid is scrolled down, in pixels.
+    private(set) var scroll = 0
+    /// The document being opened from the shelf (the shelf stays until its page is drawn).
+    private(set) var opening: Int?
+    /// The document shown before it (it stays open if the new one fails).
+    private var previousPath: String?
+    /// A touch or the pointer (-1) on the shelf: where it went down, the scroll then, and
+    /// whether it moved far enough to scroll rather than tap.
+    private var press: (id: Int, start: Point, scroll: Int, moved: Bool)?
+    private var pointer = Point.zero
+    /// Called when what the shelf shows changed.
+    var onChange: (() -> Void)?
+
+    /// How far a finger moves before a touch scrolls the shelf instead of opening a cover.
+    static let slop = 16.0
+
+    init(session: DocumentSession, reloader: DocumentReloader, loop: EventLoop, logger: Logger) throws(SystemError) {
+        self.session = session
+        self.reloader = reloader
+        self.loop = loop
+        self.logger = logger
+        worker = try RenderWorker(qos: .utility)
+        workerWatch = loop.watch(worker.wakeDescriptor) { [unowned self] in
+            for result in worker.drain() { handle(result) }
+        }
+        setDocuments(session.configuration.shelfPaths)
+    }
+
+    /// Stops taking covers (shutdown); a cover being read is abandoned.
+    func close() {
+        workerWatch?.cancel()
+        generation += 1
+    }
+
+    /// Puts `paths` on the shelf (at start, and when the policy changes them); an empty list
+    /// (one document) hides it for good.
+    func setDocuments(_ paths: [String]) {
+        guard paths != entries.map(\.path) else { return }
+        generation += 1
+        requested = false
+        entries = paths.map { Entry(path: $0, title: fileName($0)) }
+        isShown = !paths.isEmpty
+        scroll = 0
+        opening = nil
+        onChange?()
+    }
+
+    /// Comes back to the shelf (scrolled to the top after an idle reset).
+    func show(scrolledToTop: Bool = false) {
+        guard !entries.isEmpty else { return }
+        isShown = true
+        if scrolledToTop { scroll = 0 }
+        press = nil
+        onChange?()
+    }
+
+    /// The document opened: the shelf gives way to it if it was opened from here.
+    func documentOpened() {
+        guard opening != nil else { return }
+        opening = nil
+        previousPath = nil
+        isShown = false
+        onChange?()
+    }
+
+    /// The document asked for could not be shown: its cover says so from now on.
+    func documentFailed(_ reason: String) {
+        guard let index = opening else { return }
+        opening = nil
+        entries[index].failure = reason
+        if let previousPath { session.configuration.documentPath = previousPath }
+        reloader.follow()
+        onChange?()
+    }
+
+    /// Opens document `index`: at once when it is the one open, else on the reloader's worker
+    /// (the shelf stays until its first page is drawn).
+    func open(_ index: Int) {
+        let entry = entries[index]
+        guard entry.failure == nil else {
+            logger.info("\(entry.path) cannot be opened: its cover says so")
+            return
+        }
+        logger.info("opening \(entry.path) from the shelf")
+        if session.configuration.documentPath == entry.path, let reader = session.reader {
+            reader.view.stopAnimations()
+            try? reader.view.goToPage(min(session.configuration.startPage, reader.view.pages.count - 1))
+            isShown = false
+            onChange?()
+            return
+        }
+        previousPath = session.reader == nil ? nil : session.configuration.documentPath
+        opening = index
+        session.configuration.documentPath = entry.path
+        reloader.follow()
+        reloader.reload(page: session.configuration.startPage)
+    }
+
+    /// Whether a cover is still being read.
+    var isBusy: Bool { worker.isBusy }
+
+    // MARK: Covers
+
+    /// Asks for every cover, sized for `layout` (the first layout: later sizes scale them).
+    private func requestCovers(for layout: ShelfLayout) {
+        guard !requested else { return }
+        requested = true
+        let box = (width: layout.coverWidth, height: layout.coverHeight)
+        let password = session.configuration.password
+        for (index, entry) in entries.enumerated() {
+            let path = entry.path, generation = generation
+            worker.submit {
+                Self.readCover(path: path, password: password, box: box, index: index, generation: generation)
+            }
+        }
+    }
+
+    private func handle(_ result: CoverResult) {
+        guard result.generation == generation, entries.indices.contains(result.index) else { return }
+        var entry = entries[result.index]
+        entry.isRead = true
+        if let title = result.title { entry.title = title }
+        entry.pageSize = result.pageSize
+        entry.cover = result.image
+        entry.failure = result.failure
+        if let failure = result.failure { logger.error("shelf: \(failure)") }
+        entries[result.index] = entry
+        onChange?()
+    }
+
+    // MARK: What the shelf shows
+
+    /// The grid for a screen of `width` × `height`.
+    func layout(width: Int, height: Int) -> ShelfLayout {
+        ShelfLayout(screenWidth: width, screenHeight: height, count: entries.count)
+    }
+
+    /// The frame: each visible cover as a page (white until it is rendered, a card saying so
+    /// when it cannot be opened) with its title under it; `notice` along the bottom.
+    func scene(width: Int, height: Int, notice: String?) -> Scene {
+        let layout = layout(width: width, height: height)
+        requestCovers(for: layout)
+        scroll = layout.clamp(scroll: scroll)
+        var scene = Scene(width: width, height: height)
+        let screen = PixelBox(x: 0, y: 0, width: width, height: height)
+        for index in layout.visibleIndices(scroll: scroll) {
+            let entry = entries[index]
+            if let failure = entry.failure {
+                let box = layout.coverBox(index, scroll: scroll)
+                scene.pages.append(
+                    Scene.PageItem(
+                        page: index, frame: box, clip: screen, layers: [.init(.fill(.errorCard), rect: box.rect)]))
+                scene.labels.append(
+                    .init("This document cannot be opened", in: box.insetBy(dx: 12, dy: 24), isError: true))
+                logger.trace("shelf: \(entry.path): \(failure)")
+            } else {
+                let frame = layout.coverFrame(
+                    index, pageSize: entry.pageSize ?? Size(width: 3, height: 4), scroll: scroll)
+                let layers = entry.cover.map { [Scene.Layer(.image($0), rect: frame.rect)] } ?? []
+                scene.pages.append(Scene.PageItem(page: index, frame: frame, clip: screen, layers: layers))
+            }
+            scene.labels.append(.init(entry.title, in: layout.titleBox(index, scroll: scroll)))
+        }
+        scene.banner = notice
+        return scene
+    }
+
+    /// The documents and where their covers are now (`KioskStatus.shelf`).
+    var covers: [KioskStatus.ShelfCover] {
+        let layout = layout(width: Int(session.screenSize.width), height: Int(session.screenSize.height))
+        return entries.enumerated().map { index, entry in
+            KioskStatus.ShelfCover(
+                path: entry.path, title: entry.title, hasCover: entry.cover != nil, failure: entry.failure,
+                box: layout.coverBox(index, scroll: scroll))
+        }
+    }
+
+    // MARK: Input
+
+    /// Handles `event` while the shelf is shown (it takes every event then); returns whether it did.
+    func handle(_ event: InputEvent) -> Bool {
+        guard isShown else { return false }
+        switch event.kind {
+        case .touchDown(let id, let location) where press == nil:
+            press = (id, location, scroll, false)
+        case .touchMotion(let id, let location) where press?.id == id:
+            drag(to: location)
+        case .touchUp(let id) where press?.id == id:
+            release()
+        case .touchCancel:
+            press = nil
+        case .pointerEnter(let location), .pointerMotion(let location):
+            pointer = location
+            if press?.id == -1 { drag(to: location) }
+        case .pointerButton(.left, true) where press == nil:
+            press = (-1, pointer, scroll, false)
+        case .pointerButton(.left, false) where press?.id == -1:
+            release()
+        case .scroll(let delta, _):
+            scroll += Int(delta.y.rounded())
+            onChange?()
+        default:
+            break
+        }
+        return true
+    }
+
+    private func drag(to location: Point) {
+        guard var press else { return }
+        let dy = location.y - press.start.y
+        if !press.moved, abs(dy) < Self.slop, abs(location.x - press.start.x) < Self.slop { return }
+        press.moved = true
+        self.press = press
+        scroll = press.scroll - Int(dy.rounded())
+        onChange?()
+    }
+
+    private func release() {
+        defer { press = nil }
+        guard let press, !press.moved, opening == nil, case let size = session.screenSize,
+            let index = layout(width: Int(size.width), height: Int(size.height)).index(at: press.start, scroll: scroll)
+        else { return }
+        open(index)
+    }
+}
+
+extension PixelBox {
+    /// The same box as a `Rect` (for a scene's layers).
+    fileprivate var rect: Rect { Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import LecternCore
+import LecternTestSupport
+import Testing
+
+/// The shelf (issue 14, part 2): several documents in the policy give a home screen of covers;
+/// a tap opens one, the chrome's button and the idle reset come back. By pixels.
+@Suite("Shelf", .serialized)
+struct ShelfTests {
+    static let colors = LecternHarness.fixture("colors-8pages.pdf")
+    static let presentation = LecternHarness.fixture("presentation-8pages.pdf")
+    static let broken = LecternHarness.fixture("not-a-pdf.pdf")
+    static let background: UInt32 = 0x2B2F36
+    static let brokenCard: UInt32 = 0x3A3F48
+
+    /// The colour at the centre of cover `index`, as the last commit shows it.
+    func centre(of index: Int, _ lectern: KioskHarness) -> (x: Int, y: Int) {
+        let box = lectern.status.shelf[index].box
+        return (box.x + box.width / 2, box.maxY - box.height / 3)
+    }
+
+    func rgb(_ lectern: KioskHarness, _ point: (x: Int, y: Int)) -> UInt32? {
+        lectern.lastCommit.map { $0.pixel(x: point.x, y: point.y) & 0xFF_FFFF }
+    }
+
+    /// Whether the shelf with covers 1 and 2 drawn and the third a card is what the screen shows.
+    func showsShelf(_ lectern: KioskHarness) -> Bool {
+        guard lectern.status.isShelfShown, lectern.status.shelf.count == 3 else { return false }
+        let (first, second, third) = (centre(of: 0, lectern), centre(of: 1, lectern), centre(of: 2, lectern))
+        let gap = (x: lectern.status.shelf[0].box.maxX + 8, y: first.y)
+        return lectern.page(atX: first.x, y: first.y) == 1 && lectern.page(atX: second.x, y: second.y) == 1
+            && rgb(lectern, third) == Self.brokenCard && rgb(lectern, gap) == Self.background
+    }
+
+    @Test(
+        "a shelf of three documents, one broken: covers by pixels; a tap opens one, not the broken one; back by the chrome's button and by the idle reset"
+    )
+    func threeDocumentsOneBroken() throws {
+        let policy = try PolicyTests.PolicyDirectory(
+            """
+            documents = ["\(Self.colors)", "\(Self.presentation)", "\(Self.broken)"]
+            [idle]
+            reset = 4
+            """)
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(
+            lectern.wait {
+                lectern.status.shelf.count == 3 && !lectern.status.shelf.contains { !$0.hasCover && $0.failure == nil }
+            })
+        #expect(lectern.settle())
+        let shelf = lectern.status.shelf
+        #expect(
+            shelf.map(\.title) == ["colors-8pages.pdf", "Colours in motion", "not-a-pdf.pdf"],
+            "/Info /Title, else the file name")
+        #expect(shelf.map(\.hasCover) == [true, true, false])
+        #expect(shelf[2].failure != nil && shelf[0].failure == nil && shelf[1].failure == nil)
+        #expect(
+            showsShelf(lectern) == true,
+            "two covers showing page 1, a card for the broken one: \(lectern.saveLastCommit("shelf") ?? "")")
+        // The titles and the card's words are drawn: pixels of text in their boxes.
+        let commit = try #require(lectern.lastCommit)
+        for index in 0..<3 {
+            let box = shelf[index].box
+            let title = (box.x..<box.maxX).contains { x in
+                (box.maxY + 12..<box.maxY + 40).contains { commit.pixel(x: x, y: $0) & 0xFF_FFFF != Self.background }
+            }
+            #expect(title, "cover \(index + 1) has its title under it")
+        }
+        let card = shelf[2].box
+        #expect(
+            (card.x..<card.maxX).contains { x in
+                (card.y..<card.maxY).contains { commit.pixel(x: x, y: $0) & 0xFF_FFFF != Self.brokenCard }
+            }, "the broken document's card says so")
+
+        // The broken one does not open.
+        let third = centre(of: 2, lectern)
+        lectern.tap(x: Double(third.x), y: Double(third.y))
+        #expect(lectern.settle())
+        #expect(showsShelf(lectern) == true, "a tap on the broken cover leaves the shelf")
+
+        // The second one opens, on its first page, and reads as usual.
+        let second = centre(of: 1, lectern)
+        lectern.tap(x: Double(second.x), y: Double(second.y))
+        #expect(lectern.wait { !lectern.status.isShelfShown })
+        #expect(lectern.settle())
+        #expect(lectern.status.document == .open(pageCount: 8))
+        #expect(lectern.pages(alongRow: 360) == [1], "the document fills the screen")
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2))
+        #expect(lectern.page(atX: 640, y: 360) == 2)
+
+        // The chrome's button goes back.
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.5)
+        #expect(lectern.status.isUserInterfaceVisible)
+        lectern.tap(x: 60, y: 30)
+        #expect(lectern.settle())
+        #expect(showsShelf(lectern) == true, "the chrome's shelf button: \(lectern.saveLastCommit("shelf-back") ?? "")")
+
+        // The first one opens; left alone, the reader goes back to the shelf.
+        let first = centre(of: 0, lectern)
+        lectern.tap(x: Double(first.x), y: Double(first.y))
+        #expect(lectern.wait { !lectern.status.isShelfShown })
+        #expect(lectern.settle())
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2))
+        #expect(lectern.page(atX: 640, y: 360) == 2, "colors-8pages.pdf on its page 2")
+        lectern.advance(by: 4.1)
+        #expect(showsShelf(lectern) == true, "the idle reset goes back to the shelf")
+        try lectern.stop()
+    }
+
+    @Test("twenty documents: a grid that scrolls; a drag scrolls it instead of opening a cover")
+    func scrolls() throws {
+        let paths = (0..<20).map { $0 % 2 == 0 ? Self.colors : Self.presentation }
+        let policy = try PolicyTests.PolicyDirectory(
+            "documents = [\(paths.map { "\"\($0)\"" }.joined(separator: ", "))]\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.wait { lectern.status.shelf.count == 20 && lectern.status.shelf.allSatisfy(\.hasCover) })
+        #expect(lectern.settle())
+        let last = try #require(lectern.status.shelf.last).box
+        #expect(last.y > 720, "the last cover is below the screen")
+        lectern.drag(from: (640, 600), to: (640, 100), steps: 10)
+        #expect(lectern.settle())
+        #expect(lectern.status.isShelfShown, "a drag does not open a cover")
+        #expect(lectern.status.shelfScroll == 500)
+        let moved = try #require(lectern.status.shelf.last).box
+        #expect(moved.y == last.y - 500)
+        if moved.maxY < 720 {
+            #expect(
+                lectern.page(atX: moved.x + moved.width / 2, y: moved.maxY - 10) == 1, "the scrolled-to cover is drawn")
+        }
+        try lectern.stop()
+    }
+
+    @Test("one document in the list: no shelf, the document as always")
+    func oneDocument() throws {
+        let policy = try PolicyTests.PolicyDirectory("documents = [\"\(Self.colors)\"]\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        #expect(!lectern.status.isShelfShown && lectern.status.shelf.isEmpty)
+        #expect(lectern.pages(alongRow: 360) == [1])
+        try lectern.stop()
+    }
+}
