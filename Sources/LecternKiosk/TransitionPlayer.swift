@@ -11,7 +11,7 @@ final class TransitionPlayer {
     /// The last frame committed that was not a transition: where the next one starts from.
     private var shown: Scene?
     /// Asked for: the old frame's image, the effect; waits for the new frame to be sharp.
-    private var pending: (from: RasterImage, effect: PageTransition)?
+    private var pending: (from: RasterImage, effect: PageTransition, since: Double?)?
     /// Under way since `start` on the clock.
     private var running: (from: RasterImage, to: RasterImage, effect: PageTransition, start: Double)?
     /// How far the transition on screen is (nil: none is).
@@ -31,7 +31,7 @@ final class TransitionPlayer {
     func begin(_ effect: PageTransition) {
         cancel()
         guard let shown, Scene.Transition.draws(effect.style), effect.duration > 0 else { return }
-        pending = (image(of: shown), effect)
+        pending = (image(of: shown), effect, nil)
     }
 
     /// Drops the transition: the next frame is the page as it is.
@@ -45,7 +45,16 @@ final class TransitionPlayer {
     /// yet (the old frame stays), a frame of the transition while it runs, `scene` after.
     func frame(for scene: Scene, isSharp: Bool, now: Double) -> Scene? {
         if let pending {
-            guard isSharp else { return nil }
+            // A page that does not get sharp within a second (a slow or failing render) is cut to.
+            let since = pending.since ?? now
+            guard now - since < 1 else {
+                cancel()
+                return scene
+            }
+            guard isSharp else {
+                self.pending?.since = since
+                return nil
+            }
             running = (pending.from, image(of: scene), pending.effect, now)
             self.pending = nil
         }
