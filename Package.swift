@@ -118,8 +118,10 @@ let package = Package(
         ),
         .testTarget(name: "LecternPDFTests", dependencies: ["LecternPDF"]),
         .testTarget(
-            name: "LecternRenderTests", dependencies: ["LecternRender", "LecternPDF", "LecternCore", "LecternTestSupport"]),
-        .testTarget(name: "LecternWaylandTests", dependencies: ["LecternWayland", "LecternTestSupport", "LecternCore"]),
+            name: "LecternRenderTests",
+            dependencies: ["LecternRender", "LecternPDF", "LecternCore", "LecternTestSupport"]),
+        .testTarget(
+            name: "LecternWaylandTests", dependencies: ["LecternWayland", "LecternTestSupport", "LecternCore"]),
         .testTarget(
             name: "LecternKioskTests",
             dependencies: ["LecternTestSupport", "LecternPDF", "LecternCore", "LecternRender", "LecternKiosk"]),
