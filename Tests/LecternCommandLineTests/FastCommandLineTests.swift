@@ -155,3 +155,30 @@ struct CommandLinePolicyKeyTests {
             "keys the policy file lacks: \(keys.subtracting(PolicyKeys.names).sorted())")
     }
 }
+
+/// Several FILEs make a shelf (issue 14): both parsers read them, and they set the policy's
+/// `documents` over the file's.
+@Suite("Command line: several documents")
+struct SeveralDocumentsTests {
+    @Test("two FILEs: both parsers read both, and they become the shelf over the policy file's document")
+    func twoFiles() throws {
+        let fixtures = #filePath.split(separator: "/").dropLast(2).joined(separator: "/") + "/Fixtures/"
+        let files = ["/" + fixtures + "colors-8pages.pdf", "/" + fixtures + "text-3pages.pdf"]
+        guard case .launch(let options) = FastCommandLine(files + ["--page", "2"]) else {
+            Issue.record("two files do not take the short path")
+            return
+        }
+        #expect(options.files == files)
+        #expect(FastCommandLineTests.parsedByArgumentParser(files + ["--page", "2"]) == .launch(options))
+        #expect(options.overrides["documents"] == .strings(files) && options.overrides["document"] == nil)
+        let configuration = try PolicyFile.parse(
+            "document = \"\(files[0])\"\n", path: "/tmp/lectern.toml",
+            over: options.configuration(documentPath: files[0]))
+        #expect(configuration.shelfPaths == files && configuration.documentPath == files[0])
+        guard case .launch(let one) = FastCommandLine([files[1]]) else { return }
+        let single = try PolicyFile.parse(
+            "documents = [\"\(files[0])\", \"\(files[1])\"]\n", path: "/tmp/lectern.toml",
+            over: one.configuration(documentPath: files[1]))
+        #expect(single.shelfPaths.isEmpty && single.documentPath == files[1], "one FILE wins over the file's shelf")
+    }
+}

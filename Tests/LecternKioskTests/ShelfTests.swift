@@ -15,8 +15,11 @@ struct ShelfTests {
 
     /// The colour at the centre of cover `index`, as the last commit shows it.
     func centre(of index: Int, _ lectern: KioskHarness) -> (x: Int, y: Int) {
-        let box = lectern.status.shelf[index].box
-        return (box.x + box.width / 2, box.maxY - box.height / 3)
+        centre(of: lectern.status.shelf[index].box)
+    }
+
+    func centre(of box: PixelBox) -> (x: Int, y: Int) {
+        (box.x + box.width / 2, box.maxY - box.height / 3)
     }
 
     func rgb(_ lectern: KioskHarness, _ point: (x: Int, y: Int)) -> UInt32? {
@@ -140,6 +143,29 @@ struct ShelfTests {
         #expect(lectern.settle())
         #expect(!lectern.status.isShelfShown && lectern.status.shelf.isEmpty)
         #expect(lectern.pages(alongRow: 360) == [1])
+        try lectern.stop()
+    }
+
+    @Test("the policy's documents changed live: a second document brings the shelf; back to one, the shelf goes")
+    func documentsChangedLive() throws {
+        let policy = try PolicyTests.PolicyDirectory("document = \"\(Self.colors)\"\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        #expect(!lectern.status.isShelfShown && lectern.pages(alongRow: 200) == [1])
+        try policy.replace(with: "documents = [\"\(Self.colors)\", \"\(Self.presentation)\"]\n")
+        #expect(PolicyTests().letPolicyApply(lectern))
+        #expect(lectern.wait { lectern.status.shelf.count == 2 && lectern.status.shelf.allSatisfy(\.hasCover) })
+        #expect(lectern.settle())
+        #expect(lectern.status.isShelfShown)
+        let covers = lectern.status.shelf.map { centre(of: $0.box) }
+        #expect(covers.map { lectern.page(atX: $0.x, y: $0.y) } == [1, 1], "two covers")
+        #expect(rgb(lectern, (640, 100)) == Self.background, "between them, no page")
+        try policy.replace(with: "document = \"\(Self.presentation)\"\n")
+        #expect(PolicyTests().letPolicyApply(lectern))
+        #expect(lectern.wait { lectern.status.documentReloads == 1 })
+        #expect(lectern.settle())
+        #expect(!lectern.status.isShelfShown && lectern.status.shelf.isEmpty)
+        #expect(lectern.pages(alongRow: 200) == [1], "the document fills the screen again")
         try lectern.stop()
     }
 }
