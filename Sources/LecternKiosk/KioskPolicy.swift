@@ -50,8 +50,9 @@ public struct KioskPolicy: Equatable, Sendable {
     public var attractAfterSeconds = 0
     /// Seconds per page in the attract loop when the page has no /Dur.
     public var attractPageSeconds = 8.0
-    /// How the attract loop brings on a page that has no /Trans.
-    public var attractTransition = PageTransition(style: .fade, duration: 1)
+    /// How the attract loop brings on a page that has no /Trans (a push comes from the right,
+    /// /Di 180, as a page turned forward does).
+    public var attractTransition = PageTransition(style: .fade, duration: 1, direction: 180)
 
     public init() {}
 
