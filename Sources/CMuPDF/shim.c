@@ -248,6 +248,7 @@ struct CMuPDF_document {
     pthread_mutex_t cache_lock;
     cached_list lists[LECTERN_LIST_CACHE_SIZE];
     unsigned long use_clock;
+    unsigned long recorded; // display lists recorded (under doc_lock): see record_list_locked
 
     pthread_mutex_t pool_lock;
     fz_context *pool[LECTERN_CONTEXT_POOL_SIZE];
@@ -1226,6 +1227,14 @@ static fz_display_list *record_list_locked(CMuPDF_document *document, int index,
     }
     out->errors = cookie->errors - errors_before;
     cookie->errors = errors_before; // the caller adds out->errors, on this render and on every replay
+    // MuPDF keeps every object it has parsed in its xref until the document closes: leafing through
+    // a 15,000-page document would keep every page's content stream and resource dictionaries.
+    // Every 16 pages recorded, the objects nothing else holds are dropped (pdf_clear_xref drops
+    // only those with one reference: the page walk keeps its nodes, the store and open pages theirs).
+    if (document->pdf && ++document->recorded % 16 == 0) {
+        fz_try(ctx) pdf_clear_xref(ctx, document->pdf);
+        fz_catch(ctx) fz_warn(ctx, "could not drop cached objects: %s", fz_caught_message(ctx));
+    }
     return list;
 }
 
