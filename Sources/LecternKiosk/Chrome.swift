@@ -20,7 +20,7 @@ final class Chrome {
     var isVisible = false {
         didSet { if isVisible != oldValue { onChange?() } }
     }
-    /// Digits typed so far (Enter goes to that page).
+    /// The page number or label typed so far (Enter goes to that page).
     private(set) var pageEntry = ""
     /// A passing message along the bottom.
     private(set) var notice: String?
@@ -76,11 +76,21 @@ final class Chrome {
         guard isVisible || !pageEntry.isEmpty else { return nil }
         let page = reader.view.dominantPage()
         let count = reader.view.pages.count
-        let position = pageEntry.isEmpty ? "Page \(page + 1) of \(count)" : "Go to page \(pageEntry)_ of \(count)"
+        let position = pageEntry.isEmpty ? positionText(for: reader) : "Go to page \(pageEntry)_ of \(count)"
         return Scene.Chrome(
             title: fileName(reader.document.path), position: position,
             progress: count > 1 ? Double(page) / Double(count - 1) : 0,
             isRightToLeft: reader.view.configuration.pageBinding == .rightEdge, backLabel: hasBack ? "‹ Shelf" : nil)
+    }
+
+    /// "Page 4 of 320", "iv (4 of 320)", "12–13 of 320": the dominant page's spread.
+    func positionText(for reader: Reader) -> String {
+        let view = reader.view
+        guard view.pages.count > 0 else { return "" }
+        let spread = view.spreads.spreadIndex(forPage: view.dominantPage())
+        return PagePosition.text(
+            pages: view.spreads.pageRange(forSpread: spread), count: view.pages.count,
+            label: reader.document.label(forPage:))
     }
 
     /// Shows `text` along the bottom for `seconds`.
@@ -207,14 +217,12 @@ final class Chrome {
         try? reader.view.goToPage(page)
     }
 
-    /// Digits then Enter go to that page; Backspace edits, Escape cancels.
+    /// A page number or label then Enter go to that page ("12", "iv", "A-7"); Backspace edits,
+    /// Escape cancels. An entry starts with a digit or a letter; once started, any character
+    /// the key types continues it.
     private func handlePageEntry(_ event: InputEvent, reader: Reader) -> Bool {
         guard case .key(let key, _) = event.kind else { return false }
         switch key {
-        case .digit(let digit):
-            guard pageEntry.count < 9 else { return true }
-            pageEntry += String(digit)
-            return true
         case .backspace where !pageEntry.isEmpty:
             pageEntry.removeLast()
             return true
@@ -222,16 +230,25 @@ final class Chrome {
             pageEntry = ""
             return true
         case .enter where !pageEntry.isEmpty:
-            let number = Int(pageEntry) ?? 0
+            let entry = pageEntry
             pageEntry = ""
             let count = reader.view.pages.count
-            guard number >= 1 else { return true }
+            guard
+                let page = PagePosition.page(
+                    forEntry: entry, count: count, pageForLabel: { reader.document.pageIndex(forLabel: $0) })
+            else {
+                showNotice("There is no page \u{201C}\(entry)\u{201D} in this document.")
+                return true
+            }
             reader.view.stopAnimations()
-            try? reader.view.goToPage(min(number, count) - 1)
-            logger.debug("go to page \(min(number, count))")
+            try? reader.view.goToPage(page)
+            logger.debug("go to page \(page + 1) (typed \(entry))")
             return true
         default:
-            return false
+            guard let character = key.character, pageEntry.isEmpty ? character.isLetter || character.isNumber : true
+            else { return false }
+            if pageEntry.count < 24 { pageEntry.append(character) }
+            return true
         }
     }
 }

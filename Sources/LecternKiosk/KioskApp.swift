@@ -270,6 +270,7 @@ public final class KioskApp {
             status.contentOffset = reader.view.contentOffset
             status.tileRendersStarted = reader.scheduler.startedCount
             status.pageSizesKnown = reader.pageSizesKnown
+            status.pagePosition = parts.chrome.positionText(for: reader)
         }
         status.isStopping = loop.isStopping
         status.isUserInterfaceVisible = parts.chrome.isVisible

@@ -20,8 +20,10 @@ public struct KioskStatus: Sendable {
     public var contentOffset = Point.zero
     public var isUserInterfaceVisible = false
     public var notice: String?
-    /// Digits typed so far.
+    /// The page number or label typed so far.
     public var pageEntry = ""
+    /// Where the reader is, as the title bar says it: "Page 4 of 320", "iv (4 of 320)", "12–13 of 320".
+    public var pagePosition = ""
     /// Every page's real size was read (after the first frame), and the real page count.
     public var pageSizesKnown = false
     /// Tile renders started so far: at rest it stops growing.

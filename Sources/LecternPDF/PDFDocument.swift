@@ -147,11 +147,17 @@ public final class PDFDocument: @unchecked Sendable {
         return pageInfo(index, info)
     }
 
-    /// The first page (0-based) whose label (`/PageLabels`: "iv", "A-3") is `label`, nil when
-    /// none is. Reads no page: the labels were read at open.
+    /// The label of page `index` (/PageLabels: "iv", "A-3", "Cover"), or nil when the document has
+    /// none for it. A binary search over the label ranges: cheap enough for every frame.
+    public func label(forPage index: Int) -> String? {
+        labels?.label(forPage: index)
+    }
+
+    /// The first page (0-based) whose label is `label` ("iv", "A-7"; an exact match, else one
+    /// ignoring case), or nil when no page has it. Reads no page (the labels were read at open), and
+    /// looks at each label range once: O(label ranges), whatever the page count.
     public func pageIndex(forLabel label: String) -> Int? {
-        guard let labels else { return nil }
-        return (0..<pageCount).first { labels.label(forPage: $0) == label }
+        labels?.page(forLabel: label, pageCount: pageCount)
     }
 
     /// The geometry and labels of the pages in `range`, for refining every page size at once

@@ -53,6 +53,62 @@ struct PageLabels: Sendable, Equatable {
         return range.prefix + (overflow ? "" : Self.format(number, range.style))
     }
 
+    /// The first page (0-based) of a document of `pageCount` pages whose label is `text`: an
+    /// exact match first, then one ignoring case ("IV" finds "iv"). O(ranges): each range is asked
+    /// whether `text` is its prefix followed by a number it writes, never page by page.
+    func page(forLabel text: String, pageCount: Int) -> Int? {
+        for ignoringCase in [false, true] {
+            for (index, range) in ranges.enumerated() where range.start < pageCount {
+                let end = index + 1 < ranges.count ? min(ranges[index + 1].start, pageCount) : pageCount
+                if let page = Self.page(of: text, in: range, end: end, ignoringCase: ignoringCase) { return page }
+            }
+        }
+        return nil
+    }
+
+    /// The page of `range` (which runs to `end`) labelled `text`, if any.
+    private static func page(of text: String, in range: Range, end: Int, ignoringCase: Bool) -> Int? {
+        func same(_ a: Substring, _ b: String) -> Bool { ignoringCase ? a.lowercased() == b.lowercased() : a == b }
+        let text = Substring(text)
+        guard text.count >= range.prefix.count, same(text.prefix(range.prefix.count), range.prefix) else {
+            return nil
+        }
+        let rest = text.dropFirst(range.prefix.count)
+        if range.style == .none { return rest.isEmpty && range.start < end ? range.start : nil }
+        guard let number = number(in: rest, style: range.style), same(rest, format(number, range.style)) else {
+            return nil
+        }
+        let (offset, overflow) = number.subtractingReportingOverflow(range.first)
+        guard !overflow, offset >= 0, offset < end - range.start else { return nil }
+        return range.start + offset
+    }
+
+    /// The number `text` would be in `style`, if it reads as one (checked against `format` by
+    /// the caller: "IIII" reads as 4 but is not how 4 is written).
+    private static func number(in text: Substring, style: Style) -> Int? {
+        guard !text.isEmpty, text.count <= 40 else { return nil }
+        switch style {
+        case .none:
+            return nil
+        case .decimal:
+            return text.allSatisfy(\.isASCII) ? Int(text) : nil
+        case .upperRoman, .lowerRoman:
+            let values: [Character: Int] = ["I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000]
+            var total = 0
+            let digits = text.uppercased().compactMap { values[$0] }
+            guard digits.count == text.count else { return nil }
+            for (i, value) in digits.enumerated() {
+                total += i + 1 < digits.count && digits[i + 1] > value ? -value : value
+            }
+            return total > 0 ? total : nil
+        case .upperLetters, .lowerLetters:
+            guard let letter = text.uppercased().first, let ascii = letter.asciiValue, letter.isLetter,
+                text.uppercased().allSatisfy({ $0 == letter })
+            else { return nil }
+            return (text.count - 1) * 26 + Int(ascii - UInt8(ascii: "A")) + 1
+        }
+    }
+
     /// `number` (>= 1) written in `style`.
     static func format(_ number: Int, _ style: Style) -> String {
         switch style {
