@@ -58,6 +58,12 @@ public struct KineticScroll: Sendable {
         fling = (offset, velocity, time)
     }
 
+    /// The finger was taken away: the content stays where it is, without a flick.
+    public mutating func cancelDrag() {
+        drag = nil
+        fling = nil
+    }
+
     /// Moves a flick on to `now`; returns whether it is still moving.
     @discardableResult
     public mutating func advance(to now: Double) -> Bool {

@@ -37,6 +37,8 @@ final class Chrome {
     var onBack: (() -> Void)?
     /// Called when what the chrome shows changed.
     var onChange: (() -> Void)?
+    /// Called by `reset()`: what hangs off the chrome (the navigation overlays) closes too.
+    var onReset: (() -> Void)?
 
     init(loop: EventLoop, session: DocumentSession, logger: Logger) {
         self.loop = loop
@@ -49,6 +51,7 @@ final class Chrome {
         isVisible = session.configuration.policy.chrome == .always
         pageEntry = ""
         scrubbingTouch = nil
+        onReset?()
         onChange?()
     }
 

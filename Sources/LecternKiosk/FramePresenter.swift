@@ -17,6 +17,7 @@ final class FramePresenter {
     let shelf: Shelf
     /// The attract loop's page transitions.
     let transitions: TransitionPlayer
+    let navigation: Navigation
     private let window: XdgToplevel
     private let pool: ShmBufferPool
     private let frameCompositor: FrameCompositor
@@ -44,14 +45,15 @@ final class FramePresenter {
     private(set) weak var lastCommitted: ShmBuffer?
 
     init(
-        display: Display, loop: EventLoop, session: DocumentSession, chrome: Chrome, shelf: Shelf,
-        transitions: TransitionPlayer, dumper: FrameDumper?, logger: Logger
+        display: Display, loop: EventLoop, session: DocumentSession, chrome: Chrome, navigation: Navigation,
+        shelf: Shelf, transitions: TransitionPlayer, dumper: FrameDumper?, logger: Logger
     ) {
         self.loop = loop
         self.session = session
         self.chrome = chrome
         self.shelf = shelf
         self.transitions = transitions
+        self.navigation = navigation
         self.dumper = dumper
         self.logger = logger
         window = XdgToplevel(display: display, title: "Lectern", appID: "lectern", logger: logger)
@@ -74,7 +76,9 @@ final class FramePresenter {
     func setNeedsFrame() { needsFrame = true }
 
     /// Whether a frame is still to be drawn (or an animation to be played out).
-    var isPending: Bool { needsFrame || (session.reader?.view.isAnimating ?? false) || transitions.isActive }
+    var isPending: Bool {
+        needsFrame || (session.reader?.view.isAnimating ?? false) || transitions.isActive || navigation.isAnimating
+    }
 
     /// Draws a frame if one is needed and the compositor is ready for it (loop idle handler).
     func drawIfNeeded() {
@@ -95,7 +99,17 @@ final class FramePresenter {
             animating = reader.view.advanceAnimations(to: loop.clock.now)
             if !animating { onAnimationEnd?() }
         }
-        let plan = reader?.plan(size: size, prefetching: hasShownPage)
+        if navigation.isAnimating {
+            let moving = navigation.advance(to: loop.clock.now)
+            if !moving { onAnimationEnd?() }
+            animating = animating || moving
+        }
+        let plan = reader.map { reader in
+            reader.plan(
+                size: size, prefetching: hasShownPage,
+                thumbnails: shelf.isShown ? [] : navigation.thumbnails(for: reader),
+                showsPages: shelf.isShown || !navigation.coversPages)
+        }
         let next =
             shelf.isShown
             ? shelf.scene(width: size.width, height: size.height, notice: chrome.notice)
@@ -153,10 +167,16 @@ final class FramePresenter {
         case .open(let reader):
             document = .open(plan ?? TilePlanner.Plan(), wasRepaired: reader.document.wasRepaired)
         }
+        var chromeScene = session.reader.flatMap { chrome.scene(for: $0) }
+        var overlays = Scene.Overlays()
+        if let reader = session.reader, let plan {
+            chromeScene?.buttons = navigation.buttons(for: reader)
+            overlays = navigation.overlays(for: reader, plan: plan)
+        }
         return ReaderScene(
-            width: size.width, height: size.height, document: document,
-            chrome: session.reader.flatMap { chrome.scene(for: $0) }, notice: chrome.notice, qrCode: chrome.qrCode,
-            showsPartialPages: hasShownPage || session.isFirstFrameLate)
+            width: size.width, height: size.height, document: document, chrome: chromeScene, notice: chrome.notice,
+            qrCode: chrome.qrCode, overlays: overlays,
+            showsPartialPages: hasShownPage || session.isFirstFrameLate || navigation.coversPages)
     }
 
     private func scheduleAnimationFrame() {

@@ -14,6 +14,7 @@ final class InputRouter {
     let session: DocumentSession
     let chrome: Chrome
     let shelf: Shelf
+    let navigation: Navigation
     private let logger: Logger
     /// The controller for the open document (rebuilt when it opens and at an idle reset).
     private(set) var interactions: InteractionController?
@@ -34,10 +35,13 @@ final class InputRouter {
     /// Called after an event was handled (something on screen may have changed).
     var onChange: (() -> Void)?
 
-    init(loop: EventLoop, session: DocumentSession, chrome: Chrome, shelf: Shelf, logger: Logger) {
+    init(
+        loop: EventLoop, session: DocumentSession, chrome: Chrome, navigation: Navigation, shelf: Shelf, logger: Logger
+    ) {
         self.loop = loop
         self.session = session
         self.chrome = chrome
+        self.navigation = navigation
         self.shelf = shelf
         self.logger = logger
     }
@@ -47,7 +51,7 @@ final class InputRouter {
         gestureTimer?.cancel()
         gestureTimer = nil
         guard let reader = session.reader else { return }
-        let host = ReaderHost(reader: reader, chrome: chrome, logger: logger)
+        let host = ReaderHost(reader: reader, chrome: chrome, navigation: navigation, logger: logger)
         let controller = InteractionController(host: host)
         self.host = host
         interactions = controller
@@ -78,7 +82,7 @@ final class InputRouter {
         }
         if absorb(event, dismissing: dismissed) || shelf.handle(event) { return }
         guard let reader = session.reader, let interactions else { return }
-        if chrome.handle(event, reader: reader) {
+        if navigation.handle(event, reader: reader) || chrome.handle(event, reader: reader) {
             scheduleGestureDeadline()
             return
         }

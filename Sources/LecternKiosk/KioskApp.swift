@@ -48,7 +48,7 @@ public final class KioskApp {
     }
 
     /// The running parts, built in this order by `start()`.
-    private struct Parts {
+    struct Parts {
         let files: FileWatcher
         let policy: PolicyWatcher
         let session: DocumentSession
@@ -56,6 +56,7 @@ public final class KioskApp {
         let home: Home
         let display: Display
         let chrome: Chrome
+        let navigation: Navigation
         let presenter: FramePresenter
         let input: InputRouter
         let idle: IdleReset
@@ -67,7 +68,8 @@ public final class KioskApp {
     let logger: Logger
     let environment: Environment
     let loop: EventLoop
-    private var parts: Parts?
+    /// The parts while running (`status` reads them: KioskStatus.swift).
+    private(set) var parts: Parts?
 
     /// Lets an integrator change what gestures do without touching Lectern: called on the
     /// loop's thread with the interaction controller each time one is set up (when the
@@ -168,11 +170,24 @@ public final class KioskApp {
         }
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
         let chrome = Chrome(loop: loop, session: session, logger: logger)
+        let navigation: Navigation
+        do {
+            navigation = try Navigation(loop: loop, session: session, chrome: chrome, logger: logger)
+        } catch {
+            chrome.close()
+            home.close()
+            reloader.close()
+            session.close()
+            policy.close()
+            files.close()
+            throw .system(error)
+        }
         let dumper = configuration.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
         let presenter = FramePresenter(
-            display: display, loop: loop, session: session, chrome: chrome, shelf: home.shelf, transitions: transitions,
-            dumper: dumper, logger: logger)
-        let input = InputRouter(loop: loop, session: session, chrome: chrome, shelf: home.shelf, logger: logger)
+            display: display, loop: loop, session: session, chrome: chrome, navigation: navigation,
+            shelf: home.shelf, transitions: transitions, dumper: dumper, logger: logger)
+        let input = InputRouter(
+            loop: loop, session: session, chrome: chrome, navigation: navigation, shelf: home.shelf, logger: logger)
         let idle = IdleReset(loop: loop, session: session, chrome: chrome, input: input, logger: logger)
         let operations: Operations
         do {
@@ -183,6 +198,7 @@ public final class KioskApp {
             idle.cancel()
             input.close()
             presenter.close()
+            navigation.close()
             chrome.close()
             home.close()
             reloader.close()
@@ -205,6 +221,8 @@ public final class KioskApp {
         }
         session.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         chrome.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
+        chrome.onReset = { [unowned navigation] in navigation.reset() }
+        navigation.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         input.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         home.connect(
             session: session, reloader: reloader, chrome: chrome, input: input, idle: idle, presenter: presenter)
@@ -222,7 +240,7 @@ public final class KioskApp {
         idle.restart()
         parts = Parts(
             files: files, policy: policy, session: session, reloader: reloader, home: home, display: display,
-            chrome: chrome, presenter: presenter,
+            chrome: chrome, navigation: navigation, presenter: presenter,
             input: input, idle: idle, operations: operations,
             idleHandler: idleHandler)
     }
@@ -247,52 +265,12 @@ public final class KioskApp {
         parts.display.onInput = nil
         parts.input.close()
         parts.presenter.close()
+        parts.navigation.close()
         parts.chrome.close()
         parts.home.close()
         parts.reloader.close()
         parts.session.close()
         parts.policy.close()
         parts.files.close()
-    }
-
-    /// What the app shows and does now, for tests and diagnostics.
-    public var status: KioskStatus {
-        guard let parts else { return KioskStatus() }
-        var status = KioskStatus()
-        switch parts.session.phase {
-        case .opening: status.document = .opening
-        case .open(let reader): status.document = .open(pageCount: reader.view.pages.count)
-        case .failed(let failure): status.document = .failed(failure.description)
-        }
-        if let reader = parts.session.reader {
-            status.viewState = reader.view.viewState()
-            status.zoomScale = reader.view.currentZoomScale
-            status.contentOffset = reader.view.contentOffset
-            status.tileRendersStarted = reader.scheduler.startedCount
-            status.pageSizesKnown = reader.pageSizesKnown
-            status.pagePosition = parts.chrome.positionText(for: reader)
-        }
-        status.isStopping = loop.isStopping
-        status.isUserInterfaceVisible = parts.chrome.isVisible
-        status.notice = parts.chrome.notice
-        status.pageEntry = parts.chrome.pageEntry
-        status.framesCommitted = parts.presenter.frameCount
-        (status.frameBuffers, status.frameBuffersBusy) = parts.presenter.buffers
-        status.windowSize = parts.presenter.windowSize.map { Size(width: Double($0.width), height: Double($0.height)) }
-        status.pagesOnScreen = parts.presenter.pagesOnScreen
-        status.idleResetDeadline = parts.idle.deadline
-        status.isAnimating = parts.session.reader?.view.isAnimating ?? false || parts.presenter.transitions.isAnimating
-        status.isInteracting = parts.input.isInteracting
-        status.isAtRest =
-            !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy && !parts.home.isBusy
-        status.documentReloads = parts.reloader.reloads
-        status.documentReloadError = parts.reloader.lastError
-        status.policyGeneration = parts.policy.generation
-        status.policyError = parts.policy.lastError?.description
-        status.hasPendingFileChanges = parts.files.hasPendingChanges
-        status.savedViews = parts.operations.store.writes
-        status.controlSocket = parts.operations.socket?.listener.path
-        parts.home.report(into: &status, transitions: parts.presenter.transitions)
-        return status
     }
 }

@@ -36,6 +36,8 @@ public struct KioskStatus: Sendable {
     public var frameBuffersBusy = 0
     /// The pages the last committed frame showed.
     public var pagesOnScreen: [PageOnScreen] = []
+    /// The thumbnail bar and grid, the outline, search.
+    public var navigation = NavigationStatus()
 
     /// A page in the last committed frame.
     public struct PageOnScreen: Equatable, Sendable {
@@ -98,5 +100,52 @@ public struct KioskStatus: Sendable {
         public var failure: String?
         /// Its cover's box on screen.
         public var box: PixelBox
+    }
+}
+
+extension KioskApp {
+    /// What the app shows and does now, for tests and diagnostics.
+    public var status: KioskStatus {
+        guard let parts else { return KioskStatus() }
+        var status = KioskStatus()
+        switch parts.session.phase {
+        case .opening: status.document = .opening
+        case .open(let reader): status.document = .open(pageCount: reader.view.pages.count)
+        case .failed(let failure): status.document = .failed(failure.description)
+        }
+        if let reader = parts.session.reader {
+            status.viewState = reader.view.viewState()
+            status.zoomScale = reader.view.currentZoomScale
+            status.contentOffset = reader.view.contentOffset
+            status.tileRendersStarted = reader.scheduler.startedCount
+            status.pageSizesKnown = reader.pageSizesKnown
+            status.pagePosition = parts.chrome.positionText(for: reader)
+        }
+        status.isStopping = loop.isStopping
+        status.isUserInterfaceVisible = parts.chrome.isVisible
+        status.notice = parts.chrome.notice
+        status.pageEntry = parts.chrome.pageEntry
+        status.framesCommitted = parts.presenter.frameCount
+        (status.frameBuffers, status.frameBuffersBusy) = parts.presenter.buffers
+        status.windowSize = parts.presenter.windowSize.map { Size(width: Double($0.width), height: Double($0.height)) }
+        status.pagesOnScreen = parts.presenter.pagesOnScreen
+        status.idleResetDeadline = parts.idle.deadline
+        status.isAnimating =
+            parts.session.reader?.view.isAnimating ?? false || parts.presenter.transitions.isAnimating
+            || parts.navigation.isAnimating
+        status.navigation = parts.navigation.status
+        status.isInteracting = parts.input.isInteracting
+        status.isAtRest =
+            !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy && !parts.home.isBusy
+            && !parts.navigation.isBusy
+        status.documentReloads = parts.reloader.reloads
+        status.documentReloadError = parts.reloader.lastError
+        status.policyGeneration = parts.policy.generation
+        status.policyError = parts.policy.lastError?.description
+        status.hasPendingFileChanges = parts.files.hasPendingChanges
+        status.savedViews = parts.operations.store.writes
+        status.controlSocket = parts.operations.socket?.listener.path
+        parts.home.report(into: &status, transitions: parts.presenter.transitions)
+        return status
     }
 }

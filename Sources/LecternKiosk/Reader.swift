@@ -81,13 +81,19 @@ final class Reader {
     /// Plans the frame for a screen of `size`: what it shows, and the tiles to render, which
     /// go to the workers (only when the list changed). Nothing is prefetched before the first
     /// page is on screen (MuPDF shares locks: nothing should compete with it).
-    func plan(size: (width: Int, height: Int), prefetching: Bool) -> TilePlanner.Plan {
-        let visible = view.visibleLayout()
+    /// - Parameters:
+    ///   - thumbnails: the thumbnails the navigation overlays show (rendered last).
+    ///   - showsPages: false while an overlay covers the pages (the thumbnail grid).
+    func plan(
+        size: (width: Int, height: Int), prefetching: Bool, thumbnails: [TilePlanner.Thumbnail] = [],
+        showsPages: Bool = true
+    ) -> TilePlanner.Plan {
+        let visible = showsPages ? view.visibleLayout() : []
         let plan = planner.plan(
             spreads: visible,
-            prefetch: prefetching ? TilePlanner.prefetchPlacements(of: view, visible: visible) : [],
+            prefetch: prefetching && showsPages ? TilePlanner.prefetchPlacements(of: view, visible: visible) : [],
             viewport: PixelBox(x: 0, y: 0, width: size.width, height: size.height),
-            zoomChanging: view.isZoomChanging)
+            zoomChanging: view.isZoomChanging, thumbnails: thumbnails)
         if plan.wanted != lastWanted {
             lastWanted = plan.wanted
             onRequest?(plan.wanted)

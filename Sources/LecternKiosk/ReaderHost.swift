@@ -7,11 +7,13 @@ import Logging
 final class ReaderHost: InteractionHost {
     let reader: Reader
     let chrome: Chrome
+    let navigation: Navigation
     private let logger: Logger
 
-    init(reader: Reader, chrome: Chrome, logger: Logger) {
+    init(reader: Reader, chrome: Chrome, navigation: Navigation, logger: Logger) {
         self.reader = reader
         self.chrome = chrome
+        self.navigation = navigation
         self.logger = logger
     }
 
@@ -25,7 +27,7 @@ final class ReaderHost: InteractionHost {
         set { chrome.isVisible = newValue }
     }
 
-    var isChromeTrackingInput: Bool { chrome.isScrubbing }
+    var isChromeTrackingInput: Bool { chrome.isScrubbing || navigation.isTracking || navigation.isAnimating }
 
     func textBlocks(onPage page: Int) -> [Rect] {
         // Read on a worker while the page was on screen; none yet → smart zoom zooms about the finger.

@@ -19,6 +19,8 @@ struct ReaderScene {
     var chrome: Scene.Chrome?
     var notice: String?
     var qrCode: QRCode?
+    /// The thumbnail bar and grid, the outline, search (`Navigation`).
+    var overlays = Scene.Overlays()
     /// A page was on screen before, or the first one is late (300 ms): frames show whatever
     /// they have. Until then the first frame waits for the sharp page.
     var showsPartialPages: Bool
@@ -38,6 +40,7 @@ struct ReaderScene {
             scene.pages = plan.pages
             scene.chrome = chrome
             scene.qrCode = qrCode
+            scene.overlays = overlays
             if let notice {
                 scene.banner = notice
             } else if wasRepaired {

@@ -19,8 +19,9 @@ public final class FrameCompositor {
 
     // Loaded when text is first drawn: fontconfig's start-up stays off the path to the
     // first page frame, which has no text of ours.
-    private lazy var titleFont: TextRenderer? = TextRenderer(pixelSize: 34, logger: logger)
+    lazy var titleFont: TextRenderer? = TextRenderer(pixelSize: 34, logger: logger)
     lazy var bodyFont: TextRenderer? = titleFont == nil ? nil : TextRenderer(pixelSize: 22, logger: logger)
+    lazy var smallFont: TextRenderer? = titleFont == nil ? nil : TextRenderer(pixelSize: 17, logger: logger)
 
     public init(logger: Logger) {
         self.logger = logger
@@ -69,7 +70,8 @@ public final class FrameCompositor {
                 boxes.append(messageBox(message, in: scene))
             }
         }
-        if last.banner != scene.banner {
+        if last.banner != scene.banner || (scene.banner != nil && last.overlays != scene.overlays) {
+            boxes.append(bannerBox(in: last))
             boxes.append(bannerBox(in: scene))
         }
         if last.labels != scene.labels {
@@ -77,6 +79,9 @@ public final class FrameCompositor {
         }
         if last.qrCode != scene.qrCode {
             boxes += [last.qrCode, scene.qrCode].compactMap { $0.map { qrCodeBox($0, in: scene) } }
+        }
+        if last.overlays != scene.overlays {
+            boxes += overlayDamage(from: last.overlays, to: scene.overlays, in: scene)
         }
         let damage = boxes.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         return damage.isEmpty ? nil : damage
@@ -157,27 +162,33 @@ public final class FrameCompositor {
                 fill(target, Self.shadowBox(shadow), .pageShadow, op: PIXMAN_OP_OVER)
             }
         }
-        for page in scene.pages {
-            let visible = repaint.intersecting(page.visible)
-            guard !visible.isEmpty else { continue }
-            // Page white only where no layer goes: every layer is opaque and writes every pixel
-            // of its enclosing box (copies, fills, and scaled images with padded edges).
-            let covered = Region(page.layers.map { PixelBox(enclosing: $0.rect) })
-            let white = visible.subtracting(covered)
-            if !white.isEmpty {
-                white.clip(target)
-                fill(target, page.visible, Color(rgb: 0xFFFFFF), op: PIXMAN_OP_SRC)
-            }
-            visible.clip(target)
-            for layer in page.layers { composite(layer, target: target, within: page.visible) }
-        }
+        for page in scene.pages { paintPage(page, repaint: repaint, into: target) }
+        paintHighlights(scene.overlays.highlights, repaint: repaint, into: target)
         repaint.clip(target)
         for label in scene.labels { paint(label, target: target) }
         if let chrome = scene.chrome { paint(chrome, in: scene, target: target) }
+        paintOverlays(scene.overlays, in: scene, repaint: repaint, into: target)
         if let message = scene.message { paint(message, in: scene, target: target) }
         if let banner = scene.banner { paintBanner(banner, in: scene, target: target) }
         if let qrCode = scene.qrCode { paintQRCode(qrCode, in: scene, target: target) }
         pixman_image_set_clip_region32(target, nil)
+    }
+
+    /// Paints a page (or a thumbnail) where `repaint` meets its visible part; leaves that as the
+    /// target's clip.
+    func paintPage(_ page: Scene.PageItem, repaint: Region, into target: OpaquePointer) {
+        let visible = repaint.intersecting(page.visible)
+        guard !visible.isEmpty else { return }
+        // Page white only where no layer goes: every layer is opaque and writes every pixel
+        // of its enclosing box (copies, fills, and scaled images with padded edges).
+        let covered = Region(page.layers.map { PixelBox(enclosing: $0.rect) })
+        let white = visible.subtracting(covered)
+        if !white.isEmpty {
+            white.clip(target)
+            fill(target, page.visible, Color(rgb: 0xFFFFFF), op: PIXMAN_OP_SRC)
+        }
+        visible.clip(target)
+        for layer in page.layers { composite(layer, target: target, within: page.visible) }
     }
 
     private func composite(_ layer: Scene.Layer, target: OpaquePointer, within bounds: PixelBox) {
@@ -256,6 +267,11 @@ public final class FrameCompositor {
             bodyFont.draw(back, x: x, baselineY: baseline, color: .text, into: target)
             titleX = button.maxX + 16
         }
+        let leading = chrome.backLabel == nil ? 0 : titleX - 16
+        for (index, label) in chrome.buttons.enumerated() {
+            paintButton(label, in: Scene.Chrome.buttonBox(index, after: leading), font: bodyFont, into: target)
+        }
+        if !chrome.buttons.isEmpty { titleX = Scene.Chrome.buttonBox(chrome.buttons.count, after: leading).x + 8 }
         let titleSpace = max(0, top.width - positionWidth - 48 - titleX)
         let title = bodyFont.wrap(chrome.title, maxWidth: titleSpace).first ?? ""
         bodyFont.draw(title, x: titleX, baselineY: baseline, color: .text, into: target)
@@ -310,7 +326,11 @@ public final class FrameCompositor {
 
     private func bannerBox(in scene: Scene) -> PixelBox {
         let height = (bodyFont?.lineHeight ?? 24) + 16
-        let bottom = scene.height - (scene.chrome == nil ? 0 : Scene.chromeBarHeight)
+        let bottom =
+            scene.height
+            - max(
+                scene.chrome == nil ? 0 : Scene.chromeBarHeight,
+                scene.overlays.bottomInset(width: scene.width, height: scene.height))
         return PixelBox(x: 0, y: bottom - height, width: scene.width, height: height)
     }
 

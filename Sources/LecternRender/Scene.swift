@@ -89,14 +89,19 @@ public struct Scene: Equatable, Sendable {
         public var isRightToLeft: Bool
         /// The text of a button at the title bar's left end that goes back (to the shelf).
         public var backLabel: String?
+        /// The buttons at the left of the title bar ("Pages", "Contents", "Search"), after the back
+        /// button: see `buttonBox(_:after:)`.
+        public var buttons: [String]
         public init(
-            title: String, position: String, progress: Double, isRightToLeft: Bool = false, backLabel: String? = nil
+            title: String, position: String, progress: Double, isRightToLeft: Bool = false, backLabel: String? = nil,
+            buttons: [String] = []
         ) {
             self.title = title
             self.position = position
             self.progress = progress
             self.isRightToLeft = isRightToLeft
             self.backLabel = backLabel
+            self.buttons = buttons
         }
 
         /// The back button at the title bar's left end.
@@ -136,6 +141,8 @@ public struct Scene: Equatable, Sendable {
     public var labels: [Label] = []
     /// One page giving way to the next (the attract loop): when set, the frame is only that.
     public var transition: Transition?
+    /// The thumbnail bar and grid, the outline, search: see `Scene+Navigation.swift`.
+    public var overlays = Overlays()
 
     public init(width: Int, height: Int) {
         self.width = width

@@ -9,6 +9,19 @@ import LecternCore
 /// shown at. Once every sharp tile of the visible part is there, only those are drawn.
 /// While the zoom is in flux no sharp tile is asked for (each frame has another size).
 public final class TilePlanner {
+    /// A page's thumbnail on screen: the whole page rendered at `frame`'s size, clipped to `clip`
+    /// (the strip or grid it scrolls in).
+    public struct Thumbnail: Sendable, Equatable {
+        public var page: Int
+        public var frame: PixelBox
+        public var clip: PixelBox
+        public init(page: Int, frame: PixelBox, clip: PixelBox) {
+            self.page = page
+            self.frame = frame
+            self.clip = clip
+        }
+    }
+
     /// A page that may come on screen soon, and where it would be.
     public struct Placement: Sendable {
         public var page: Int
@@ -31,6 +44,8 @@ public final class TilePlanner {
         public var showsFailure = false
         /// The visible pages drawn sharp.
         public var sharpPages: [Int] = []
+        /// The thumbnails asked for (`plan(…thumbnails:)`), each drawn once its render is cached.
+        public var thumbnails: [Scene.PageItem] = []
 
         /// An empty plan: nothing on screen, nothing wanted.
         public init() {}
@@ -61,8 +76,11 @@ public final class TilePlanner {
     ///   - prefetch: pages to render ahead, most likely first.
     ///   - viewport: the buffer size.
     ///   - zoomChanging: the document view's `isZoomChanging`.
+    ///   - thumbnails: page thumbnails on screen (the thumbnail bar or grid): pinned like every
+    ///     tile the frame shows, and rendered last, after the prefetch (the lowest priority).
     public func plan(
-        spreads: [SpreadLayoutAttributes], prefetch: [Placement], viewport: PixelBox, zoomChanging: Bool
+        spreads: [SpreadLayoutAttributes], prefetch: [Placement], viewport: PixelBox, zoomChanging: Bool,
+        thumbnails: [Thumbnail] = []
     ) -> Plan {
         var plan = Plan()
         var previews: [TileKey] = []
@@ -123,6 +141,7 @@ public final class TilePlanner {
                 plan.pages.append(item)
             }
         }
+        let thumbnailsWanted = planThumbnails(thumbnails, screen: &screen, plan: &plan)
         cache.pin(screen.keys)
         let screenBytes = viewport.width * viewport.height * 4
         let bytes = budget.resolved(screenBytes: screenBytes, onScreenBytes: screen.bytes)
@@ -132,9 +151,35 @@ public final class TilePlanner {
             plan.wanted += sharp.sorted { $0.distance < $1.distance }.map(\.key)
         }
         plan.wanted += prefetchKeys(prefetch, room: bytes - screen.bytes, screenBytes: screenBytes)
+        plan.wanted += thumbnailsWanted
         // What is on screen stays the most recently used.
         for key in screen.keys { cache.touch(key) }
         return plan
+    }
+
+    /// The thumbnails' items, from the cache where rendered; returns the missing ones. Each is
+    /// one render of the whole page at the thumbnail's size (a `.preview` key of that size).
+    private func planThumbnails(_ thumbnails: [Thumbnail], screen: inout OnScreen, plan: inout Plan) -> [TileKey] {
+        var missing: [TileKey] = []
+        // A damaged page's thumbnail is no reason for the banner about the page on screen.
+        var scratch = Plan()
+        for thumbnail in thumbnails where !thumbnail.frame.intersection(thumbnail.clip).isEmpty {
+            let key = Self.thumbnailKey(page: thumbnail.page, frame: thumbnail.frame)
+            screen.add(key)
+            var item = Scene.PageItem(page: thumbnail.page, frame: thumbnail.frame, clip: thumbnail.clip)
+            if let content = cache.lookup(key) {
+                item.layers = [layer(content, rect: thumbnail.frame, plan: &scratch)]
+            } else {
+                missing.append(key)
+            }
+            plan.thumbnails.append(item)
+        }
+        return missing
+    }
+
+    /// The key of `page` rendered whole at `frame`'s size.
+    public static func thumbnailKey(page: Int, frame: PixelBox) -> TileKey {
+        TileKey(page: page, pageWidth: max(1, frame.width), pageHeight: max(1, frame.height), kind: .preview)
     }
 
     /// What the frame shows or waits for, and what it costs in the cache.

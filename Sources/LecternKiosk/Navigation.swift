@@ -1,0 +1,213 @@
+import LecternCore
+import LecternLinux
+import LecternRender
+import LecternWayland
+import Logging
+
+/// Finding one's way through a document, over the pages: the thumbnail bar (with the chrome),
+/// the thumbnail grid, the outline panel, and search with its on-screen keyboard; and the
+/// title bar's buttons that open them.
+///
+/// Input comes here before the chrome and the interaction controller: a finger that goes down
+/// on an overlay belongs to it until it lifts (`NavigationPart`). Frames ask for the
+/// thumbnails to render (`thumbnails(for:)`) and then for the overlays to draw
+/// (`overlays(for:plan:)`), both pure reads of the state here.
+final class Navigation {
+    let loop: EventLoop
+    let session: DocumentSession
+    let chrome: Chrome
+    private let logger: Logger
+    let bar: ThumbnailBar
+    let grid: ThumbnailGrid
+    let outline: OutlinePanel
+    let search: Search
+    /// The part each touch (or -1: the pointer's button) went down on.
+    private var claims: [Int: any NavigationPart] = [:]
+    private var pointer: Point?
+    private var titleButtons: [(label: String, action: (Reader) -> Void)] = []
+    /// The pages of the thumbnails the last frame laid out.
+    private var thumbnailPages: [Int] = []
+    /// Called when what the overlays show changed outside input (search results, outline read).
+    var onChange: (() -> Void)?
+
+    init(loop: EventLoop, session: DocumentSession, chrome: Chrome, logger: Logger) throws(SystemError) {
+        self.loop = loop
+        self.session = session
+        self.chrome = chrome
+        self.logger = logger
+        bar = ThumbnailBar(session: session)
+        grid = ThumbnailGrid(session: session)
+        outline = OutlinePanel(session: session, logger: logger)
+        search = try Search(loop: loop, session: session, logger: logger)
+        search.onChange = { [unowned self] in onChange?() }
+        outline.onChange = { [unowned self] in onChange?() }
+    }
+
+    /// Back to nothing open (the idle reset).
+    func reset() {
+        claims = [:]
+        bar.hide()
+        grid.close()
+        outline.close()
+        search.close()
+    }
+
+    /// Stops the search's work (shutdown).
+    func close() {
+        reset()
+        search.shutdown()
+    }
+
+    /// What the overlays show, for `KioskStatus`.
+    var status: NavigationStatus {
+        var status = NavigationStatus()
+        status.isThumbnailBarShown = showsBar
+        status.isGridOpen = grid.isOpen
+        status.hasOutline = outline.hasEntries
+        status.isOutlineOpen = outline.isOpen
+        status.outline = outline.visibleTitles
+        status.thumbnailsInFrame = thumbnailPages.count
+        status.thumbnailPages = thumbnailPages
+        status.search = session.reader.flatMap { search.status(for: $0) }
+        return status
+    }
+
+    /// Whether work for the overlays is under way off the loop's thread (a search).
+    var isBusy: Bool { search.isBusy }
+
+    /// Whether a finger or the pointer's button is on an overlay.
+    var isTracking: Bool { !claims.isEmpty }
+
+    /// Whether something in the overlays moves with the clock (a flick of the bar, grid, outline).
+    var isAnimating: Bool { bar.scroll.isFlinging || grid.scroll.isFlinging || outline.scroll.isFlinging }
+
+    /// Moves flicks on to `now`; returns whether any still moves.
+    func advance(to now: Double) -> Bool {
+        let moving = [bar.advance(to: now), grid.advance(to: now), outline.advance(to: now)]
+        return moving.contains(true)
+    }
+
+    /// The grid covers the screen: the pages under it need not be drawn or rendered.
+    var coversPages: Bool { grid.isOpen }
+
+    /// Whether the thumbnail bar shows: with the chrome, unless a panel or the keyboard covers it.
+    private var showsBar: Bool { chrome.isVisible && !grid.isOpen && !search.isEditing }
+
+    // MARK: Frames
+
+    /// The title bar's buttons for the open document, and what they do.
+    func buttons(for reader: Reader) -> [String] {
+        titleButtons = [("Pages", { [unowned self] in grid.open(for: $0) })]
+        if outline.hasEntries {
+            titleButtons.append(("Contents", { [unowned self] _ in outline.toggle() }))
+        }
+        titleButtons.append(("Search", { [unowned self] _ in search.open() }))
+        return titleButtons.map(\.label)
+    }
+
+    /// The thumbnails the next frame shows, for the tile planner. Brings the bar and grid up
+    /// to date with the screen and the reader first.
+    func thumbnails(for reader: Reader) -> [TilePlanner.Thumbnail] {
+        outline.load(for: reader)
+        if grid.isOpen {
+            grid.update(for: reader)
+            return grid.placements(for: reader).thumbnails
+        }
+        guard showsBar else {
+            bar.hide()
+            return []
+        }
+        bar.update(for: reader)
+        return bar.placements(for: reader).thumbnails
+    }
+
+    /// The overlays of the next frame, given its plan (which drew the thumbnails).
+    func overlays(for reader: Reader, plan: TilePlanner.Plan) -> Scene.Overlays {
+        var overlays = Scene.Overlays()
+        thumbnailPages = plan.thumbnails.map(\.page)
+        if grid.isOpen {
+            overlays.grid = grid.scene(for: reader, items: plan.thumbnails)
+            return overlays
+        }
+        overlays.highlights = search.highlights(in: plan, reader: reader)
+        if showsBar {
+            overlays.thumbnailBar = Scene.ThumbnailBar(
+                items: plan.thumbnails, current: bar.placements(for: reader).current)
+        }
+        overlays.outline = outline.scene(for: reader)
+        overlays.search = search.bar
+        overlays.keyboard = search.keyboard
+        return overlays
+    }
+
+    // MARK: Input
+
+    /// Handles `event` if it belongs to an overlay; returns whether it did.
+    func handle(_ event: InputEvent, reader: Reader) -> Bool {
+        switch event.kind {
+        case .touchDown(let id, let location):
+            return begin(id, at: location, time: event.time, reader: reader)
+        case .touchMotion(let id, let location):
+            guard let part = claims[id] else { return false }
+            part.touchMoved(id, to: location, time: event.time, reader: reader)
+            return true
+        case .touchUp(let id):
+            guard let part = claims.removeValue(forKey: id) else { return false }
+            part.touchEnded(id, time: event.time, reader: reader)
+            return true
+        case .touchCancel:
+            for (id, part) in claims where id >= 0 { part.touchCancelled(id, reader: reader) }
+            claims = claims.filter { $0.key < 0 }
+            return false
+        case .pointerEnter(let location), .pointerMotion(let location):
+            pointer = location
+            guard let part = claims[-1] else { return false }
+            part.touchMoved(-1, to: location, time: event.time, reader: reader)
+            return true
+        case .pointerLeave:
+            pointer = nil
+            claims.removeValue(forKey: -1)?.touchCancelled(-1, reader: reader)
+            return false
+        case .pointerButton(.left, let pressed):
+            if pressed, let pointer { return begin(-1, at: pointer, time: event.time, reader: reader) }
+            guard !pressed, let part = claims.removeValue(forKey: -1) else { return false }
+            part.touchEnded(-1, time: event.time, reader: reader)
+            return true
+        case .key(let key, _):
+            return search.handle(key, reader: reader) || grid.handle(key) || outline.handle(key)
+        default:
+            return false
+        }
+    }
+
+    /// A finger or the pointer went down at `point`: the topmost overlay under it takes it.
+    private func begin(_ id: Int, at point: Point, time: Double, reader: Reader) -> Bool {
+        guard let part = part(at: point, reader: reader) else { return false }
+        claims[id] = part
+        part.touchBegan(id, at: point, time: time, reader: reader)
+        return true
+    }
+
+    private func part(at point: Point, reader: Reader) -> (any NavigationPart)? {
+        let size = session.screenSize
+        let (width, height) = (Int(size.width), Int(size.height))
+        if let part = search.part(at: point) { return part }
+        if grid.isOpen { return grid }
+        if outline.isOpen {
+            if Scene.OutlinePanel.box(width: width, height: height).contains(point) { return outline }
+            // A touch beside the panel closes it (and does nothing else).
+            if !Scene.Chrome.titleBar(width: width, height: height).contains(point) {
+                return TapTarget { [unowned self] _, _ in outline.close() }
+            }
+        }
+        guard chrome.isVisible else { return nil }
+        // After the back button to the shelf, when there is one (as the compositor draws them).
+        let leading = chrome.hasBack ? Scene.Chrome.backButton(width: width, height: height).maxX : 0
+        for index in titleButtons.indices where Scene.Chrome.buttonBox(index, after: leading).contains(point) {
+            let action = titleButtons[index].action
+            return TapTarget { _, reader in action(reader) }
+        }
+        if showsBar, Scene.ThumbnailBar.box(width: width, height: height).contains(point) { return bar }
+        return nil
+    }
+}

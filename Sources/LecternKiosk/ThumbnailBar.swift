@@ -1,0 +1,118 @@
+import LecternCore
+import LecternRender
+
+/// The thumbnail bar along the bottom while the chrome shows: the pages as small thumbnails
+/// grouped as spreads are, right to left with pairs flipped under right-edge binding
+/// (`ThumbnailStripLayout`), the current spread marked. A finger scrolls it (a flick keeps it
+/// moving); a tap on a thumbnail goes to that page.
+///
+/// Only the thumbnails in view are laid out and asked for (`TilePlanner.Thumbnail`: rendered
+/// at the lowest priority, pinned in the cache while on screen), so a 15,000-page document
+/// costs what a 36-page one does. The bar follows the reader: it centres the current spread
+/// when it appears and scrolls it back into view when the page changes.
+final class ThumbnailBar: NavigationPart {
+    let session: DocumentSession
+    private(set) var scroll = KineticScroll()
+    private var gesture = ListGesture(axis: .horizontal)
+    /// The spread the bar last brought into view, while shown.
+    private var followed: Int?
+
+    init(session: DocumentSession) {
+        self.session = session
+    }
+
+    /// The strip for the reader's document and spreads.
+    static func layout(for reader: Reader) -> ThumbnailStripLayout {
+        ThumbnailStripLayout(
+            spreads: reader.view.spreads, pageCell: Scene.ThumbnailBar.pageCell, spacing: Scene.ThumbnailBar.spacing)
+    }
+
+    /// Where the thumbnails scroll.
+    private var area: PixelBox {
+        Scene.ThumbnailBar.stripArea(width: Int(session.screenSize.width), height: Int(session.screenSize.height))
+    }
+
+    /// Whether a finger drags the strip or a flick moves it.
+    var isMoving: Bool { gesture.isActive || scroll.isFlinging }
+
+    /// Moves a flick on; returns whether it still moves.
+    func advance(to now: Double) -> Bool { scroll.advance(to: now) }
+
+    /// Hidden: the next time it shows, it centres the current spread.
+    func hide() {
+        followed = nil
+        gesture.cancel(scroll: &scroll)
+    }
+
+    /// Fits the scroll range to the strip and the screen, and follows the current spread: centred
+    /// when the bar appears, brought back into view when the reader moved to another spread.
+    func update(for reader: Reader) {
+        let layout = Self.layout(for: reader)
+        let width = Double(area.width)
+        let slack = width - layout.contentWidth
+        scroll.setBounds(slack >= 0 ? -slack / 2 ... -slack / 2 : 0...(-slack))
+        let view = reader.view
+        guard view.pages.count > 0, !isMoving else { return }
+        let current = view.spreads.spreadIndex(forPage: view.dominantPage())
+        guard current != followed else { return }
+        let frame = layout.frame(ofSpread: current)
+        if followed == nil || frame.minX < scroll.offset || frame.maxX > scroll.offset + width {
+            scroll.scroll(to: frame.midX - width / 2)
+        }
+        followed = current
+    }
+
+    /// The thumbnails in view and the current spread's outline, in screen pixels.
+    func placements(for reader: Reader) -> (thumbnails: [TilePlanner.Thumbnail], current: PixelBox?) {
+        let layout = Self.layout(for: reader)
+        let area = self.area
+        let origin = Point(x: Double(area.x) - scroll.offset, y: Double(area.y))
+        let pages = reader.view.pages
+        let items = layout.items(from: scroll.offset, to: scroll.offset + Double(area.width)) {
+            pages[$0].displaySize
+        }
+        let thumbnails = items.map { item in
+            TilePlanner.Thumbnail(page: item.page, frame: item.frame.offsetBy(origin).stablePixels, clip: area)
+        }
+        let view = reader.view
+        guard view.pages.count > 0 else { return (thumbnails, nil) }
+        // The mark goes around the current spread's thumbnails.
+        let spread = view.spreads.spreadIndex(forPage: view.dominantPage())
+        let current = layout.cells.items(ofSpread: spread, origin: layout.frame(ofSpread: spread).origin) {
+            pages[$0].displaySize
+        }.map { $0.frame.offsetBy(origin).stablePixels }
+        let box = current.dropFirst().reduce(current.first ?? PixelBox(x: 0, y: 0, width: 0, height: 0)) {
+            $0.union($1)
+        }
+        return (thumbnails, box.intersection(area).isEmpty ? nil : box)
+    }
+
+    // MARK: Input
+
+    func touchBegan(_ id: Int, at point: Point, time: Double, reader: Reader) {
+        gesture.begin(id, at: point, time: time, scroll: &scroll)
+    }
+
+    func touchMoved(_ id: Int, to point: Point, time: Double, reader: Reader) {
+        _ = gesture.move(id, to: point, time: time, scroll: &scroll)
+    }
+
+    func touchEnded(_ id: Int, time: Double, reader: Reader) {
+        guard let tap = gesture.end(id, time: time, scroll: &scroll) else { return }
+        let x = tap.x - Double(area.x) + scroll.offset
+        let layout = Self.layout(for: reader)
+        guard let spread = layout.spread(atX: x) else { return }
+        // The page under the finger, or the spread's first page in the gutter between a pair.
+        let frame = layout.frame(ofSpread: spread)
+        let page =
+            layout.cells.items(ofSpread: spread, origin: frame.origin) { reader.view.pages[$0].displaySize }
+            .first { $0.frame.minX <= x && x < $0.frame.maxX }?.page
+            ?? reader.view.spreads.pageRange(forSpread: spread).lowerBound
+        reader.view.stopAnimations()
+        try? reader.view.goToPage(page)
+    }
+
+    func touchCancelled(_ id: Int, reader: Reader) {
+        gesture.cancel(scroll: &scroll)
+    }
+}

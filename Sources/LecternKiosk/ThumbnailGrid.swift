@@ -1,0 +1,152 @@
+import LecternCore
+import LecternRender
+
+/// The thumbnail grid: every page as a thumbnail over the whole screen, grouped as spreads are,
+/// rows right to left under right-edge binding (`ThumbnailGridLayout`), opened on the current
+/// spread. A finger scrolls it (a flick keeps it moving); a tap on a page goes there and
+/// closes the grid, as do the Close button and Escape.
+///
+/// Virtualized like the bar: only the rows in view are laid out and their thumbnails asked
+/// for, so scrolling 15,000 pages costs per frame what 36 do.
+final class ThumbnailGrid: NavigationPart {
+    let session: DocumentSession
+    private(set) var isOpen = false
+    private(set) var scroll = KineticScroll()
+    private var gesture = ListGesture(axis: .vertical)
+    private var needsCentring = false
+
+    init(session: DocumentSession) {
+        self.session = session
+    }
+
+    /// Opens the grid on the reader's current spread.
+    func open(for reader: Reader) {
+        isOpen = true
+        needsCentring = true
+    }
+
+    func close() {
+        isOpen = false
+        gesture.cancel(scroll: &scroll)
+    }
+
+    /// Moves a flick on; returns whether it still moves.
+    func advance(to now: Double) -> Bool { isOpen && scroll.advance(to: now) }
+
+    /// Escape closes the grid.
+    func handle(_ key: Key) -> Bool {
+        guard isOpen, key == .escape else { return false }
+        close()
+        return true
+    }
+
+    private var size: (width: Int, height: Int) { (Int(session.screenSize.width), Int(session.screenSize.height)) }
+
+    /// Where the cells scroll.
+    private var area: PixelBox { Scene.ThumbnailSheet.area(width: size.width, height: size.height) }
+
+    private func layout(for reader: Reader) -> ThumbnailGridLayout {
+        ThumbnailGridLayout(
+            spreads: reader.view.spreads, pageCell: Scene.ThumbnailSheet.pageCell, width: Double(area.width),
+            spacing: Scene.ThumbnailSheet.spacing, labelHeight: Scene.ThumbnailSheet.labelHeight, margin: 24)
+    }
+
+    private func currentSpread(of reader: Reader) -> Int? {
+        let view = reader.view
+        return view.pages.count > 0 ? view.spreads.spreadIndex(forPage: view.dominantPage()) : nil
+    }
+
+    /// Fits the scroll range to the grid and the screen; scrolls to the current spread when
+    /// the grid has just opened.
+    func update(for reader: Reader) {
+        let layout = layout(for: reader)
+        let height = Double(area.height)
+        scroll.setBounds(0...max(0, layout.contentHeight - height))
+        if needsCentring, let current = currentSpread(of: reader) {
+            scroll.scroll(to: layout.offset(centering: current, height: height))
+        }
+        needsCentring = false
+    }
+
+    /// Grid coordinates to screen pixels.
+    private var origin: Point { Point(x: Double(area.x), y: Double(area.y) - scroll.offset) }
+
+    /// The thumbnails of the rows in view.
+    func placements(for reader: Reader) -> (thumbnails: [TilePlanner.Thumbnail], spreads: [Int]) {
+        let layout = layout(for: reader)
+        let pages = reader.view.pages
+        let spreads = layout.spreads(from: scroll.offset, to: scroll.offset + Double(area.height))
+        let thumbnails = spreads.flatMap { spread in
+            let cell = layout.frame(ofSpread: spread)
+            return layout.cells.items(ofSpread: spread, origin: cell.origin, width: cell.width) {
+                pages[$0].displaySize
+            }
+        }.map { item in
+            TilePlanner.Thumbnail(page: item.page, frame: item.frame.offsetBy(origin).stablePixels, clip: area)
+        }
+        return (thumbnails, spreads)
+    }
+
+    /// The grid as drawn: the thumbnails the plan has, each spread's label, the current spread.
+    func scene(for reader: Reader, items: [Scene.PageItem]) -> Scene.ThumbnailSheet {
+        let layout = layout(for: reader)
+        let spreads = placements(for: reader).spreads
+        let labels = spreads.map { spread -> Scene.ThumbnailSheet.Label in
+            let cell = layout.frame(ofSpread: spread).offsetBy(origin)
+            let pages = reader.view.spreads.pageRange(forSpread: spread)
+            let names = [pages.lowerBound, pages.upperBound - 1].map {
+                reader.document.label(forPage: $0) ?? "\($0 + 1)"
+            }
+            return .init(
+                text: pages.count == 1 ? names[0] : "\(names[0])–\(names[1])", centerX: Int(cell.midX.rounded()),
+                top: Int((cell.maxY - Scene.ThumbnailSheet.labelHeight + 8).rounded()))
+        }
+        var current: PixelBox?
+        if let spread = currentSpread(of: reader) {
+            let cell = layout.frame(ofSpread: spread)
+            let box = Rect(
+                x: cell.minX, y: cell.minY, width: cell.width, height: cell.height - Scene.ThumbnailSheet.labelHeight
+            ).offsetBy(origin).stablePixels
+            current = box.intersection(area).isEmpty ? nil : box
+        }
+        return Scene.ThumbnailSheet(
+            title: "\(fileName(reader.document.path)) — \(reader.view.pages.count) pages", items: items,
+            labels: labels, current: current)
+    }
+
+    // MARK: Input
+
+    func touchBegan(_ id: Int, at point: Point, time: Double, reader: Reader) {
+        gesture.begin(id, at: point, time: time, scroll: &scroll)
+    }
+
+    func touchMoved(_ id: Int, to point: Point, time: Double, reader: Reader) {
+        _ = gesture.move(id, to: point, time: time, scroll: &scroll)
+    }
+
+    func touchEnded(_ id: Int, time: Double, reader: Reader) {
+        guard let tap = gesture.end(id, time: time, scroll: &scroll) else { return }
+        if Scene.ThumbnailSheet.closeButton(width: size.width, height: size.height).contains(tap) {
+            close()
+            return
+        }
+        guard area.contains(tap) else { return }
+        let point = Point(x: tap.x - origin.x, y: tap.y - origin.y)
+        let layout = layout(for: reader)
+        guard let spread = layout.spread(at: point) else { return }
+        let cell = layout.frame(ofSpread: spread)
+        let page =
+            layout.cells.items(ofSpread: spread, origin: cell.origin, width: cell.width) {
+                reader.view.pages[$0].displaySize
+            }
+            .first { $0.frame.minX <= point.x && point.x < $0.frame.maxX }?.page
+            ?? reader.view.spreads.pageRange(forSpread: spread).lowerBound
+        reader.view.stopAnimations()
+        try? reader.view.goToPage(page)
+        close()
+    }
+
+    func touchCancelled(_ id: Int, reader: Reader) {
+        gesture.cancel(scroll: &scroll)
+    }
+}

@@ -1,0 +1,221 @@
+import LecternCore
+
+extension Scene {
+    /// What a visitor finds their way with, drawn over the pages: the thumbnail bar, the
+    /// thumbnail grid, the outline panel, the search bar with its keyboard, and search hits.
+    /// The static layouts are shared with the app, which hit-tests touches against them.
+    public struct Overlays: Equatable, Sendable {
+        public var highlights: [Highlight] = []
+        public var thumbnailBar: ThumbnailBar?
+        public var grid: ThumbnailSheet?
+        public var outline: OutlinePanel?
+        public var search: SearchBar?
+        public var keyboard: Keyboard?
+
+        public init() {}
+
+        /// How much of the bottom edge the overlays cover (a banner goes above it).
+        func bottomInset(width: Int, height: Int) -> Int {
+            if let keyboard { return height - Int(keyboard.layout.frame.minY) }
+            if thumbnailBar != nil { return height - ThumbnailBar.box(width: width, height: height).y }
+            return 0
+        }
+    }
+
+    /// A search hit on a page, in buffer pixels.
+    public struct Highlight: Hashable, Sendable {
+        public var box: PixelBox
+        /// The page area it may cover (the page's visible part).
+        public var clip: PixelBox
+        /// The hit next/previous is on.
+        public var isCurrent: Bool
+        public init(box: PixelBox, clip: PixelBox, isCurrent: Bool) {
+            self.box = box
+            self.clip = clip
+            self.isCurrent = isCurrent
+        }
+
+        /// The pixels it changes.
+        var visible: PixelBox { box.intersection(clip) }
+    }
+
+    /// The thumbnail bar, along the bottom above the page scrubber while the chrome shows.
+    public struct ThumbnailBar: Equatable, Sendable {
+        /// The thumbnails on screen (clipped to `stripArea`).
+        public var items: [PageItem]
+        /// The current spread's outline, if it is in the strip.
+        public var current: PixelBox?
+        public init(items: [PageItem], current: PixelBox?) {
+            self.items = items
+            self.current = current
+        }
+
+        /// The cell a page's thumbnail is fitted into.
+        public static let pageCell = Size(width: 66, height: 88)
+        /// The gap between two spreads.
+        public static let spacing = 14.0
+        static let height = 112
+
+        /// The bar in a `width` × `height` frame.
+        public static func box(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: 0, y: height - Scene.chromeBarHeight - Self.height, width: width, height: Self.height)
+        }
+
+        /// Where the thumbnails scroll, inside the bar.
+        public static func stripArea(width: Int, height: Int) -> PixelBox {
+            let bar = box(width: width, height: height)
+            return PixelBox(
+                x: 16, y: bar.y + (bar.height - Int(pageCell.height)) / 2, width: max(0, width - 32),
+                height: Int(pageCell.height))
+        }
+    }
+
+    /// The thumbnail grid: every page as a thumbnail, filling the screen.
+    public struct ThumbnailSheet: Equatable, Sendable {
+        /// A page label under a cell.
+        public struct Label: Equatable, Sendable {
+            public var text: String
+            /// The middle of the text, and its top.
+            public var centerX: Int, top: Int
+            public init(text: String, centerX: Int, top: Int) {
+                self.text = text
+                self.centerX = centerX
+                self.top = top
+            }
+        }
+
+        public var title: String
+        public var items: [PageItem]
+        public var labels: [Label]
+        /// The current spread's outline.
+        public var current: PixelBox?
+        public init(title: String, items: [PageItem], labels: [Label], current: PixelBox?) {
+            self.title = title
+            self.items = items
+            self.labels = labels
+            self.current = current
+        }
+
+        /// The cell a page's thumbnail is fitted into.
+        public static let pageCell = Size(width: 150, height: 200)
+        public static let spacing = 24.0
+        public static let labelHeight = 34.0
+
+        /// The bar along the top with the title and the close button.
+        public static func header(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: 0, y: 0, width: width, height: Scene.chromeBarHeight)
+        }
+
+        /// Where the cells scroll: everything below the header.
+        public static func area(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: 0, y: Scene.chromeBarHeight, width: width, height: max(0, height - Scene.chromeBarHeight))
+        }
+
+        /// The close button at the header's right end.
+        public static func closeButton(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: width - 8 - 128, y: 8, width: 128, height: 48)
+        }
+    }
+
+    /// The outline (bookmarks) panel along the left edge.
+    public struct OutlinePanel: Equatable, Sendable {
+        public enum Disclosure: Equatable, Sendable { case none, open, closed }
+
+        /// One visible entry.
+        public struct Row: Equatable, Sendable {
+            public var title: String
+            /// The page label (or number) it leads to; empty when it leads nowhere.
+            public var page: String
+            public var depth: Int
+            public var disclosure: Disclosure
+            /// Its page is the one on screen.
+            public var isCurrent: Bool
+            /// Its top edge on screen.
+            public var y: Int
+            public init(title: String, page: String, depth: Int, disclosure: Disclosure, isCurrent: Bool, y: Int) {
+                self.title = title
+                self.page = page
+                self.depth = depth
+                self.disclosure = disclosure
+                self.isCurrent = isCurrent
+                self.y = y
+            }
+        }
+
+        public var rows: [Row]
+        public init(rows: [Row]) { self.rows = rows }
+
+        public static let rowHeight = 56
+        /// How far each level of nesting moves an entry right.
+        public static let indent = 28
+        /// The disclosure triangle's width at the start of a row (after the indent).
+        public static let disclosureWidth = 44
+
+        /// The panel: the left part of the screen below the title bar.
+        public static func box(width: Int, height: Int) -> PixelBox {
+            PixelBox(
+                x: 0, y: Scene.chromeBarHeight, width: min(width, max(320, width * 2 / 5)),
+                height: max(0, height - Scene.chromeBarHeight))
+        }
+    }
+
+    /// The search bar along the top: the query, how the search goes, next and previous.
+    public struct SearchBar: Equatable, Sendable {
+        public var query: String
+        /// "3 of 17", "Searching… 45%", "No matches".
+        public var status: String
+        /// The keyboard is up: the field shows a cursor.
+        public var isEditing: Bool
+        public init(query: String, status: String, isEditing: Bool) {
+            self.query = query
+            self.status = status
+            self.isEditing = isEditing
+        }
+
+        public static func box(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: 0, y: 0, width: width, height: Scene.chromeBarHeight)
+        }
+
+        public static func closeButton(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: 8, y: 8, width: 56, height: 48)
+        }
+
+        /// The text field (tap it to type again).
+        public static func field(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: 72, y: 8, width: max(0, width - 72 - 8 - 2 * 64 - 260), height: 48)
+        }
+
+        /// Where the status is written, between the field and the buttons.
+        static func statusArea(width: Int, height: Int) -> PixelBox {
+            let field = field(width: width, height: height)
+            return PixelBox(x: field.maxX + 12, y: 8, width: 244, height: 48)
+        }
+
+        public static func previousButton(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: width - 8 - 2 * 64, y: 8, width: 56, height: 48)
+        }
+
+        public static func nextButton(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: width - 8 - 64, y: 8, width: 56, height: 48)
+        }
+    }
+
+    /// The on-screen keyboard along the bottom.
+    public struct Keyboard: Equatable, Sendable {
+        public var layout: OnScreenKeyboardLayout
+        /// The key a finger holds down, drawn pressed.
+        public var pressed: Int?
+        public init(layout: OnScreenKeyboardLayout, pressed: Int?) {
+            self.layout = layout
+            self.pressed = pressed
+        }
+    }
+}
+
+extension Scene.Chrome {
+    /// The buttons at the left of the title bar, in order ("Pages", "Contents", "Search"), after
+    /// `leading` pixels (the back button's, when there is one).
+    public static func buttonBox(_ index: Int, after leading: Int = 0) -> PixelBox {
+        PixelBox(x: leading + 8 + index * 136, y: 8, width: 128, height: 48)
+    }
+}
