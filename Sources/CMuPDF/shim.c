@@ -1541,6 +1541,155 @@ int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links,
     return status;
 }
 
+// MARK: - Outline
+
+#define LECTERN_OUTLINE_MAX_DEPTH 64
+#define LECTERN_OUTLINE_MAX_ENTRIES 65536
+
+/// Counts the entries of `node` and its siblings (and below) that the block will hold, and their
+/// titles' bytes. Call inside fz_try.
+static void measure_outline(fz_outline *node, int depth, int *count, size_t *bytes) {
+    for (; node && *count < LECTERN_OUTLINE_MAX_ENTRIES; node = node->next) {
+        (*count)++;
+        *bytes += (node->title ? strlen(node->title) : 0) + 1;
+        if (depth + 1 < LECTERN_OUTLINE_MAX_DEPTH) measure_outline(node->down, depth + 1, count, bytes);
+    }
+}
+
+/// Copies `node` and what follows it in preorder into `out` (room measured by measure_outline).
+/// Call with doc_lock held, inside fz_try.
+static void copy_outline(CMuPDF_document *document, fz_outline *node, int depth, CMuPDF_outline_entry *out,
+                         int max, int *used, char **strings) {
+    fz_context *ctx = document->ctx;
+    int page_count = atomic_load(&document->page_count);
+    for (; node && *used < max; node = node->next) {
+        CMuPDF_outline_entry *entry = &out[(*used)++];
+        entry->depth = depth;
+        entry->is_open = node->is_open ? 1 : 0;
+        int page = -1;
+        fz_var(page);
+        if (node->uri && !fz_is_external_link(ctx, node->uri)) {
+            fz_try(ctx) page = fz_page_number_from_location(ctx, document->doc, node->page);
+            fz_catch(ctx) page = -1;
+        }
+        entry->page = page >= 0 && page < page_count ? page : -1;
+        size_t length = node->title ? strlen(node->title) : 0;
+        if (length) memcpy(*strings, node->title, length);
+        (*strings)[length] = 0;
+        entry->title = *strings;
+        *strings += length + 1;
+        if (depth + 1 < LECTERN_OUTLINE_MAX_DEPTH) copy_outline(document, node->down, depth + 1, out, max, used, strings);
+    }
+}
+
+int CMuPDF_document_outline(CMuPDF_document *document, CMuPDF_outline_entry **entries, int *count,
+                            CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
+    *entries = NULL;
+    *count = 0;
+    int status = CMUPDF_OK;
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    fz_outline *outline = NULL;
+    CMuPDF_outline_entry *out = NULL;
+    fz_var(outline);
+    fz_var(out);
+    fz_try(ctx) {
+        // Destinations are looked up in the page map: walk the whole tree first (then the outline
+        // loader's pdf_load_page_tree keeps Lectern's map: see walk_install_map).
+        if (document->pdf) walk_locked(document, INT_MAX, INT_MAX);
+        outline = fz_load_outline(ctx, document->doc);
+        int n = 0;
+        size_t bytes = 0;
+        measure_outline(outline, 0, &n, &bytes);
+        if (n > 0) {
+            // One plain malloc block: the caller frees it without a MuPDF context.
+            out = malloc(sizeof *out * (size_t)n + bytes);
+            if (!out) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory listing %d outline entries", n);
+            char *strings = (char *)(out + n);
+            int used = 0;
+            copy_outline(document, outline, 0, out, n, &used, &strings);
+            *entries = out;
+            *count = used;
+        }
+    }
+    fz_always(ctx) fz_drop_outline(ctx, outline);
+    fz_catch(ctx) {
+        free(out);
+        *entries = NULL;
+        *count = 0;
+        status = caught(ctx, error);
+    }
+    unlock_document(document);
+    return status;
+}
+
+// MARK: - Text for search
+
+int CMuPDF_page_text_chars(CMuPDF_document *document, int index, CMuPDF_text_char **chars, int *count,
+                           CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
+    *chars = NULL;
+    *count = 0;
+    int status = check_index(document, index, error);
+    if (status != CMUPDF_OK) return status;
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    fz_page *page = NULL;
+    fz_stext_page *text = NULL;
+    CMuPDF_text_char *out = NULL;
+    fz_var(page);
+    fz_var(text);
+    fz_var(out);
+    fz_try(ctx) {
+        page = load_page_locked(document, index);
+        // What is outside the crop box is not shown, so it is not found either; a word broken
+        // over two lines with a hyphen is found whole.
+        fz_stext_options options = {.flags = FZ_STEXT_MEDIABOX_CLIP | FZ_STEXT_DEHYPHENATE};
+        text = fz_new_stext_page_from_page(ctx, page, &options);
+        size_t n = 0;
+        for (fz_stext_block *block = text->first_block; block; block = block->next) {
+            if (block->type != FZ_STEXT_BLOCK_TEXT) continue;
+            for (fz_stext_line *line = block->u.t.first_line; line; line = line->next)
+                for (fz_stext_char *ch = line->first_char; ch; ch = ch->next) n++;
+        }
+        if (n > INT_MAX / (int)sizeof *out) fz_throw(ctx, FZ_ERROR_GENERIC, "page %d has too much text", index + 1);
+        if (n > 0) {
+            // Plain malloc: the caller frees it without a MuPDF context.
+            out = malloc(sizeof *out * n);
+            if (!out) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory listing %zu characters", n);
+            // The text is in fitz page space (rotated, y down); the caller wants PDF user space.
+            fz_matrix to_user = fz_invert_matrix(page_transform(ctx, page));
+            size_t i = 0;
+            for (fz_stext_block *block = text->first_block; block; block = block->next) {
+                if (block->type != FZ_STEXT_BLOCK_TEXT) continue;
+                for (fz_stext_line *line = block->u.t.first_line; line; line = line->next) {
+                    for (fz_stext_char *ch = line->first_char; ch; ch = ch->next) {
+                        out[i].c = ch->c;
+                        out[i].flags = ch == line->first_char ? CMUPDF_TEXT_LINE_START : 0;
+                        copy_user_rect(out[i].box, fz_rect_from_quad(ch->quad), to_user);
+                        i++;
+                    }
+                }
+            }
+            *chars = out;
+            *count = (int)n;
+        }
+    }
+    fz_always(ctx) {
+        fz_drop_stext_page(ctx, text);
+        fz_drop_page(ctx, page);
+    }
+    fz_catch(ctx) {
+        free(out);
+        *chars = NULL;
+        *count = 0;
+        status = caught(ctx, error);
+    }
+    unlock_document(document);
+    return status;
+}
+
 // MARK: - Testing
 
 int CMuPDF_page_get_info_by_loading_for_testing(CMuPDF_document *document, int index,

@@ -37,7 +37,7 @@ final class Navigation {
         self.logger = logger
         bar = ThumbnailBar(session: session)
         grid = ThumbnailGrid(session: session)
-        outline = OutlinePanel(session: session, logger: logger)
+        outline = try OutlinePanel(loop: loop, session: session, logger: logger)
         search = try Search(loop: loop, session: session, logger: logger)
         search.onChange = { [unowned self] in onChange?() }
         outline.onChange = { [unowned self] in onChange?() }
@@ -55,6 +55,7 @@ final class Navigation {
     /// Stops the search's work (shutdown).
     func close() {
         reset()
+        outline.shutdown()
         search.shutdown()
     }
 
@@ -73,7 +74,7 @@ final class Navigation {
     }
 
     /// Whether work for the overlays is under way off the loop's thread (a search).
-    var isBusy: Bool { search.isBusy }
+    var isBusy: Bool { search.isBusy || outline.isBusy }
 
     /// Whether a finger or the pointer's button is on an overlay.
     var isTracking: Bool { !claims.isEmpty }
@@ -109,6 +110,7 @@ final class Navigation {
     /// to date with the screen and the reader first.
     func thumbnails(for reader: Reader) -> [TilePlanner.Thumbnail] {
         outline.load(for: reader)
+        outline.update()
         if grid.isOpen {
             grid.update(for: reader)
             return grid.placements(for: reader).thumbnails

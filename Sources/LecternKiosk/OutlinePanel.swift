@@ -1,28 +1,167 @@
 import LecternCore
+import LecternLinux
+import LecternPDF
 import LecternRender
+import LecternWayland
 import Logging
 
-/// Stub (replaced below in this branch).
+/// The outline (bookmarks) in a panel along the left edge, opened by the title bar's Contents
+/// button (there is none when the document has no outline). Entries nest, indented; a tap on
+/// an entry's triangle opens or closes it, a tap on the entry goes to its page and closes the
+/// panel, as do a tap beside the panel and Escape. A finger scrolls a long outline.
+///
+/// The outline is read once per document on a worker of its own (`fz_load_outline` through
+/// the shim), after the page sizes: the page tree is walked by then.
 final class OutlinePanel: NavigationPart {
+    let loop: EventLoop
     let session: DocumentSession
     private let logger: Logger
-    var onChange: (() -> Void)?
+    private let worker: RenderWorker<(reader: ObjectIdentifier, entries: [OutlineEntry])>
+    private var watch: EventLoop.Watch?
+    /// The reader whose outline is read (or being read).
+    private weak var loadedReader: Reader?
+    private(set) var tree = OutlineTree([])
+    private var expanded: Set<Int> = []
+    /// The entries shown, in order (follows `expanded`).
+    private var visible: [Int] = []
     private(set) var isOpen = false
     private(set) var scroll = KineticScroll()
-    init(session: DocumentSession, logger: Logger) {
+    private var gesture = ListGesture(axis: .vertical)
+    /// Called when the outline arrived.
+    var onChange: (() -> Void)?
+
+    init(loop: EventLoop, session: DocumentSession, logger: Logger) throws(SystemError) {
+        self.loop = loop
         self.session = session
         self.logger = logger
+        worker = try RenderWorker()
+        watch = loop.watch(worker.wakeDescriptor) { [unowned self] in
+            for result in worker.drain() { loaded(result.entries, for: result.reader) }
+        }
     }
-    var hasEntries: Bool { false }
-    var visibleTitles: [String] { [] }
-    func load(for reader: Reader) {}
-    func toggle() {}
-    func close() {}
-    func advance(to now: Double) -> Bool { false }
-    func handle(_ key: Key) -> Bool { false }
-    func scene(for reader: Reader) -> Scene.OutlinePanel? { nil }
-    func touchBegan(_ id: Int, at point: Point, time: Double, reader: Reader) {}
-    func touchMoved(_ id: Int, to point: Point, time: Double, reader: Reader) {}
-    func touchEnded(_ id: Int, time: Double, reader: Reader) {}
-    func touchCancelled(_ id: Int, reader: Reader) {}
+
+    /// Stops watching the worker (shutdown); a read still running is abandoned.
+    func shutdown() {
+        watch?.cancel()
+        watch = nil
+    }
+
+    var hasEntries: Bool { !tree.isEmpty }
+
+    /// Whether the outline is being read.
+    var isBusy: Bool { worker.isBusy }
+
+    /// The visible entries' titles, two spaces of indent a level (for the status).
+    var visibleTitles: [String] {
+        visible.map { String(repeating: "  ", count: tree.entries[$0].depth) + tree.entries[$0].title }
+    }
+
+    /// Reads the reader's outline on the worker, once its page sizes are known.
+    func load(for reader: Reader) {
+        guard reader !== loadedReader, reader.pageSizesKnown else { return }
+        loadedReader = reader
+        tree = OutlineTree([])
+        visible = []
+        let pdf = reader.document, id = ObjectIdentifier(reader)
+        worker.submit { [logger] in
+            do {
+                return (id, try pdf.outline())
+            } catch {
+                logger.warning("\(error)")
+                return (id, [])
+            }
+        }
+    }
+
+    private func loaded(_ entries: [OutlineEntry], for reader: ObjectIdentifier) {
+        guard let current = loadedReader, ObjectIdentifier(current) == reader else { return }
+        tree = OutlineTree(entries.map { .init(title: $0.title, page: $0.page, depth: $0.depth) })
+        expanded = Set(entries.indices.filter { entries[$0].isOpen })
+        visible = tree.visibleEntries(expanded: expanded)
+        if !entries.isEmpty { logger.info("the outline has \(entries.count) entries") }
+        onChange?()
+    }
+
+    /// Opens or closes the panel.
+    func toggle() {
+        if isOpen { close() } else { isOpen = !tree.isEmpty }
+    }
+
+    func close() {
+        isOpen = false
+        gesture.cancel(scroll: &scroll)
+    }
+
+    /// Moves a flick on; returns whether it still moves.
+    func advance(to now: Double) -> Bool { isOpen && scroll.advance(to: now) }
+
+    /// Escape closes the panel.
+    func handle(_ key: Key) -> Bool {
+        guard isOpen, key == .escape else { return false }
+        close()
+        return true
+    }
+
+    private var box: PixelBox {
+        Scene.OutlinePanel.box(width: Int(session.screenSize.width), height: Int(session.screenSize.height))
+    }
+
+    /// Fits the scroll range to the entries shown and the screen (before each frame).
+    func update() {
+        let rowHeight = Double(Scene.OutlinePanel.rowHeight)
+        scroll.setBounds(0...max(0, Double(visible.count) * rowHeight - Double(box.height)))
+    }
+
+    /// The panel as drawn: the rows in view.
+    func scene(for reader: Reader) -> Scene.OutlinePanel? {
+        guard isOpen else { return nil }
+        let rowHeight = Double(Scene.OutlinePanel.rowHeight)
+        let first = max(0, Int(scroll.offset / rowHeight))
+        let last = min(visible.count, Int(((scroll.offset + Double(box.height)) / rowHeight).rounded(.up)))
+        let current = tree.entry(forPage: reader.view.dominantPage(), among: visible)
+        let rows = (first..<max(first, last)).map { row -> Scene.OutlinePanel.Row in
+            let index = visible[row]
+            let entry = tree.entries[index]
+            let disclosure: Scene.OutlinePanel.Disclosure =
+                tree.hasChildren(index) ? (expanded.contains(index) ? .open : .closed) : .none
+            return .init(
+                title: entry.title, page: entry.page.map { reader.document.label(forPage: $0) ?? "\($0 + 1)" } ?? "",
+                depth: entry.depth, disclosure: disclosure, isCurrent: index == current,
+                y: box.y + Int((Double(row) * rowHeight - scroll.offset).rounded()))
+        }
+        return Scene.OutlinePanel(rows: rows)
+    }
+
+    // MARK: Input
+
+    func touchBegan(_ id: Int, at point: Point, time: Double, reader: Reader) {
+        gesture.begin(id, at: point, time: time, scroll: &scroll)
+    }
+
+    func touchMoved(_ id: Int, to point: Point, time: Double, reader: Reader) {
+        _ = gesture.move(id, to: point, time: time, scroll: &scroll)
+    }
+
+    func touchEnded(_ id: Int, time: Double, reader: Reader) {
+        guard let tap = gesture.end(id, time: time, scroll: &scroll) else { return }
+        let row = Int((tap.y - Double(box.y) + scroll.offset) / Double(Scene.OutlinePanel.rowHeight))
+        guard row >= 0, row < visible.count else { return }
+        let index = visible[row]
+        let entry = tree.entries[index]
+        let triangleEnd = box.x + 8 + entry.depth * Scene.OutlinePanel.indent + Scene.OutlinePanel.disclosureWidth
+        if tree.hasChildren(index), tap.x < Double(triangleEnd) || entry.page == nil {
+            if expanded.contains(index) { expanded.remove(index) } else { expanded.insert(index) }
+            visible = tree.visibleEntries(expanded: expanded)
+            return
+        }
+        guard let page = entry.page, page < reader.view.pages.count else { return }
+        logger.debug("outline: \(entry.title) → page \(page + 1)")
+        reader.view.stopAnimations()
+        try? reader.view.goToPage(page)
+        close()
+    }
+
+    func touchCancelled(_ id: Int, reader: Reader) {
+        gesture.cancel(scroll: &scroll)
+    }
 }

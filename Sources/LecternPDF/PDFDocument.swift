@@ -11,7 +11,8 @@ import LecternLinux
 /// that lock, so two threads render tiles of the same document at the same time.
 public final class PDFDocument: @unchecked Sendable {
     // Sendable: `handle` is thread safe (the shim locks); the other stored properties are immutable.
-    private let handle: OpaquePointer
+    /// The shim's document (its extensions in other files use it too).
+    let handle: OpaquePointer
     private let context: MuPDFContext
     private let labels: PageLabels?
 
@@ -435,7 +436,7 @@ public final class PDFDocument: @unchecked Sendable {
         return try body()
     }
 
-    private func checkIndex(_ index: Int) throws(PDFError) {
+    func checkIndex(_ index: Int) throws(PDFError) {
         guard index >= 0, index < pageCount else {
             throw PDFError(
                 .pageOutOfRange, path: path,

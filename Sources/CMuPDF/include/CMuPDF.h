@@ -260,6 +260,49 @@ typedef struct CMuPDF_link {
 int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links, int *count,
                              CMuPDF_error *error);
 
+/// One entry of the document outline (bookmarks), in the order a reader sees them (preorder).
+typedef struct CMuPDF_outline_entry {
+    /// 0 for a top-level entry, 1 for its children, …
+    int depth;
+    /// The page it leads to (0-based), or -1: none, an external link, or not a page of the document.
+    int page;
+    /// 1 when the file asks for its children to be shown (/Count > 0).
+    int is_open;
+    /// The title as UTF-8 (never NULL). Points into the entries' block.
+    const char *title;
+} CMuPDF_outline_entry;
+
+/// The outline (fz_load_outline), after walking the whole page tree so that every destination
+/// resolves through Lectern's page map. On success `*entries` is one malloc'd block of `*count`
+/// entries followed by their titles, that the caller frees with one free() (NULL and 0 when the
+/// document has no outline). Entries nested deeper than 64 levels, or past the first 65,536, are
+/// left out.
+int CMuPDF_document_outline(CMuPDF_document *document, CMuPDF_outline_entry **entries, int *count,
+                            CMuPDF_error *error);
+
+/// Flags of a text character (CMuPDF_text_char.flags).
+enum CMuPDF_text_flags {
+    /// The first character of a line.
+    CMUPDF_TEXT_LINE_START = 1,
+};
+
+/// One character of a page's text, as MuPDF's structured text orders it (the order it is drawn
+/// in: right-to-left scripts usually come out in visual order, reversed).
+typedef struct CMuPDF_text_char {
+    /// The Unicode scalar value (ligatures expanded; a hyphen ending a line is dropped).
+    int c;
+    int flags;
+    /// Its box {x0, y0, x1, y1} in PDF user space (unrotated, y up), like text blocks.
+    float box[4];
+} CMuPDF_text_char;
+
+/// The text of page `index` character by character, for searching it: the page is loaded and its
+/// content run into structured text under the document lock (no display list is cached: a search
+/// through every page must not evict the pages on screen). On success `*chars` is a malloc'd array
+/// of `*count` characters that the caller frees (NULL and 0 for a page without text).
+int CMuPDF_page_text_chars(CMuPDF_document *document, int index, CMuPDF_text_char **chars, int *count,
+                           CMuPDF_error *error);
+
 /// Tests only: the page info the way it was read before (loading the page: fz_load_page, fz_bound_page,
 /// /Rotate rounded down), as the reference the page-object reading is checked against.
 int CMuPDF_page_get_info_by_loading_for_testing(CMuPDF_document *document, int index,
