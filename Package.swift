@@ -33,6 +33,9 @@ let package = Package(
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon"),
         // QR codes for web links (Debian libqrencode-dev).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode"),
+        // utf8proc folds case and accents for search. No pkgConfig: its flags would link the
+        // shared library; LecternPDF links the static one (Debian's libutf8proc-dev ships it).
+        .systemLibrary(name: "CUTF8Proc"),
         // fcft is loaded with dlopen when text is first drawn (Sources/CFcft says why). Its
         // pkg-config flags carry a define SwiftPM rejects; its header needs only pixman's.
         .target(name: "CFcft", dependencies: ["CPixman"]),
@@ -61,7 +64,10 @@ let package = Package(
         ),
         .target(
             name: "LecternPDF",
-            dependencies: ["CMuPDF", "LecternCore", "LecternLinux", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "CMuPDF", "CUTF8Proc", "LecternCore", "LecternLinux", .product(name: "Logging", package: "swift-log"),
+            ],
+            linkerSettings: [.linkedLibrary(":libutf8proc.a")]
         ),
         .target(
             name: "LecternRender",

@@ -1,22 +1,265 @@
+import Glibc
 import LecternCore
 import LecternLinux
+import LecternPDF
 import LecternRender
 import LecternWayland
 import Logging
 
-/// Stub (replaced below in this branch).
+/// Search: the search bar along the top (query, "3 of 17", previous, next, close) and the
+/// on-screen keyboard along the bottom (a hardware keyboard types too). Every change to the
+/// query starts a new search and cancels the one running; hits are highlighted on the pages
+/// and the first one at or after the reader's page is shown.
+///
+/// The search runs on a worker of its own, page by page from the reader's page on (then from
+/// the start), in chunks that each deliver their hits and the progress: the loop's thread only
+/// files results, so no frame waits for it, and a new query's chunks start at once. It gives
+/// way to the tile renders (the page on screen first) between pages.
 final class Search {
+    let loop: EventLoop
+    let session: DocumentSession
+    private let logger: Logger
+    let keyboardPart: OnScreenKeyboard
+    private let worker: RenderWorker<Batch>
+    private var watch: EventLoop.Watch?
+    private(set) var query = ""
+    private(set) var isOpen = false
+    private(set) var showsKeyboard = false
+    private var results = SearchResults()
+    /// Counts searches: a batch of an older one is dropped.
+    private var generation = 0
+    private var cookie: RenderCookie?
+    private var pagesSearched = 0
+    private var pageCount = 0
+    /// Called when results arrived.
     var onChange: (() -> Void)?
-    init(loop: EventLoop, session: DocumentSession, logger: Logger) throws(SystemError) {}
-    var isEditing: Bool { false }
-    var isBusy: Bool { false }
-    func status(for reader: Reader) -> SearchStatus? { nil }
-    func open() {}
-    func close() {}
-    func shutdown() {}
-    func handle(_ key: Key, reader: Reader) -> Bool { false }
-    func highlights(in plan: TilePlanner.Plan, reader: Reader) -> [Scene.Highlight] { [] }
-    var bar: Scene.SearchBar? { nil }
-    var keyboard: Scene.Keyboard? { nil }
-    func part(at point: Point) -> (any NavigationPart)? { nil }
+
+    /// The hits of a chunk of pages.
+    struct Batch: Sendable {
+        var generation: Int
+        var pages: Int
+        var hits: [(page: Int, hits: [SearchHit])]
+    }
+
+    /// How many pages a job searches before it reports.
+    static let chunk = 32
+
+    init(loop: EventLoop, session: DocumentSession, logger: Logger) throws(SystemError) {
+        self.loop = loop
+        self.session = session
+        self.logger = logger
+        keyboardPart = OnScreenKeyboard(session: session)
+        worker = try RenderWorker()
+        watch = loop.watch(worker.wakeDescriptor) { [unowned self] in
+            for batch in worker.drain() { received(batch) }
+        }
+        keyboardPart.onKey = { [unowned self] action in
+            switch action {
+            case .character(let character): edit { $0.append(character) }
+            case .backspace: edit { if !$0.isEmpty { $0.removeLast() } }
+            case .done: hideKeyboard()
+            }
+        }
+    }
+
+    /// Cancels the search and stops watching the worker (shutdown).
+    func shutdown() {
+        close()
+        watch?.cancel()
+        watch = nil
+    }
+
+    /// Whether the worker has pages to search or results to deliver.
+    var isBusy: Bool { worker.isBusy }
+
+    /// Whether the keyboard covers the bottom of the screen.
+    var isEditing: Bool { isOpen && showsKeyboard }
+
+    /// Opens the search bar with the keyboard.
+    func open() {
+        isOpen = true
+        showsKeyboard = true
+    }
+
+    /// Closes the search: no bar, no keyboard, no highlights.
+    func close() {
+        cancel()
+        isOpen = false
+        hideKeyboard()
+        query = ""
+        results = SearchResults()
+    }
+
+    private func hideKeyboard() {
+        showsKeyboard = false
+        keyboardPart.release()
+    }
+
+    private func cancel() {
+        generation += 1
+        cookie?.cancel()
+        cookie = nil
+    }
+
+    private func edit(_ change: (inout String) -> Void) {
+        change(&query)
+        restart()
+    }
+
+    /// Starts searching the document for `query`, from the reader's page on.
+    private func restart() {
+        cancel()
+        results = SearchResults()
+        pagesSearched = 0
+        guard let reader = session.reader, let search = SearchQuery(query) else { return }
+        let cookie = RenderCookie()
+        self.cookie = cookie
+        let pdf = reader.document, generation = generation
+        pageCount = reader.view.pages.count
+        let start = reader.view.dominantPage()
+        let order = Array(start..<pageCount) + Array(0..<start)
+        // Sendable: TileScheduler.isBusy only reads state under the scheduler's own lock.
+        struct Renders: @unchecked Sendable { let scheduler: TileScheduler }
+        let renders = Renders(scheduler: reader.scheduler)
+        for first in stride(from: 0, to: order.count, by: Self.chunk) {
+            let pages = Array(order[first..<min(order.count, first + Self.chunk)])
+            worker.submit {
+                var batch = Batch(generation: generation, pages: 0, hits: [])
+                for page in pages {
+                    if cookie.isCancelled { return batch }
+                    // The page on screen before the search: wait while tiles render.
+                    var waited = 0
+                    while renders.scheduler.isBusy, waited < 200, !cookie.isCancelled {
+                        usleep(1000)
+                        waited += 1
+                    }
+                    if let hits = try? pdf.search(search, page: page), !hits.isEmpty {
+                        batch.hits.append((page, hits))
+                    }
+                    batch.pages += 1
+                }
+                return batch
+            }
+        }
+        logger.debug("searching \(pageCount) pages for \(query.count) characters")
+    }
+
+    private func received(_ batch: Batch) {
+        guard batch.generation == generation else { return }
+        pagesSearched += batch.pages
+        for (page, hits) in batch.hits { results.add(page: page, hits: hits) }
+        if results.current == nil, let reader = session.reader,
+            let first = results.first(atOrAfter: reader.view.dominantPage())
+        {
+            show(first, reader: reader)
+        }
+        if pagesSearched >= pageCount {
+            logger.debug("search done: \(results.count) hits on \(results.pages.count) pages")
+        }
+        onChange?()
+    }
+
+    /// Makes `position` the current hit and brings its page on screen.
+    private func show(_ position: SearchResults.Position, reader: Reader) {
+        results.select(position)
+        let spreads = reader.view.spreads
+        guard spreads.spreadIndex(forPage: position.page) != spreads.spreadIndex(forPage: reader.view.dominantPage())
+        else { return }
+        reader.view.stopAnimations()
+        try? reader.view.goToPage(position.page)
+    }
+
+    func next(reader: Reader) { results.next().map { show($0, reader: reader) } }
+    func previous(reader: Reader) { results.previous().map { show($0, reader: reader) } }
+}
+
+extension Search {
+    // MARK: What it shows
+
+    private var size: (width: Int, height: Int) { (Int(session.screenSize.width), Int(session.screenSize.height)) }
+
+    /// "3 of 17", "Searching… 45%", "No matches".
+    var statusText: String {
+        guard SearchQuery(query) != nil else { return "" }
+        let searching = pagesSearched < pageCount
+        let progress = searching ? " · \(pageCount > 0 ? pagesSearched * 100 / pageCount : 0)%" : ""
+        guard results.count > 0 else { return searching ? "Searching…\(progress)" : "No matches" }
+        return "\((results.currentOrdinal ?? 0) + 1) of \(results.count)\(progress)"
+    }
+
+    var bar: Scene.SearchBar? {
+        isOpen ? Scene.SearchBar(query: query, status: statusText, isEditing: showsKeyboard) : nil
+    }
+
+    var keyboard: Scene.Keyboard? { isEditing ? keyboardPart.scene : nil }
+
+    func status(for reader: Reader) -> SearchStatus? {
+        guard isOpen else { return nil }
+        return SearchStatus(
+            query: query, hitCount: results.count, currentHit: results.currentOrdinal,
+            currentPage: results.current?.page, pagesSearched: pagesSearched, pageCount: pageCount,
+            isSearching: SearchQuery(query) != nil && pagesSearched < pageCount, isKeyboardShown: isEditing)
+    }
+
+    /// The hits on the pages the plan shows, in buffer pixels.
+    func highlights(in plan: TilePlanner.Plan, reader: Reader) -> [Scene.Highlight] {
+        guard isOpen else { return [] }
+        return plan.pages.flatMap { item -> [Scene.Highlight] in
+            guard let hits = results.hitsByPage[item.page] else { return [] }
+            let geometry = reader.view.pages[item.page]
+            let scale = Double(item.frame.width) / max(1, geometry.displaySize.width)
+            let toView = geometry.pageToDisplay.concatenating(.scale(scale))
+                .concatenating(.translation(x: Double(item.frame.x), y: Double(item.frame.y)))
+            let clip = item.frame.intersection(item.clip)
+            return hits.enumerated().flatMap { index, hit in
+                let isCurrent = results.current == .init(page: item.page, index: index)
+                return hit.rects.map { rect in
+                    Scene.Highlight(
+                        box: PixelBox(enclosing: toView.apply(to: rect)).insetBy(dx: -2, dy: -1), clip: clip,
+                        isCurrent: isCurrent)
+                }
+            }
+        }
+    }
+
+    // MARK: Input
+
+    /// Keys while the search is open: characters edit the query, Enter goes to the next hit,
+    /// Escape hides the keyboard, then closes the search.
+    func handle(_ key: Key, reader: Reader) -> Bool {
+        guard isOpen else { return false }
+        switch key {
+        case .escape:
+            if showsKeyboard { hideKeyboard() } else { close() }
+        case .enter:
+            next(reader: reader)
+        case .backspace:
+            edit { if !$0.isEmpty { $0.removeLast() } }
+        default:
+            guard let character = key.character else { return false }
+            edit { $0.append(character) }
+        }
+        return true
+    }
+
+    /// The part of the search under `point`: the keyboard, or the bar's buttons and field.
+    func part(at point: Point) -> (any NavigationPart)? {
+        guard isOpen else { return nil }
+        if isEditing, keyboardPart.layout.frame.contains(point) { return keyboardPart }
+        guard Scene.SearchBar.box(width: size.width, height: size.height).contains(point) else { return nil }
+        return TapTarget { [unowned self] start, reader in tapBar(at: start, reader: reader) }
+    }
+
+    private func tapBar(at point: Point, reader: Reader) {
+        let (width, height) = size
+        if Scene.SearchBar.closeButton(width: width, height: height).contains(point) {
+            close()
+        } else if Scene.SearchBar.field(width: width, height: height).contains(point) {
+            showsKeyboard = true
+        } else if Scene.SearchBar.previousButton(width: width, height: height).contains(point) {
+            previous(reader: reader)
+        } else if Scene.SearchBar.nextButton(width: width, height: height).contains(point) {
+            next(reader: reader)
+        }
+    }
 }
