@@ -24,8 +24,9 @@ final class Navigation {
     /// The part each touch (or -1: the pointer's button) went down on.
     private var claims: [Int: any NavigationPart] = [:]
     private var pointer: Point?
+    private var pinch = PinchToGrid()
     private var titleButtons: [(label: String, action: (Reader) -> Void)] = []
-    /// The pages of the thumbnails the last frame laid out.
+    /// The pages of the thumbnails the last frame laid out (before clipping).
     private var thumbnailPages: [Int] = []
     /// Called when what the overlays show changed outside input (search results, outline read).
     var onChange: (() -> Void)?
@@ -111,22 +112,25 @@ final class Navigation {
     func thumbnails(for reader: Reader) -> [TilePlanner.Thumbnail] {
         outline.load(for: reader)
         outline.update()
+        let thumbnails: [TilePlanner.Thumbnail]
         if grid.isOpen {
             grid.update(for: reader)
-            return grid.placements(for: reader).thumbnails
-        }
-        guard showsBar else {
+            thumbnails = grid.placements(for: reader).thumbnails
+        } else if showsBar {
+            bar.update(for: reader)
+            thumbnails = bar.placements(for: reader).thumbnails
+        } else {
             bar.hide()
-            return []
+            thumbnails = []
         }
-        bar.update(for: reader)
-        return bar.placements(for: reader).thumbnails
+        // Every thumbnail laid out, on screen or not: what a frame costs.
+        thumbnailPages = thumbnails.map(\.page)
+        return thumbnails
     }
 
     /// The overlays of the next frame, given its plan (which drew the thumbnails).
     func overlays(for reader: Reader, plan: TilePlanner.Plan) -> Scene.Overlays {
         var overlays = Scene.Overlays()
-        thumbnailPages = plan.thumbnails.map(\.page)
         if grid.isOpen {
             overlays.grid = grid.scene(for: reader, items: plan.thumbnails)
             return overlays
@@ -146,6 +150,10 @@ final class Navigation {
 
     /// Handles `event` if it belongs to an overlay; returns whether it did.
     func handle(_ event: InputEvent, reader: Reader) -> Bool {
+        if !grid.isOpen, pinch.observe(event, zoomScale: reader.view.currentZoomScale) {
+            logger.debug("pinched the page smaller: the thumbnail grid")
+            grid.open(for: reader)
+        }
         switch event.kind {
         case .touchDown(let id, let location):
             return begin(id, at: location, time: event.time, reader: reader)

@@ -103,11 +103,15 @@ final class ThumbnailGrid: NavigationPart {
         }
         var current: PixelBox?
         if let spread = currentSpread(of: reader) {
+            // The mark goes around the current spread's thumbnails.
             let cell = layout.frame(ofSpread: spread)
-            let box = Rect(
-                x: cell.minX, y: cell.minY, width: cell.width, height: cell.height - Scene.ThumbnailSheet.labelHeight
-            ).offsetBy(origin).stablePixels
-            current = box.intersection(area).isEmpty ? nil : box
+            let boxes = layout.cells.items(ofSpread: spread, origin: cell.origin, width: cell.width) {
+                reader.view.pages[$0].displaySize
+            }.map { $0.frame.offsetBy(origin).stablePixels }
+            if let first = boxes.first {
+                let box = boxes.dropFirst().reduce(first) { $0.union($1) }
+                current = box.intersection(area).isEmpty ? nil : box
+            }
         }
         return Scene.ThumbnailSheet(
             title: "\(fileName(reader.document.path)) — \(reader.view.pages.count) pages", items: items,
