@@ -12,7 +12,7 @@ import Logging
 ///
 /// The outline is read once per document on a worker of its own (`fz_load_outline` through
 /// the shim), after the page sizes: the page tree is walked by then.
-final class OutlinePanel: NavigationPart {
+final class OutlinePanel: ScrollingPart {
     let loop: EventLoop
     let session: DocumentSession
     private let logger: Logger
@@ -25,8 +25,6 @@ final class OutlinePanel: NavigationPart {
     /// The entries shown, in order (follows `expanded`).
     private var visible: [Int] = []
     private(set) var isOpen = false
-    private(set) var scroll = KineticScroll()
-    private var gesture = ListGesture(axis: .vertical)
     /// Called when the outline arrived.
     var onChange: (() -> Void)?
 
@@ -35,6 +33,7 @@ final class OutlinePanel: NavigationPart {
         self.session = session
         self.logger = logger
         worker = try RenderWorker()
+        super.init(axis: .vertical)
         watch = loop.watch(worker.wakeDescriptor) { [unowned self] in
             for result in worker.drain() { loaded(result.entries, for: result.reader) }
         }
@@ -89,11 +88,10 @@ final class OutlinePanel: NavigationPart {
 
     func close() {
         isOpen = false
-        gesture.cancel(scroll: &scroll)
+        cancelTouches()
     }
 
-    /// Moves a flick on; returns whether it still moves.
-    func advance(to now: Double) -> Bool { isOpen && scroll.advance(to: now) }
+    override func advance(to now: Double) -> Bool { isOpen && super.advance(to: now) }
 
     /// Escape closes the panel.
     func handle(_ key: Key) -> Bool {
@@ -134,16 +132,7 @@ final class OutlinePanel: NavigationPart {
 
     // MARK: Input
 
-    func touchBegan(_ id: Int, at point: Point, time: Double, reader: Reader) {
-        gesture.begin(id, at: point, time: time, scroll: &scroll)
-    }
-
-    func touchMoved(_ id: Int, to point: Point, time: Double, reader: Reader) {
-        _ = gesture.move(id, to: point, time: time, scroll: &scroll)
-    }
-
-    func touchEnded(_ id: Int, time: Double, reader: Reader) {
-        guard let tap = gesture.end(id, time: time, scroll: &scroll) else { return }
+    override func tapped(at tap: Point, reader: Reader) {
         let row = Int((tap.y - Double(box.y) + scroll.offset) / Double(Scene.OutlinePanel.rowHeight))
         guard row >= 0, row < visible.count else { return }
         let index = visible[row]
@@ -159,9 +148,5 @@ final class OutlinePanel: NavigationPart {
         reader.view.stopAnimations()
         try? reader.view.goToPage(page)
         close()
-    }
-
-    func touchCancelled(_ id: Int, reader: Reader) {
-        gesture.cancel(scroll: &scroll)
     }
 }

@@ -10,15 +10,14 @@ import LecternRender
 /// at the lowest priority, pinned in the cache while on screen), so a 15,000-page document
 /// costs what a 36-page one does. The bar follows the reader: it centres the current spread
 /// when it appears and scrolls it back into view when the page changes.
-final class ThumbnailBar: NavigationPart {
+final class ThumbnailBar: ScrollingPart {
     let session: DocumentSession
-    private(set) var scroll = KineticScroll()
-    private var gesture = ListGesture(axis: .horizontal)
     /// The spread the bar last brought into view, while shown.
     private var followed: Int?
 
     init(session: DocumentSession) {
         self.session = session
+        super.init(axis: .horizontal)
     }
 
     /// The strip for the reader's document and spreads.
@@ -32,16 +31,10 @@ final class ThumbnailBar: NavigationPart {
         Scene.ThumbnailBar.stripArea(width: Int(session.screenSize.width), height: Int(session.screenSize.height))
     }
 
-    /// Whether a finger drags the strip or a flick moves it.
-    var isMoving: Bool { gesture.isActive || scroll.isFlinging }
-
-    /// Moves a flick on; returns whether it still moves.
-    func advance(to now: Double) -> Bool { scroll.advance(to: now) }
-
     /// Hidden: the next time it shows, it centres the current spread.
     func hide() {
         followed = nil
-        gesture.cancel(scroll: &scroll)
+        cancelTouches()
     }
 
     /// Fits the scroll range to the strip and the screen, and follows the current spread: centred
@@ -89,16 +82,7 @@ final class ThumbnailBar: NavigationPart {
 
     // MARK: Input
 
-    func touchBegan(_ id: Int, at point: Point, time: Double, reader: Reader) {
-        gesture.begin(id, at: point, time: time, scroll: &scroll)
-    }
-
-    func touchMoved(_ id: Int, to point: Point, time: Double, reader: Reader) {
-        _ = gesture.move(id, to: point, time: time, scroll: &scroll)
-    }
-
-    func touchEnded(_ id: Int, time: Double, reader: Reader) {
-        guard let tap = gesture.end(id, time: time, scroll: &scroll) else { return }
+    override func tapped(at tap: Point, reader: Reader) {
         let x = tap.x - Double(area.x) + scroll.offset
         let layout = Self.layout(for: reader)
         guard let spread = layout.spread(atX: x) else { return }
@@ -110,9 +94,5 @@ final class ThumbnailBar: NavigationPart {
             ?? reader.view.spreads.pageRange(forSpread: spread).lowerBound
         reader.view.stopAnimations()
         try? reader.view.goToPage(page)
-    }
-
-    func touchCancelled(_ id: Int, reader: Reader) {
-        gesture.cancel(scroll: &scroll)
     }
 }

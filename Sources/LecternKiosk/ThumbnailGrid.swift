@@ -8,15 +8,14 @@ import LecternRender
 ///
 /// Virtualized like the bar: only the rows in view are laid out and their thumbnails asked
 /// for, so scrolling 15,000 pages costs per frame what 36 do.
-final class ThumbnailGrid: NavigationPart {
+final class ThumbnailGrid: ScrollingPart {
     let session: DocumentSession
     private(set) var isOpen = false
-    private(set) var scroll = KineticScroll()
-    private var gesture = ListGesture(axis: .vertical)
     private var needsCentring = false
 
     init(session: DocumentSession) {
         self.session = session
+        super.init(axis: .vertical)
     }
 
     /// Opens the grid on the reader's current spread.
@@ -27,11 +26,10 @@ final class ThumbnailGrid: NavigationPart {
 
     func close() {
         isOpen = false
-        gesture.cancel(scroll: &scroll)
+        cancelTouches()
     }
 
-    /// Moves a flick on; returns whether it still moves.
-    func advance(to now: Double) -> Bool { isOpen && scroll.advance(to: now) }
+    override func advance(to now: Double) -> Bool { isOpen && super.advance(to: now) }
 
     /// Escape closes the grid.
     func handle(_ key: Key) -> Bool {
@@ -120,16 +118,7 @@ final class ThumbnailGrid: NavigationPart {
 
     // MARK: Input
 
-    func touchBegan(_ id: Int, at point: Point, time: Double, reader: Reader) {
-        gesture.begin(id, at: point, time: time, scroll: &scroll)
-    }
-
-    func touchMoved(_ id: Int, to point: Point, time: Double, reader: Reader) {
-        _ = gesture.move(id, to: point, time: time, scroll: &scroll)
-    }
-
-    func touchEnded(_ id: Int, time: Double, reader: Reader) {
-        guard let tap = gesture.end(id, time: time, scroll: &scroll) else { return }
+    override func tapped(at tap: Point, reader: Reader) {
         if Scene.ThumbnailSheet.closeButton(width: size.width, height: size.height).contains(tap) {
             close()
             return
@@ -148,9 +137,5 @@ final class ThumbnailGrid: NavigationPart {
         reader.view.stopAnimations()
         try? reader.view.goToPage(page)
         close()
-    }
-
-    func touchCancelled(_ id: Int, reader: Reader) {
-        gesture.cancel(scroll: &scroll)
     }
 }

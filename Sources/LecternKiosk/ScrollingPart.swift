@@ -1,0 +1,39 @@
+import LecternCore
+
+/// A navigation part a finger scrolls along one axis and taps: the thumbnail bar and grid, the
+/// outline. A drag scrolls it (`ListGesture`), a flick keeps it moving (`KineticScroll`), and
+/// a touch that did neither is a tap, handed to `tapped(at:reader:)`.
+class ScrollingPart: NavigationPart {
+    var scroll = KineticScroll()
+    private var gesture: ListGesture
+
+    init(axis: Axis) {
+        gesture = ListGesture(axis: axis)
+    }
+
+    /// Whether a finger drags the content or a flick moves it.
+    var isMoving: Bool { gesture.isActive || scroll.isFlinging }
+
+    /// Moves a flick on; returns whether it still moves.
+    func advance(to now: Double) -> Bool { scroll.advance(to: now) }
+
+    /// Lets go of a finger on it (the part closes or hides).
+    func cancelTouches() { gesture.cancel(scroll: &scroll) }
+
+    /// A tap at `point` (where the finger went down). Subclasses act on it.
+    func tapped(at point: Point, reader: Reader) {}
+
+    func touchBegan(_ id: Int, at point: Point, time: Double, reader: Reader) {
+        gesture.begin(id, at: point, time: time, scroll: &scroll)
+    }
+
+    func touchMoved(_ id: Int, to point: Point, time: Double, reader: Reader) {
+        _ = gesture.move(id, to: point, time: time, scroll: &scroll)
+    }
+
+    func touchEnded(_ id: Int, time: Double, reader: Reader) {
+        if let tap = gesture.end(id, time: time, scroll: &scroll) { tapped(at: tap, reader: reader) }
+    }
+
+    func touchCancelled(_ id: Int, reader: Reader) { cancelTouches() }
+}
