@@ -15,6 +15,8 @@ let usage = """
            lectern-bench reload [--runs N] [--size WxH] A.pdf B.pdf [A2.pdf B2.pdf]...
            lectern-bench soak [--events N] [--seed S] [--size WxH] [--layout single|continuous|double]...
                               [--lectern-option OPTION]... [--max-growth-mib M] [--check] PDF
+           lectern-bench navigation [--runs FLICKS] [--size WxH] 15000-PAGES.pdf
+           lectern-bench search [--runs N] 15000-PAGES.pdf
 
     """
 
@@ -31,6 +33,8 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "parallel": runParallelRenderBenchmark,
     "reload": runReloadBenchmark,
     "soak": runSoakBenchmark,
+    "navigation": runNavigationBenchmark,
+    "search": runSearchBenchmark,
 ]
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
     FileHandle.standardError.write(usage.data(using: .utf8)!)
