@@ -8,7 +8,7 @@ import Logging
 /// notice along the bottom (where a web link leads).
 ///
 /// A touch or click that starts on the scrubber moves through the document and is not a
-/// gesture on the page; digits then Enter go to that page. Both are handled here before the
+/// gesture on the page; a page number or label then Enter go to that page. Both are handled here before the
 /// interaction controller sees the event.
 final class Chrome {
     let loop: EventLoop
