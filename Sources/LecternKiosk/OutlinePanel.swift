@@ -12,7 +12,7 @@ import Logging
 ///
 /// The outline is read once per document on a worker of its own (`fz_load_outline` through
 /// the shim), after the page sizes: the page tree is walked by then.
-final class OutlinePanel: ScrollingPart {
+final class OutlinePanel: ScrollingPanel {
     let loop: EventLoop
     let session: DocumentSession
     private let logger: Logger
@@ -24,7 +24,6 @@ final class OutlinePanel: ScrollingPart {
     private var expanded: Set<Int> = []
     /// The entries shown, in order (follows `expanded`).
     private var visible: [Int] = []
-    private(set) var isOpen = false
     /// Called when the outline arrived.
     var onChange: (() -> Void)?
 
@@ -83,21 +82,7 @@ final class OutlinePanel: ScrollingPart {
 
     /// Opens or closes the panel.
     func toggle() {
-        if isOpen { close() } else { isOpen = !tree.isEmpty }
-    }
-
-    func close() {
-        isOpen = false
-        cancelTouches()
-    }
-
-    override func advance(to now: Double) -> Bool { isOpen && super.advance(to: now) }
-
-    /// Escape closes the panel.
-    func handle(_ key: Key) -> Bool {
-        guard isOpen, key == .escape else { return false }
-        close()
-        return true
+        if isOpen { close() } else if !tree.isEmpty { show() }
     }
 
     private var box: PixelBox {

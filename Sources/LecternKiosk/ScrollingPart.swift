@@ -37,3 +37,26 @@ class ScrollingPart: NavigationPart {
 
     func touchCancelled(_ id: Int, reader: Reader) { cancelTouches() }
 }
+
+/// A scrolling part that opens over the pages and closes again: the thumbnail grid, the outline
+/// panel. Escape closes it; a flick moves it only while it is open.
+class ScrollingPanel: ScrollingPart {
+    private(set) var isOpen = false
+
+    /// Shows it (where it opens is the subclass's business).
+    func show() { isOpen = true }
+
+    func close() {
+        isOpen = false
+        cancelTouches()
+    }
+
+    override func advance(to now: Double) -> Bool { isOpen && super.advance(to: now) }
+
+    /// Escape closes it.
+    func handle(_ key: Key) -> Bool {
+        guard isOpen, key == .escape else { return false }
+        close()
+        return true
+    }
+}

@@ -8,9 +8,8 @@ import LecternRender
 ///
 /// Virtualized like the bar: only the rows in view are laid out and their thumbnails asked
 /// for, so scrolling 15,000 pages costs per frame what 36 do.
-final class ThumbnailGrid: ScrollingPart {
+final class ThumbnailGrid: ScrollingPanel {
     let session: DocumentSession
-    private(set) var isOpen = false
     private var needsCentring = false
 
     init(session: DocumentSession) {
@@ -20,22 +19,8 @@ final class ThumbnailGrid: ScrollingPart {
 
     /// Opens the grid on the reader's current spread.
     func open(for reader: Reader) {
-        isOpen = true
+        show()
         needsCentring = true
-    }
-
-    func close() {
-        isOpen = false
-        cancelTouches()
-    }
-
-    override func advance(to now: Double) -> Bool { isOpen && super.advance(to: now) }
-
-    /// Escape closes the grid.
-    func handle(_ key: Key) -> Bool {
-        guard isOpen, key == .escape else { return false }
-        close()
-        return true
     }
 
     private var size: (width: Int, height: Int) { (Int(session.screenSize.width), Int(session.screenSize.height)) }
