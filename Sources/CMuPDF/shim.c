@@ -1448,6 +1448,22 @@ int CMuPDF_page_text_blocks(CMuPDF_document *document, int index, float **rects,
 
 // MARK: - Links
 
+/// Takes MuPDF's forward page map away for a call that resolves destinations: MuPDF 1.21 looks a
+/// destination's page object up in it with a kept reference it never gives back
+/// (pdf_lookup_page_obj, see lookup_page_obj), which leaked the target pages' dictionaries. Without
+/// it MuPDF walks the tree for them (borrowed); page numbers still come from the reverse map (no
+/// reference). Returns the map for show_forward_map (NULL: nothing was hidden).
+static int *hide_forward_map(CMuPDF_document *document) {
+    int *map = document->pdf ? document->pdf->fwd_page_map : NULL;
+    if (map) document->pdf->fwd_page_map = NULL;
+    return map;
+}
+
+/// Puts back what hide_forward_map took away.
+static void show_forward_map(CMuPDF_document *document, int *map) {
+    if (map) document->pdf->fwd_page_map = map;
+}
+
 int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links, int *count,
                              CMuPDF_error *error) {
     set_error(error, CMUPDF_OK, "");
@@ -1472,12 +1488,8 @@ int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links,
         int page_count = atomic_load(&document->page_count);
         // Loading the page reads its annotations and links (pdf_load_page), not its content.
         page = load_page_locked(document, index);
-        // MuPDF 1.21 looks a destination's page object up in the forward page map with a kept
-        // reference it never gives back (pdf_lookup_page_obj, see lookup_page_obj): link
-        // parsing leaked the target pages' dictionaries. Without the forward map it walks the
-        // tree for them (borrowed); page numbers still come from the reverse map (no reference).
-        hidden_map = document->pdf ? document->pdf->fwd_page_map : NULL;
-        if (hidden_map) document->pdf->fwd_page_map = NULL;
+        // Link parsing resolves destinations: see hide_forward_map.
+        hidden_map = hide_forward_map(document);
         head = fz_load_links(ctx, page);
         // The link rects are in fitz page space (rotated, y down); the caller wants PDF user space.
         fz_matrix to_user = fz_invert_matrix(page_transform(ctx, page));
@@ -1527,7 +1539,7 @@ int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links,
         *count = i;
     }
     fz_always(ctx) {
-        if (hidden_map) document->pdf->fwd_page_map = hidden_map;
+        show_forward_map(document, hidden_map);
         fz_drop_link(ctx, head);
         fz_drop_page(ctx, page);
     }
@@ -1592,12 +1604,17 @@ int CMuPDF_document_outline(CMuPDF_document *document, CMuPDF_outline_entry **en
     fz_context *ctx = document->ctx;
     fz_outline *outline = NULL;
     CMuPDF_outline_entry *out = NULL;
+    int *hidden_map = NULL;
     fz_var(outline);
     fz_var(out);
+    fz_var(hidden_map);
     fz_try(ctx) {
         // Destinations are looked up in the page map: walk the whole tree first (then the outline
         // loader's pdf_load_page_tree keeps Lectern's map: see walk_install_map).
         if (document->pdf) walk_locked(document, INT_MAX, INT_MAX);
+        // The outline loader resolves destinations: see hide_forward_map (outline.pdf leaked its
+        // target pages' dictionaries under kiosk/fuzz --replay without it).
+        hidden_map = hide_forward_map(document);
         outline = fz_load_outline(ctx, document->doc);
         int n = 0;
         size_t bytes = 0;
@@ -1613,7 +1630,10 @@ int CMuPDF_document_outline(CMuPDF_document *document, CMuPDF_outline_entry **en
             *count = used;
         }
     }
-    fz_always(ctx) fz_drop_outline(ctx, outline);
+    fz_always(ctx) {
+        show_forward_map(document, hidden_map);
+        fz_drop_outline(ctx, outline);
+    }
     fz_catch(ctx) {
         free(out);
         *entries = NULL;

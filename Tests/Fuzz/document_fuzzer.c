@@ -2,7 +2,8 @@
 // show. It opens them (through a memfd, by path, as Lectern opens a file), reads the page count,
 // the binding direction and page labels, walks the page tree, reads page 1's info, renders it
 // small, and reads its text blocks and links: every call the reader makes on a document before
-// and while showing its first page. Built and run by kiosk/fuzz, not part of the package.
+// and while showing its first page; then the outline and page 1's text character by character,
+// as the outline panel and search read them. Built and run by kiosk/fuzz, not part of the package.
 #define _GNU_SOURCE
 #include "CMuPDF.h"
 #include <stdint.h>
@@ -66,6 +67,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             CMuPDF_link *links = NULL;
             int link_count = 0;
             if (CMuPDF_page_links(document, 0, &links, &link_count, &error) == CMUPDF_OK) free(links);
+            CMuPDF_outline_entry *entries = NULL;
+            int entry_count = 0;
+            if (CMuPDF_document_outline(document, &entries, &entry_count, &error) == CMUPDF_OK) free(entries);
+            CMuPDF_text_char *chars = NULL;
+            int char_count = 0;
+            if (CMuPDF_page_text_chars(document, 0, &chars, &char_count, &error) == CMUPDF_OK) free(chars);
         }
         CMuPDF_document_drop(document);
     }
