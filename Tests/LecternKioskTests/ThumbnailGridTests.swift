@@ -156,4 +156,37 @@ struct ThumbnailGridTests {
         }
         #expect(atStart[36] == atStart[15_000] && (14...28).contains(atStart[36] ?? 0), "at the start: \(atStart)")
     }
+
+    @Test("with a shelf, the Pages button sits after the back button: each does what it says")
+    func besideTheBackButton() throws {
+        let colors = LecternHarness.fixture("colors-8pages.pdf")
+        let policy = try PolicyTests.PolicyDirectory(
+            """
+            documents = ["\(colors)", "\(LecternHarness.fixture("presentation-8pages.pdf"))"]
+            """)
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.wait { lectern.status.shelf.count == 2 && lectern.status.shelf.allSatisfy(\.hasCover) })
+        #expect(lectern.settle())
+        let cover = try #require(lectern.status.shelf.first).box
+        lectern.tap(x: Double(cover.x + cover.width / 2), y: Double(cover.y + cover.height / 2))
+        #expect(lectern.wait { !lectern.status.isShelfShown })
+        #expect(lectern.settle())
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.5)
+        #expect(lectern.status.isUserInterfaceVisible)
+        let back = Scene.Chrome.backButton(width: 1280, height: 720)
+        let pages = Scene.Chrome.buttonBox(0, after: back.maxX)
+        #expect(pages.x >= back.maxX, "Pages does not cover the back button")
+        lectern.tap(x: Double(pages.x + pages.width / 2), y: Double(pages.y + pages.height / 2))
+        #expect(lectern.settle())
+        #expect(lectern.status.navigation.isGridOpen, "the Pages button, after the back button, opens the grid")
+        #expect(lectern.status.navigation.search == nil, "and nothing else")
+        let close = Scene.ThumbnailSheet.closeButton(width: 1280, height: 720)
+        lectern.tap(x: Double(close.x + close.width / 2), y: Double(close.y + close.height / 2))
+        #expect(lectern.settle() && !lectern.status.navigation.isGridOpen)
+        lectern.tap(x: Double(back.x + back.width / 2), y: Double(back.y + back.height / 2))
+        #expect(lectern.settle())
+        #expect(lectern.status.isShelfShown, "the back button still goes back to the shelf")
+        try lectern.stop()
+    }
 }
