@@ -40,9 +40,6 @@ final class DocumentReloader {
     private(set) var lastError: String?
     /// When the new version began opening, its quiet period over (wall time: the cost is real time).
     private var changeSeen: ContinuousClock.Instant?
-    /// The main loop's longest turn from the last shown version's change to its first frame:
-    /// a reload must not stall the screen (the benchmark reads it from the log).
-    private(set) var lastReloadLongestTurn: Duration?
     /// Called with the reason when a version is refused.
     var onRefuse: ((String) -> Void)?
 
@@ -173,7 +170,6 @@ final class DocumentReloader {
         let path = session.configuration.documentPath
         _ = loop.schedule(after: 0) { [loop, logger] in
             let shown = ContinuousClock.now - changeSeen, turn = loop.longestTurn
-            self.lastReloadLongestTurn = turn
             logger.info(
                 "reload timing: \(path) opened and shown in \(shown.milliseconds) ms; the main loop's longest turn meanwhile \(Int(turn.seconds * 1e6)) us"
             )

@@ -30,7 +30,8 @@ func runSoakBenchmark(arguments: [String]) throws {
             index += 1
         case "--check": check = true
         case "--max-growth-mib":
-            allowedGrowthMiB = index + 1 < arguments.count ? Double(arguments[index + 1]) ?? allowedGrowthMiB : 5
+            allowedGrowthMiB =
+                index + 1 < arguments.count ? Double(arguments[index + 1]) ?? allowedGrowthMiB : allowedGrowthMiB
             index += 1
         case "--layout":
             if index + 1 < arguments.count { only.append(arguments[index + 1]) }
