@@ -159,14 +159,28 @@ final class Search {
         onChange?()
     }
 
-    /// Makes `position` the current hit and brings its page on screen.
+    /// Makes `position` the current hit and brings it on screen: its page, then, where the page
+    /// is taller than the screen or zoomed in, the hit itself, clear of the bar and keyboard.
     private func show(_ position: SearchResults.Position, reader: Reader) {
         results.select(position)
         let spreads = reader.view.spreads
-        guard spreads.spreadIndex(forPage: position.page) != spreads.spreadIndex(forPage: reader.view.dominantPage())
-        else { return }
+        if spreads.spreadIndex(forPage: position.page) != spreads.spreadIndex(forPage: reader.view.dominantPage()) {
+            reader.view.stopAnimations()
+            try? reader.view.goToPage(position.page)
+        }
+        guard let hit = results.hitsByPage[position.page]?[position.index], let first = hit.rects.first else { return }
         reader.view.stopAnimations()
-        try? reader.view.goToPage(position.page)
+        reader.view.reveal(
+            hit.rects.dropFirst().reduce(first) { $0.union($1) }, onPage: position.page, within: uncovered)
+    }
+
+    /// The part of the screen neither the search bar nor the keyboard covers.
+    private var uncovered: Rect {
+        let (width, height) = size
+        let bar = Scene.SearchBar.box(width: width, height: height)
+        let top = Double(bar.y + bar.height)
+        let bottom = isEditing ? keyboardPart.layout.frame.minY : Double(height)
+        return Rect(x: 0, y: top, width: Double(width), height: max(0, bottom - top))
     }
 
     func next(reader: Reader) { results.next().map { show($0, reader: reader) } }

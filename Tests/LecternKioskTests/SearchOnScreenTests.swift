@@ -41,17 +41,22 @@ struct SearchOnScreenTests {
 
     /// The share of pixels in `rect` (PDF points, y up, of an A4 page on screen) that a highlight
     /// coloured: paper turned yellow or orange.
-    static func highlighted(_ lectern: KioskHarness, _ rect: (x0: Double, y0: Double, x1: Double, y1: Double)) -> Double
-    {
-        guard let commit = lectern.lastCommit, let page = lectern.status.pagesOnScreen.first else { return -1 }
+    static func highlighted(
+        _ lectern: KioskHarness, _ rect: (x0: Double, y0: Double, x1: Double, y1: Double), onPage index: Int? = nil
+    ) -> Double {
+        let pages = lectern.status.pagesOnScreen
+        guard let commit = lectern.lastCommit,
+            let page = index.map({ i in pages.first { $0.page == i } }) ?? pages.first
+        else { return -1 }
         let scale = Double(page.frame.width) / 595
         let x0 = Int((Double(page.frame.x) + rect.x0 * scale).rounded()) + 2
         let x1 = Int((Double(page.frame.x) + rect.x1 * scale).rounded()) - 2
         let y0 = Int((Double(page.frame.y) + (842 - rect.y1) * scale).rounded()) + 2
         let y1 = Int((Double(page.frame.y) + (842 - rect.y0) * scale).rounded()) - 2
         var marked = 0, total = 0
-        for y in y0..<y1 {
-            for x in x0..<x1 {
+        // Only what is on screen: a word scrolled off counts as not highlighted.
+        for y in max(0, y0)..<max(0, y0, min(y1, commit.height)) {
+            for x in max(0, x0)..<max(0, x0, min(x1, commit.width)) {
                 let pixel = commit.pixel(x: x, y: y)
                 let (r, b) = (pixel >> 16 & 0xFF, pixel & 0xFF)
                 if r > 200 && b < 130 { marked += 1 }
@@ -140,6 +145,40 @@ struct SearchOnScreenTests {
         Self.tap(Scene.SearchBar.nextButton(width: 1280, height: 720), on: lectern)
         #expect(lectern.dominantPage == 1, "the second hit is on the same page")
         #expect(Self.isCurrent(lectern, Self.cafeCaps) && !Self.isCurrent(lectern, Self.cafe1), "the mark moved")
+        try lectern.stop()
+    }
+
+    @Test("continuous, fit to width: next scrolls a hit low on a tall page clear of the bar, and back up")
+    func revealsHitsOffScreen() throws {
+        let lectern = try KioskHarness([Self.search, "--scroll", "continuous", "--direction", "vertical"])
+        #expect(lectern.settle())
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.35)
+        let button = Scene.Chrome.buttonBox(1)
+        Self.tap(button, on: lectern)
+        Self.type("muller", on: lectern)
+        #expect(lectern.settle())
+        let done = try #require(Self.keyboard.keys.first { $0.action == .done })
+        lectern.tap(x: done.frame.midX, y: done.frame.midY)
+        #expect(lectern.settle())
+        #expect(Self.highlighted(lectern, Self.muller1, onPage: 0) > 0.3, "page 1's Müller, at its top, is on screen")
+
+        // Page 3's Muller sits 1,300 px below the top of a page 1,810 px tall: going to the page
+        // alone leaves it off screen.
+        Self.tap(Scene.SearchBar.nextButton(width: 1280, height: 720), on: lectern)
+        #expect(lectern.status.navigation.search?.currentHit == 1)
+        let page = try #require(lectern.status.pagesOnScreen.first { $0.page == 2 }, "page 3 on screen")
+        let scale = Double(page.frame.width) / 595
+        let top = Double(page.frame.y) + (842 - Self.muller3.y1) * scale
+        let bottom = Double(page.frame.y) + (842 - Self.muller3.y0) * scale
+        #expect(
+            top >= Double(Scene.chromeBarHeight) && bottom <= 720,
+            "the hit is below the search bar and above the screen's bottom: \(top)...\(bottom)")
+        #expect(Self.highlighted(lectern, Self.muller3, onPage: 2) > 0.3, "and highlighted there")
+
+        // Next wraps to page 1's Müller, at the top of its page: the view scrolls back to it.
+        Self.tap(Scene.SearchBar.nextButton(width: 1280, height: 720), on: lectern)
+        #expect(Self.highlighted(lectern, Self.muller1, onPage: 0) > 0.3, "back at page 1's Müller")
         try lectern.stop()
     }
 
