@@ -26,13 +26,19 @@ public final class LecternProcess {
     ///   - arguments: its command-line arguments.
     ///   - environment: added to (and overriding) this process's environment; pass
     ///     `compositor.environment` here. `WAYLAND_SOCKET` and `DISPLAY` are removed so the child
-    ///     cannot reach another compositor.
+    ///     cannot reach another compositor. Without a `STATE_DIRECTORY` of its own, the child
+    ///     keeps its saved view in the given `XDG_RUNTIME_DIR` (the compositor's, fresh each run).
     public init(executableURL: URL? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
         self.executableURL = try executableURL ?? Self.lecternExecutable()
         var childEnvironment = ProcessInfo.processInfo.environment
         childEnvironment["WAYLAND_SOCKET"] = nil
         childEnvironment["DISPLAY"] = nil
         childEnvironment.merge(environment) { _, new in new }
+        // A view saved by an earlier run must not move where this one starts: unless the
+        // caller names one, the saved view lives in the compositor's private runtime directory.
+        if environment["STATE_DIRECTORY"] == nil, let runtime = environment["XDG_RUNTIME_DIR"] {
+            childEnvironment["STATE_DIRECTORY"] = runtime
+        }
         process.executableURL = self.executableURL
         process.arguments = arguments
         process.environment = childEnvironment
