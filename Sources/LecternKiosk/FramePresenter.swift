@@ -179,9 +179,14 @@ final class FramePresenter {
             showsPartialPages: hasShownPage || session.isFirstFrameLate || navigation.coversPages)
     }
 
+    /// Comes back soon for an animation whose frame showed nothing new. A page turn starts at
+    /// the tap, so its first frame, drawn in the same turn of the loop, still shows the old
+    /// page; waiting a whole 60 Hz frame for the next try kept the turn still for a frame after
+    /// the tap. A quarter frame later the eased turn has moved by pixels. A frame that changes
+    /// waits for the compositor's frame callback as usual, so this never outpaces the screen.
     private func scheduleAnimationFrame() {
         guard animationTimer?.isScheduled != true else { return }
-        animationTimer = loop.schedule(after: 1.0 / 60) { [unowned self] in
+        animationTimer = loop.schedule(after: 1.0 / 240) { [unowned self] in
             animationTimer = nil
             setNeedsFrame()
         }

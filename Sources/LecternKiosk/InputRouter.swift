@@ -123,9 +123,14 @@ final class InputRouter {
     /// Event times come from the compositor's clock (usually CLOCK_MONOTONIC in ms, but any
     /// base will do): keep their spacing, and map them onto the app's clock, which animations
     /// and gesture deadlines use.
+    ///
+    /// An event reaches us after it happened, never before: a mapping that puts one in the
+    /// future was taken from an event that arrived late, so it is taken again from this one.
+    /// (Keeping it started every page turn as far in the future as the first event had been
+    /// late, often a whole frame: the turn stood still for that long after the tap.)
     private func localTime(ofEventTime time: Double) -> Double {
         let local = loop.clock.now
-        if let offset = eventTimeOffset, abs(time + offset - local) < 1 {
+        if let offset = eventTimeOffset, time + offset <= local, local - (time + offset) < 1 {
             return time + offset
         }
         eventTimeOffset = local - time

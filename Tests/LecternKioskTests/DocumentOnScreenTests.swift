@@ -71,6 +71,26 @@ struct DocumentOnScreenTests {
         try lectern.stop()
     }
 
+    @Test("a tap on the right edge shows the next page moving in a few milliseconds later, not a frame later")
+    func pageTurnMovesAtOnce() throws {
+        let lectern = try KioskHarness([LecternHarness.fixture("colors-8pages.pdf")])
+        #expect(lectern.settle())
+        #expect(lectern.page(atX: 640, y: 360) == 1)
+        let commits = lectern.compositor.commitCount
+        let before = try #require(lectern.lastCommit)
+        lectern.tap(x: 1240, y: 360)
+        lectern.clock.advance(by: 0.005)
+        lectern.turn()
+        let moved = try #require(lectern.lastCommit)
+        #expect(lectern.compositor.commitCount > commits, "a frame 5 ms after the tap")
+        #expect(moved.pixel(x: 640, y: 360) == before.pixel(x: 640, y: 360), "the same page still fills the middle")
+        let hasMoved = moved.pixels != before.pixels  // not in #expect: it would print every pixel
+        #expect(hasMoved, "but it has moved")
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 2)
+        try lectern.stop()
+    }
+
     @Test("at rest, nothing is drawn or rendered however long the clock runs")
     func idleCostsNothing() throws {
         let lectern = try KioskHarness([LecternHarness.fixture("text-3pages.pdf")])
