@@ -174,6 +174,9 @@ final class DocumentSession {
         logger.info(
             "opened \(pdf.path): \(pdf.pageCount) pages\(pdf.wasRepaired ? " (damaged, repaired)" : "") at \(elapsedMilliseconds) ms"
         )
+        if configuration.transition == .curl && !configuration.curls {
+            logger.warning("a page curl needs horizontal per-spread paging: these pages scroll without it")
+        }
         let reader: Reader
         do {
             reader = try Reader(

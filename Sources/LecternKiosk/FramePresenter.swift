@@ -96,6 +96,7 @@ final class FramePresenter {
         let reader = shelf.isShown ? nil : session.reader
         var animating = false
         if let reader, reader.view.isAnimating {
+            if session.configuration.transition == .none { reader.view.finishPageTurn() }
             animating = reader.view.advanceAnimations(to: loop.clock.now)
             if !animating { onAnimationEnd?() }
         }
@@ -108,7 +109,7 @@ final class FramePresenter {
             reader.plan(
                 size: size, prefetching: hasShownPage,
                 thumbnails: shelf.isShown ? [] : navigation.thumbnails(for: reader),
-                showsPages: shelf.isShown || !navigation.coversPages)
+                showsPages: shelf.isShown || !navigation.coversPages, transition: session.configuration.transition)
         }
         let next =
             shelf.isShown

@@ -29,6 +29,8 @@ public struct KioskConfiguration: Sendable {
     public var scrollDirection: Axis = .horizontal
     /// The binding edge; nil reads it from the PDF (/ViewerPreferences /Direction).
     public var pageBinding: PageBinding?
+    /// How a page turn looks in horizontal per-spread paging.
+    public var transition = PageTurnTransition.slide
     /// The Wayland display to connect to (a socket name or an absolute path); nil: `$WAYLAND_DISPLAY`.
     public var displayName: String?
     /// The page shown first (0-based).
@@ -45,6 +47,10 @@ public struct KioskConfiguration: Sendable {
         self.frameDumpPath = frameDumpPath
     }
 
+    /// Whether page turns curl: asked for, and the layout pages horizontally (in any other
+    /// layout the option does nothing).
+    var curls: Bool { transition == .curl && scrollMode == .perSpread && scrollDirection == .horizontal }
+
     /// Whether the home screen is the shelf.
     public var hasShelf: Bool { shelfPaths.count > 1 }
 
@@ -52,7 +58,18 @@ public struct KioskConfiguration: Sendable {
     func viewConfiguration(rightToLeft: Bool) -> ViewConfiguration {
         ViewConfiguration(
             spreadMode: spreadMode, pageBinding: pageBinding ?? (rightToLeft ? .rightEdge : .leftEdge),
-            scrollMode: scrollMode, scrollDirection: scrollDirection, spacing: Double(pageMargin),
+            scrollMode: scrollMode, scrollDirection: scrollDirection,
+            pageTransition: curls ? .curl : .scroll, spacing: Double(pageMargin),
             contentInsets: EdgeInsets(all: Double(pageMargin)), maximumZoomScale: policy.maximumZoom)
     }
+}
+
+/// How one spread gives way to the next in per-spread paging (`page-turn.transition`).
+public enum PageTurnTransition: String, Sendable, CaseIterable {
+    /// The spreads slide side by side, following the finger (the default).
+    case slide
+    /// The page curls like paper, following the finger (horizontal paging only).
+    case curl
+    /// The page changes at once; nothing moves.
+    case none
 }

@@ -69,6 +69,11 @@ public enum PolicyKeys {
             Key(name: "zoom.max") { c, v in number(v, 1...64) { c.policy.maximumZoom = $0 } },
             Key(name: "zoom.double-tap") { c, v in boolean(v) { c.policy.doubleTapZoom = $0 } },
             Key(name: "page-turn.edge-width") { c, v in number(v, 0...0.5) { c.policy.edgeWidth = $0 } },
+            Key(name: "page-turn.transition") { c, v in
+                choice(v, Dictionary(uniqueKeysWithValues: PageTurnTransition.allCases.map { ($0.rawValue, $0) })) {
+                    c.transition = $0
+                }
+            },
             Key(name: "links.follow") { c, v in
                 choice(v, Dictionary(uniqueKeysWithValues: KioskPolicy.LinkMode.allCases.map { ($0.rawValue, $0) })) {
                     c.policy.links = $0

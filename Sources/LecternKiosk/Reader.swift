@@ -84,16 +84,31 @@ final class Reader {
     /// - Parameters:
     ///   - thumbnails: the thumbnails the navigation overlays show (rendered last).
     ///   - showsPages: false while an overlay covers the pages (the thumbnail grid).
+    ///   - transition: how a page turn looks. Between two spreads `none` draws the nearer one at
+    ///     rest; a curl (the view's `pageCurl()`, when its configuration curls) draws both at rest.
     func plan(
         size: (width: Int, height: Int), prefetching: Bool, thumbnails: [TilePlanner.Thumbnail] = [],
-        showsPages: Bool = true
+        showsPages: Bool = true, transition: PageTurnTransition = .slide
     ) -> TilePlanner.Plan {
-        let visible = showsPages ? view.visibleLayout() : []
-        let plan = planner.plan(
-            spreads: visible,
-            prefetch: prefetching && showsPages ? TilePlanner.prefetchPlacements(of: view, visible: visible) : [],
-            viewport: PixelBox(x: 0, y: 0, width: size.width, height: size.height),
-            zoomChanging: view.isZoomChanging, thumbnails: thumbnails)
+        let viewport = PixelBox(x: 0, y: 0, width: size.width, height: size.height)
+        func prefetch(_ visible: [SpreadLayoutAttributes]) -> [TilePlanner.Placement] {
+            prefetching && showsPages ? TilePlanner.prefetchPlacements(of: view, visible: visible) : []
+        }
+        let plan: TilePlanner.Plan
+        if showsPages, let curl = view.pageCurl() {
+            plan = planner.plan(
+                curl: curl, prefetch: prefetch([curl.top, curl.under]), viewport: viewport, thumbnails: thumbnails)
+        } else {
+            var visible = showsPages ? view.visibleLayout() : []
+            if showsPages, transition == .none, view.layout.isPagingEnabled,
+                let resting = view.restingLayout(ofSpread: view.currentSpread)
+            {
+                visible = [resting]
+            }
+            plan = planner.plan(
+                spreads: visible, prefetch: prefetch(visible), viewport: viewport,
+                zoomChanging: view.isZoomChanging, thumbnails: thumbnails)
+        }
         if plan.wanted != lastWanted {
             lastWanted = plan.wanted
             onRequest?(plan.wanted)

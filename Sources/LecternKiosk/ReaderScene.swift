@@ -38,6 +38,7 @@ struct ReaderScene {
             guard plan.isSharp || showsPartialPages else { return nil }
             scene.shadows = plan.shadows
             scene.pages = plan.pages
+            scene.curl = plan.curl
             scene.chrome = chrome
             scene.qrCode = qrCode
             scene.overlays = overlays

@@ -16,6 +16,8 @@ public final class FrameCompositor {
     private var damageHistory: [[PixelBox]] = []
     private static let historyLength = 4
     private let logger: Logger
+    /// The back of the sheet a page curl lifts, kept while the turn lasts (`CurlBack`).
+    var curlBack: CurlBack?
 
     // Loaded when text is first drawn: fontconfig's start-up stays off the path to the
     // first page frame, which has no text of ours.
@@ -36,6 +38,8 @@ public final class FrameCompositor {
         if last.transition != nil || scene.transition != nil {
             return last.transition == scene.transition ? nil : [bounds]
         }
+        // A page curl redraws every pixel of the pages anyway.
+        if last.curl != nil || scene.curl != nil { return last == scene ? nil : [bounds] }
         if last == scene { return nil }
         var boxes: [PixelBox] = []
         if last.shadows != scene.shadows {
@@ -150,6 +154,24 @@ public final class FrameCompositor {
             paint(transition, in: scene, target: target)
             return
         }
+        if let curl = scene.curl {
+            paint(curl, in: scene, target: target)
+        } else {
+            curlBack = nil
+            paintPages(scene, repaint: repaint, into: target)
+        }
+        repaint.clip(target)
+        for label in scene.labels { paint(label, target: target) }
+        if let chrome = scene.chrome { paint(chrome, in: scene, target: target) }
+        paintOverlays(scene.overlays, in: scene, repaint: repaint, into: target)
+        if let message = scene.message { paint(message, in: scene, target: target) }
+        if let banner = scene.banner { paintBanner(banner, in: scene, target: target) }
+        if let qrCode = scene.qrCode { paintQRCode(qrCode, in: scene, target: target) }
+        pixman_image_set_clip_region32(target, nil)
+    }
+
+    /// The background, shadows, pages and search highlights where `repaint` says.
+    private func paintPages(_ scene: Scene, repaint: Region, into target: OpaquePointer) {
         // Background and shadows: only around the pages.
         let pageArea = Region(scene.pages.map(\.visible))
         let around = repaint.subtracting(pageArea)
@@ -164,14 +186,6 @@ public final class FrameCompositor {
         }
         for page in scene.pages { paintPage(page, repaint: repaint, into: target) }
         paintHighlights(scene.overlays.highlights, repaint: repaint, into: target)
-        repaint.clip(target)
-        for label in scene.labels { paint(label, target: target) }
-        if let chrome = scene.chrome { paint(chrome, in: scene, target: target) }
-        paintOverlays(scene.overlays, in: scene, repaint: repaint, into: target)
-        if let message = scene.message { paint(message, in: scene, target: target) }
-        if let banner = scene.banner { paintBanner(banner, in: scene, target: target) }
-        if let qrCode = scene.qrCode { paintQRCode(qrCode, in: scene, target: target) }
-        pixman_image_set_clip_region32(target, nil)
     }
 
     /// Paints a page (or a thumbnail) where `repaint` meets its visible part; leaves that as the
@@ -344,4 +358,4 @@ public final class FrameCompositor {
 }
 
 /// pixman's 16.16 fixed point.
-private func fixed(_ value: Double) -> pixman_fixed_t { pixman_fixed_t((value * 65536).rounded()) }
+func fixed(_ value: Double) -> pixman_fixed_t { pixman_fixed_t((value * 65536).rounded()) }

@@ -141,6 +141,8 @@ public struct Scene: Equatable, Sendable {
     public var labels: [Label] = []
     /// One page giving way to the next (the attract loop): when set, the frame is only that.
     public var transition: Transition?
+    /// A page turn drawn as a curl: when set, it draws the pages instead of `pages`.
+    public var curl: Curl?
     /// The thumbnail bar and grid, the outline, search: see `Scene+Navigation.swift`.
     public var overlays = Overlays()
 

@@ -5,6 +5,7 @@ import Foundation
 let usage = """
     usage: lectern-bench layout
            lectern-bench compose PDF
+           lectern-bench curl PDF
            lectern-bench first-frame --floor FLOOR [--runs N] [--size WxH] PDF...
            lectern-bench startup --hello HELLO [--runs N] PDF
            lectern-bench latency [--runs N] [--size WxH] SHORT.pdf 15000-PAGES.pdf
@@ -24,6 +25,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) throws -> Void] = [
     "layout": { _ in runLayoutBenchmark() },
     "compose": runComposeBenchmark,
+    "curl": runCurlBenchmark,
     "first-frame": runFirstFrameBenchmark,
     "startup": runStartupBenchmark,
     "latency": runPageTurnBenchmark,

@@ -18,6 +18,7 @@ struct LaunchOptions: Equatable {
     var scroll: ScrollOption?
     var direction: DirectionOption?
     var binding: BindingOption?
+    var transition: TransitionOption?
     /// Counts from 1, as the user types it.
     var page: Int?
     var idleReset: Int?
@@ -46,6 +47,7 @@ struct LaunchOptions: Equatable {
         overrides["layout.scroll"] = scroll.map { .string($0.rawValue) }
         overrides["layout.direction"] = direction.map { .string($0.rawValue) }
         overrides["layout.binding"] = binding.map { .string($0.rawValue) }
+        overrides["page-turn.transition"] = transition.map { .string($0.rawValue) }
         overrides["start.page"] = page.map(PolicyValue.integer)
         overrides["idle.reset"] = idleReset.map(PolicyValue.integer)
         return overrides
@@ -58,6 +60,7 @@ struct LaunchOptions: Equatable {
         configuration.scrollMode = (scroll ?? .perSpread).mode
         configuration.scrollDirection = (direction ?? .horizontal).axis
         configuration.pageBinding = (binding ?? .auto).binding
+        configuration.transition = (transition ?? .slide).transition
         configuration.cacheBudget = cacheMegabytes.map { $0 << 20 }
         configuration.startPage = (page ?? 1) - 1
         configuration.idleResetSeconds = idleReset ?? 120

@@ -62,6 +62,9 @@ struct Lectern: ParsableCommand {
     @Option(help: "Binding edge: auto (default: from the PDF), left or right (right to left).")
     var binding: BindingOption?
 
+    @Option(help: "How a page turn looks (horizontal per-spread paging): slide (default), curl (like paper), or none.")
+    var transition: TransitionOption?
+
     @Option(help: "The page to show first (default 1, the first page).")
     var page: Int?
 
@@ -82,7 +85,8 @@ struct Lectern: ParsableCommand {
         LaunchOptions(
             files: files, password: password, frameDump: frameDump, config: config, checkConfig: checkConfig,
             spreads: spreads, scroll: scroll,
-            direction: direction, binding: binding, page: page, idleReset: idleReset, cacheMegabytes: cacheMegabytes)
+            direction: direction, binding: binding, transition: transition, page: page, idleReset: idleReset,
+            cacheMegabytes: cacheMegabytes)
     }
 
     func validate() throws { try options.validate() }
@@ -161,6 +165,17 @@ enum BindingOption: String, ExpressibleByArgument, CaseIterable {
         case .auto: nil
         case .left: .leftEdge
         case .right: .rightEdge
+        }
+    }
+}
+
+enum TransitionOption: String, ExpressibleByArgument, CaseIterable {
+    case slide, curl, none
+    var transition: PageTurnTransition {
+        switch self {
+        case .slide: .slide
+        case .curl: .curl
+        case .none: .none
         }
     }
 }

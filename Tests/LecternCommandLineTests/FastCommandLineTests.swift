@@ -16,6 +16,7 @@ struct FastCommandLineTests {
         "scroll": ["per-spread", "continuous", "perSpread"],
         "direction": ["horizontal", "vertical", "up"],
         "binding": ["auto", "left", "right", "top"],
+        "transition": ["slide", "curl", "none", "Curl", "fold"],
         "idle-reset": ["0", "120", "-5", "1.5", "x"],
         "cache-mb": ["1", "64", "4096", "0", "4097", "x"],
         "password": ["pw", "p=w", "", "-pw"],
@@ -69,7 +70,8 @@ struct FastCommandLineTests {
     /// short path must know it.
     static let sampleValues = [
         "page": "3", "spreads": "double", "scroll": "continuous", "direction": "vertical", "binding": "right",
-        "idle-reset": "60", "cache-mb": "64", "password": "secret", "frame-dump": "/run/lectern/frame.png",
+        "transition": "curl", "idle-reset": "60", "cache-mb": "64", "password": "secret",
+        "frame-dump": "/run/lectern/frame.png",
         "config": "/etc/lectern/lectern.toml", "check-config": "/etc/lectern/lectern.toml",
     ]
 
@@ -180,5 +182,33 @@ struct SeveralDocumentsTests {
             "documents = [\"\(files[0])\", \"\(files[1])\"]\n", path: "/tmp/lectern.toml",
             over: one.configuration(documentPath: files[1]))
         #expect(single.shelfPaths.isEmpty && single.documentPath == files[1], "one FILE wins over the file's shelf")
+    }
+}
+
+/// `--transition` (issue 16, item 6): both parsers read it, and it sets `page-turn.transition`
+/// over the policy file's.
+@Suite("Command line: page-turn transition")
+struct TransitionOptionTests {
+    @Test("--transition curl: both parsers agree, and it wins over the policy file's key")
+    func transitionOption() throws {
+        let fixtures = #filePath.split(separator: "/").dropLast(2).joined(separator: "/") + "/Fixtures/"
+        let file = "/" + fixtures + "colors-8pages.pdf"
+        for arguments in [["--transition", "curl", file], [file, "--transition=curl"]] {
+            guard case .launch(let options) = FastCommandLine(arguments) else {
+                Issue.record("\(arguments) does not take the short path")
+                continue
+            }
+            #expect(FastCommandLineTests.parsedByArgumentParser(arguments) == .launch(options))
+            #expect(options.transition == .curl && options.overrides["page-turn.transition"] == .string("curl"))
+            #expect(options.configuration(documentPath: file).transition == .curl)
+            let configuration = try PolicyFile.parse(
+                "[page-turn]\ntransition = \"none\"\n", path: "/tmp/lectern.toml",
+                over: options.configuration(documentPath: file))
+            #expect(configuration.transition == .curl, "the command line wins over the file")
+        }
+        guard case .launch(let plain) = FastCommandLine([file]) else { return }
+        #expect(plain.configuration(documentPath: file).transition == .slide, "slide by default")
+        #expect(FastCommandLine([file, "--transition", "fold"]) == .other, "a bad value goes to the parser")
+        #expect(FastCommandLineTests.parsedByArgumentParser([file, "--transition", "fold"]) != .launch(plain))
     }
 }

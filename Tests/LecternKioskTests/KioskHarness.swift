@@ -90,6 +90,7 @@ final class KioskHarness {
             case "--direction": configuration.scrollDirection = try value() == "vertical" ? .vertical : .horizontal
             case "--binding":
                 configuration.pageBinding = ["left": .leftEdge, "right": .rightEdge][try value()]
+            case "--transition": configuration.transition = PageTurnTransition(rawValue: try value()) ?? .slide
             case "--idle-reset": configuration.idleResetSeconds = Int(try value()) ?? 120
             case "--cache-mb": configuration.cacheBudget = (Int(try value()) ?? 0) << 20
             case "--password": configuration.password = try value()

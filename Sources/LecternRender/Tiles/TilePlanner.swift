@@ -46,6 +46,8 @@ public final class TilePlanner {
         public var sharpPages: [Int] = []
         /// The thumbnails asked for (`plan(…thumbnails:)`), each drawn once its render is cached.
         public var thumbnails: [Scene.PageItem] = []
+        /// A page turn to draw as a curl (`plan(curl:…)`); `pages` then holds both spreads' pages.
+        public var curl: Scene.Curl?
 
         /// An empty plan: nothing on screen, nothing wanted.
         public init() {}

@@ -1,0 +1,210 @@
+import CPixman
+import LecternCore
+
+extension Scene {
+    /// A page turn drawn as paper folding back (`PageCurl`): the spread that lifts (`top`) and
+    /// the one beneath it (`under`), both where they rest, and how far the turn has gone.
+    ///
+    /// The lifting sheet is bound along its spine (its left edge, or its right one when it
+    /// `liftsFromLeft`) and folds along a vertical line that moves from its free edge to the
+    /// spine as `progress` goes from 0 to 1. The part past the fold lies folded back over the
+    /// page: its back, the page mirrored and lightened, shaded towards the fold. Past the fold
+    /// the next spread shows, darkened where the lifted paper casts its shadow.
+    public struct Curl: Equatable, Sendable {
+        /// The lifting spread's pages, where they rest.
+        public var top: [PageItem]
+        /// The uncovered spread's pages, where they rest.
+        public var under: [PageItem]
+        /// The uncovered spread's drop shadow.
+        public var underShadow: Shadow?
+        /// 0: the sheet lies flat; 1: it has turned away.
+        public var progress: Double
+        /// The sheet lifts from its left edge and the fold moves right (right-edge binding).
+        public var liftsFromLeft: Bool
+
+        public init(top: [PageItem], under: [PageItem], underShadow: Shadow?, progress: Double, liftsFromLeft: Bool) {
+            self.top = top
+            self.under = under
+            self.underShadow = underShadow
+            self.progress = progress
+            self.liftsFromLeft = liftsFromLeft
+        }
+
+        /// The lifting sheet: its pages together.
+        public var sheet: PixelBox {
+            guard let first = top.first?.frame else { return PixelBox(x: 0, y: 0, width: 0, height: 0) }
+            return top.dropFirst().reduce(first) { $0.union($1.frame) }
+        }
+
+        /// The fold's x in buffer pixels.
+        public var foldX: Int {
+            let sheet = sheet, p = min(1, max(0, progress))
+            let travelled = Int((Double(sheet.width) * p).rounded())
+            return liftsFromLeft ? sheet.x + travelled : sheet.maxX - travelled
+        }
+
+        /// Where the folded-back part lies (the back of the page shows there): the mirror of
+        /// the part past the fold, cut at the spine.
+        public var back: PixelBox {
+            let sheet = sheet, fold = foldX
+            let lo = liftsFromLeft ? fold : max(sheet.x, 2 * fold - sheet.maxX)
+            let hi = liftsFromLeft ? min(sheet.maxX, 2 * fold - sheet.x) : fold
+            return PixelBox(x: lo, y: sheet.y, width: max(0, hi - lo), height: sheet.height)
+        }
+
+        /// The part of the sheet still lying flat, front up.
+        public var flat: PixelBox {
+            let sheet = sheet, back = back
+            return liftsFromLeft
+                ? PixelBox(x: back.maxX, y: sheet.y, width: sheet.maxX - back.maxX, height: sheet.height)
+                : PixelBox(x: sheet.x, y: sheet.y, width: back.x - sheet.x, height: sheet.height)
+        }
+
+        /// The shadow the lifted paper casts on the next spread, beside the fold.
+        var castShadow: PixelBox {
+            let sheet = sheet, fold = foldX
+            let lifted = liftsFromLeft ? fold - sheet.x : sheet.maxX - fold
+            let width = min(72, 8 + lifted / 3)
+            return PixelBox(x: liftsFromLeft ? fold - width : fold, y: sheet.y, width: width, height: sheet.height)
+        }
+    }
+}
+
+/// The back of a lifting sheet, drawn once per turn (and again when a tile of it arrives):
+/// the sheet mirrored and lightened, so each frame only copies the part that shows.
+final class CurlBack {
+    let top: [Scene.PageItem]
+    let sheet: PixelBox
+    let image: RasterImage
+
+    /// How much of the page's colour shows through on its back (the rest is paper white).
+    static let showThrough = 0.35
+
+    init?(top: [Scene.PageItem], sheet: PixelBox) {
+        guard !sheet.isEmpty else { return nil }
+        self.top = top
+        self.sheet = sheet
+        image = RasterImage(width: sheet.width, height: sheet.height)
+        guard
+            let surface = PixmanSurface(
+                pixels: image.pixels, width: image.width, height: image.height, stride: image.stride)
+        else { return nil }
+        var maskColor = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(Self.showThrough * 65535))
+        guard let mask = pixman_image_create_solid_fill(&maskColor) else { return nil }
+        defer { pixman_image_unref(mask) }
+        withExtendedLifetime(surface) {
+            var white = Color(rgb: 0xFFFFFF).pixman
+            var all = pixman_box32_t(x1: 0, y1: 0, x2: Int32(sheet.width), y2: Int32(sheet.height))
+            pixman_image_fill_boxes(PIXMAN_OP_SRC, surface.image, &white, 1, &all)
+            for page in top {
+                for layer in page.layers { draw(layer, within: page.visible, mask: mask, into: surface.image) }
+            }
+        }
+    }
+
+    /// Draws `layer` mirrored (sheet column c shows the sheet's column width − 1 − c) over the
+    /// white, with `mask`'s alpha.
+    private func draw(_ layer: Scene.Layer, within visible: PixelBox, mask: OpaquePointer, into target: OpaquePointer) {
+        let box = PixelBox(enclosing: layer.rect).intersection(visible)
+        guard !box.isEmpty else { return }
+        // The box in the mirrored image's pixels.
+        let mirrored = PixelBox(
+            x: sheet.maxX - box.maxX, y: box.y - sheet.y, width: box.width, height: box.height)
+        switch layer.source {
+        case .fill(let color):
+            var pixmanColor = color.withAlpha(UInt8(Self.showThrough * 255)).pixman
+            var pixmanBox = pixman_box32_t(
+                x1: Int32(mirrored.x), y1: Int32(mirrored.y), x2: Int32(mirrored.maxX), y2: Int32(mirrored.maxY))
+            pixman_image_fill_boxes(PIXMAN_OP_OVER, target, &pixmanColor, 1, &pixmanBox)
+        case .image(let source):
+            guard
+                let surface = PixmanSurface(
+                    pixels: source.pixels, width: source.width, height: source.height, stride: source.stride)
+            else { return }
+            // Mirrored pixel c, row r → buffer x = sheet.maxX − c, y = sheet.y + r → the image's pixel.
+            let sx = Double(source.width) / layer.rect.width, sy = Double(source.height) / layer.rect.height
+            var transform = pixman_transform()
+            pixman_transform_init_identity(&transform)
+            transform.matrix.0.0 = fixed(-sx)
+            transform.matrix.0.2 = fixed((Double(sheet.maxX) - layer.rect.minX) * sx)
+            transform.matrix.1.1 = fixed(sy)
+            transform.matrix.1.2 = fixed((Double(sheet.y) - layer.rect.minY) * sy)
+            pixman_image_set_transform(surface.image, &transform)
+            let exact = layer.rect.width == Double(source.width) && layer.rect.height == Double(source.height)
+            pixman_image_set_filter(surface.image, exact ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
+            pixman_image_set_repeat(surface.image, PIXMAN_REPEAT_PAD)
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, surface.image, mask, target, Int32(mirrored.x), Int32(mirrored.y), 0, 0,
+                Int32(mirrored.x), Int32(mirrored.y), Int32(mirrored.width), Int32(mirrored.height))
+        }
+    }
+}
+
+extension FrameCompositor {
+    /// Draws the whole frame's pages as a page curl: the next spread where the sheet has
+    /// lifted off it, the flat part of the sheet, its back, and the shading.
+    func paint(_ curl: Scene.Curl, in scene: Scene, target: OpaquePointer) {
+        let frame = PixelBox(x: 0, y: 0, width: scene.width, height: scene.height)
+        let flat = curl.flat.intersection(frame), back = curl.back.intersection(frame)
+        // The next spread, wherever the sheet does not cover it.
+        let uncovered = Region([frame]).subtracting(Region([flat, back]))
+        uncovered.clip(target)
+        fill(target, frame, scene.background, op: PIXMAN_OP_SRC)
+        if let shadow = curl.underShadow {
+            fill(target, shadow.frame.offsetBy(dx: 3, dy: 4).intersection(shadow.clip), .pageShadow, op: PIXMAN_OP_OVER)
+        }
+        for page in curl.under { paintPage(page, repaint: uncovered, into: target) }
+        uncovered.clip(target)
+        shade(target, curl.castShadow, darkAt: curl.liftsFromLeft ? .maxX : .minX, alpha: 0.5)
+        // The sheet's flat part.
+        let flatRegion = Region([flat])
+        for page in curl.top { paintPage(page, repaint: flatRegion, into: target) }
+        // Its back: a copy from the mirrored sheet.
+        pixman_image_set_clip_region32(target, nil)
+        guard !back.isEmpty else { return }
+        let sheet = curl.sheet
+        if curlBack.map({ $0.sheet != sheet || $0.top != curl.top }) ?? true {
+            curlBack = CurlBack(top: curl.top, sheet: sheet)
+        }
+        if let image = curlBack?.image,
+            let source = PixmanSurface(
+                pixels: image.pixels, width: image.width, height: image.height, stride: image.stride)
+        {
+            // Buffer x shows the sheet's x mirrored about the fold: mirrored column x − (2·fold − maxX).
+            let offset = 2 * curl.foldX - sheet.maxX
+            pixman_image_composite32(
+                PIXMAN_OP_SRC, source.image, nil, target, Int32(back.x - offset), Int32(back.y - sheet.y), 0, 0,
+                Int32(back.x), Int32(back.y), Int32(back.width), Int32(back.height))
+        }
+        // The paper curves away into the fold, and its free edge casts a shadow on the page.
+        let fold = curl.foldX
+        let band = min(back.width, max(4, back.width / 4))
+        let shading = PixelBox(x: curl.liftsFromLeft ? fold : fold - band, y: back.y, width: band, height: back.height)
+        shade(target, shading, darkAt: curl.liftsFromLeft ? .minX : .maxX, alpha: 0.3)
+        let edge = 16
+        let free = PixelBox(
+            x: curl.liftsFromLeft ? back.maxX : back.x - edge, y: back.y, width: edge, height: back.height)
+        shade(target, free.intersection(flat), darkAt: curl.liftsFromLeft ? .minX : .maxX, alpha: 0.25)
+    }
+
+    /// Which side of a shaded box is darkest.
+    enum ShadeEdge { case minX, maxX }
+
+    /// Darkens `box` with black from `alpha` at its `darkAt` side fading to nothing at the other.
+    func shade(_ target: OpaquePointer, _ box: PixelBox, darkAt edge: ShadeEdge, alpha: Double) {
+        guard !box.isEmpty else { return }
+        let dark = edge == .minX ? box.x : box.maxX, light = edge == .minX ? box.maxX : box.x
+        var p1 = pixman_point_fixed_t(x: fixed(Double(dark)), y: 0)
+        var p2 = pixman_point_fixed_t(x: fixed(Double(light)), y: 0)
+        var stops = [
+            pixman_gradient_stop_t(
+                x: 0, color: pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(alpha * 65535))),
+            pixman_gradient_stop_t(x: fixed(1), color: pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0)),
+        ]
+        guard let gradient = pixman_image_create_linear_gradient(&p1, &p2, &stops, Int32(stops.count)) else { return }
+        defer { pixman_image_unref(gradient) }
+        pixman_image_composite32(
+            PIXMAN_OP_OVER, gradient, nil, target, Int32(box.x), Int32(box.y), 0, 0, Int32(box.x), Int32(box.y),
+            Int32(box.width), Int32(box.height))
+    }
+}

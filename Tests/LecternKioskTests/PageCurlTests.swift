@@ -1,0 +1,228 @@
+import LecternKiosk
+import LecternTestSupport
+import Testing
+
+/// `--transition curl` and `none` (issue 16, item 6), through the test compositor on the
+/// manual clock, read from the committed pixels of colors-8pages.pdf (one colour per page).
+/// At 1280 × 720 a page rests at x 395…886, y 12…708.
+@Suite("Page curl through the test compositor")
+struct PageCurlTests {
+    let colors = LecternHarness.fixture("colors-8pages.pdf")
+    static let row = 360
+
+    /// What one row of a frame shows, for finding the fold and what lies on each side of it.
+    struct Row {
+        var pixels: [UInt32]
+
+        init(_ commit: Commit?, y: Int = PageCurlTests.row) {
+            pixels = commit.map { c in (0..<c.width).map { c.pixel(x: $0, y: y) } } ?? []
+        }
+
+        func page(at x: Int) -> Int? { LecternHarness.page(ofColor: pixels[x]) }
+        func first(_ page: Int) -> Int? { pixels.indices.first { self.page(at: $0) == page } }
+        func last(_ page: Int) -> Int? { pixels.indices.last { self.page(at: $0) == page } }
+
+        static func channels(_ argb: UInt32) -> [Int] { [16, 8, 0].map { Int(argb >> UInt32($0) & 0xFF) } }
+
+        /// Pixels that are no page's colour and lighter than `page`'s in every channel (its back).
+        func lighter(than page: Int, in range: Range<Int>) -> [Int] {
+            let colour = Self.channels(LecternHarness.pageColors[page - 1])
+            return range.filter { x in
+                let c = Self.channels(pixels[x])
+                return self.page(at: x) == nil && zip(c, colour).allSatisfy { $0 >= $1 - 2 }
+                    && c.reduce(0, +) > colour.reduce(0, +) + 40
+            }
+        }
+
+        /// Pixels that are no page's colour and darker than `page`'s in every channel (a shadow on it).
+        func darker(than page: Int, in range: Range<Int>) -> [Int] {
+            let colour = Self.channels(LecternHarness.pageColors[page - 1])
+            return range.filter { x in
+                let c = Self.channels(pixels[x])
+                return self.page(at: x) == nil && zip(c, colour).allSatisfy { $0 <= $1 + 2 }
+                    && c.reduce(0, +) < colour.reduce(0, +) - 30
+            }
+        }
+    }
+
+    /// Puts a finger down at `x` (row 360) and moves it to `to` in `steps` moves a frame apart.
+    static func drag(_ lectern: KioskHarness, from x: Double, to end: Double, steps: Int = 10, down: Bool = true) {
+        if down {
+            lectern.compositor.touchDown(id: 0, x: x, y: Double(row))
+            lectern.advanceWithoutSettling(by: KioskHarness.frame)
+        }
+        for step in 1...steps {
+            lectern.compositor.touchMotion(id: 0, x: x + (end - x) * Double(step) / Double(steps), y: Double(row))
+            lectern.advanceWithoutSettling(by: KioskHarness.frame)
+        }
+    }
+
+    static func release(_ lectern: KioskHarness) {
+        lectern.compositor.touchUp(id: 0)
+        lectern.turn()
+    }
+
+    @Test("a drag curls the page: the next page beneath, the back, a shadow; the fold follows the finger")
+    func dragCurls() throws {
+        // The slide at the same drag, for comparison.
+        let slide = try KioskHarness([colors])
+        #expect(slide.settle())
+        Self.drag(slide, from: 1100, to: 900)
+        let slid = try #require(slide.lastCommit)
+        Self.release(slide)
+        try slide.stop()
+
+        let lectern = try KioskHarness([colors, "--transition", "curl"])
+        #expect(lectern.settle())
+        #expect(lectern.pages(alongRow: Self.row) == [1], "at rest the page lies flat")
+        Self.drag(lectern, from: 1100, to: 900)
+        let curled = try #require(lectern.lastCommit)
+        let differing = zip(slid.pixels, curled.pixels).filter { $0 != $1 }.count
+        #expect(differing > 20_000, "the curl frame differs from the slide's: \(differing) pixels")
+        #expect(lectern.pages(alongRow: Self.row) == [1, 2], "the page, then the next one beneath")
+        let first = Row(curled)
+        let flatEnd = try #require(first.last(1)), nextStart = try #require(first.first(2))
+        let back = first.lighter(than: 1, in: flatEnd..<nextStart)
+        let shadow = first.darker(than: 2, in: flatEnd..<nextStart)
+        #expect(back.count >= 20, "the page's back, lighter than its front, past the flat part")
+        #expect(shadow.count >= 3, "a shadow on the next page beside the fold")
+        #expect((back.max() ?? .max) < (shadow.min() ?? 0), "the back, then the fold, then the shadow")
+        lectern.saveLastCommit("curl-drag")
+
+        Self.drag(lectern, from: 900, to: 700, down: false)
+        let second = Row(lectern.lastCommit)
+        let flatEnd2 = try #require(second.last(1)), nextStart2 = try #require(second.first(2))
+        #expect(flatEnd2 < flatEnd - 20, "the flat part shrinks as the finger moves on: \(flatEnd) → \(flatEnd2)")
+        #expect(nextStart2 < nextStart - 20, "the fold moves with the finger: \(nextStart) → \(nextStart2)")
+        #expect(second.darker(than: 2, in: flatEnd2..<nextStart2).count >= 3, "the shadow moves with it")
+
+        Self.release(lectern)
+        #expect(lectern.waitForPage(2), "view state: \(lectern.viewState ?? "none")")
+        #expect(lectern.pages(alongRow: Self.row) == [2] && lectern.page(atX: 400, y: Self.row) == 2)
+        try lectern.stop()
+    }
+
+    @Test("under right-edge binding the page curls from its left edge, the next page coming in on the left")
+    func rightEdgeBindingMirrors() throws {
+        let lectern = try KioskHarness([colors, "--transition", "curl", "--binding", "right"])
+        #expect(lectern.settle())
+        Self.drag(lectern, from: 180, to: 380)
+        #expect(lectern.pages(alongRow: Self.row) == [2, 1], "the next page left of the page")
+        let row = Row(lectern.lastCommit)
+        let nextEnd = try #require(row.last(2)), flatStart = try #require(row.first(1))
+        let shadow = row.darker(than: 2, in: nextEnd..<flatStart)
+        let back = row.lighter(than: 1, in: nextEnd..<flatStart)
+        #expect(shadow.count >= 3 && back.count >= 20, "shadow \(shadow.count) px, back \(back.count) px")
+        #expect((shadow.max() ?? .max) < (back.min() ?? 0), "the shadow, then the fold, then the back")
+        #expect(nextEnd > 395 && flatStart < 886, "the fold lies on the page: \(nextEnd)…\(flatStart)")
+        Self.release(lectern)
+        #expect(lectern.waitForPage(2), "view state: \(lectern.viewState ?? "none")")
+        #expect(lectern.pages(alongRow: Self.row) == [2])
+        try lectern.stop()
+    }
+
+    @Test("a slow drag released early curls back down onto the same page")
+    func earlyReleaseSnapsBack() throws {
+        let lectern = try KioskHarness([colors, "--transition", "curl"])
+        #expect(lectern.settle())
+        let atRest = try #require(lectern.lastCommit)
+        // 150 px in a second: too short and too slow to turn.
+        lectern.compositor.touchDown(id: 0, x: 1000, y: Double(Self.row))
+        for step in 1...10 {
+            lectern.advanceWithoutSettling(by: 0.1)
+            lectern.compositor.touchMotion(id: 0, x: 1000 - 15 * Double(step), y: Double(Self.row))
+        }
+        lectern.advanceWithoutSettling(by: 0.1)
+        #expect(lectern.pages(alongRow: Self.row) == [1, 2], "curled part of the way")
+        let before = try #require(Row(lectern.lastCommit).first(2))
+        Self.release(lectern)
+        lectern.advanceWithoutSettling(by: 2 * KioskHarness.frame)
+        let during = Row(lectern.lastCommit).first(2)
+        #expect(during.map { $0 > before } ?? true, "the fold goes back towards the edge: \(before) → \(during ?? -1)")
+        #expect(lectern.waitForPage(1), "view state: \(lectern.viewState ?? "none")")
+        #expect(lectern.lastCommit?.pixels == atRest.pixels, "the page lies flat again, exactly as before")
+        try lectern.stop()
+    }
+
+    @Test("a tap and a fling curl the page over on the clock and end on the next page")
+    func tapAndFlingCurl() throws {
+        let lectern = try KioskHarness([colors, "--transition", "curl"])
+        #expect(lectern.settle())
+        let commits = lectern.compositor.commitCount
+        lectern.tap(x: 1240, y: 360)
+        var folds: [Int] = []
+        for _ in 0..<60 where lectern.dominantPage != 2 || lectern.status.isAnimating {
+            lectern.advanceWithoutSettling(by: KioskHarness.frame)
+            let row = Row(lectern.lastCommit)
+            if row.first(1) != nil, let next = row.first(2) { folds.append(next) }
+        }
+        #expect(lectern.compositor.commitCount > commits + 3)
+        #expect(folds.count >= 3, "frames of the turn show both pages: \(folds)")
+        #expect(zip(folds, folds.dropFirst()).allSatisfy { $0 >= $1 }, "the fold only moves on: \(folds)")
+        #expect(lectern.waitForPage(2) && lectern.pages(alongRow: Self.row) == [2])
+
+        // A quick flick: 120 px in three frames.
+        Self.drag(lectern, from: 1000, to: 880, steps: 3)
+        Self.release(lectern)
+        lectern.advanceWithoutSettling(by: 3 * KioskHarness.frame)
+        #expect(lectern.pages(alongRow: Self.row) == [2, 3], "the flick curls page 2 over page 3")
+        #expect(lectern.waitForPage(3), "view state: \(lectern.viewState ?? "none")")
+        #expect(lectern.pages(alongRow: Self.row) == [3])
+        try lectern.stop()
+    }
+
+    @Test("--transition none: a tap or a drag changes the page at once, nothing moves")
+    func noTransition() throws {
+        let lectern = try KioskHarness([colors, "--transition", "none"])
+        #expect(lectern.settle())
+        let commits = lectern.compositor.commitCount
+        lectern.tap(x: 1240, y: 360)
+        for _ in 0..<60 where lectern.page(atX: 640, y: Self.row) != 2 {
+            lectern.advanceWithoutSettling(by: KioskHarness.frame)
+        }
+        #expect(lectern.page(atX: 640, y: Self.row) == 2)
+        #expect(!lectern.status.isAnimating, "the first frame with the next page is the end of the turn")
+        #expect(lectern.settle() && lectern.dominantPage == 2)
+        /// Each frame shows one page, where it rests.
+        func eachFrameAtRest(since start: Int) -> Bool {
+            lectern.compositor.commits.dropFirst(start).allSatisfy { commit in
+                let row = Row(commit)
+                return row.page(at: 400) != nil && row.page(at: 400) == row.page(at: 880) && row.page(at: 380) == nil
+                    && row.page(at: 900) == nil
+            }
+        }
+        #expect(lectern.compositor.commitCount > commits)
+        #expect(eachFrameAtRest(since: commits), "no frame shows the page moving")
+        #expect(lectern.page(atX: 640, y: Self.row) == 2)
+
+        let dragged = lectern.compositor.commitCount
+        Self.drag(lectern, from: 1100, to: 900)
+        #expect(lectern.pages(alongRow: Self.row) == [2], "a short drag leaves the page where it is")
+        Self.drag(lectern, from: 900, to: 400, down: false)
+        #expect(lectern.pages(alongRow: Self.row) == [3], "past half way the next page shows")
+        Self.release(lectern)
+        #expect(lectern.waitForPage(3), "view state: \(lectern.viewState ?? "none")")
+        #expect(eachFrameAtRest(since: dragged), "no frame of the drag shows the page moving")
+        try lectern.stop()
+    }
+
+    @Test("page-turn.transition: the policy key takes curl, slide or none; slide is the default")
+    func policyKey() throws {
+        let base = KioskConfiguration(documentPath: "/srv/sample.pdf")
+        #expect(base.transition == .slide)
+        for name in ["curl", "slide", "none"] {
+            let configuration = try PolicyFile.parse(
+                "[page-turn]\ntransition = \"\(name)\"\n", path: "p.toml", over: base)
+            #expect(configuration.transition.rawValue == name)
+        }
+        do {
+            _ = try PolicyFile.parse("[page-turn]\ntransition = \"fold\"\n", path: "p.toml", over: base)
+            Issue.record("a transition Lectern does not know is accepted")
+        } catch {
+            #expect(
+                error.problems.map(\.description) == [
+                    "p.toml:2: page-turn.transition: must be one of curl, none, slide, not \"fold\""
+                ])
+        }
+    }
+}

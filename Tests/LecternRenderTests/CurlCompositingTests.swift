@@ -1,0 +1,84 @@
+import LecternCore
+import LecternRender
+import Logging
+import Testing
+
+/// The page curl as the compositor draws it (issue 16, item 6): a 100 × 80 sheet at (40, 10),
+/// a quarter turned, over the next page.
+@Suite("Page curl compositing")
+struct CurlCompositingTests {
+    let red: UInt32 = 0xFFE5_3935, yellow: UInt32 = 0xFFFD_D835, blue: UInt32 = 0xFF1E_88E5
+    let sheet = PixelBox(x: 40, y: 10, width: 100, height: 80)
+
+    /// An image of the sheet's size, `edge` in the 10 columns at one side (right unless `left`), `fill` elsewhere.
+    func image(_ fill: UInt32, edge: UInt32, left: Bool) -> RasterImage {
+        let image = RasterImage(width: sheet.width, height: sheet.height)
+        for y in 0..<sheet.height {
+            for x in 0..<sheet.width {
+                let atEdge = left ? x < 10 : x >= sheet.width - 10
+                image.pixels.storeBytes(
+                    of: atEdge ? edge : fill, toByteOffset: y * image.stride + x * 4, as: UInt32.self)
+            }
+        }
+        return image
+    }
+
+    func item(_ page: Int, _ image: RasterImage) -> Scene.PageItem {
+        let rect = Rect(
+            x: Double(sheet.x), y: Double(sheet.y), width: Double(sheet.width), height: Double(sheet.height))
+        return Scene.PageItem(
+            page: page, frame: sheet, clip: PixelBox(x: 0, y: 0, width: 200, height: 100),
+            layers: [Scene.Layer(.image(image), rect: rect)])
+    }
+
+    static func channels(_ argb: UInt32) -> [Int] { [16, 8, 0].map { Int(argb >> UInt32($0) & 0xFF) } }
+    /// `argb` is `colour` lightened: between it and white, nearer white.
+    func isBack(_ argb: UInt32, of colour: UInt32) -> Bool {
+        zip(Self.channels(argb), Self.channels(colour)).allSatisfy { pixel, page in
+            let expected = Double(page) * 0.35 + 255 * 0.65
+            return abs(Double(pixel) - expected) <= 3
+        }
+    }
+    func isDarker(_ argb: UInt32, than colour: UInt32) -> Bool {
+        let p = Self.channels(argb), c = Self.channels(colour)
+        return zip(p, c).allSatisfy { $0 <= $1 } && p.reduce(0, +) < c.reduce(0, +) - 30
+    }
+
+    func draw(liftsFromLeft: Bool, progress: Double = 0.25) -> FrameCompositorTests.Buffer {
+        let buffer = FrameCompositorTests.Buffer(width: 200, height: 100)
+        var scene = Scene(width: 200, height: 100)
+        let top = item(0, image(red, edge: yellow, left: liftsFromLeft))
+        let under = item(1, image(blue, edge: blue, left: false))
+        scene.pages = [top, under]
+        scene.curl = Scene.Curl(
+            top: [top], under: [under], underShadow: nil, progress: progress, liftsFromLeft: liftsFromLeft)
+        FrameCompositor(logger: Logger(label: "test")).draw(
+            scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        return buffer
+    }
+
+    @Test("folded back from the right edge: flat front, the mirrored back lightened, a shadow, the next page")
+    func foldFromTheRight() {
+        // A quarter turned: the fold at x 115, the back over 90…115 mirroring 115…140.
+        let b = draw(liftsFromLeft: false)
+        #expect(b.pixel(60, 50) == red, "the flat part")
+        #expect(isBack(b.pixel(93, 50), of: yellow), "the free edge's yellow, mirrored to the back's far side")
+        #expect(isBack(b.pixel(103, 50), of: red), "the rest of the back")
+        #expect(isDarker(b.pixel(117, 50), than: blue), "the shadow the lifted paper casts beside the fold")
+        #expect(b.pixel(135, 50) == blue, "the next page")
+        #expect(b.pixel(20, 50) == Color.background.argb && b.pixel(180, 50) == Color.background.argb)
+        let later = draw(liftsFromLeft: false, progress: 0.5)
+        #expect(later.pixel(70, 50) != red && later.pixel(130, 50) == blue, "half turned, the fold is at 90")
+    }
+
+    @Test("under right-edge binding the sheet folds back from its left edge")
+    func foldFromTheLeft() {
+        // The fold at x 65, the back over 65…90 mirroring 40…65.
+        let b = draw(liftsFromLeft: true)
+        #expect(b.pixel(120, 50) == red, "the flat part")
+        #expect(isBack(b.pixel(87, 50), of: yellow), "the free edge's yellow, mirrored")
+        #expect(isBack(b.pixel(77, 50), of: red))
+        #expect(isDarker(b.pixel(63, 50), than: blue), "the shadow beside the fold")
+        #expect(b.pixel(45, 50) == blue, "the next page")
+    }
+}
