@@ -70,12 +70,16 @@ extension Scene {
     }
 }
 
-/// The back of a lifting sheet, drawn once per turn (and again when a tile of it arrives):
-/// the sheet mirrored and lightened, so each frame only copies the part that shows.
+/// The back of a lifting sheet: the sheet mirrored and lightened, kept while the turn lasts
+/// (and drawn again when a tile of the sheet arrives), so each frame only copies the part that
+/// shows. Its columns are drawn as the fold first uncovers them: a turn's first frame draws a
+/// sliver, not the whole sheet.
 final class CurlBack {
     let top: [Scene.PageItem]
     let sheet: PixelBox
     let image: RasterImage
+    /// The mirrored columns drawn so far.
+    private var drawn = 0..<0
 
     /// How much of the page's colour shows through on its back (the rest is paper white).
     static let showThrough = 0.35
@@ -85,37 +89,55 @@ final class CurlBack {
         self.top = top
         self.sheet = sheet
         image = RasterImage(width: sheet.width, height: sheet.height)
-        guard
+    }
+
+    /// Draws the mirrored columns of `needed` (column c shows the sheet's column width − 1 − c)
+    /// that are not drawn yet.
+    func draw(columns needed: Range<Int>) {
+        let needed = needed.clamped(to: 0..<sheet.width)
+        guard !needed.isEmpty,
             let surface = PixmanSurface(
                 pixels: image.pixels, width: image.width, height: image.height, stride: image.stride)
-        else { return nil }
-        var maskColor = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(Self.showThrough * 65535))
-        guard let mask = pixman_image_create_solid_fill(&maskColor) else { return nil }
-        defer { pixman_image_unref(mask) }
+        else { return }
+        var strips: [Range<Int>] = []
+        if drawn.isEmpty {
+            strips = [needed]
+            drawn = needed
+        } else {
+            if needed.lowerBound < drawn.lowerBound { strips.append(needed.lowerBound..<drawn.lowerBound) }
+            if needed.upperBound > drawn.upperBound { strips.append(drawn.upperBound..<needed.upperBound) }
+            drawn = min(drawn.lowerBound, needed.lowerBound)..<max(drawn.upperBound, needed.upperBound)
+        }
         withExtendedLifetime(surface) {
-            var white = Color(rgb: 0xFFFFFF).pixman
-            var all = pixman_box32_t(x1: 0, y1: 0, x2: Int32(sheet.width), y2: Int32(sheet.height))
-            pixman_image_fill_boxes(PIXMAN_OP_SRC, surface.image, &white, 1, &all)
-            for page in top {
-                for layer in page.layers { draw(layer, within: page.visible, mask: mask, into: surface.image) }
+            for strip in strips {
+                let box = PixelBox(x: strip.lowerBound, y: 0, width: strip.count, height: sheet.height)
+                var white = Color(rgb: 0xFFFFFF).pixman
+                var pixmanBox = pixman_box32_t(x1: Int32(box.x), y1: 0, x2: Int32(box.maxX), y2: Int32(box.maxY))
+                pixman_image_fill_boxes(PIXMAN_OP_SRC, surface.image, &white, 1, &pixmanBox)
+                for page in top {
+                    for layer in page.layers { draw(layer, within: page.visible, strip: box, into: surface.image) }
+                }
+                // Copied, then lightened: two of pixman's fast paths, where a blend through a
+                // mask on the way would take its general one.
+                var paper = Color(rgb: 0xFFFFFF, alpha: UInt8(((1 - Self.showThrough) * 255).rounded())).pixman
+                pixman_image_fill_boxes(PIXMAN_OP_OVER, surface.image, &paper, 1, &pixmanBox)
             }
         }
     }
 
-    /// Draws `layer` mirrored (sheet column c shows the sheet's column width − 1 − c) over the
-    /// white, with `mask`'s alpha.
-    private func draw(_ layer: Scene.Layer, within visible: PixelBox, mask: OpaquePointer, into target: OpaquePointer) {
+    /// Copies `layer` mirrored, inside `strip`.
+    private func draw(_ layer: Scene.Layer, within visible: PixelBox, strip: PixelBox, into target: OpaquePointer) {
         let box = PixelBox(enclosing: layer.rect).intersection(visible)
-        guard !box.isEmpty else { return }
         // The box in the mirrored image's pixels.
-        let mirrored = PixelBox(
-            x: sheet.maxX - box.maxX, y: box.y - sheet.y, width: box.width, height: box.height)
+        let mirrored = PixelBox(x: sheet.maxX - box.maxX, y: box.y - sheet.y, width: box.width, height: box.height)
+            .intersection(strip)
+        guard !box.isEmpty, !mirrored.isEmpty else { return }
         switch layer.source {
         case .fill(let color):
-            var pixmanColor = color.withAlpha(UInt8(Self.showThrough * 255)).pixman
+            var pixmanColor = color.pixman
             var pixmanBox = pixman_box32_t(
                 x1: Int32(mirrored.x), y1: Int32(mirrored.y), x2: Int32(mirrored.maxX), y2: Int32(mirrored.maxY))
-            pixman_image_fill_boxes(PIXMAN_OP_OVER, target, &pixmanColor, 1, &pixmanBox)
+            pixman_image_fill_boxes(PIXMAN_OP_SRC, target, &pixmanColor, 1, &pixmanBox)
         case .image(let source):
             guard
                 let surface = PixmanSurface(
@@ -134,7 +156,7 @@ final class CurlBack {
             pixman_image_set_filter(surface.image, exact ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR, nil, 0)
             pixman_image_set_repeat(surface.image, PIXMAN_REPEAT_PAD)
             pixman_image_composite32(
-                PIXMAN_OP_OVER, surface.image, mask, target, Int32(mirrored.x), Int32(mirrored.y), 0, 0,
+                PIXMAN_OP_SRC, surface.image, nil, target, Int32(mirrored.x), Int32(mirrored.y), 0, 0,
                 Int32(mirrored.x), Int32(mirrored.y), Int32(mirrored.width), Int32(mirrored.height))
         }
     }
@@ -148,8 +170,10 @@ extension FrameCompositor {
         let flat = curl.flat.intersection(frame), back = curl.back.intersection(frame)
         // The next spread, wherever the sheet does not cover it.
         let uncovered = Region([frame]).subtracting(Region([flat, back]))
-        uncovered.clip(target)
+        // The background only around the next spread's pages (they are opaque).
+        uncovered.subtracting(Region(curl.under.map(\.visible))).clip(target)
         fill(target, frame, scene.background, op: PIXMAN_OP_SRC)
+        uncovered.clip(target)
         if let shadow = curl.underShadow {
             fill(target, shadow.frame.offsetBy(dx: 3, dy: 4).intersection(shadow.clip), .pageShadow, op: PIXMAN_OP_OVER)
         }
@@ -166,12 +190,13 @@ extension FrameCompositor {
         if curlBack.map({ $0.sheet != sheet || $0.top != curl.top }) ?? true {
             curlBack = CurlBack(top: curl.top, sheet: sheet)
         }
+        // Buffer x shows the sheet's x mirrored about the fold: mirrored column x − (2·fold − maxX).
+        let offset = 2 * curl.foldX - sheet.maxX
+        curlBack?.draw(columns: (back.x - offset)..<(back.maxX - offset))
         if let image = curlBack?.image,
             let source = PixmanSurface(
                 pixels: image.pixels, width: image.width, height: image.height, stride: image.stride)
         {
-            // Buffer x shows the sheet's x mirrored about the fold: mirrored column x − (2·fold − maxX).
-            let offset = 2 * curl.foldX - sheet.maxX
             pixman_image_composite32(
                 PIXMAN_OP_SRC, source.image, nil, target, Int32(back.x - offset), Int32(back.y - sheet.y), 0, 0,
                 Int32(back.x), Int32(back.y), Int32(back.width), Int32(back.height))

@@ -15,13 +15,7 @@ func runComposeBenchmark(arguments: [String]) throws {
     guard let path = arguments.first else { throw BenchmarkError(description: "compose needs a PDF") }
     let width = 1920, height = 1080
     let document = try PDFDocument(path: path)
-    var pages: [PageGeometry] = []
-    for index in 0..<min(document.pageCount, 8) {
-        let info = try document.pageInfo(at: index)
-        pages.append(
-            try PageGeometry(
-                mediaBox: info.cropBox, rotation: info.rotation))
-    }
+    let pages = try firstPageGeometries(of: document)
     var view = DocumentView(
         pages: PageTable(pages), configuration: ViewConfiguration(scrollMode: .continuous, spacing: 12),
         viewportSize: Size(width: Double(width), height: Double(height)))
@@ -63,16 +57,7 @@ func runComposeBenchmark(arguments: [String]) throws {
         return (milliseconds(ContinuousClock.now - start), damage)
     }
 
-    // Reference: one full-frame memcpy.
-    let source = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64)
-    defer { source.deallocate() }
-    source.initializeMemory(as: UInt8.self, repeating: 0x7F, count: width * height * 4)
-    var copies: [Double] = []
-    for _ in 0..<frames {
-        let start = ContinuousClock.now
-        buffer.copyMemory(from: source, byteCount: width * height * 4)
-        copies.append(milliseconds(ContinuousClock.now - start))
-    }
+    let copies = memcpyTimes(width: width, height: height, frames: frames, into: buffer)
 
     // Panning at zoom 1: every frame the document moves 3 px; all tiles cached.
     view.scroll(by: Point(x: 0, y: 300))
@@ -116,6 +101,27 @@ func runComposeBenchmark(arguments: [String]) throws {
             "zoom_bilinear_target_ms": 4.0,
         ], options: [.prettyPrinted, .sortedKeys])
     print(String(decoding: json, as: UTF8.self))
+}
+
+/// The geometries of a document's first pages (at most 8), for the views benchmarks lay out.
+func firstPageGeometries(of document: PDFDocument) throws -> [PageGeometry] {
+    try (0..<min(document.pageCount, 8)).map { index in
+        let info = try document.pageInfo(at: index)
+        return try PageGeometry(mediaBox: info.cropBox, rotation: info.rotation)
+    }
+}
+
+/// The reference for frame times: `frames` copies of one full `width` × `height` frame into
+/// `buffer` with memcpy, each timed (milliseconds).
+func memcpyTimes(width: Int, height: Int, frames: Int, into buffer: UnsafeMutableRawPointer) -> [Double] {
+    let source = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64)
+    defer { source.deallocate() }
+    source.initializeMemory(as: UInt8.self, repeating: 0x7F, count: width * height * 4)
+    return (0..<frames).map { _ in
+        let start = ContinuousClock.now
+        buffer.copyMemory(from: source, byteCount: width * height * 4)
+        return milliseconds(ContinuousClock.now - start)
+    }
 }
 
 func round3(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
