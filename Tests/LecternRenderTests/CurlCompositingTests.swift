@@ -44,17 +44,35 @@ struct CurlCompositingTests {
         return zip(p, c).allSatisfy { $0 <= $1 } && p.reduce(0, +) < c.reduce(0, +) - 30
     }
 
-    func draw(liftsFromLeft: Bool, progress: Double = 0.25) -> FrameCompositorTests.Buffer {
-        let buffer = FrameCompositorTests.Buffer(width: 200, height: 100)
-        var scene = Scene(width: 200, height: 100)
+    /// The frame of a turn `progress` of the way, drawn by `compositor` (a new one: the turn's
+    /// first frame) after it drew the same turn at each of `before`.
+    func draw(
+        liftsFromLeft: Bool, progress: Double = 0.25, before: [Double] = [],
+        compositor: FrameCompositor = FrameCompositor(logger: Logger(label: "test"))
+    ) -> FrameCompositorTests.Buffer {
         let top = item(0, image(red, edge: yellow, left: liftsFromLeft))
         let under = item(1, image(blue, edge: blue, left: false))
-        scene.pages = [top, under]
-        scene.curl = Scene.Curl(
-            top: [top], under: [under], underShadow: nil, progress: progress, liftsFromLeft: liftsFromLeft)
-        FrameCompositor(logger: Logger(label: "test")).draw(
-            scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        var buffer = FrameCompositorTests.Buffer(width: 200, height: 100)
+        for p in before + [progress] {
+            buffer = FrameCompositorTests.Buffer(width: 200, height: 100)
+            var scene = Scene(width: 200, height: 100)
+            scene.pages = [top, under]
+            scene.curl = Scene.Curl(
+                top: [top], under: [under], underShadow: nil, progress: p, liftsFromLeft: liftsFromLeft)
+            compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        }
         return buffer
+    }
+
+    @Test("a back drawn a few columns a frame as the fold moves is the back drawn at once", arguments: [false, true])
+    func backDrawnAsTheFoldMoves(liftsFromLeft: Bool) {
+        let stepped = draw(liftsFromLeft: liftsFromLeft, progress: 0.45, before: [0.05, 0.1, 0.2, 0.3, 0.15])
+        let atOnce = draw(liftsFromLeft: liftsFromLeft, progress: 0.45)
+        var differing = 0
+        for y in 0..<100 {
+            for x in 0..<200 where stepped.pixel(x, y) != atOnce.pixel(x, y) { differing += 1 }
+        }
+        #expect(differing == 0, "\(differing) pixels differ")
     }
 
     @Test("folded back from the right edge: flat front, the mirrored back lightened, a shadow, the next page")
