@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
     ],
     targets: [
         // C: system libraries and shims.
@@ -91,6 +93,9 @@ let package = Package(
                 "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "LecternLinux", "CLecternLinux",
                 // The policy file (PolicyFile.swift says why this library).
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                // The metrics file (KioskMetrics.swift says why these).
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -150,7 +150,9 @@ int CLecternLinux_write_file_atomically(const char *path, const void *bytes, lon
     }
     int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, (mode_t)mode);
     if (fd < 0) return -1;
-    if (write_all(fd, bytes, count) != 0 || fsync(fd) != 0) {
+    // `mode` exactly, whatever the umask (lectern.service's UMask=0077 would make the metrics
+    // file unreadable to node_exporter).
+    if (fchmod(fd, (mode_t)mode) != 0 || write_all(fd, bytes, count) != 0 || fsync(fd) != 0) {
         int saved = errno;
         close(fd);
         unlink(temporary);

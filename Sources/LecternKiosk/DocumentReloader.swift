@@ -38,6 +38,8 @@ final class DocumentReloader {
     private(set) var reloads = 0
     /// Why the last new version was refused (nil once one was shown).
     private(set) var lastError: String?
+    /// New versions refused so far (for the metrics).
+    private(set) var refusals = 0
     /// When the new version began opening, its quiet period over (wall time: the cost is real time).
     private var changeSeen: ContinuousClock.Instant?
     /// Called with the reason when a version is refused.
@@ -179,6 +181,7 @@ final class DocumentReloader {
     private func refuse(_ reason: String) {
         dropCandidate()
         lastError = reason
+        refusals += 1
         logger.error("\(reason); the version on screen stays")
         onRefuse?(reason)
     }

@@ -38,8 +38,11 @@ final class FramePresenter {
     private(set) var pagesOnScreen: [KioskStatus.PageOnScreen] = []
     /// Called when an animation or fling played out (the idle countdown starts then).
     var onAnimationEnd: (() -> Void)?
-    /// Called after each commit (systemd hears READY=1 after the first).
-    var onCommit: (() -> Void)?
+    /// Called after each commit (systemd hears READY=1 after the first) with the seconds since
+    /// the change it shows was asked for (the metrics' frame latency).
+    var onCommit: ((_ latency: Double) -> Void)?
+    /// When the frame waiting to be drawn was first asked for (nil: none is).
+    private var neededSince: Double?
     /// The buffer of the last committed frame: what the screen shows (for a screenshot). Weak:
     /// the pool destroys a buffer of a size no longer wanted.
     private(set) weak var lastCommitted: ShmBuffer?
@@ -73,7 +76,10 @@ final class FramePresenter {
     var windowSize: (width: Int, height: Int)? { window.size }
 
     /// Asks for a frame at the next opportunity.
-    func setNeedsFrame() { needsFrame = true }
+    func setNeedsFrame() {
+        needsFrame = true
+        if neededSince == nil { neededSince = loop.clock.now }
+    }
 
     /// Whether a frame is still to be drawn (or an animation to be played out).
     var isPending: Bool {
@@ -122,6 +128,7 @@ final class FramePresenter {
         guard frameCompositor.damage(for: scene) != nil else {
             // Nothing new to show: an animation still needs to come back next frame time.
             if animating { scheduleAnimationFrame() }
+            neededSince = nil  // the animation's timer asks again
             return
         }
         let buffer: ShmBuffer?
@@ -141,7 +148,10 @@ final class FramePresenter {
         transitions.committed(scene)
         frameCount += 1
         lastCommitted = buffer
+        let latency = neededSince.map { loop.clock.now - $0 } ?? 0
         needsFrame = animating
+        // An animation's next frame is asked for by this one.
+        neededSince = animating ? loop.clock.now : nil
         pagesOnScreen = (shelf.isShown ? [] : scene.pages).map { item in
             KioskStatus.PageOnScreen(
                 page: item.page, frame: item.frame, visible: item.frame.intersection(item.clip),
@@ -155,7 +165,7 @@ final class FramePresenter {
             session.pagesShown(plan?.sharpPages ?? [])
         }
         dumper?.frameCommitted(pixels: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
-        onCommit?()
+        onCommit?(latency)
     }
 
     private func sceneState(size: (width: Int, height: Int), plan: TilePlanner.Plan?) -> ReaderScene {

@@ -22,6 +22,8 @@ final class IdleReset {
     private var noticeTimer: EventLoop.Timer?
     /// The notice is on screen.
     private(set) var isCountingDown = false
+    /// Resets so far (the wait ran out, or the control socket's `reset`), for the metrics.
+    private(set) var resets = 0
     /// Called after the reset (the attract loop may start its wait).
     var onReset: (() -> Void)?
 
@@ -100,6 +102,7 @@ final class IdleReset {
     func reset() {
         timer?.cancel()
         timer = nil
+        resets += 1
         goHome()
         onReset?()
     }

@@ -207,8 +207,9 @@ public final class KioskApp {
             files.close()
             throw .system(error)
         }
-        input.configureInteractions = { [unowned session, configureInteractions] controller in
+        input.configureInteractions = { [unowned session, unowned operations, configureInteractions] controller in
             InteractionPolicy.install(on: controller, session: session)
+            operations.install(on: controller)
             configureInteractions?(controller)
         }
         chrome.isVisible = session.configuration.policy.chrome == .always
@@ -227,7 +228,7 @@ public final class KioskApp {
         home.connect(
             session: session, reloader: reloader, chrome: chrome, input: input, idle: idle, presenter: presenter)
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
-        presenter.onCommit = { [unowned operations] in operations.frameCommitted() }
+        presenter.onCommit = { [unowned operations] in operations.frameCommitted(latency: $0) }
         display.onInput = { [unowned input, unowned operations] event in
             operations.inputArrived(event)
             input.handle(event)

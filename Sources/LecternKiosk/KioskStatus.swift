@@ -74,6 +74,9 @@ public struct KioskStatus: Sendable {
     public var savedViews = 0
     /// Where the control socket listens (nil: it does not).
     public var controlSocket: String?
+    /// Metrics files written so far (`KioskMetrics`: every 15 s while `metrics.textfile` is set,
+    /// and on exit); counted once the file is in place.
+    public var metricsWritten = 0
     /// The shelf (several documents) is the screen.
     public var isShelfShown = false
     /// The shelf's documents, in order, where their covers are with the shelf scrolled as now.
@@ -145,6 +148,7 @@ extension KioskApp {
         status.hasPendingFileChanges = parts.files.hasPendingChanges
         status.savedViews = parts.operations.store.writes
         status.controlSocket = parts.operations.socket?.listener.path
+        status.metricsWritten = parts.operations.metrics.writes
         parts.home.report(into: &status, transitions: parts.presenter.transitions)
         return status
     }

@@ -6,7 +6,7 @@ import Logging
 /// What an operator of a fleet needs from each kiosk, built after the reader's parts and torn
 /// down before them: the view kept across restarts (`ViewStateStore`) and the control socket
 /// (`ControlSocket` carrying `ControlCommands`) and systemd's readiness and watchdog
-/// (`SystemdNotifier`).
+/// (`SystemdNotifier`) and the metrics file (`KioskMetrics`).
 ///
 /// It learns what happens from the hooks `KioskApp` wires: every input event, every commit and
 /// the end of every loop iteration.
@@ -18,6 +18,7 @@ final class Operations {
     let store: ViewStateStore
     let commands: ControlCommands
     let notifier: SystemdNotifier?
+    let metrics: KioskMetrics
     private(set) var socket: ControlSocket?
     private let logger: Logger
     private let variable: (String) -> String?
@@ -41,6 +42,9 @@ final class Operations {
             session: session, reloader: reloader, policy: policy, presenter: presenter, idle: idle,
             defaultScreenshotDirectory: socketPath.map(Self.directory), loop: loop, logger: logger)
         notifier = SystemdNotifier(variable: variable, loop: loop, logger: logger)
+        metrics = KioskMetrics(
+            path: { [unowned session] in session.configuration.operations.metricsTextfile }, session: session,
+            reloader: reloader, idle: idle, loop: loop, logger: logger)
         listen(at: socketPath, group: session.configuration.operations.controlGroup)
     }
 
@@ -79,10 +83,18 @@ final class Operations {
     /// An input event arrived (before it is handled).
     func inputArrived(_ event: InputEvent) {
         commands.lastActivity = loop.clock.now
+        metrics.inputArrived(event)
     }
 
-    /// A frame was committed: systemd hears that the reader is up (once) and what it shows.
-    func frameCommitted() {
+    /// A new interaction controller: its components' actions are counted.
+    func install(on controller: InteractionController) {
+        metrics.install(on: controller)
+    }
+
+    /// A frame was committed `latency` seconds after the change it shows: systemd hears that
+    /// the reader is up (once) and what it shows.
+    func frameCommitted(latency: Double) {
+        metrics.frameCommitted(latency: latency, hasShownPage: presenter.hasShownPage)
         let status: String
         switch session.phase {
         case .opening:
@@ -97,9 +109,10 @@ final class Operations {
         notifier?.status(status)
     }
 
-    /// The end of a loop iteration: the view may be saved.
+    /// The end of a loop iteration: the view may be saved, the metrics look at the parts.
     func afterIteration() {
         store.viewMayHaveChanged(hasShownPage: presenter.hasShownPage)
+        metrics.afterIteration()
     }
 
     /// A new policy applies: the control socket moves if its path or group changed; a document
@@ -117,13 +130,14 @@ final class Operations {
         }
     }
 
-    /// Tears down in reverse: systemd hears `STOPPING=1`, the socket closes, the view is
-    /// written a last time.
+    /// Tears down in reverse: systemd hears `STOPPING=1`, the socket closes, the view and the
+    /// metrics are written a last time.
     func close() {
         notifier?.close()
         socket?.close()
         socket = nil
         commands.close()
         store.close(hasShownPage: presenter.hasShownPage)
+        metrics.close()
     }
 }

@@ -1,4 +1,5 @@
-/// What the policy file says about running a kiosk in a fleet (`[state]`, `[control]`): whether the view survives a restart, where the control socket listens and who
+/// What the policy file says about running a kiosk in a fleet (`[state]`, `[control]`,
+/// `[metrics]`): whether the view survives a restart, where the control socket listens and who
 /// may use it, what it may open and where it may write screenshots.
 public struct OperationsPolicy: Equatable, Sendable {
     /// Where the control socket listens.
@@ -20,6 +21,8 @@ public struct OperationsPolicy: Equatable, Sendable {
     public var openDirectory: String?
     /// The directory `screenshot` writes into (nil: the control socket's directory).
     public var screenshotDirectory: String?
+    /// The Prometheus text file the metrics are written to every 15 s (`KioskMetrics`; nil: none).
+    public var metricsTextfile: String?
 
     public init() {}
 }

@@ -116,6 +116,9 @@ public enum PolicyKeys {
             Key(name: "control.screenshots", isPath: true) { c, v in
                 string(v) { c.operations.screenshotDirectory = $0.isEmpty ? nil : $0 }
             },
+            Key(name: "metrics.textfile", isPath: true) { c, v in
+                string(v) { c.operations.metricsTextfile = $0.isEmpty ? nil : $0 }
+            },
         ]
         + components.map { name in
             Key(name: "components.\(name)") { c, v in

@@ -24,6 +24,8 @@ final class Reader {
     /// Stops reading the page sizes (shutdown).
     let pageSizesCookie = RenderCookie()
     private var lastWanted: [TileKey] = []
+    /// Tiles whose render failed (a damaged page, out of memory), for the metrics.
+    private(set) var failedRenders = 0
     /// Told what is asked of the workers (trace logs).
     var onRequest: (([TileKey]) -> Void)?
     /// Text blocks and links per page in PDF user space (read on the worker), for smart zoom
@@ -122,7 +124,10 @@ final class Reader {
     /// asked for again until the view changes: see `TilePlanner.plan`.)
     func collectTiles() -> Int {
         let results = scheduler.drain()
-        for (key, content) in results { cache.insert(content, for: key) }
+        for (key, content) in results {
+            if case .failed = content { failedRenders += 1 }
+            cache.insert(content, for: key)
+        }
         return results.count
     }
 

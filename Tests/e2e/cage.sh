@@ -2,7 +2,8 @@
 # End to end under cage, the production compositor, headless: Lectern runs as an
 # unprivileged user, survives 5 s, commits a frame of the output size, its frame dump
 # shows the page, the policy file it follows is re-read when edited (a mistake logged with its
-# line and key, not applied), and SIGTERM ends Lectern and cage cleanly.
+# line and key, not applied), the metrics file appears within 15 s and Prometheus's own parser
+# reads it, and SIGTERM ends Lectern and cage cleanly.
 #
 # Usage: Tests/e2e/cage.sh [LECTERN_BINARY]   (default: .build/debug/lectern)
 # Prints PASS/FAIL lines and a summary; exits 1 if anything failed.
@@ -33,7 +34,12 @@ start_page=()
 
 log=$e2e_stage/cage.log
 # cage refuses to run as root; e2e_start runs it as $e2e_run_user.
-write_policy '[idle]' 'reset = 120'
+# The metrics file (Tests/e2e/promcheck.py reads it) goes in a directory the run user owns, as
+# node_exporter's textfile directory would be (the file is replaced by a rename inside it).
+mkdir "$e2e_stage/metrics"
+[[ $(id -u) -ne 0 ]] || chown "$e2e_run_user:" "$e2e_stage/metrics"
+metrics=('[metrics]' 'textfile = "metrics/lectern.prom"')
+write_policy '[idle]' 'reset = 120' "${metrics[@]}"
 e2e_start "$log" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
   cage -- "$e2e_bin" "${e2e_args[@]}" "${start_page[@]}" --frame-dump "$e2e_dump" --config "$e2e_stage/lectern.toml"
 sid=$e2e_sid
@@ -80,7 +86,7 @@ fi
 # logged with its line and key and not applied; the fixed file is. (cage has no virtual pointer:
 # Tests/e2e/sway.sh checks that an edit changes what a click does.)
 m=$(wc -l <"$log")
-write_policy '[idle]' 'reset = 120' '[layout]' 'spreads = "triple"'
+write_policy '[idle]' 'reset = 120' '[layout]' 'spreads = "triple"' "${metrics[@]}"
 if wait_for 3 eval "tail -n +$((m + 1)) '$log' | grep -q 'lectern.toml:4: layout.spreads: must be one of'"; then
   pass "an invalid policy edit is logged with its line and key"
 else
@@ -88,7 +94,7 @@ else
   show_log "$log" 6
 fi
 m=$(wc -l <"$log")
-write_policy '[idle]' 'reset = 120' '[chrome]' 'show = "always"'
+write_policy '[idle]' 'reset = 120' '[chrome]' 'show = "always"' "${metrics[@]}"
 if wait_for 3 eval "tail -n +$((m + 1)) '$log' | grep -q 'policy .* changed: in force'"; then
   pass "the fixed policy applies while Lectern runs"
 else
@@ -96,6 +102,22 @@ else
   show_log "$log" 6
 fi
 [[ ${#start_page[@]} -gt 0 ]] && check_page_shown "$size" 3
+
+# The metrics file, written every 15 s for node_exporter's textfile collector, parsed by the
+# prometheus_client parser of Debian's python3-prometheus-client (hence /usr/bin/python3).
+prom=$e2e_stage/metrics/lectern.prom
+promcheck() { /usr/bin/python3 "$e2e_root/Tests/e2e/promcheck.py" "$prom" "$@"; }
+if wait_for 16 test -s "$prom"; then
+  if out=$(promcheck 'lectern_pages_shown_total>=1' 'lectern_documents_opened_total>=1' \
+    'lectern_frame_latency_seconds_count>=1' 'lectern_resident_memory_bytes>=1000000' 2>&1); then
+    pass "the metrics file parses as Prometheus text: $(cut -c1-160 <<<"$out")"
+  else
+    fail "the metrics file: $out"
+  fi
+else
+  fail "no metrics file $prom within 16 s"
+  show_log "$log" 6
+fi
 
 # SIGTERM: Lectern exits cleanly, and cage (whose only client it is) exits after it.
 # cage does not pass on its client's exit status, so the log is the evidence.

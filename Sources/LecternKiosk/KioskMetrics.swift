@@ -1,0 +1,224 @@
+import CoreMetrics
+import Dispatch
+import Glibc
+import LecternCore
+import LecternLinux
+import LecternWayland
+import Logging
+import Prometheus
+import Synchronization
+
+/// The kiosk's health for the monitoring an operator already runs: counters, gauges and a
+/// histogram through swift-metrics, rendered by swift-prometheus's registry as a Prometheus text
+/// file for node_exporter's textfile collector (the policy's `metrics.textfile`), replaced
+/// atomically every 15 s of the loop's clock and on exit. The reader opens no network listener.
+///
+/// Why these libraries: swift-metrics is the Swift server ecosystem's metrics API (an integrator
+/// can point the same counters at another backend), and swift-prometheus writes the exposition
+/// format (names, label escaping, histogram buckets, `_sum` and `_count`) we would otherwise write
+/// by hand; neither imports Foundation. The metrics are made with this app's own factory and
+/// registry, not through the process-wide `MetricsSystem.bootstrap`: tests run several apps in
+/// one process, and each file must hold one kiosk's numbers.
+///
+/// - `lectern_pages_shown_total`: pages that became the page on screen
+/// - `lectern_touches_total`: fingers put down
+/// - `lectern_gestures_total{component="fastScroll"|…}`: interaction components that acted
+/// - `lectern_documents_opened_total`, `lectern_documents_failed_total` (a document that cannot
+///   be opened, a new version refused)
+/// - `lectern_render_errors_total`: tiles whose render failed
+/// - `lectern_idle_resets_total`
+/// - `lectern_frame_latency_seconds`: from a change to the commit of the frame that shows it
+/// - `lectern_resident_memory_bytes`, `lectern_uptime_seconds`
+final class KioskMetrics {
+    /// Seconds between two writes of the file (node_exporter reads it when Prometheus scrapes).
+    static let interval = 15.0
+
+    let loop: EventLoop
+    let session: DocumentSession
+    let reloader: DocumentReloader
+    let idle: IdleReset
+    private let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let pagesShown: CoreMetrics.Counter
+    private let touches: CoreMetrics.Counter
+    private let documentsOpened: CoreMetrics.Counter
+    private let documentsFailed: CoreMetrics.Counter
+    private let renderErrors: CoreMetrics.Counter
+    private let idleResets: CoreMetrics.Counter
+    private let frameLatency: CoreMetrics.Timer
+    private let residentMemory: CoreMetrics.Gauge
+    private let uptime: CoreMetrics.Gauge
+    private var gestures: [String: CoreMetrics.Counter] = [:]
+    private let logger: Logger
+    private let startTime: Double
+    private let queue = DispatchQueue(label: "lectern.metrics", qos: .utility)
+    private var timer: EventLoop.Timer?
+    /// Where the file goes under the policy in force (nil: nowhere, the default).
+    private let path: () -> String?
+    /// What the parts had counted at the last look (they keep plain counters; this compares).
+    private var seen = Seen()
+    /// Files written to disk so far (counted on the writing queue, once the rename is done).
+    private let completedWrites = WriteCount()
+
+    /// A count the writing queue bumps and the loop reads.
+    private final class WriteCount: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    private struct Seen {
+        var reader: ObjectIdentifier?
+        var page: Int?
+        var renderErrors = 0
+        var failure = false
+        var refusals = 0
+        var resets = 0
+    }
+
+    init(
+        path: @escaping () -> String?, session: DocumentSession, reloader: DocumentReloader, idle: IdleReset,
+        loop: EventLoop, logger: Logger
+    ) {
+        self.path = path
+        self.session = session
+        self.reloader = reloader
+        self.idle = idle
+        self.loop = loop
+        self.logger = logger
+        startTime = loop.clock.now
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // A frame is due every 16.7 ms: buckets around that, up to what a visitor notices.
+        factory.defaultDurationHistogramBuckets = [5, 10, 17, 25, 33, 50, 100, 250, 500, 1000].map {
+            Duration.milliseconds($0)
+        }
+        self.factory = factory
+        pagesShown = CoreMetrics.Counter(label: "lectern_pages_shown_total", factory: factory)
+        touches = CoreMetrics.Counter(label: "lectern_touches_total", factory: factory)
+        documentsOpened = CoreMetrics.Counter(label: "lectern_documents_opened_total", factory: factory)
+        documentsFailed = CoreMetrics.Counter(label: "lectern_documents_failed_total", factory: factory)
+        renderErrors = CoreMetrics.Counter(label: "lectern_render_errors_total", factory: factory)
+        idleResets = CoreMetrics.Counter(label: "lectern_idle_resets_total", factory: factory)
+        frameLatency = CoreMetrics.Timer(label: "lectern_frame_latency_seconds", factory: factory)
+        residentMemory = CoreMetrics.Gauge(label: "lectern_resident_memory_bytes", factory: factory)
+        uptime = CoreMetrics.Gauge(label: "lectern_uptime_seconds", factory: factory)
+        scheduleWrite()
+    }
+
+    /// Files written so far.
+    var writes: Int { completedWrites.value.load(ordering: .acquiring) }
+
+    // MARK: Hooks
+
+    /// An input event arrived.
+    func inputArrived(_ event: InputEvent) {
+        if case .touchDown = event.kind { touches.increment() }
+    }
+
+    /// Counts each interaction component of `controller` that acts (after the policy's
+    /// conditions: a component the policy turns off does not act and is not counted).
+    func install(on controller: InteractionController) {
+        let count = { [unowned self] (name: String) in gesture(name) }
+        for component in [
+            controller.selectAnnotation, controller.deselectAnnotation, controller.transformAnnotation,
+            controller.editAnnotation, controller.openLinkAnnotation, controller.selectText, controller.deselectText,
+        ] {
+            let name = component.name
+            component.addActivationCallback { _, _, _ in count(name) }
+        }
+        controller.fastScroll.addActivationCallback { _, _, _ in count("fastScroll") }
+        controller.smartZoom.addActivationCallback { _, _, _ in count("smartZoom") }
+        controller.toggleUserInterface.addActivationCallback { _, _, _ in count("toggleUserInterface") }
+    }
+
+    private func gesture(_ component: String) {
+        if let counter = gestures[component] { return counter.increment() }
+        let counter = CoreMetrics.Counter(
+            label: "lectern_gestures_total", dimensions: [("component", component)], factory: factory)
+        gestures[component] = counter
+        counter.increment()
+    }
+
+    /// A frame was committed `latency` seconds after the change it shows; a page that became
+    /// the page on screen is counted.
+    func frameCommitted(latency: Double, hasShownPage: Bool) {
+        frameLatency.recordNanoseconds(Int64((latency * 1e9).rounded()))
+        guard hasShownPage, let page = session.reader?.view.dominantPage(), page != seen.page else { return }
+        seen.page = page
+        pagesShown.increment()
+    }
+
+    /// The end of a loop iteration: the parts' own counters are compared with the last look.
+    func afterIteration() {
+        if let reader = session.reader {
+            let id = ObjectIdentifier(reader)
+            if id != seen.reader {
+                seen.reader = id
+                seen.renderErrors = 0
+                seen.page = nil
+                documentsOpened.increment()
+            }
+            if reader.failedRenders != seen.renderErrors {
+                renderErrors.increment(by: Int64(reader.failedRenders - seen.renderErrors))
+                seen.renderErrors = reader.failedRenders
+            }
+        }
+        if case .failed = session.phase, !seen.failure {
+            seen.failure = true
+            documentsFailed.increment()
+        }
+        if reloader.refusals != seen.refusals {
+            documentsFailed.increment(by: Int64(reloader.refusals - seen.refusals))
+            seen.refusals = reloader.refusals
+        }
+        if idle.resets != seen.resets {
+            idleResets.increment(by: Int64(idle.resets - seen.resets))
+            seen.resets = idle.resets
+        }
+    }
+
+    // MARK: The file
+
+    private func scheduleWrite() {
+        timer = loop.schedule(after: Self.interval) { [unowned self] in
+            write()
+            scheduleWrite()
+        }
+    }
+
+    /// The metrics in Prometheus's text format, as the file holds them.
+    func text() -> [UInt8] {
+        afterIteration()
+        residentMemory.record(Self.residentBytes())
+        uptime.record(loop.clock.now - startTime)
+        return registry.emitToBuffer()
+    }
+
+    /// Writes the file now, on a queue of its own: its fsync never holds up a frame.
+    private func write() {
+        guard let path = path() else { return }
+        let bytes = text()
+        queue.async { [logger, completedWrites] in
+            do throws(SystemError) {
+                try writeFileAtomically(bytes, to: path, mode: 0o644)
+                completedWrites.value.add(1, ordering: .releasing)
+            } catch {
+                logger.error("cannot write the metrics file: \(error)")
+            }
+        }
+    }
+
+    /// Writes a last time and waits for the writes (shutdown).
+    func close() {
+        timer?.cancel()
+        timer = nil
+        write()
+        queue.sync {}
+    }
+
+    /// The process's resident memory now (`/proc/self/statm`'s second field, in pages).
+    static func residentBytes() -> Int {
+        guard let text = PolicyFile.readFile("/proc/self/statm") else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

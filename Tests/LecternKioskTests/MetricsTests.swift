@@ -1,0 +1,125 @@
+import Foundation
+import LecternTestSupport
+import Testing
+
+/// The metrics file for node_exporter's textfile collector (issue 15): `KioskApp` in process on
+/// the manual clock, the policy's `metrics.textfile` in a directory of the test's. The file's
+/// exact format is checked by Prometheus's own parser in Tests/e2e/cage.sh.
+@Suite("Metrics file", .serialized)
+struct MetricsTests {
+    static let colors = LecternHarness.fixture("colors-8pages.pdf")
+
+    /// A directory with a policy naming a metrics file in it, removed at the end.
+    final class MetricsDirectory {
+        let url: URL
+        var policy: String { url.appendingPathComponent("lectern.toml").path }
+        var file: String { url.appendingPathComponent("lectern.prom").path }
+
+        init(metrics: Bool = true) throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-metrics-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            let text = metrics ? "[metrics]\ntextfile = \"lectern.prom\"\n" : "[idle]\nreset = 120\n"
+            try text.write(toFile: policy, atomically: false, encoding: .utf8)
+        }
+
+        /// The samples in the file: `name{labels}` to value (nil: no file).
+        var samples: [String: Double]? {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+            var samples: [String: Double] = [:]
+            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+                guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                    continue
+                }
+                samples[String(line[..<space])] = value
+            }
+            return samples
+        }
+
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// Moves the clock to `seconds` after the app started, frame by frame.
+    func advance(_ lectern: KioskHarness, toSecond seconds: Double) {
+        let left = 1000 + seconds - lectern.clock.now
+        if left > 0 { lectern.advance(by: left) }
+    }
+
+    @Test("the file appears after 15 s of the clock; touches, page turns and gestures move its counters")
+    func countersMove() throws {
+        let directory = try MetricsDirectory()
+        let lectern = try KioskHarness([Self.colors, "--config", directory.policy])
+        #expect(lectern.settle())
+        for _ in 0..<3 {
+            lectern.tap(x: 1240, y: 360)
+            lectern.settle()
+        }
+        #expect(lectern.dominantPage == 4)
+        advance(lectern, toSecond: 14.5)
+        #expect(!lectern.wait(timeout: .milliseconds(200)) { lectern.status.metricsWritten > 0 }, "not before 15 s")
+        #expect(directory.samples == nil)
+        advance(lectern, toSecond: 15.5)
+        #expect(lectern.wait { lectern.status.metricsWritten == 1 }, "written once 15 s passed")
+        let first = try #require(directory.samples)
+        #expect(first["lectern_touches_total"] == 3, "\(first)")
+        #expect(first["lectern_pages_shown_total"] == 4, "pages 1 to 4: \(first)")
+        #expect(first["lectern_gestures_total{component=\"fastScroll\"}"] == 3, "\(first)")
+        #expect(first["lectern_documents_opened_total"] == 1)
+        #expect(first["lectern_documents_failed_total"] == 0)
+        #expect(first["lectern_render_errors_total"] == 0)
+        #expect((first["lectern_frame_latency_seconds_count"] ?? 0) >= 4, "a commit per page at least: \(first)")
+        #expect((first["lectern_resident_memory_bytes"] ?? 0) > 1_048_576)
+        #expect(first["lectern_uptime_seconds"].map { abs($0 - 15) < 0.1 } == true, "\(first)")
+
+        // Two more taps, one back: the next file has moved on.
+        lectern.tap(x: 1240, y: 360)
+        lectern.settle()
+        lectern.tap(x: 40, y: 360)
+        lectern.settle()
+        #expect(lectern.dominantPage == 4)
+        advance(lectern, toSecond: 30.5)
+        #expect(lectern.wait { lectern.status.metricsWritten == 2 }, "written again 15 s later")
+        let second = try #require(directory.samples)
+        #expect(second["lectern_touches_total"] == 5, "\(second)")
+        #expect(second["lectern_pages_shown_total"] == 6, "page 5, then 4 again: \(second)")
+        #expect(second["lectern_gestures_total{component=\"fastScroll\"}"] == 5)
+        try lectern.stop()
+        #expect(directory.samples?["lectern_touches_total"] == 5, "written on exit")
+    }
+
+    @Test("idle resets and a document that cannot be opened are counted")
+    func idleResetsAndFailures() throws {
+        let directory = try MetricsDirectory()
+        let lectern = try KioskHarness([Self.colors, "--config", directory.policy, "--idle-reset", "5"])
+        #expect(lectern.settle())
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2))
+        advance(lectern, toSecond: 16)
+        #expect(lectern.dominantPage == 1, "the idle reset went back")
+        #expect(lectern.wait { lectern.status.metricsWritten == 1 })
+        #expect(directory.samples?["lectern_idle_resets_total"] == 1, "\(directory.samples ?? [:])")
+        try lectern.stop()
+
+        let broken = directory.url.appendingPathComponent("broken.pdf").path
+        try "%PDF-1.7 not really".write(toFile: broken, atomically: false, encoding: .utf8)
+        let failing = try KioskHarness([broken, "--config", directory.policy])
+        #expect(failing.settle())
+        advance(failing, toSecond: 15.5)
+        #expect(failing.wait { failing.status.metricsWritten == 1 })
+        #expect(directory.samples?["lectern_documents_failed_total"] == 1, "\(directory.samples ?? [:])")
+        #expect(directory.samples?["lectern_documents_opened_total"] == 0)
+        try failing.stop()
+    }
+
+    @Test("without metrics.textfile in the policy no file is written")
+    func offByDefault() throws {
+        let directory = try MetricsDirectory(metrics: false)
+        let lectern = try KioskHarness([Self.colors, "--config", directory.policy])
+        #expect(lectern.settle())
+        lectern.tap(x: 1240, y: 360)
+        advance(lectern, toSecond: 31)
+        #expect(!lectern.wait(timeout: .milliseconds(200)) { lectern.status.metricsWritten > 0 })
+        try lectern.stop()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(files == ["lectern.toml"], "\(files)")
+    }
+}
