@@ -108,14 +108,22 @@ struct LecternFirstFrame {
 }
 
 /// Starts Lectern on `page` (1-based) of `document` and times its first sharp frame.
+/// - Parameters:
+///   - options: the command line after the document (default: `--page` when `page` is not 1).
+///   - environment: more variables (`STATE_DIRECTORY`: a start that restores a saved view).
+///   - beforeSpawn: runs once the clock has started, right before the spawn (the recovery
+///     benchmark's `kill -9` of the previous process).
 func lecternFirstSharpFrame(
-    document: String, width: Int32, height: Int32, page: Int = 1
+    document: String, width: Int32, height: Int32, page: Int = 1, options: [String]? = nil,
+    environment: [String: String] = [:], beforeSpawn: (() -> Void)? = nil
 ) throws -> LecternFirstFrame {
     let compositor = try TestCompositor(outputWidth: width, outputHeight: height)
     defer { try? compositor.teardown() }
     let start = ContinuousClock.now
+    beforeSpawn?()
     let process = try LecternProcess(
-        arguments: [document] + (page == 1 ? [] : ["--page", "\(page)"]), environment: compositor.environment)
+        arguments: [document] + (options ?? (page == 1 ? [] : ["--page", "\(page)"])),
+        environment: compositor.environment.merging(environment) { _, new in new })
     defer {
         process.terminate()
         _ = process.waitForExit(timeout: .seconds(5), dispatching: compositor)

@@ -31,9 +31,10 @@ final class LecternSession {
     /// - Parameters:
     ///   - options: more command-line options (`--scroll continuous`, `--cache-mb 2`, …).
     ///   - keyboard: whether the seat advertises a keyboard (for typed page numbers).
+    ///   - environment: more variables (`STATE_DIRECTORY`…).
     init(
         document: String, options: [String] = [], width: Int32, height: Int32, keyboard: Bool = false,
-        logLevel: String = "debug"
+        logLevel: String = "debug", environment more: [String: String] = [:]
     ) throws {
         compositor = try TestCompositor(outputWidth: width, outputHeight: height)
         // A few recent commits are enough: each one is summarised in `frames` as it arrives.
@@ -41,6 +42,7 @@ final class LecternSession {
         if keyboard { compositor.setSeatCapabilities([.touch, .pointer, .keyboard]) }
         var environment = compositor.environment
         environment["LECTERN_LOG_LEVEL"] = logLevel
+        environment.merge(more) { _, new in new }
         self.document = document
         spawnInstant = ContinuousClock.now
         process = try LecternProcess(arguments: [document] + options, environment: environment)
@@ -278,6 +280,21 @@ func printJSON(_ object: [String: Any]) throws {
 }
 
 func fileName(_ path: String) -> String { (path as NSString).lastPathComponent }
+
+/// The machine's load averages over 1, 5 and 15 minutes (`/proc/loadavg`), for the JSON: the
+/// machine is shared, and a figure means little without the load it was measured under.
+func loadAverages() -> [Double] {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+    return text.split(separator: " ").prefix(3).compactMap { Double($0) }
+}
+
+/// A fresh empty directory under the temporary directory (`STATE_DIRECTORY` for a start that
+/// must not find, or leave, a saved view elsewhere).
+func freshDirectory(_ name: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
 
 struct BenchmarkError: Error, CustomStringConvertible {
     var description: String

@@ -14,6 +14,8 @@ let usage = """
            lectern-bench rest [--seconds S] [--size WxH] PDF
            lectern-bench parallel TEXT.pdf PHOTO.pdf
            lectern-bench reload [--runs N] [--size WxH] A.pdf B.pdf [A2.pdf B2.pdf]...
+           lectern-bench recovery [--runs N] [--size WxH] PDF
+           lectern-bench control [--seconds S] [--size WxH] PDF
            lectern-bench soak [--events N] [--seed S] [--size WxH] [--layout single|continuous|double]...
                               [--lectern-option OPTION]... [--max-growth-mib M] [--check] PDF
            lectern-bench navigation [--runs FLICKS] [--size WxH] 15000-PAGES.pdf
@@ -37,6 +39,8 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "soak": runSoakBenchmark,
     "navigation": runNavigationBenchmark,
     "search": runSearchBenchmark,
+    "recovery": runRecoveryBenchmark,
+    "control": runControlSocketBenchmark,
 ]
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
     FileHandle.standardError.write(usage.data(using: .utf8)!)
