@@ -12,11 +12,10 @@ func runControlSocketBenchmark(arguments: [String]) throws {
     let (width, height) = options.size
     guard let document = options.documents.last else { throw BenchmarkError(description: "control needs a PDF") }
     let loadBefore = loadAverages()
-    let state = try freshDirectory("lectern-control-bench")
-    defer { try? FileManager.default.removeItem(at: state) }
+    // No saved view applies: LecternProcess keeps it in the compositor's private runtime directory.
     let session = try LecternSession(
         document: document, options: ["--scroll", "continuous", "--direction", "vertical"], width: width,
-        height: height, logLevel: "info", environment: ["STATE_DIRECTORY": state.path])
+        height: height, logLevel: "info")
     defer { session.close() }
     guard session.waitForLog("control socket", timeout: .seconds(60)), session.settle() else {
         throw BenchmarkError(description: "lectern did not settle on \(document): \(session.log)")

@@ -5,9 +5,13 @@ import Testing
 @Suite("lectern command line")
 struct CommandLineTests {
     func run(_ arguments: [String]) throws -> (status: Int32?, output: String, error: String) {
-        // No compositor: these must answer without one.
+        // No compositor: these must answer without one. A state directory of its own: a start
+        // never reads the view saved by a run outside the tests.
+        let state = try TemporaryRuntimeDirectory(prefix: "lectern-state")
+        defer { state.remove() }
         let process = try LecternProcess(
-            arguments: arguments, environment: ["WAYLAND_DISPLAY": "lectern-no-such-socket"])
+            arguments: arguments,
+            environment: ["WAYLAND_DISPLAY": "lectern-no-such-socket", "STATE_DIRECTORY": state.path])
         let status = process.waitForExit(timeout: .seconds(10))
         return (status, process.output, process.errorOutput)
     }

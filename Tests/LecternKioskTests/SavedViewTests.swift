@@ -193,6 +193,28 @@ struct SavedViewTests {
         #expect(try second.stop() == 0)
     }
 
+    @Test("a test's or benchmark's Lectern never restores the view saved in the user's state directory")
+    func harnessHasItsOwnStateDirectory() throws {
+        // The user's state: Lectern run as a person would (no STATE_DIRECTORY; XDG_STATE_HOME),
+        // left on page 5.
+        let home = try StateDirectory()
+        let user = ["STATE_DIRECTORY": "", "XDG_STATE_HOME": home.path]
+        let person = try LecternHarness([Self.colors, "--page", "5"], environment: user)
+        #expect(person.settle())
+        #expect(try person.stop() == 0)
+        #expect(home.savedView?["pageIndex"] as? Int == 4, "the user's view: \(home.saved ?? [:])")
+
+        // A harness start with the same XDG_STATE_HOME: LecternProcess gives it the compositor's
+        // private directory as STATE_DIRECTORY, so it starts on page 1 and leaves the user's file
+        // alone.
+        let before = try Data(contentsOf: URL(fileURLWithPath: home.file))
+        let started = try LecternHarness([Self.colors], environment: ["XDG_STATE_HOME": home.path])
+        #expect(started.settle())
+        #expect(started.page(atX: 640, y: 200) == 1, "the start page, not the user's saved view")
+        #expect(try started.stop() == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: home.file)) == before)
+    }
+
     /// Whether two saved view states are the same page and viewport (to a billionth of a point:
     /// a restore goes through the screen's coordinates and back).
     static func sameView(_ a: NSDictionary?, _ b: NSDictionary?) -> Bool {
