@@ -1,5 +1,6 @@
 import Foundation
 import LecternCore
+import LecternKiosk
 import LecternTestSupport
 import Testing
 
@@ -191,6 +192,45 @@ struct SavedViewTests {
             Self.sameView(state.savedView, killedView), "restored \(state.savedView ?? [:]), killed in \(killedView)")
         #expect(second.lastCommit?.pixels == killedFrame.pixels, "the screen shows what it showed")
         #expect(try second.stop() == 0)
+    }
+
+    @Test("a document opened over the control socket comes back after a restart, on its page")
+    func openedDocumentRestored() throws {
+        let state = try StateDirectory()
+        let documents = state.url.appendingPathComponent("documents")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        let text = documents.appendingPathComponent("text.pdf").path
+        try FileManager.default.copyItem(atPath: LecternHarness.fixture("text-3pages.pdf"), toPath: text)
+        let policy = state.url.appendingPathComponent("lectern.toml").path
+        try "[control]\ndocuments = \"\(documents.path)\"\n".write(toFile: policy, atomically: true, encoding: .utf8)
+        let arguments = [Self.colors, "--config", policy]
+
+        let first = try KioskHarness(arguments, variables: state.variables)
+        #expect(first.settle())
+        let client = try ControlClient(path: try #require(first.status.controlSocket))
+        #expect(client.send(ControlRequest(command: "open", path: text)))
+        var reply: ControlReply?
+        let answered = first.wait {
+            if let line = try? client.nextLine() { reply = ControlReply.parse(line) }
+            return reply != nil
+        }
+        #expect(answered)
+        #expect(reply?.ok == true, "\(String(describing: reply))")
+        client.connection.close()
+        #expect(first.wait { first.status.documentReloads == 1 })
+        #expect(first.settle())
+        #expect(first.enableKeyboard())
+        first.type(page: 2)
+        #expect(first.waitForPage(2))
+        try first.stop()
+        #expect(state.saved?["document"] as? String == text, "state.json: \(state.saved ?? [:])")
+
+        // The command line still names colors-8pages.pdf: the restart opens text.pdf on page 2.
+        let again = try KioskHarness(arguments, variables: state.variables)
+        #expect(again.settle())
+        #expect(again.status.document == .open(pageCount: 3), "\(again.status.document)")
+        #expect(again.dominantPage == 2, "view state: \(again.viewState ?? "none")")
+        try again.stop()
     }
 
     @Test("a test's or benchmark's Lectern never restores the view saved in the user's state directory")
