@@ -24,16 +24,18 @@ extension FrameCompositor {
         if old.highlights != new.highlights {
             boxes += Set(old.highlights).symmetricDifference(Set(new.highlights)).map(\.visible)
         }
-        if old.thumbnailBar != new.thumbnailBar { boxes.append(Scene.ThumbnailBar.box(width: width, height: height)) }
-        if old.grid != new.grid { boxes.append(PixelBox(x: 0, y: 0, width: width, height: height)) }
-        if old.outline != new.outline { boxes.append(Scene.OutlinePanel.box(width: width, height: height)) }
-        if old.search != new.search { boxes.append(Scene.SearchBar.box(width: width, height: height)) }
+        // The rest is laid out in surface units.
+        var units: [PixelBox] = []
+        if old.thumbnailBar != new.thumbnailBar { units.append(Scene.ThumbnailBar.box(width: width, height: height)) }
+        if old.grid != new.grid { units.append(PixelBox(x: 0, y: 0, width: width, height: height)) }
+        if old.outline != new.outline { units.append(Scene.OutlinePanel.box(width: width, height: height)) }
+        if old.search != new.search { units.append(Scene.SearchBar.box(width: width, height: height)) }
         if old.keyboard != new.keyboard {
             for keyboard in [old.keyboard, new.keyboard].compactMap({ $0 }) {
-                boxes.append(PixelBox(enclosing: keyboard.layout.frame))
+                units.append(PixelBox(enclosing: keyboard.layout.frame))
             }
         }
-        return boxes
+        return boxes + units.map(scene.scale.enclosingPixels)
     }
 
     /// Search hits, multiplied onto the pages under them.
@@ -42,7 +44,7 @@ extension FrameCompositor {
             let area = repaint.intersecting(highlight.visible)
             guard !area.isEmpty else { continue }
             area.clip(target)
-            fill(
+            fillPixels(
                 target, highlight.visible, highlight.isCurrent ? .currentSearchHit : .searchHit,
                 op: PIXMAN_OP_MULTIPLY)
         }
@@ -92,7 +94,7 @@ extension FrameCompositor {
         fill(target, box, .thumbnailGround, op: PIXMAN_OP_SRC)
         for item in bar.items { paintPage(item, repaint: repaint, into: target) }
         if let current = bar.current {
-            repaint.intersecting(box).clip(target)
+            repaint.intersecting(scale.enclosingPixels(box)).clip(target)
             outline(current, thickness: 3, color: .accent, into: target)
         }
         repaint.clip(target)
@@ -104,7 +106,7 @@ extension FrameCompositor {
         fill(
             target, PixelBox(x: 0, y: 0, width: scene.width, height: scene.height), .thumbnailGround, op: PIXMAN_OP_SRC)
         for item in grid.items { paintPage(item, repaint: repaint, into: target) }
-        let inArea = repaint.intersecting(area)
+        let inArea = repaint.intersecting(scale.enclosingPixels(area))
         inArea.clip(target)
         if let current = grid.current { outline(current, thickness: 4, color: .accent, into: target) }
         if let font = smallFont {
@@ -130,7 +132,7 @@ extension FrameCompositor {
 
     private func paint(_ panel: Scene.OutlinePanel, in scene: Scene, repaint: Region, into target: OpaquePointer) {
         let box = Scene.OutlinePanel.box(width: scene.width, height: scene.height)
-        let inPanel = repaint.intersecting(box)
+        let inPanel = repaint.intersecting(scale.enclosingPixels(box))
         guard !inPanel.isEmpty else { return }
         inPanel.clip(target)
         fill(target, box, .panel, op: PIXMAN_OP_SRC)
@@ -192,7 +194,7 @@ extension FrameCompositor {
 
     private func paint(_ keyboard: Scene.Keyboard, repaint: Region, into target: OpaquePointer) {
         let frame = PixelBox(enclosing: keyboard.layout.frame)
-        let inKeyboard = repaint.intersecting(frame)
+        let inKeyboard = repaint.intersecting(scale.enclosingPixels(frame))
         guard !inKeyboard.isEmpty else { return }
         inKeyboard.clip(target)
         fill(target, frame, .panel, op: PIXMAN_OP_SRC)

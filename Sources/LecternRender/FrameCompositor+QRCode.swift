@@ -16,12 +16,13 @@ extension Scene {
 extension FrameCompositor {
     /// The QR code's card, for damage.
     func qrCodeBox(_ code: QRCode, in scene: Scene) -> PixelBox {
-        Scene.qrCodeLayout(code, width: scene.width, height: scene.height).card
+        Scene.qrCodeLayout(code, width: scene.pixelWidth, height: scene.pixelHeight).card
     }
 
     /// Draws the QR code: a white card, the dark modules on it.
     func paintQRCode(_ code: QRCode, in scene: Scene, target: OpaquePointer) {
-        let (card, module) = Scene.qrCodeLayout(code, width: scene.width, height: scene.height)
+        // In buffer pixels: whole pixels per module at any scale.
+        let (card, module) = Scene.qrCodeLayout(code, width: scene.pixelWidth, height: scene.pixelHeight)
         var boxes = [pixman_box32_t]()
         for y in 0..<code.size {
             var x = 0

@@ -19,11 +19,28 @@ public final class FrameCompositor {
     /// The back of the sheet a page curl lifts, kept while the turn lasts (`CurlBack`).
     var curlBack: CurlBack?
 
-    // Loaded when text is first drawn: fontconfig's start-up stays off the path to the
-    // first page frame, which has no text of ours.
-    lazy var titleFont: TextRenderer? = TextRenderer(pixelSize: 34, logger: logger)
-    lazy var bodyFont: TextRenderer? = titleFont == nil ? nil : TextRenderer(pixelSize: 22, logger: logger)
-    lazy var smallFont: TextRenderer? = titleFont == nil ? nil : TextRenderer(pixelSize: 17, logger: logger)
+    /// The scale of the scene being drawn: `fill` and the fonts take surface units at it.
+    private(set) var scale = DisplayScale.one
+    /// The scene's size in surface units and in pixels.
+    private var frameSize = (width: 0, height: 0, pixelWidth: 0, pixelHeight: 0)
+    /// The fonts at `scale`, loaded when text is first drawn: fontconfig's start-up stays off
+    /// the path to the first page frame, which has no text of ours. Loaded again at another
+    /// scale (a window moved to a denser screen).
+    private var fonts: (scale: DisplayScale, title: TextRenderer?, body: TextRenderer?, small: TextRenderer?)?
+
+    private func loadedFonts() -> (title: TextRenderer?, body: TextRenderer?, small: TextRenderer?) {
+        if let fonts, fonts.scale == scale { return (fonts.title, fonts.body, fonts.small) }
+        let factor = scale.factor
+        let title = TextRenderer(pixelSize: 34, scale: factor, logger: logger)
+        let body = title == nil ? nil : TextRenderer(pixelSize: 22, scale: factor, logger: logger)
+        let small = title == nil ? nil : TextRenderer(pixelSize: 17, scale: factor, logger: logger)
+        fonts = (scale, title, body, small)
+        return (title, body, small)
+    }
+
+    var titleFont: TextRenderer? { loadedFonts().title }
+    var bodyFont: TextRenderer? { loadedFonts().body }
+    var smallFont: TextRenderer? { loadedFonts().small }
 
     public init(logger: Logger) {
         self.logger = logger
@@ -31,10 +48,12 @@ public final class FrameCompositor {
 
     /// What changed between the last drawn scene and `scene`, in buffer pixels; nil if nothing did.
     public func damage(for scene: Scene) -> [PixelBox]? {
-        let bounds = PixelBox(x: 0, y: 0, width: scene.width, height: scene.height)
+        let bounds = PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight)
         guard let last = lastScene, last.width == scene.width, last.height == scene.height,
-            last.background == scene.background
+            last.scale == scene.scale, last.background == scene.background
         else { return [bounds] }
+        // Fonts measure at the scene's scale (the chrome's layout depends on them).
+        scale = scene.scale
         if last.transition != nil || scene.transition != nil {
             return last.transition == scene.transition ? nil : [bounds]
         }
@@ -42,6 +61,8 @@ public final class FrameCompositor {
         if last.curl != nil || scene.curl != nil { return last == scene ? nil : [bounds] }
         if last == scene { return nil }
         var boxes: [PixelBox] = []
+        // Boxes in surface units (chrome, messages, labels): in pixels at the end.
+        var units: [PixelBox] = []
         if last.shadows != scene.shadows {
             let old = Set(last.shadows.map(Self.shadowBox)), new = Set(scene.shadows.map(Self.shadowBox))
             boxes += old.symmetricDifference(new)
@@ -67,19 +88,19 @@ public final class FrameCompositor {
             for page in last.pages where !seen.contains(page.page) { boxes.append(Self.shadowed(page.visible)) }
         }
         if last.chrome != scene.chrome {
-            for chrome in [last.chrome, scene.chrome] where chrome != nil { boxes += chromeBoxes(in: scene) }
+            for chrome in [last.chrome, scene.chrome] where chrome != nil { units += chromeBoxes(in: scene) }
         }
         if last.message != scene.message {
             for message in [last.message, scene.message].compactMap({ $0 }) {
-                boxes.append(messageBox(message, in: scene))
+                units.append(messageBox(message, in: scene))
             }
         }
         if last.banner != scene.banner || (scene.banner != nil && last.overlays != scene.overlays) {
-            boxes.append(bannerBox(in: last))
-            boxes.append(bannerBox(in: scene))
+            units.append(bannerBox(in: last))
+            units.append(bannerBox(in: scene))
         }
         if last.labels != scene.labels {
-            boxes += Set(last.labels).symmetricDifference(scene.labels).map(\.box)
+            units += Set(last.labels).symmetricDifference(scene.labels).map(\.box)
         }
         if last.qrCode != scene.qrCode {
             boxes += [last.qrCode, scene.qrCode].compactMap { $0.map { qrCodeBox($0, in: scene) } }
@@ -87,6 +108,7 @@ public final class FrameCompositor {
         if last.overlays != scene.overlays {
             boxes += overlayDamage(from: last.overlays, to: scene.overlays, in: scene)
         }
+        boxes += units.map(scene.scale.enclosingPixels)
         let damage = boxes.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         return damage.isEmpty ? nil : damage
     }
@@ -115,7 +137,9 @@ public final class FrameCompositor {
         _ scene: Scene, into pixels: UnsafeMutableRawPointer, stride: Int, bufferAge: Int
     ) -> [PixelBox] {
         let damage = self.damage(for: scene) ?? []
-        let full = PixelBox(x: 0, y: 0, width: scene.width, height: scene.height)
+        scale = scene.scale
+        frameSize = (scene.width, scene.height, scene.pixelWidth, scene.pixelHeight)
+        let full = PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight)
         // What this buffer misses: this frame's damage plus that of the frames since it was shown.
         var repaint = damage
         if bufferAge <= 0 || bufferAge - 1 > damageHistory.count {
@@ -125,9 +149,10 @@ public final class FrameCompositor {
         }
         if !repaint.isEmpty {
             guard
-                let target = PixmanSurface(pixels: pixels, width: scene.width, height: scene.height, stride: stride)
+                let target = PixmanSurface(
+                    pixels: pixels, width: scene.pixelWidth, height: scene.pixelHeight, stride: stride)
             else {
-                logger.error("cannot draw into a \(scene.width)x\(scene.height) buffer (stride \(stride))")
+                logger.error("cannot draw into a \(scene.pixelWidth)x\(scene.pixelHeight) buffer (stride \(stride))")
                 return [full]
             }
             paint(scene, repaint: Region(repaint), into: target.image)
@@ -177,11 +202,11 @@ public final class FrameCompositor {
         let around = repaint.subtracting(pageArea)
         if !around.isEmpty {
             around.clip(target)
-            fill(
-                target, PixelBox(x: 0, y: 0, width: scene.width, height: scene.height), scene.background,
+            fillPixels(
+                target, PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight), scene.background,
                 op: PIXMAN_OP_SRC)
             for shadow in scene.shadows {
-                fill(target, Self.shadowBox(shadow), .pageShadow, op: PIXMAN_OP_OVER)
+                fillPixels(target, Self.shadowBox(shadow), .pageShadow, op: PIXMAN_OP_OVER)
             }
         }
         for page in scene.pages { paintPage(page, repaint: repaint, into: target) }
@@ -199,7 +224,7 @@ public final class FrameCompositor {
         let white = visible.subtracting(covered)
         if !white.isEmpty {
             white.clip(target)
-            fill(target, page.visible, Color(rgb: 0xFFFFFF), op: PIXMAN_OP_SRC)
+            fillPixels(target, page.visible, Color(rgb: 0xFFFFFF), op: PIXMAN_OP_SRC)
         }
         visible.clip(target)
         for layer in page.layers { composite(layer, target: target, within: page.visible) }
@@ -210,7 +235,7 @@ public final class FrameCompositor {
         guard !box.isEmpty else { return }
         switch layer.source {
         case .fill(let color):
-            fill(target, box, color, op: PIXMAN_OP_SRC)
+            fillPixels(target, box, color, op: PIXMAN_OP_SRC)
         case .image(let image):
             guard
                 let source = PixmanSurface(
@@ -240,7 +265,18 @@ public final class FrameCompositor {
         }
     }
 
+    /// Fills `box` in surface units (the chrome, overlays, messages) at the scene's scale.
     func fill(_ target: OpaquePointer, _ box: PixelBox, _ color: Color, op: pixman_op_t) {
+        var pixels = scale.pixels(box)
+        // A box reaching the frame's right or bottom edge reaches the buffer's (which is
+        // rounded up, so it may be a pixel wider than the edge rounded).
+        if box.maxX >= frameSize.width { pixels.width = max(pixels.width, frameSize.pixelWidth - pixels.x) }
+        if box.maxY >= frameSize.height { pixels.height = max(pixels.height, frameSize.pixelHeight - pixels.y) }
+        fillPixels(target, pixels, color, op: op)
+    }
+
+    /// Fills `box` in buffer pixels (pages, shadows, search hits).
+    func fillPixels(_ target: OpaquePointer, _ box: PixelBox, _ color: Color, op: pixman_op_t) {
         guard !box.isEmpty else { return }
         var pixmanColor = color.pixman
         var pixmanBox = pixman_box32_t(x1: Int32(box.x), y1: Int32(box.y), x2: Int32(box.maxX), y2: Int32(box.maxY))

@@ -45,7 +45,7 @@ extension FrameCompositor {
     /// Draws the whole frame from the two images.
     func paint(_ transition: Scene.Transition, in scene: Scene, target: OpaquePointer) {
         let p = min(1, max(0, transition.progress))
-        let width = scene.width, height = scene.height
+        let width = scene.pixelWidth, height = scene.pixelHeight
         let (dx, dy) = transition.motion
         // Where an image goes when it has moved `fraction` of the screen along the motion.
         func offset(_ fraction: Double) -> (Int, Int) {
@@ -81,7 +81,7 @@ extension FrameCompositor {
         _ image: RasterImage, at origin: (Int, Int), into target: OpaquePointer, scene: Scene,
         alpha: Double = 1, within: PixelBox? = nil
     ) {
-        let frame = PixelBox(x: 0, y: 0, width: scene.width, height: scene.height)
+        let frame = PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight)
         var box = PixelBox(x: origin.0, y: origin.1, width: image.width, height: image.height).intersection(frame)
         if let within { box = box.intersection(within) }
         guard !box.isEmpty,

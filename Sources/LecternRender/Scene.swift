@@ -37,6 +37,7 @@ public struct Scene: Equatable, Sendable {
     }
 
     /// One page on screen: white where nothing was rendered yet, its layers on top, clipped.
+    /// In buffer pixels (see `Scene.scale`).
     public struct PageItem: Equatable, Sendable {
         public var page: Int
         /// The whole page in buffer pixels (it may extend past the screen).
@@ -126,8 +127,14 @@ public struct Scene: Equatable, Sendable {
         }
     }
 
+    /// The frame's size in surface units (what the layouts of the chrome and overlays use).
     public var width: Int
     public var height: Int
+    /// Buffer pixels per surface unit. Pages, their shadows, search hits and thumbnails are
+    /// placed in buffer pixels (tiles are rendered at the pixel size, so text is as sharp as
+    /// MuPDF draws it there); everything else (chrome, overlays, labels, messages, the banner)
+    /// is laid out in surface units and drawn at this scale with fonts of this scale.
+    public var scale = DisplayScale.one
     public var background: Color = .background
     public var shadows: [Shadow] = []
     public var pages: [PageItem] = []
@@ -146,10 +153,29 @@ public struct Scene: Equatable, Sendable {
     /// The thumbnail bar and grid, the outline, search: see `Scene+Navigation.swift`.
     public var overlays = Overlays()
 
-    public init(width: Int, height: Int) {
+    public init(width: Int, height: Int, scale: DisplayScale = .one) {
         self.width = width
         self.height = height
+        self.scale = scale
     }
+
+    /// Moves pages laid out in surface units (pictures made at that size: the shelf's covers)
+    /// into buffer pixels at `scale`, which becomes the scene's.
+    public mutating func placePages(at scale: DisplayScale) {
+        self.scale = scale
+        guard scale != .one else { return }
+        pages = pages.map { item in
+            var scaled = item
+            scaled.frame = scale.pixels(item.frame)
+            scaled.clip = scale.pixels(item.clip)
+            scaled.layers = item.layers.map { Layer($0.source, rect: scale.pixels($0.rect)) }
+            return scaled
+        }
+    }
+
+    /// The buffer's size in pixels.
+    public var pixelWidth: Int { scale.pixels(width) }
+    public var pixelHeight: Int { scale.pixels(height) }
 
     /// The height of the chrome's top bar and of its scrubber bar, in pixels.
     public static let chromeBarHeight = 64

@@ -10,17 +10,24 @@ public final class TextRenderer {
     private let font: UnsafeMutablePointer<fcft_font>
     private let canShape: Bool
     public let pixelSize: Int
+    /// Buffer pixels per unit of the coordinates and metrics this renderer takes and gives:
+    /// the glyphs are rasterized at `pixelSize × scale` pixels, for a sharp text on a dense
+    /// screen, and placed and measured in surface units.
+    public let scale: Double
 
-    /// Loads the first font fontconfig matches for `families` at `pixelSize`.
-    /// Returns nil (after logging) when no font is installed at all, or fcft is missing.
-    public init?(pixelSize: Int, families: [String] = ["sans-serif", "DejaVu Sans"], logger: Logger) {
+    /// Loads the first font fontconfig matches for `families` at `pixelSize` (surface units),
+    /// rasterized at `scale`. Returns nil (after logging) when no font is installed at all, or
+    /// fcft is missing.
+    public init?(
+        pixelSize: Int, scale: Double = 1, families: [String] = ["sans-serif", "DejaVu Sans"], logger: Logger
+    ) {
         guard let fcft = TextRenderer.library else {
             let reason = CFcft_load_error().map { String(cString: $0) } ?? "unknown error"
             logger.error("cannot load fcft (\(reason)): no text can be shown; install the libfcft4 package")
             return nil
         }
         self.fcft = fcft
-        let names = families.map { "\($0):pixelsize=\(pixelSize)" }
+        let names = families.map { "\($0):pixelsize=\(Int((Double(pixelSize) * scale).rounded()))" }
         var cNames = names.map { UnsafePointer(strdup($0)) }
         defer { cNames.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
         guard let font = cNames.withUnsafeMutableBufferPointer({ fcft.from_name($0.count, $0.baseAddress!, nil) })
@@ -32,6 +39,7 @@ public final class TextRenderer {
         }
         self.font = font
         self.pixelSize = pixelSize
+        self.scale = scale
         canShape = fcft.capabilities().rawValue & FCFT_CAPABILITY_TEXT_RUN_SHAPING.rawValue != 0
     }
 
@@ -42,8 +50,13 @@ public final class TextRenderer {
         return fcft
     }()
 
-    public var ascent: Int { Int(font.pointee.ascent) }
-    public var lineHeight: Int { Int(font.pointee.height) }
+    public var ascent: Int { units(Int(font.pointee.ascent)) }
+    public var lineHeight: Int { units(Int(font.pointee.height)) }
+
+    /// Pixels in surface units.
+    private func units(_ pixels: Int) -> Int { scale == 1 ? pixels : Int((Double(pixels) / scale).rounded()) }
+    /// Surface units in pixels.
+    private func pixels(_ units: Int) -> Int { scale == 1 ? units : Int((Double(units) * scale).rounded()) }
 
     /// Shapes a line and calls `body` with each glyph and its pen position. The glyphs of
     /// a shaped run live only as long as the run, so they are used inside this call only.
@@ -73,9 +86,9 @@ public final class TextRenderer {
         return pen
     }
 
-    /// The advance width of `text` in pixels.
+    /// The advance width of `text` in surface units.
     public func width(of text: String) -> Int {
-        forEachGlyph(text) { _, _ in }
+        units(forEachGlyph(text) { _, _ in })
     }
 
     /// Breaks `text` into lines no wider than `maxWidth` at spaces (a long word stands alone).
@@ -97,15 +110,17 @@ public final class TextRenderer {
         return lines
     }
 
-    /// Draws `text` with its baseline at `baselineY`, starting at `x`.
+    /// Draws `text` with its baseline at `baselineY`, starting at `x` (surface units).
     func draw(_ text: String, x: Int, baselineY: Int, color: Color, into destination: OpaquePointer) {
+        // The glyphs follow each other at their pixel advances: only the start is scaled.
+        let left = pixels(x), baseline = pixels(baselineY)
         var pixmanColor = color.pixman
         guard let fill = pixman_image_create_solid_fill(&pixmanColor) else { return }
         defer { pixman_image_unref(fill) }
         _ = forEachGlyph(text) { glyph, penX in
             guard let pix = glyph.pix else { return }
-            let gx = Int32(x + penX + Int(glyph.x))
-            let gy = Int32(baselineY - Int(glyph.y))
+            let gx = Int32(left + penX + Int(glyph.x))
+            let gy = Int32(baseline - Int(glyph.y))
             // Colour glyphs (emoji) are composited as they are; others are masks for the colour.
             let isColor = pixman_image_get_format(pix) == PIXMAN_a8r8g8b8
             pixman_image_composite32(

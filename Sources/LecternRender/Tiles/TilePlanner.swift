@@ -76,14 +76,22 @@ public final class TilePlanner {
     /// - Parameters:
     ///   - spreads: the document view's `visibleLayout()`.
     ///   - prefetch: pages to render ahead, most likely first.
-    ///   - viewport: the buffer size.
+    ///   - viewport: the buffer, in pixels.
     ///   - zoomChanging: the document view's `isZoomChanging`.
     ///   - thumbnails: page thumbnails on screen (the thumbnail bar or grid): pinned like every
     ///     tile the frame shows, and rendered last, after the prefetch (the lowest priority).
+    ///   - scale: buffer pixels per unit of `spreads`, `prefetch` and `thumbnails` (surface
+    ///     units): tiles are rendered at the pixel size, and the plan is in pixels. The cache's
+    ///     budget follows, as it counts screens of `viewport`'s pixels.
     public func plan(
         spreads: [SpreadLayoutAttributes], prefetch: [Placement], viewport: PixelBox, zoomChanging: Bool,
-        thumbnails: [Thumbnail] = []
+        thumbnails: [Thumbnail] = [], scale: DisplayScale = .one
     ) -> Plan {
+        let spreads = spreads.map { $0.scaled(by: scale) }
+        let prefetch = prefetch.map { Placement(page: $0.page, frame: scale.pixels($0.frame)) }
+        let thumbnails = thumbnails.map {
+            Thumbnail(page: $0.page, frame: scale.pixelsKeepingSize($0.frame), clip: scale.pixels($0.clip))
+        }
         var plan = Plan()
         var previews: [TileKey] = []
         var sharp: [(key: TileKey, distance: Double)] = []
