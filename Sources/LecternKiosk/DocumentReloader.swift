@@ -147,8 +147,7 @@ final class DocumentReloader {
     /// Shows the candidate once the page it would show is rendered; refuses it if that failed.
     private func checkCandidate() {
         guard let (reader, _) = candidate else { return }
-        let size = (width: Int(session.screenSize.width), height: Int(session.screenSize.height))
-        let plan = reader.plan(size: size, prefetching: false)
+        let plan = reader.plan(size: session.pixelScreenSize, prefetching: false, scale: session.screenScale)
         if plan.showsFailure {
             refuse("the first page of the new version of \(reader.document.path) cannot be rendered")
             return

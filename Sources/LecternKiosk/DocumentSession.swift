@@ -55,8 +55,14 @@ final class DocumentSession {
     /// The first page takes long enough to come (300 ms) that "Opening…", or whatever of
     /// the page is there, is worth showing.
     private(set) var isFirstFrameLate = false
-    /// The screen size the reader lays out for (the window's last configure).
+    /// The screen size the reader lays out for (the window's last configure), in surface units.
     private(set) var screenSize = Size(width: 1, height: 1)
+    /// Buffer pixels per surface unit on the screen the window is on (tiles are rendered at it).
+    var screenScale = DisplayScale.one
+    /// `screenSize` in buffer pixels.
+    var pixelScreenSize: (width: Int, height: Int) {
+        (screenScale.pixels(Int(screenSize.width)), screenScale.pixels(Int(screenSize.height)))
+    }
     /// Where to start instead of the start page: the view saved before a restart
     /// (`ViewStateStore`), restored once the document is open and the window has its size.
     var restoredView: ViewState?

@@ -28,6 +28,8 @@ final class FramePresenter {
     /// A retry for an animation frame that had nothing new to show.
     private var animationTimer: EventLoop.Timer?
     private var committedSize: (width: Int, height: Int)?
+    /// The scale of the last committed frame.
+    private(set) var committedScale = DisplayScale.one
     private var lastSharpPages: [Int] = []
     private var firstBufferPrefaulted = false
     /// Frames committed so far.
@@ -68,11 +70,18 @@ final class FramePresenter {
             setNeedsFrame()
         }
         window.onClose = { [logger] in logger.info("the compositor asked to close the window; a kiosk stays open") }
+        // The window moved to a denser screen (or the screen's scale changed): the same layout,
+        // drawn with more pixels; the tiles of the new size are rendered for it.
+        session.screenScale = window.scale
+        window.onScaleChange = { [unowned self] in
+            session.screenScale = window.scale
+            setNeedsFrame()
+        }
     }
 
     /// The frame buffers allocated (shared with the compositor), and how many it holds.
     var buffers: (allocated: Int, busy: Int) { (pool.count, pool.busyCount) }
-    /// The window's size (nil before the first configure).
+    /// The window's size in surface units (nil before the first configure).
     var windowSize: (width: Int, height: Int)? { window.size }
 
     /// Asks for a frame at the next opportunity.
@@ -93,11 +102,13 @@ final class FramePresenter {
             return
         }
         needsFrame = false
-        draw(size: size)
+        draw(size: size, scale: window.scale)
         prefaultFirstBuffer()
     }
 
-    private func draw(size: (width: Int, height: Int)) {
+    /// Draws a frame of `size` surface units at `scale`.
+    private func draw(size: (width: Int, height: Int), scale: DisplayScale) {
+        let pixels = (width: scale.pixels(size.width), height: scale.pixels(size.height))
         // The shelf hides the document: nothing of it is planned or rendered then.
         let reader = shelf.isShown ? nil : session.reader
         var animating = false
@@ -113,14 +124,18 @@ final class FramePresenter {
         }
         let plan = reader.map { reader in
             reader.plan(
-                size: size, prefetching: hasShownPage,
+                size: pixels, prefetching: hasShownPage,
                 thumbnails: shelf.isShown ? [] : navigation.thumbnails(for: reader),
-                showsPages: shelf.isShown || !navigation.coversPages, transition: session.configuration.transition)
+                showsPages: shelf.isShown || !navigation.coversPages, transition: session.configuration.transition,
+                scale: scale)
         }
-        let next =
-            shelf.isShown
-            ? shelf.scene(width: size.width, height: size.height, notice: chrome.notice)
-            : sceneState(size: size, plan: plan).scene()
+        var next: Scene?
+        if shelf.isShown {
+            next = shelf.scene(width: size.width, height: size.height, notice: chrome.notice)
+            next?.placePages(at: scale)
+        } else {
+            next = sceneState(size: size, scale: scale, plan: plan).scene()
+        }
         guard let next,
             let scene = transitions.frame(for: next, isSharp: plan?.isSharp ?? true, now: loop.clock.now)
         else { return }
@@ -133,7 +148,7 @@ final class FramePresenter {
         }
         let buffer: ShmBuffer?
         do {
-            buffer = try pool.acquire(width: size.width, height: size.height)
+            buffer = try pool.acquire(width: pixels.width, height: pixels.height)
         } catch {
             logger.error("cannot allocate a frame buffer: \(error)")
             return
@@ -143,7 +158,7 @@ final class FramePresenter {
             return
         }
         let damage = frameCompositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: buffer.age)
-        window.commit(buffer, damage: damage.map { ($0.x, $0.y, $0.width, $0.height) })
+        window.commit(buffer, scale: scale, damage: damage.map { ($0.x, $0.y, $0.width, $0.height) })
         pool.committed(buffer)
         transitions.committed(scene)
         frameCount += 1
@@ -158,8 +173,9 @@ final class FramePresenter {
                 isSharp: plan?.sharpPages.contains(item.page) ?? false)
         }
         let showsPage = scene.pages.contains { !$0.layers.isEmpty }
-        logCommit(size: size, plan: plan, showsPage: showsPage)
-        committedSize = size
+        logCommit(size: pixels, scale: scale, plan: plan, showsPage: showsPage)
+        committedSize = pixels
+        committedScale = scale
         if showsPage, !shelf.isShown {
             hasShownPage = true
             session.pagesShown(plan?.sharpPages ?? [])
@@ -168,7 +184,9 @@ final class FramePresenter {
         onCommit?(latency)
     }
 
-    private func sceneState(size: (width: Int, height: Int), plan: TilePlanner.Plan?) -> ReaderScene {
+    private func sceneState(
+        size: (width: Int, height: Int), scale: DisplayScale, plan: TilePlanner.Plan?
+    ) -> ReaderScene {
         let document: ReaderScene.Document
         switch session.phase {
         case .opening:
@@ -185,7 +203,8 @@ final class FramePresenter {
             overlays = navigation.overlays(for: reader, plan: plan)
         }
         return ReaderScene(
-            width: size.width, height: size.height, document: document, chrome: chromeScene, notice: chrome.notice,
+            width: size.width, height: size.height, scale: scale, document: document, chrome: chromeScene,
+            notice: chrome.notice,
             qrCode: chrome.qrCode, overlays: overlays,
             showsPartialPages: hasShownPage || session.isFirstFrameLate || navigation.coversPages)
     }
@@ -203,10 +222,14 @@ final class FramePresenter {
         }
     }
 
-    private func logCommit(size: (width: Int, height: Int), plan: TilePlanner.Plan?, showsPage: Bool) {
-        if committedSize.map({ $0 != size }) ?? true || (showsPage && !hasShownPage) {
+    private func logCommit(
+        size: (width: Int, height: Int), scale: DisplayScale, plan: TilePlanner.Plan?, showsPage: Bool
+    ) {
+        if committedSize.map({ $0 != size }) ?? true || scale != committedScale || (showsPage && !hasShownPage) {
             let page = showsPage ? " (page \((plan?.pages.first?.page ?? 0) + 1))" : ""
-            logger.info("frame committed \(size.width)x\(size.height)\(page) at \(session.elapsedMilliseconds) ms")
+            let density = scale == .one ? "" : " at scale \(scale)"
+            logger.info(
+                "frame committed \(size.width)x\(size.height)\(density)\(page) at \(session.elapsedMilliseconds) ms")
         }
         if let plan, plan.isSharp, plan.sharpPages != lastSharpPages {
             lastSharpPages = plan.sharpPages
@@ -219,7 +242,7 @@ final class FramePresenter {
     /// Touches the first frame's memory while the first page renders (after it was asked
     /// for), instead of page-faulting it in after.
     private func prefaultFirstBuffer() {
-        guard !hasShownPage, !firstBufferPrefaulted, session.reader != nil, let size = window.size,
+        guard !hasShownPage, !firstBufferPrefaulted, session.reader != nil, let size = window.bufferSize,
             let buffer = try? pool.acquire(width: size.width, height: size.height)
         else { return }
         firstBufferPrefaulted = true
@@ -230,6 +253,7 @@ final class FramePresenter {
     func close() {
         animationTimer?.cancel()
         window.onConfigure = nil
+        window.onScaleChange = nil
         dumper?.flush()
     }
 }

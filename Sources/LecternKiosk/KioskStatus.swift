@@ -29,8 +29,11 @@ public struct KioskStatus: Sendable {
     /// Tile renders started so far: at rest it stops growing.
     public var tileRendersStarted = 0
     public var framesCommitted = 0
-    /// The window's size in pixels (nil before the compositor configured it).
+    /// The window's size in surface units, as configured (nil before the compositor configured it).
     public var windowSize: Size?
+    /// Buffer pixels per surface unit of the last frame (2 on a `wl_output` of scale 2, 1.5
+    /// from `wp_fractional_scale_v1`); touches and the window's size are in surface units.
+    public var scale = 1.0
     /// Frame buffers allocated, and how many of them the compositor holds (not released yet).
     public var frameBuffers = 0
     public var frameBuffersBusy = 0
@@ -132,6 +135,7 @@ extension KioskApp {
         (status.frameBuffers, status.frameBuffersBusy) = parts.presenter.buffers
         status.windowSize = parts.presenter.windowSize.map { Size(width: Double($0.width), height: Double($0.height)) }
         status.pagesOnScreen = parts.presenter.pagesOnScreen
+        status.scale = parts.presenter.committedScale.factor
         status.idleResetDeadline = parts.idle.deadline
         status.isAnimating =
             parts.session.reader?.view.isAnimating ?? false || parts.presenter.transitions.isAnimating

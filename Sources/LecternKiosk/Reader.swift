@@ -88,9 +88,10 @@ final class Reader {
     ///   - showsPages: false while an overlay covers the pages (the thumbnail grid).
     ///   - transition: how a page turn looks. Between two spreads `none` draws the nearer one at
     ///     rest; a curl (the view's `pageCurl()`, when its configuration curls) draws both at rest.
+    ///   - scale: buffer pixels per surface unit: `size` is in pixels, the plan too.
     func plan(
         size: (width: Int, height: Int), prefetching: Bool, thumbnails: [TilePlanner.Thumbnail] = [],
-        showsPages: Bool = true, transition: PageTurnTransition = .slide
+        showsPages: Bool = true, transition: PageTurnTransition = .slide, scale: DisplayScale = .one
     ) -> TilePlanner.Plan {
         let viewport = PixelBox(x: 0, y: 0, width: size.width, height: size.height)
         func prefetch(_ visible: [SpreadLayoutAttributes]) -> [TilePlanner.Placement] {
@@ -99,7 +100,8 @@ final class Reader {
         let plan: TilePlanner.Plan
         if showsPages, let curl = view.pageCurl() {
             plan = planner.plan(
-                curl: curl, prefetch: prefetch([curl.top, curl.under]), viewport: viewport, thumbnails: thumbnails)
+                curl: curl, prefetch: prefetch([curl.top, curl.under]), viewport: viewport, thumbnails: thumbnails,
+                scale: scale)
         } else {
             var visible = showsPages ? view.visibleLayout() : []
             if showsPages, transition == .none, view.layout.isPagingEnabled,
@@ -109,7 +111,7 @@ final class Reader {
             }
             plan = planner.plan(
                 spreads: visible, prefetch: prefetch(visible), viewport: viewport,
-                zoomChanging: view.isZoomChanging, thumbnails: thumbnails)
+                zoomChanging: view.isZoomChanging, thumbnails: thumbnails, scale: scale)
         }
         if plan.wanted != lastWanted {
             lastWanted = plan.wanted

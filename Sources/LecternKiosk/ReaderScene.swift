@@ -1,3 +1,4 @@
+import LecternCore
 import LecternRender
 
 /// The frame to show, as a pure function of what the reader is doing: nothing here reads a
@@ -13,8 +14,10 @@ struct ReaderScene {
         case failed(String)
     }
 
+    /// The frame's size in surface units, and its buffer's pixels per unit.
     var width: Int
     var height: Int
+    var scale = DisplayScale.one
     var document: Document
     var chrome: Scene.Chrome?
     var notice: String?
@@ -27,7 +30,7 @@ struct ReaderScene {
 
     /// The frame, or nil while there is nothing worth a frame yet.
     func scene() -> Scene? {
-        var scene = Scene(width: width, height: height)
+        var scene = Scene(width: width, height: height, scale: scale)
         switch document {
         case let .opening(title, isLate):
             guard isLate else { return nil }

@@ -60,12 +60,12 @@ final class TransitionPlayer {
         }
         guard let running else { return scene }
         let progress = (now - running.start) / running.effect.duration
-        guard progress < 1, running.from.width == scene.width, running.from.height == scene.height else {
+        guard progress < 1, running.from.width == scene.pixelWidth, running.from.height == scene.pixelHeight else {
             cancel()
             return scene
         }
         self.progress = progress
-        var frame = Scene(width: scene.width, height: scene.height)
+        var frame = Scene(width: scene.width, height: scene.height, scale: scene.scale)
         frame.transition = Scene.Transition(
             from: running.from, to: running.to, effect: running.effect, progress: progress)
         return frame
@@ -78,7 +78,7 @@ final class TransitionPlayer {
 
     /// `scene` drawn whole into an image.
     private func image(of scene: Scene) -> RasterImage {
-        let image = RasterImage(width: max(1, scene.width), height: max(1, scene.height))
+        let image = RasterImage(width: max(1, scene.pixelWidth), height: max(1, scene.pixelHeight))
         offscreen.draw(scene, into: image.pixels, stride: image.stride, bufferAge: 0)
         return image
     }

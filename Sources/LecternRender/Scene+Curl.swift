@@ -166,16 +166,18 @@ extension FrameCompositor {
     /// Draws the whole frame's pages as a page curl: the next spread where the sheet has
     /// lifted off it, the flat part of the sheet, its back, and the shading.
     func paint(_ curl: Scene.Curl, in scene: Scene, target: OpaquePointer) {
-        let frame = PixelBox(x: 0, y: 0, width: scene.width, height: scene.height)
+        // Pages and the sheet are in buffer pixels.
+        let frame = PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight)
         let flat = curl.flat.intersection(frame), back = curl.back.intersection(frame)
         // The next spread, wherever the sheet does not cover it.
         let uncovered = Region([frame]).subtracting(Region([flat, back]))
         // The background only around the next spread's pages (they are opaque).
         uncovered.subtracting(Region(curl.under.map(\.visible))).clip(target)
-        fill(target, frame, scene.background, op: PIXMAN_OP_SRC)
+        fillPixels(target, frame, scene.background, op: PIXMAN_OP_SRC)
         uncovered.clip(target)
         if let shadow = curl.underShadow {
-            fill(target, shadow.frame.offsetBy(dx: 3, dy: 4).intersection(shadow.clip), .pageShadow, op: PIXMAN_OP_OVER)
+            fillPixels(
+                target, shadow.frame.offsetBy(dx: 3, dy: 4).intersection(shadow.clip), .pageShadow, op: PIXMAN_OP_OVER)
         }
         for page in curl.under { paintPage(page, repaint: uncovered, into: target) }
         uncovered.clip(target)

@@ -27,6 +27,12 @@ public final class Display {
     private(set) var wmBase: OpaquePointer?
     public private(set) var seat: Seat?
     public private(set) var outputs: [UInt32: Output] = [:]
+    /// `wp_viewporter` and `wp_fractional_scale_manager_v1`, when offered: together they let a
+    /// surface draw at a fractional scale (1.25, 1.5) with a buffer of that many pixels.
+    private(set) var viewporter: OpaquePointer?
+    private(set) var fractionalScaleManager: OpaquePointer?
+    /// Told when an output appeared, changed (`wl_output.done`) or went away.
+    private var outputObservers: [ObjectIdentifier: () -> Void] = [:]
 
     /// Receives every input event (touch, pointer, keyboard) for the toplevel's surface, in
     /// surface coordinates, on the event loop's thread. Set it any time: the seat may come later
@@ -138,7 +144,16 @@ public final class Display {
             }
         case "wl_output":
             let (proxy, bound) = bind(name, CWaylandClient_output_interface(), advertised: version, preferred: 4)
-            if let proxy { outputs[name] = Output(proxy: proxy, version: bound) }
+            if let proxy {
+                let output = Output(proxy: proxy, version: bound, globalName: name)
+                output.onChange = { [unowned self] in outputsChanged() }
+                outputs[name] = output
+            }
+        case "wp_viewporter":
+            viewporter = bind(name, CWaylandProtocols_viewporter_interface(), advertised: version, preferred: 1).0
+        case "wp_fractional_scale_manager_v1":
+            fractionalScaleManager =
+                bind(name, CWaylandProtocols_fractional_scale_manager_interface(), advertised: version, preferred: 1).0
         default:
             return
         }
@@ -146,12 +161,33 @@ public final class Display {
     }
 
     private func globalRemoved(name: UInt32) {
-        if outputs.removeValue(forKey: name) != nil { logger.info("output \(name) removed") }
+        if outputs.removeValue(forKey: name) != nil {
+            logger.info("output \(name) removed")
+            outputsChanged()
+        }
         if let seat, seat.globalName == name {
             logger.info("seat removed")
             seat.removeAllDevices()
             self.seat = nil
         }
+    }
+
+    /// Calls `body` whenever an output appears, changes or goes away, until `removeOutputObserver(_:)`.
+    func addOutputObserver(_ owner: AnyObject, _ body: @escaping () -> Void) {
+        outputObservers[ObjectIdentifier(owner)] = body
+    }
+
+    func removeOutputObserver(_ owner: AnyObject) {
+        outputObservers[ObjectIdentifier(owner)] = nil
+    }
+
+    private func outputsChanged() {
+        for observer in outputObservers.values { observer() }
+    }
+
+    /// The output behind a `wl_output` proxy (from `wl_surface.enter`), if it is still there.
+    func output(proxy: OpaquePointer) -> Output? {
+        outputs.values.first { $0.proxy == proxy }
     }
 
     /// The size of the first output's current mode in surface coordinates, if known.
@@ -223,6 +259,8 @@ public final class Display {
     deinit {
         seat = nil
         outputs.removeAll()
+        if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
+        if let viewporter { wp_viewporter_destroy(viewporter) }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let shm { wl_shm_destroy(shm) }
         if let compositor { wl_compositor_destroy(compositor) }

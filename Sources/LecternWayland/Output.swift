@@ -1,17 +1,23 @@
 import CWaylandClient
 
-/// A `wl_output`: its current mode and scale, to size a 0x0 configure.
+/// A `wl_output`: its current mode, scale and transform (to size a 0x0 configure, and to draw
+/// at the density of the output a surface is on).
 public final class Output {
     let proxy: OpaquePointer
+    /// The registry name of its global.
+    public let globalName: UInt32
     let version: UInt32
     private let listener: Listener<wl_output_listener>
     public private(set) var modeSize: (width: Int, height: Int)?
     public private(set) var scale = 1
     public private(set) var transform: Int32 = 0
     private var pending: (width: Int, height: Int)?
+    /// Called after the compositor finished describing a change (`wl_output.done`).
+    var onChange: (() -> Void)?
 
-    init(proxy: OpaquePointer, version: UInt32) {
+    init(proxy: OpaquePointer, version: UInt32, globalName: UInt32) {
         self.proxy = proxy
+        self.globalName = globalName
         self.version = version
         listener = Listener(
             wl_output_listener(
@@ -23,12 +29,16 @@ public final class Output {
                     guard let data, flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 else { return }
                     let output = Unmanaged<Output>.fromOpaque(data).takeUnretainedValue()
                     output.pending = (Int(width), Int(height))
-                    if output.version < 2 { output.modeSize = output.pending }
+                    if output.version < 2 {
+                        output.modeSize = output.pending
+                        output.onChange?()
+                    }
                 },
                 done: { data, _ in
                     guard let data else { return }
                     let output = Unmanaged<Output>.fromOpaque(data).takeUnretainedValue()
                     if let pending = output.pending { output.modeSize = pending }
+                    output.onChange?()
                 },
                 scale: { data, _, factor in
                     guard let data else { return }

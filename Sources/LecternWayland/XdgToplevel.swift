@@ -1,9 +1,11 @@
 import CWaylandClient
 import CWaylandProtocols
+import LecternCore
 import Logging
 
 /// A fullscreen `xdg_toplevel` with its `wl_surface`: configure handling (ack before
-/// attaching; 0x0 means "use the output size") and one frame callback at a time.
+/// attaching; 0x0 means "use the output size"), one frame callback at a time, and the scale
+/// its buffers are drawn at (`SurfaceScale`).
 public final class XdgToplevel {
     public let surface: OpaquePointer
     private let xdgSurface: OpaquePointer
@@ -15,6 +17,8 @@ public final class XdgToplevel {
     private let callbackListener: Listener<wl_callback_listener>
     private var frameCallback: OpaquePointer?
     private var pendingSize: (width: Int, height: Int) = (0, 0)
+    /// The density the buffers are drawn at, and how the compositor is told.
+    private let surfaceScale: SurfaceScale
 
     /// The size of the last acknowledged configure, in surface coordinates; nil before the first.
     public private(set) var size: (width: Int, height: Int)?
@@ -34,6 +38,20 @@ public final class XdgToplevel {
     public var onConfigure: ((_ width: Int, _ height: Int) -> Void)?
     /// Called when the compositor asks the window to close (a kiosk may ignore it).
     public var onClose: (() -> Void)?
+    /// Called when the scale changed (another output, `wl_output.scale`, a preferred fractional
+    /// scale): the next frame is drawn at `scale`.
+    public var onScaleChange: (() -> Void)? {
+        get { surfaceScale.onChange }
+        set { surfaceScale.onChange = newValue }
+    }
+
+    /// Buffer pixels per surface unit for the next frame.
+    public var scale: DisplayScale { surfaceScale.scale }
+
+    /// The size a frame's buffer has: the window's size at `scale` (nil before the first configure).
+    public var bufferSize: (width: Int, height: Int)? {
+        size.map { (scale.pixels($0.width), scale.pixels($0.height)) }
+    }
 
     public init(display: Display, title: String, appID: String, logger: Logger) {
         self.display = display
@@ -41,6 +59,7 @@ public final class XdgToplevel {
         surface = wl_compositor_create_surface(display.compositor)
         xdgSurface = xdg_wm_base_get_xdg_surface(display.wmBase, surface)
         toplevel = xdg_surface_get_toplevel(xdgSurface)
+        surfaceScale = SurfaceScale(surface: surface, display: display, logger: logger)
         surfaceListener = Listener(
             xdg_surface_listener(configure: { data, xdgSurface, serial in
                 guard let data else { return }
@@ -115,11 +134,14 @@ public final class XdgToplevel {
         return (max(1, Int(w * scale)), max(1, Int(h * scale)))
     }
 
-    /// Attaches `buffer`, damages `damage` (buffer coordinates), asks for a frame callback
-    /// and commits. Precondition: configured and no frame callback outstanding.
-    public func commit(_ buffer: ShmBuffer, damage: [(x: Int, y: Int, width: Int, height: Int)]) {
+    /// Attaches `buffer` (drawn at `scale`), damages `damage` (buffer coordinates), asks for a
+    /// frame callback and commits. Precondition: configured and no frame callback outstanding.
+    public func commit(
+        _ buffer: ShmBuffer, scale: DisplayScale, damage: [(x: Int, y: Int, width: Int, height: Int)]
+    ) {
         precondition(frameCallback == nil, "one frame callback at a time")
         precondition(isConfigured, "attach only after the first configure was acknowledged")
+        if let size { surfaceScale.apply(scale, surfaceSize: size) }
         wl_surface_attach(surface, buffer.wlBuffer, 0, 0)
         for rect in damage {
             wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
@@ -132,6 +154,7 @@ public final class XdgToplevel {
     deinit {
         if display.inputSurface == surface { display.inputSurface = nil }
         if let frameCallback { wl_callback_destroy(frameCallback) }
+        surfaceScale.destroy()
         xdg_toplevel_destroy(toplevel)
         xdg_surface_destroy(xdgSurface)
         wl_surface_destroy(surface)

@@ -7,16 +7,19 @@ extension TilePlanner {
     /// - Parameters:
     ///   - curl: the document view's `pageCurl()`.
     ///   - prefetch, viewport, thumbnails: as for `plan(spreads:prefetch:viewport:zoomChanging:thumbnails:)`.
-    public func plan(curl: PageCurl, prefetch: [Placement], viewport: PixelBox, thumbnails: [Thumbnail] = []) -> Plan {
+    public func plan(
+        curl: PageCurl, prefetch: [Placement], viewport: PixelBox, thumbnails: [Thumbnail] = [],
+        scale: DisplayScale = .one
+    ) -> Plan {
         var plan = self.plan(
             spreads: [curl.top, curl.under], prefetch: prefetch, viewport: viewport, zoomChanging: false,
-            thumbnails: thumbnails)
+            thumbnails: thumbnails, scale: scale)
         let lifting = Set(curl.top.pages.map(\.page))
         let under = plan.pages.filter { !lifting.contains($0.page) }
         let shadow = under.first.map { first in
             Scene.Shadow(
                 frame: under.dropFirst().reduce(first.frame) { $0.union($1.frame) },
-                clip: Self.pixels(curl.under.clipRect).intersection(viewport))
+                clip: Self.pixels(scale.pixels(curl.under.clipRect)).intersection(viewport))
         }
         plan.curl = Scene.Curl(
             top: plan.pages.filter { lifting.contains($0.page) }, under: under, underShadow: shadow,
