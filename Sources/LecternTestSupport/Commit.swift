@@ -56,11 +56,15 @@ public struct Commit: Sendable {
     public var ackedConfigureSerial: UInt32
     /// `wl_surface.set_buffer_scale` in effect for this commit.
     public var bufferScale: Int32
+    /// `wp_viewport.set_destination` in effect for this commit (nil: no viewport destination):
+    /// the surface size the buffer is scaled to.
+    public var viewportDestination: (width: Int32, height: Int32)?
 
     public init(
         sequence: Int, timestamp: ContinuousClock.Instant, width: Int, height: Int, format: ShmFormat,
         pixels: [UInt32], surfaceDamage: [DamageRect] = [], bufferDamage: [DamageRect] = [],
-        configureAcked: Bool = true, ackedConfigureSerial: UInt32 = 0, bufferScale: Int32 = 1
+        configureAcked: Bool = true, ackedConfigureSerial: UInt32 = 0, bufferScale: Int32 = 1,
+        viewportDestination: (width: Int32, height: Int32)? = nil
     ) {
         precondition(pixels.count == width * height, "pixels must hold width*height values")
         self.sequence = sequence
@@ -74,6 +78,7 @@ public struct Commit: Sendable {
         self.configureAcked = configureAcked
         self.ackedConfigureSerial = ackedConfigureSerial
         self.bufferScale = bufferScale
+        self.viewportDestination = viewportDestination
     }
 
     /// All damage of this commit, surface and buffer damage together.

@@ -121,6 +121,32 @@ final class Implementations {
             grab: { _, _, _, _ in },
             reposition: { _, _, _, _ in }))
 
+    let viewporter = allocate(
+        wp_viewporter_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            get_viewport: { _, resource, id, surface in
+                object(resource, ViewporterResource.self).getViewport(id: id, surface: surface!)
+            }))
+
+    let viewport = allocate(
+        wp_viewport_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            set_source: { _, _, _, _, _, _ in },
+            set_destination: { _, resource, width, height in
+                object(resource, Viewport.self).setDestination(width: width, height: height)
+            }))
+
+    let fractionalScaleManager = allocate(
+        wp_fractional_scale_manager_v1_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            get_fractional_scale: { _, resource, id, surface in
+                object(resource, FractionalScaleManager.self).getFractionalScale(id: id, surface: surface!)
+            }))
+
+    let fractionalScale = allocate(
+        wp_fractional_scale_v1_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) }))
+
     private static func allocate<T>(_ table: T) -> UnsafeMutablePointer<T> {
         let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
         pointer.initialize(to: table)
@@ -131,7 +157,8 @@ final class Implementations {
         compositor.deallocate(); surface.deallocate(); region.deallocate(); output.deallocate()
         seat.deallocate(); pointer.deallocate(); keyboard.deallocate(); touch.deallocate()
         xdgWmBase.deallocate(); xdgPositioner.deallocate(); xdgSurface.deallocate()
-        xdgToplevel.deallocate(); xdgPopup.deallocate()
+        xdgToplevel.deallocate(); xdgPopup.deallocate(); viewporter.deallocate(); viewport.deallocate()
+        fractionalScaleManager.deallocate(); fractionalScale.deallocate()
     }
 }
 

@@ -1,6 +1,6 @@
 import CWaylandServer
 
-// wl_output: one output of a configurable size and scale.
+// wl_output: one output of a configurable size, scale and transform.
 
 extension TestCompositor {
     func bindOutput(client: OpaquePointer, version: Int32, id: UInt32) {
@@ -13,6 +13,8 @@ extension TestCompositor {
                 })
         else { return }
         output.sendState()
+        // A surface already on screen is on this output too.
+        for surface in liveSurfaces where surface.client == client { surface.enter(output.resource) }
     }
 
     func outputResources(of client: OpaquePointer) -> [OutputResource] {
@@ -45,12 +47,24 @@ extension TestCompositor {
         }
     }
 
-    /// Changes the output's mode and scale and tells every client (`mode`, `scale`, `done`).
-    /// It does not configure the toplevel: call `configure(width:height:)` for that, as a real
-    /// compositor would after an output change.
-    public func setOutput(width: Int32, height: Int32, scale: Int32 = 1) {
+    /// The size a fullscreen surface gets on the output, in surface units: the mode turned by
+    /// the transform (90° and 270° swap its sides), divided by the preferred fractional scale
+    /// if there is one, else by the output's scale.
+    public var logicalOutputSize: (width: Int32, height: Int32) {
+        let turned = outputTransform % 2 == 1
+        let (width, height) = turned ? (outputSize.height, outputSize.width) : outputSize
+        let numerator = preferredScale ?? outputScale * 120
+        return (width * 120 / max(1, numerator), height * 120 / max(1, numerator))
+    }
+
+    /// Changes the output's mode (in pixels, before the transform), scale and transform
+    /// (`WL_OUTPUT_TRANSFORM_*`) and tells every client (`geometry`, `mode`, `scale`, `done`).
+    /// It does not configure the toplevel: call `configure(width:height:)` for that (with
+    /// `logicalOutputSize`), as a real compositor would after an output change.
+    public func setOutput(width: Int32, height: Int32, scale: Int32 = 1, transform: Int32 = 0) {
         outputSize = (width, height)
         outputScale = scale
+        outputTransform = transform
         for output in liveObjects.values.compactMap({ $0 as? OutputResource }) {
             output.sendState()
         }
@@ -58,13 +72,17 @@ extension TestCompositor {
 }
 
 final class OutputResource: ResourceObject {
+    override func destroyed() {
+        for surface in compositor.liveSurfaces { surface.forget(resource) }
+        super.destroyed()
+    }
+
     func sendState() {
         let (width, height) = compositor.outputSize
         // A 96 dpi panel: physical size in millimetres.
         wl_output_send_geometry(
             resource, 0, 0, width * 254 / 960, height * 254 / 960,
-            Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "Lectern", "TestCompositor",
-            Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
+            Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "Lectern", "TestCompositor", compositor.outputTransform)
         wl_output_send_mode(
             resource, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
             width, height, 60_000)

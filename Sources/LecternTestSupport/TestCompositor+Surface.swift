@@ -61,6 +61,14 @@ final class Surface: ResourceObject {
     private var pendingFrameCallbacks: [Callback] = []
     private var pendingScale: Int32 = 1
     private(set) var bufferScale: Int32 = 1
+    /// `wp_viewport.set_destination` pending, and in effect (nil: none, or unset with -1).
+    var pendingDestination: (width: Int32, height: Int32)?
+    private(set) var viewportDestination: (width: Int32, height: Int32)?
+    /// The surface's `wp_viewport` and `wp_fractional_scale_v1`, if it has them.
+    weak var viewport: Viewport?
+    weak var fractionalScale: FractionalScale?
+    /// The outputs (`wl_output` resources) it was sent `enter` for.
+    private(set) var enteredOutputs: [WLResource] = []
     /// Whether a buffer is on screen.
     private(set) var isMapped = false
     private var hasEnteredOutputs = false
@@ -117,6 +125,7 @@ final class Surface: ResourceObject {
     func commit() {
         compositor.surfaceCommitCount += 1
         bufferScale = pendingScale
+        viewportDestination = pendingDestination
         compositor.committedFrameCallbacks += pendingFrameCallbacks
         pendingFrameCallbacks.removeAll()
         let surfaceDamage = pendingSurfaceDamage, bufferDamage = pendingBufferDamage
@@ -143,9 +152,27 @@ final class Surface: ResourceObject {
     private func enterOutputsOnce() {
         guard !hasEnteredOutputs else { return }
         hasEnteredOutputs = true
-        for output in compositor.outputResources(of: client) {
-            wl_surface_send_enter(resource, output.resource)
-        }
+        for output in compositor.outputResources(of: client) { enter(output.resource) }
+    }
+
+    /// Sends `wl_surface.enter` for `output` (a `wl_output` of this surface's client) once it
+    /// shows a buffer; before, the first buffer's commit does.
+    func enter(_ output: WLResource) {
+        guard hasEnteredOutputs, !enteredOutputs.contains(output) else { return }
+        enteredOutputs.append(output)
+        wl_surface_send_enter(resource, output)
+    }
+
+    /// Forgets `output` without an event (its resource is going away).
+    func forget(_ output: WLResource) {
+        enteredOutputs.removeAll { $0 == output }
+    }
+
+    /// Sends `wl_surface.leave` for `output` if it was entered.
+    func leave(_ output: WLResource) {
+        guard let index = enteredOutputs.firstIndex(of: output) else { return }
+        enteredOutputs.remove(at: index)
+        wl_surface_send_leave(resource, output)
     }
 
     override func destroyed() {

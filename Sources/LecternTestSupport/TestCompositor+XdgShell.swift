@@ -174,9 +174,8 @@ final class XdgSurface: ResourceObject {
     /// After every commit: the initial commit of a toplevel gets its first configure.
     func surfaceCommitted() {
         guard let toplevel, lastSentSerial == 0, compositor.autoConfigure else { return }
-        toplevel.sendConfigure(
-            width: compositor.outputSize.width, height: compositor.outputSize.height,
-            states: [.fullscreen, .activated])
+        let size = compositor.logicalOutputSize
+        toplevel.sendConfigure(width: size.width, height: size.height, states: [.fullscreen, .activated])
     }
 }
 

@@ -18,7 +18,7 @@ import Foundation
 public final class TestCompositor {
     // MARK: Switches (qtwayland's mock compositor has the same three)
 
-    /// Send a configure of `outputSize` with states [fullscreen, activated] in answer to a new
+    /// Send a configure of `logicalOutputSize` with states [fullscreen, activated] in answer to a new
     /// toplevel's initial commit.
     public var autoConfigure = true
     /// Release a buffer (`wl_buffer.release`) as soon as its pixels were copied at commit.
@@ -61,6 +61,11 @@ public final class TestCompositor {
     public internal(set) var outputSize: (width: Int32, height: Int32)
     /// The `wl_output.scale` sent to clients.
     public internal(set) var outputScale: Int32
+    /// The `wl_output.transform` sent to clients (`WL_OUTPUT_TRANSFORM_*`: 1 is 90°).
+    public internal(set) var outputTransform: Int32 = 0
+    /// The scale × 120 sent in `wp_fractional_scale_v1.preferred_scale` (nil: no
+    /// `wp_fractional_scale_manager_v1` is offered; see `setPreferredScale(_:)`).
+    public internal(set) var preferredScale: Int32?
     /// The `wl_seat` version advertised: 8 has `axis_value120`, 5 to 7 `axis_discrete`
     /// (cage 0.1.4 offers 7), 5 and later `wl_pointer.frame`.
     public let seatVersion: Int32
@@ -425,6 +430,10 @@ final class Interfaces {
     let xdgSurface = copy(xdg_surface_interface)
     let xdgToplevel = copy(xdg_toplevel_interface)
     let xdgPopup = copy(xdg_popup_interface)
+    let viewporter = copy(wp_viewporter_interface)
+    let viewport = copy(wp_viewport_interface)
+    let fractionalScaleManager = copy(wp_fractional_scale_manager_v1_interface)
+    let fractionalScale = copy(wp_fractional_scale_v1_interface)
 
     private static func copy(_ interface: wl_interface) -> UnsafeMutablePointer<wl_interface> {
         let pointer = UnsafeMutablePointer<wl_interface>.allocate(capacity: 1)
@@ -435,7 +444,8 @@ final class Interfaces {
     func deallocate() {
         for pointer in [
             compositor, surface, region, callback, output, seat, pointer, keyboard, touch,
-            xdgWmBase, xdgPositioner, xdgSurface, xdgToplevel, xdgPopup,
+            xdgWmBase, xdgPositioner, xdgSurface, xdgToplevel, xdgPopup, viewporter, viewport,
+            fractionalScaleManager, fractionalScale,
         ] {
             pointer.deallocate()
         }
