@@ -26,18 +26,25 @@ final class KioskHarness {
 
     /// Starts the app with `arguments` as on the command line (a PDF, then options).
     /// - Parameters:
+    ///   - width, height: the output's mode in pixels (the window gets it divided by the scale).
+    ///   - scale: the output's `wl_output.scale`.
+    ///   - preferredScale: offers `wp_viewporter` and `wp_fractional_scale_manager_v1` with this
+    ///     preferred scale × 120 (180: 1.5); nil: neither is offered.
     ///   - autoConfigure: whether the compositor configures the window by itself (else the test does).
     ///   - seatVersion: the `wl_seat` version the compositor offers.
     ///   - configure: runs before the app starts (an integrator's hooks).
     ///   - variables: the app's environment (default: `STATE_DIRECTORY` and `XDG_RUNTIME_DIR` in
     ///     the compositor's private directory, so no test sees another's saved view or socket).
     init(
-        _ arguments: [String], width: Int32 = 1280, height: Int32 = 720, autoConfigure: Bool = true,
+        _ arguments: [String], width: Int32 = 1280, height: Int32 = 720, scale: Int32 = 1,
+        preferredScale: Int32? = nil, autoConfigure: Bool = true,
         seatVersion: Int32 = TestCompositor.newestSeatVersion, variables: [String: String]? = nil,
         configure: ((KioskApp) -> Void)? = nil
     ) throws {
-        compositor = try TestCompositor(outputWidth: width, outputHeight: height, seatVersion: seatVersion)
+        compositor = try TestCompositor(
+            outputWidth: width, outputHeight: height, outputScale: scale, seatVersion: seatVersion)
         compositor.autoConfigure = autoConfigure
+        if let preferredScale { compositor.setPreferredScale(preferredScale) }
         var configuration = try Self.configuration(arguments)
         configuration.displayName = compositor.runtimeDirectory.path + "/" + compositor.socketName
         let clock = clock
@@ -217,11 +224,17 @@ final class KioskHarness {
         return true
     }
 
-    /// Configures the window to `width` × `height` (as a rotated or resized output would) and
-    /// settles on a frame of that size.
+    /// Configures the window to `width` × `height` surface units (as a rotated or resized output
+    /// would) and settles on a frame of that size (in pixels at the window's scale).
     func resize(to width: Int32, _ height: Int32) -> Bool {
         compositor.configure(width: width, height: height)
-        let resized = wait { lastCommit.map { $0.width == Int(width) && $0.height == Int(height) } == true }
+        let resized = wait {
+            let scale = DisplayScale(numerator: Int((status.scale * 120).rounded()))
+            return status.windowSize == Size(width: Double(width), height: Double(height))
+                && lastCommit.map {
+                    $0.width == scale.pixels(Int(width)) && $0.height == scale.pixels(Int(height))
+                } == true
+        }
         return resized && settle()
     }
 

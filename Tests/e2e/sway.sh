@@ -8,7 +8,8 @@
 #   4. output rotation (transform 90 and back) and a mode change keep the page, a click in
 #      the right edge zone still turns the page while rotated, and a zoomed view keeps its
 #      viewport through rotating and rotating back and keeps its centre and width through
-#      a resize;
+#      a resize; output scale 2 (and rotated at scale 2) draws a frame of every pixel of the
+#      mode, still on the page;
 #   5. SIGTERM ends Lectern with status 0, and nothing is left behind.
 # The page on screen is read from the frame dump's colour and from the log's
 # `view state: page N` lines (LECTERN_LOG_LEVEL=debug).
@@ -152,10 +153,11 @@ expect_page() {
   fi
 }
 
-# keeps_page WHAT MARK SIZE PAGE: after a configure to SIZE, Lectern commits a SIZE frame of
-# page PAGE, the frame dump shows it, and no other page was logged since MARK.
+# keeps_page WHAT MARK SIZE PAGE [DUMP_SIZE]: after a configure to SIZE, Lectern commits a
+# SIZE frame of page PAGE, the frame dump (DUMP_SIZE, default SIZE) shows it, and no other
+# page was logged since MARK. SIZE may say the scale: "1280x720 at scale 2".
 keeps_page() {
-  local what=$1 since=$2 new_size=$3 page=$4 other
+  local what=$1 since=$2 new_size=$3 page=$4 dump_size=${5:-$3} other
   if ! wait_for 5 logged_since "$since" "frame committed $new_size "; then
     fail "$what: no 'frame committed $new_size' within 5 s"
     show_log "$log" 8
@@ -166,8 +168,8 @@ keeps_page() {
     fail "$what: Lectern moved to another page ($other; expected page $page)"
   elif ! logged_since "$since" "frame committed $new_size \(page $page\)"; then
     fail "$what: $(tail -n "+$((since + 1))" "$log" | grep -o "frame committed $new_size.*" | head -n 1)"
-  elif ! wait_for 3 shows "$new_size" "$page"; then
-    fail "$what: the frame dump shows: $(on_screen) (expected $new_size page $page)"
+  elif ! wait_for 3 shows "$dump_size" "$page"; then
+    fail "$what: the frame dump shows: $(on_screen) (expected $dump_size page $page)"
   else
     pass "$what: still page $page (frame dump $new_size and log)"
   fi
@@ -320,6 +322,22 @@ else
     fail "zoomed, mode $size: view state $(last_view_state), expected page 3 with the centre and width of viewport $zoomed"
   fi
 fi
+
+# 4b. Screen density: at output scale 2 the window is half as many units each way, and
+# Lectern draws it with every pixel of the mode (buffer scale 2), on the same page; so too
+# rotated at scale 2.
+m=$(mark)
+cmd output "$output" scale 2 || true
+keeps_page "scale 2" "$m" "$size at scale 2" 3 "$size"
+m=$(mark)
+cmd output "$output" transform 90 || true
+keeps_page "scale 2, transform 90" "$m" "${height}x${width} at scale 2" 3 "${height}x${width}"
+m=$(mark)
+cmd output "$output" transform normal || true
+keeps_page "scale 2, transform normal" "$m" "$size at scale 2" 3 "$size"
+m=$(mark)
+cmd output "$output" scale 1 || true
+keeps_page "scale 1" "$m" "$size" 3
 
 # 5. SIGTERM: Lectern exits with status 0; then the pointer and sway end, leaving nothing.
 kill -TERM "$lectern_pid" 2>/dev/null || true
