@@ -324,6 +324,9 @@ public final class FrameCompositor {
         if !chrome.buttons.isEmpty { titleX = Scene.Chrome.buttonBox(chrome.buttons.count, after: leading).x + 8 }
         let titleSpace = max(0, top.width - positionWidth - 48 - titleX)
         let title = bodyFont.wrap(chrome.title, maxWidth: titleSpace).first ?? ""
+        // A narrow screen (a portrait one at scale 2 is 360 units wide) leaves no room: no
+        // title then, rather than one written over the position.
+        guard bodyFont.width(of: title) <= titleSpace else { return }
         bodyFont.draw(title, x: titleX, baselineY: baseline, color: .text, into: target)
     }
 

@@ -171,7 +171,7 @@ keeps_page() {
   elif ! wait_for 3 shows "$dump_size" "$page"; then
     fail "$what: the frame dump shows: $(on_screen) (expected $dump_size page $page)"
   else
-    pass "$what: still page $page (frame dump $new_size and log)"
+    pass "$what: still page $page (frame dump $dump_size and log)"
   fi
 }
 
