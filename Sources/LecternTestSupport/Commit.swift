@@ -59,12 +59,14 @@ public struct Commit: Sendable {
     /// `wp_viewport.set_destination` in effect for this commit (nil: no viewport destination):
     /// the surface size the buffer is scaled to.
     public var viewportDestination: (width: Int32, height: Int32)?
+    /// The title of the toplevel the surface belongs to (nil: none), to tell windows apart.
+    public var title: String?
 
     public init(
         sequence: Int, timestamp: ContinuousClock.Instant, width: Int, height: Int, format: ShmFormat,
         pixels: [UInt32], surfaceDamage: [DamageRect] = [], bufferDamage: [DamageRect] = [],
         configureAcked: Bool = true, ackedConfigureSerial: UInt32 = 0, bufferScale: Int32 = 1,
-        viewportDestination: (width: Int32, height: Int32)? = nil
+        viewportDestination: (width: Int32, height: Int32)? = nil, title: String? = nil
     ) {
         precondition(pixels.count == width * height, "pixels must hold width*height values")
         self.sequence = sequence
@@ -79,6 +81,7 @@ public struct Commit: Sendable {
         self.ackedConfigureSerial = ackedConfigureSerial
         self.bufferScale = bufferScale
         self.viewportDestination = viewportDestination
+        self.title = title
     }
 
     /// All damage of this commit, surface and buffer damage together.

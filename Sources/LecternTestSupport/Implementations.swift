@@ -111,7 +111,7 @@ final class Implementations {
             set_min_size: { _, _, _, _ in },
             set_maximized: { _, _ in },
             unset_maximized: { _, _ in },
-            set_fullscreen: { _, resource, _ in object(resource, XdgToplevel.self).state.wantsFullscreen = true },
+            set_fullscreen: { _, resource, output in object(resource, XdgToplevel.self).setFullscreen(on: output) },
             unset_fullscreen: { _, resource in object(resource, XdgToplevel.self).state.wantsFullscreen = false },
             set_minimized: { _, _ in }))
 

@@ -1,20 +1,70 @@
 import CWaylandServer
 
-// wl_output: one output of a configurable size, scale and transform.
+// wl_output: one output of a configurable size, scale and transform, and outputs plugged in
+// and out at run time (a second screen).
+
+/// An output plugged in at run time (`TestCompositor.plugOutput`): a second screen, at scale 1.
+public final class PluggedOutput {
+    public let name: String
+    public let width: Int32
+    public let height: Int32
+    unowned let compositor: TestCompositor
+    var global: OpaquePointer?
+
+    init(compositor: TestCompositor, name: String, width: Int32, height: Int32) {
+        self.compositor = compositor
+        self.name = name
+        self.width = width
+        self.height = height
+    }
+
+    /// The size a fullscreen surface gets on it.
+    var logicalSize: (width: Int32, height: Int32) { (width, height) }
+}
 
 extension TestCompositor {
-    func bindOutput(client: OpaquePointer, version: Int32, id: UInt32) {
+    func bindOutput(client: OpaquePointer, version: Int32, id: UInt32, plugged: PluggedOutput? = nil) {
         guard
             let output = makeResource(
                 client: client, interface: interfaces.output, version: version, id: id,
                 implementation: implementations.output,
                 {
-                    OutputResource(compositor: self, resource: $0)
+                    OutputResource(compositor: self, resource: $0, plugged: plugged)
                 })
         else { return }
         output.sendState()
-        // A surface already on screen is on this output too.
-        for surface in liveSurfaces where surface.client == client { surface.enter(output.resource) }
+        // A surface already on screen on this output's screen is on it too.
+        for surface in liveSurfaces where surface.client == client && surface.isShown(on: output) {
+            surface.enter(output.resource)
+        }
+    }
+
+    /// Plugs in another output (`wl_output` global) of `width` × `height` pixels at scale 1.
+    @discardableResult
+    public func plugOutput(name: String = "TEST-2", width: Int32, height: Int32) -> PluggedOutput {
+        let output = PluggedOutput(compositor: self, name: name, width: width, height: height)
+        pluggedOutputs.append(output)
+        output.global = wl_global_create(
+            display, interfaces.output, 4, Unmanaged.passUnretained(output).toOpaque(),
+            { client, data, version, id in
+                let output = Unmanaged<PluggedOutput>.fromOpaque(data!).takeUnretainedValue()
+                output.compositor.bindOutput(client: client!, version: Int32(version), id: id, plugged: output)
+            })
+        if let global = output.global { globals.append(global) }
+        return output
+    }
+
+    /// Unplugs an output `plugOutput` plugged in: its global goes (`wl_registry.global_remove`),
+    /// and surfaces on it get `wl_surface.leave`.
+    public func unplug(_ output: PluggedOutput) {
+        for resource in liveObjects.values.compactMap({ $0 as? OutputResource }) where resource.plugged === output {
+            for surface in liveSurfaces { surface.leave(resource.resource) }
+        }
+        if let global = output.global, let index = globals.firstIndex(of: global) {
+            wl_global_destroy(globals.remove(at: index))
+        }
+        output.global = nil
+        pluggedOutputs.removeAll { $0 === output }
     }
 
     func outputResources(of client: OpaquePointer) -> [OutputResource] {
@@ -65,30 +115,42 @@ extension TestCompositor {
         outputSize = (width, height)
         outputScale = scale
         outputTransform = transform
-        for output in liveObjects.values.compactMap({ $0 as? OutputResource }) {
+        for output in liveObjects.values.compactMap({ $0 as? OutputResource }) where output.plugged == nil {
             output.sendState()
         }
     }
 }
 
 final class OutputResource: ResourceObject {
+    /// The plugged-in output it is bound to (nil: the compositor's own output).
+    let plugged: PluggedOutput?
+
+    init(compositor: TestCompositor, resource: WLResource, plugged: PluggedOutput?) {
+        self.plugged = plugged
+        super.init(compositor: compositor, resource: resource)
+    }
+
+    var name: String { plugged?.name ?? "TEST-1" }
+
     override func destroyed() {
         for surface in compositor.liveSurfaces { surface.forget(resource) }
         super.destroyed()
     }
 
     func sendState() {
-        let (width, height) = compositor.outputSize
+        let (width, height) = plugged.map { ($0.width, $0.height) } ?? compositor.outputSize
+        let scale = plugged == nil ? compositor.outputScale : 1
+        let transform = plugged == nil ? compositor.outputTransform : 0
         // A 96 dpi panel: physical size in millimetres.
         wl_output_send_geometry(
             resource, 0, 0, width * 254 / 960, height * 254 / 960,
-            Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "Lectern", "TestCompositor", compositor.outputTransform)
+            Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "Lectern", "TestCompositor", transform)
         wl_output_send_mode(
             resource, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
             width, height, 60_000)
-        if version >= 2 { wl_output_send_scale(resource, compositor.outputScale) }
+        if version >= 2 { wl_output_send_scale(resource, scale) }
         if version >= 4 {
-            wl_output_send_name(resource, "TEST-1")
+            wl_output_send_name(resource, name)
             wl_output_send_description(resource, "Lectern test compositor output")
         }
         if version >= 2 { wl_output_send_done(resource) }

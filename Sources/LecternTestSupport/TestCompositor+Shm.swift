@@ -44,7 +44,8 @@ extension TestCompositor {
                 pixels: pixels, surfaceDamage: surfaceDamage, bufferDamage: bufferDamage,
                 configureAcked: xdgSurface.map { $0.lastAckedSerial == $0.lastSentSerial } ?? true,
                 ackedConfigureSerial: xdgSurface?.lastAckedSerial ?? 0,
-                bufferScale: surface.bufferScale, viewportDestination: surface.viewportDestination))
+                bufferScale: surface.bufferScale, viewportDestination: surface.viewportDestination,
+                title: xdgSurface?.toplevel?.state.title))
         nextCommitSequence += 1
         if let limit = commitHistoryLimit.map({ max(1, $0) }), commits.count > limit {
             commits.removeFirst(commits.count - limit)

@@ -152,7 +152,13 @@ final class Surface: ResourceObject {
     private func enterOutputsOnce() {
         guard !hasEnteredOutputs else { return }
         hasEnteredOutputs = true
-        for output in compositor.outputResources(of: client) { enter(output.resource) }
+        for output in compositor.outputResources(of: client) where isShown(on: output) { enter(output.resource) }
+    }
+
+    /// Whether the surface shows on `output`'s screen: a toplevel fullscreen on a plugged-in
+    /// output on that one, every other surface on the compositor's own output.
+    func isShown(on output: OutputResource) -> Bool {
+        output.plugged === xdgSurface?.toplevel?.fullscreenOutput?.plugged
     }
 
     /// Sends `wl_surface.enter` for `output` (a `wl_output` of this surface's client) once it

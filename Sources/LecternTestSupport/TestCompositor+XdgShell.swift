@@ -15,6 +15,8 @@ public struct ToplevelState: Sendable, Equatable {
     /// The size in the last configure sent.
     public var configuredWidth: Int32 = 0
     public var configuredHeight: Int32 = 0
+    /// The name of the output it asked to be fullscreen on (nil: none named).
+    public var fullscreenOutput: String?
 }
 
 /// The states `TestCompositor.configure` can send (`xdg_toplevel.state`).
@@ -32,9 +34,16 @@ extension TestCompositor {
         }
     }
 
-    /// The newest toplevel still alive.
+    /// The newest toplevel still alive that is not fullscreen on a plugged-in output (a
+    /// presenter mirror): the one input goes to and `configure` configures.
     var currentToplevel: XdgToplevel? {
-        liveObjects.values.compactMap { $0 as? XdgToplevel }.max { $0.serialNumber < $1.serialNumber }
+        liveObjects.values.compactMap { $0 as? XdgToplevel }.filter { $0.fullscreenOutput?.plugged == nil }
+            .max { $0.serialNumber < $1.serialNumber }
+    }
+
+    /// The states of every live toplevel, oldest first.
+    public var toplevels: [ToplevelState] {
+        liveObjects.values.compactMap { $0 as? XdgToplevel }.sorted { $0.serialNumber < $1.serialNumber }.map(\.state)
     }
 
     /// The newest toplevel's state, nil if no client has a toplevel.
@@ -174,7 +183,7 @@ final class XdgSurface: ResourceObject {
     /// After every commit: the initial commit of a toplevel gets its first configure.
     func surfaceCommitted() {
         guard let toplevel, lastSentSerial == 0, compositor.autoConfigure else { return }
-        let size = compositor.logicalOutputSize
+        let size = toplevel.fullscreenOutput?.plugged?.logicalSize ?? compositor.logicalOutputSize
         toplevel.sendConfigure(width: size.width, height: size.height, states: [.fullscreen, .activated])
     }
 }
@@ -182,6 +191,14 @@ final class XdgSurface: ResourceObject {
 final class XdgToplevel: ResourceObject {
     weak var xdgSurface: XdgSurface?
     var state = ToplevelState()
+    /// The output it asked to be fullscreen on.
+    weak var fullscreenOutput: OutputResource?
+
+    func setFullscreen(on output: WLResource?) {
+        state.wantsFullscreen = true
+        fullscreenOutput = output.map { ResourceObject.from($0, as: OutputResource.self) }
+        state.fullscreenOutput = fullscreenOutput?.name
+    }
     let serialNumber: Int
 
     init(compositor: TestCompositor, resource: WLResource, xdgSurface: XdgSurface) {

@@ -79,6 +79,8 @@ public final class TestCompositor {
     let interfaces: Interfaces
     let implementations: Implementations
     var globals: [OpaquePointer] = []
+    /// Outputs plugged in at run time (`plugOutput`).
+    var pluggedOutputs: [PluggedOutput] = []
     private var clients: [OpaquePointer: SignalListener] = [:]
     private var clientCreatedListener: SignalListener?
     /// Every Swift object behind a live `wl_resource`, keyed by identity; a resource's destructor
