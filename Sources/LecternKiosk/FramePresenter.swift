@@ -81,6 +81,8 @@ final class FramePresenter {
 
     /// The frame buffers allocated (shared with the compositor), and how many it holds.
     var buffers: (allocated: Int, busy: Int) { (pool.count, pool.busyCount) }
+    /// The registry names of the outputs the reader's window is on.
+    var outputNames: Set<UInt32> { window.outputNames }
     /// The window's size in surface units (nil before the first configure).
     var windowSize: (width: Int, height: Int)? { window.size }
 

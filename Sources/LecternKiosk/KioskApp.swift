@@ -58,6 +58,7 @@ public final class KioskApp {
         let chrome: Chrome
         let navigation: Navigation
         let presenter: FramePresenter
+        let mirror: PresenterMirror
         let input: InputRouter
         let idle: IdleReset
         let operations: Operations
@@ -186,6 +187,8 @@ public final class KioskApp {
         let presenter = FramePresenter(
             display: display, loop: loop, session: session, chrome: chrome, navigation: navigation,
             shelf: home.shelf, transitions: transitions, dumper: dumper, logger: logger)
+        let mirror = PresenterMirror(
+            display: display, loop: loop, session: session, presenter: presenter, logger: logger)
         let input = InputRouter(
             loop: loop, session: session, chrome: chrome, navigation: navigation, shelf: home.shelf, logger: logger)
         let idle = IdleReset(loop: loop, session: session, chrome: chrome, input: input, logger: logger)
@@ -197,6 +200,7 @@ public final class KioskApp {
         } catch {
             idle.cancel()
             input.close()
+            mirror.close()
             presenter.close()
             navigation.close()
             chrome.close()
@@ -233,15 +237,17 @@ public final class KioskApp {
             operations.inputArrived(event)
             input.handle(event)
         }
-        let idleHandler = loop.addIdleHandler { [unowned presenter, unowned session, unowned operations] in
+        let idleHandler = loop.addIdleHandler {
+            [unowned presenter, unowned mirror, unowned session, unowned operations] in
             presenter.drawIfNeeded()
+            mirror.update()
             session.logViewStateIfResting(hasShownPage: presenter.hasShownPage)
             operations.afterIteration()
         }
         idle.restart()
         parts = Parts(
             files: files, policy: policy, session: session, reloader: reloader, home: home, display: display,
-            chrome: chrome, navigation: navigation, presenter: presenter,
+            chrome: chrome, navigation: navigation, presenter: presenter, mirror: mirror,
             input: input, idle: idle, operations: operations,
             idleHandler: idleHandler)
     }
@@ -265,6 +271,7 @@ public final class KioskApp {
         parts.idle.cancel()
         parts.display.onInput = nil
         parts.input.close()
+        parts.mirror.close()
         parts.presenter.close()
         parts.navigation.close()
         parts.chrome.close()

@@ -41,6 +41,18 @@ public struct KioskStatus: Sendable {
     public var pagesOnScreen: [PageOnScreen] = []
     /// The thumbnail bar and grid, the outline, search.
     public var navigation = NavigationStatus()
+    /// The presenter mirror on a second output (nil: there is none).
+    public var mirror: Mirror?
+
+    /// The presenter mirror.
+    public struct Mirror: Equatable, Sendable {
+        /// The registry name of the output it is on.
+        public var output: UInt32
+        /// The dominant page it shows (0-based; nil while it shows no page).
+        public var page: Int?
+        /// Frames it committed.
+        public var frames: Int
+    }
 
     /// A page in the last committed frame.
     public struct PageOnScreen: Equatable, Sendable {
@@ -141,10 +153,11 @@ extension KioskApp {
             parts.session.reader?.view.isAnimating ?? false || parts.presenter.transitions.isAnimating
             || parts.navigation.isAnimating
         status.navigation = parts.navigation.status
+        status.mirror = parts.mirror.status
         status.isInteracting = parts.input.isInteracting
         status.isAtRest =
             !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy && !parts.home.isBusy
-            && !parts.navigation.isBusy
+            && !parts.navigation.isBusy && !parts.mirror.isBusy
         status.documentReloads = parts.reloader.reloads
         status.documentReloadError = parts.reloader.lastError
         status.policyGeneration = parts.policy.generation

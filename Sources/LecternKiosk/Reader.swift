@@ -47,14 +47,22 @@ final class Reader {
         for far in farthest.prefix(pageText.count - Self.pageTextLimit) { pageText[far] = nil }
     }
 
-    init(
+    convenience init(
         document: PDFDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size,
         budget: TileBudget
     ) throws(SystemError) {
-        self.document = document
         let estimate = (try? Reader.geometry(of: firstPage)) ?? (try! PageGeometry(size: Size(width: 612, height: 792)))
         var pages = PageTable(count: document.pageCount, estimate: estimate)
         _ = try? pages.setGeometry(estimate, forPage: 0)
+        try self.init(
+            document: document, pages: pages, configuration: configuration, viewport: viewport, budget: budget)
+    }
+
+    /// A reader of `document` laying out `pages` (another reader's: the presenter mirror's).
+    init(
+        document: PDFDocument, pages: PageTable, configuration: ViewConfiguration, viewport: Size, budget: TileBudget
+    ) throws(SystemError) {
+        self.document = document
         view = DocumentView(pages: pages, configuration: configuration, viewportSize: viewport)
         cache = TileCache(budget: 0)
         planner = TilePlanner(cache: cache, budget: budget)

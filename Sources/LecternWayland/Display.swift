@@ -173,11 +173,11 @@ public final class Display {
     }
 
     /// Calls `body` whenever an output appears, changes or goes away, until `removeOutputObserver(_:)`.
-    func addOutputObserver(_ owner: AnyObject, _ body: @escaping () -> Void) {
+    public func addOutputObserver(_ owner: AnyObject, _ body: @escaping () -> Void) {
         outputObservers[ObjectIdentifier(owner)] = body
     }
 
-    func removeOutputObserver(_ owner: AnyObject) {
+    public func removeOutputObserver(_ owner: AnyObject) {
         outputObservers[ObjectIdentifier(owner)] = nil
     }
 

@@ -69,6 +69,9 @@ final class SurfaceScale {
         scale = current
     }
 
+    /// The registry names of the outputs the surface is on.
+    var outputNames: Set<UInt32> { Set(entered.compactMap { display.output(proxy: $0)?.globalName }) }
+
     /// The scale the compositor asks for now.
     private var current: DisplayScale {
         if let preferred, viewport != nil { return DisplayScale(numerator: preferred) }

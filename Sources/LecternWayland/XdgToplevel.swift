@@ -17,6 +17,8 @@ public final class XdgToplevel {
     private let callbackListener: Listener<wl_callback_listener>
     private var frameCallback: OpaquePointer?
     private var pendingSize: (width: Int, height: Int) = (0, 0)
+    /// The output it asked to be fullscreen on, if one.
+    private weak var fullscreenOutput: Output?
     /// The density the buffers are drawn at, and how the compositor is told.
     private let surfaceScale: SurfaceScale
 
@@ -45,6 +47,9 @@ public final class XdgToplevel {
         set { surfaceScale.onChange = newValue }
     }
 
+    /// The registry names of the outputs the surface is on.
+    public var outputNames: Set<UInt32> { surfaceScale.outputNames }
+
     /// Buffer pixels per surface unit for the next frame.
     public var scale: DisplayScale { surfaceScale.scale }
 
@@ -53,7 +58,13 @@ public final class XdgToplevel {
         size.map { (scale.pixels($0.width), scale.pixels($0.height)) }
     }
 
-    public init(display: Display, title: String, appID: String, logger: Logger) {
+    /// - Parameters:
+    ///   - output: the output to be fullscreen on (nil: the compositor chooses).
+    ///   - receivesInput: whether input on this surface reaches `display.onInput` (not a mirror's).
+    public init(
+        display: Display, title: String, appID: String, logger: Logger, fullscreenOn output: Output? = nil,
+        receivesInput: Bool = true
+    ) {
         self.display = display
         self.logger = logger
         surface = wl_compositor_create_surface(display.compositor)
@@ -93,10 +104,11 @@ public final class XdgToplevel {
         xdg_toplevel_add_listener(toplevel, toplevelListener.pointer, me)
         xdg_toplevel_set_title(toplevel, title)
         xdg_toplevel_set_app_id(toplevel, appID)
-        xdg_toplevel_set_fullscreen(toplevel, nil)
+        fullscreenOutput = output
+        xdg_toplevel_set_fullscreen(toplevel, output?.proxy)
         wl_surface_commit(surface)
         // Input on this surface reaches `display.onInput`.
-        display.inputSurface = surface
+        if receivesInput { display.inputSurface = surface }
     }
 
     private func configured() {
@@ -107,7 +119,7 @@ public final class XdgToplevel {
         if width <= 0 || height <= 0 {
             // 0x0: the compositor lets us choose. Fullscreen: the output's size (none: the size
             // the window had, as when the output went away).
-            let fallback = display.outputSize ?? size ?? (1280, 720)
+            let fallback = fullscreenOutput?.logicalSize ?? display.outputSize ?? size ?? (1280, 720)
             if width <= 0 { width = fallback.width }
             if height <= 0 { height = fallback.height }
         }

@@ -187,7 +187,8 @@ final class KioskHarness {
         status.viewState?.viewport.map { ($0.minX, $0.minY, $0.width, $0.height) }
     }
 
-    var lastCommit: Commit? { compositor.commits.last }
+    /// The reader window's last commit (not the presenter mirror's).
+    var lastCommit: Commit? { compositor.commits.last { $0.title != "Lectern mirror" } }
 
     /// Which page of colors-8pages.pdf (1-based) shows at (x, y) of the last commit, if any.
     func page(atX x: Int, y: Int) -> Int? {

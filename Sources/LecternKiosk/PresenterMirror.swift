@@ -1,0 +1,191 @@
+import LecternCore
+import LecternRender
+import LecternWayland
+import Logging
+
+/// The presenter mirror: with a second output, a second fullscreen surface on it shows the
+/// page the reader shows, aspect-fit (`DocumentView.aspectFitMirrorState`: at least what the
+/// reader's screen shows), without the chrome, following every page change and zoom.
+///
+/// Outputs come and go at run time: the mirror opens on the first output the reader's window
+/// is not on, and closes when that output goes away. It renders with its own view, tile cache
+/// and render threads over the reader's open document, so the reader's cache keeps its
+/// screen's tiles pinned.
+final class PresenterMirror {
+    private let display: Display
+    private let loop: EventLoop
+    private let session: DocumentSession
+    private let presenter: FramePresenter
+    private let logger: Logger
+    private var screen: MirrorScreen?
+
+    init(display: Display, loop: EventLoop, session: DocumentSession, presenter: FramePresenter, logger: Logger) {
+        self.display = display
+        self.loop = loop
+        self.session = session
+        self.presenter = presenter
+        self.logger = logger
+        display.addOutputObserver(self) { [unowned self] in outputsChanged() }
+        outputsChanged()
+    }
+
+    /// The output the mirror is on, the page it shows and the frames it committed (status).
+    var status: KioskStatus.Mirror? {
+        screen.map { .init(output: $0.outputName, page: $0.shownPage, frames: $0.frameCount) }
+    }
+
+    /// Whether the mirror has a frame or tiles still to come.
+    var isBusy: Bool { screen?.isBusy ?? false }
+
+    /// Opens the mirror on a second output, or closes it when its output went away.
+    private func outputsChanged() {
+        if let screen, display.outputs[screen.outputName] == nil {
+            logger.info("presenter mirror: its output went away; closed")
+            screen.close()
+            self.screen = nil
+        }
+        guard screen == nil, display.outputs.count >= 2 else { return }
+        let reader = presenter.outputNames
+        let others = display.outputs.keys.sorted().filter { !reader.contains($0) }
+        // Before the reader's window is on an output, it is on the first one.
+        guard let name = reader.isEmpty ? others.dropFirst().first : others.first,
+            let output = display.outputs[name]
+        else { return }
+        logger.info("presenter mirror: on output \(name)")
+        screen = MirrorScreen(
+            display: display, output: output, outputName: name, loop: loop, logger: logger)
+    }
+
+    /// Follows the reader and draws when something changed (the loop's idle handler).
+    func update() {
+        screen?.update(following: session.reader)
+    }
+
+    /// Closes the mirror (shutdown).
+    func close() {
+        display.removeOutputObserver(self)
+        screen?.close()
+        screen = nil
+    }
+}
+
+/// The mirror's surface on one output, and what it renders with.
+private final class MirrorScreen {
+    let outputName: UInt32
+    private let window: XdgToplevel
+    private let pool: ShmBufferPool
+    private let compositor: FrameCompositor
+    private let loop: EventLoop
+    private let logger: Logger
+    /// The mirror's own view, cache and render threads over the followed reader's document.
+    private var mirror: Reader?
+    private weak var followed: Reader?
+    private var tilesWatch: EventLoop.Watch?
+    private var followedState: ViewState?
+    private var followedPageCount = 0
+    private var needsFrame = true
+    private(set) var frameCount = 0
+    private(set) var shownPage: Int?
+
+    init(display: Display, output: Output, outputName: UInt32, loop: EventLoop, logger: Logger) {
+        self.outputName = outputName
+        self.loop = loop
+        self.logger = logger
+        window = XdgToplevel(
+            display: display, title: "Lectern mirror", appID: "lectern-mirror", logger: logger, fullscreenOn: output,
+            receivesInput: false)
+        pool = display.makeBufferPool()
+        compositor = FrameCompositor(logger: logger)
+        window.onConfigure = { [unowned self] _, _ in needsFrame = true }
+        window.onScaleChange = { [unowned self] in needsFrame = true }
+    }
+
+    var isBusy: Bool { (needsFrame && window.isConfigured) || (mirror?.scheduler.isBusy ?? false) }
+
+    func update(following reader: Reader?) {
+        guard let size = window.size else { return }
+        let units = Size(width: Double(size.width), height: Double(size.height))
+        if reader !== followed { follow(reader, size: units) }
+        if let reader, let mirror {
+            if reader.view.pages.count != followedPageCount {
+                // The real page count or sizes arrived: the same pages as the reader's.
+                mirror.view = DocumentView(
+                    pages: reader.view.pages, configuration: reader.view.configuration, viewportSize: units)
+                followedPageCount = reader.view.pages.count
+                followedState = nil
+            }
+            if mirror.view.viewportSize != units {
+                mirror.view.setViewportSize(units)
+                followedState = nil
+            }
+            let state = reader.view.aspectFitMirrorState(reader.view.viewState(), mirrorViewportSize: units)
+            if state != followedState {
+                followedState = state
+                try? mirror.view.restore(state)
+                needsFrame = true
+            }
+        }
+        guard needsFrame, !window.isWaitingForFrame else { return }
+        needsFrame = false
+        draw(size: size)
+    }
+
+    /// Starts following `reader` (a document opened, or a new version of it).
+    private func follow(_ reader: Reader?, size: Size) {
+        tilesWatch?.cancel()
+        tilesWatch = nil
+        mirror?.stop(before: ContinuousClock.now + .milliseconds(500))
+        mirror = nil
+        followed = reader
+        followedState = nil
+        needsFrame = true
+        guard let reader else { return }
+        do {
+            let mirror = try Reader(
+                document: reader.document, pages: reader.view.pages, configuration: reader.view.configuration,
+                viewport: size, budget: .automatic)
+            tilesWatch = loop.watch(mirror.scheduler.wakeDescriptor) { [unowned self] in
+                if mirror.collectTiles() > 0 { needsFrame = true }
+            }
+            self.mirror = mirror
+            followedPageCount = reader.view.pages.count
+        } catch {
+            logger.error("presenter mirror: cannot render: \(error)")
+        }
+    }
+
+    private func draw(size: (width: Int, height: Int)) {
+        let scale = window.scale
+        let pixels = (width: scale.pixels(size.width), height: scale.pixels(size.height))
+        var scene = Scene(width: size.width, height: size.height, scale: scale)
+        if let mirror {
+            let plan = mirror.plan(size: pixels, prefetching: false, scale: scale)
+            scene.shadows = plan.shadows
+            scene.pages = plan.pages
+            shownPage = plan.pages.isEmpty ? nil : mirror.view.dominantPage()
+        }
+        guard compositor.damage(for: scene) != nil else { return }
+        let buffer: ShmBuffer?
+        do {
+            buffer = try pool.acquire(width: pixels.width, height: pixels.height)
+        } catch {
+            logger.error("presenter mirror: cannot allocate a frame buffer: \(error)")
+            return
+        }
+        guard let buffer else {
+            needsFrame = true  // all busy: a release wakes the loop
+            return
+        }
+        let drawn = compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: buffer.age)
+        window.commit(buffer, scale: scale, damage: drawn.map { ($0.x, $0.y, $0.width, $0.height) })
+        pool.committed(buffer)
+        frameCount += 1
+    }
+
+    func close() {
+        tilesWatch?.cancel()
+        mirror?.stop(before: ContinuousClock.now + .milliseconds(500))
+        window.onConfigure = nil
+        window.onScaleChange = nil
+    }
+}
