@@ -148,20 +148,11 @@ final class FramePresenter {
             neededSince = nil  // the animation's timer asks again
             return
         }
-        let buffer: ShmBuffer?
-        do {
-            buffer = try pool.acquire(width: pixels.width, height: pixels.height)
-        } catch {
-            logger.error("cannot allocate a frame buffer: \(error)")
+        let commit = window.commit(scene, drawnBy: frameCompositor, from: pool, logger: logger)
+        guard let buffer = commit.buffer else {
+            if commit.allBusy { needsFrame = true }  // a release wakes the loop
             return
         }
-        guard let buffer else {
-            needsFrame = true  // all busy: a release wakes the loop
-            return
-        }
-        let damage = frameCompositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: buffer.age)
-        window.commit(buffer, scale: scale, damage: damage.map { ($0.x, $0.y, $0.width, $0.height) })
-        pool.committed(buffer)
         transitions.committed(scene)
         frameCount += 1
         lastCommitted = buffer

@@ -25,7 +25,7 @@ final class PresenterMirror {
         self.session = session
         self.presenter = presenter
         self.logger = logger
-        display.addOutputObserver(self) { [unowned self] in outputsChanged() }
+        display.addOutputObserver(self) { [weak self] in self?.outputsChanged() }
         outputsChanged()
     }
 
@@ -165,21 +165,9 @@ private final class MirrorScreen {
             shownPage = plan.pages.isEmpty ? nil : mirror.view.dominantPage()
         }
         guard compositor.damage(for: scene) != nil else { return }
-        let buffer: ShmBuffer?
-        do {
-            buffer = try pool.acquire(width: pixels.width, height: pixels.height)
-        } catch {
-            logger.error("presenter mirror: cannot allocate a frame buffer: \(error)")
-            return
-        }
-        guard let buffer else {
-            needsFrame = true  // all busy: a release wakes the loop
-            return
-        }
-        let drawn = compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: buffer.age)
-        window.commit(buffer, scale: scale, damage: drawn.map { ($0.x, $0.y, $0.width, $0.height) })
-        pool.committed(buffer)
-        frameCount += 1
+        let commit = window.commit(scene, drawnBy: compositor, from: pool, logger: logger)
+        if commit.allBusy { needsFrame = true }  // a release wakes the loop
+        if commit.buffer != nil { frameCount += 1 }
     }
 
     func close() {

@@ -182,7 +182,9 @@ public final class Display {
     }
 
     private func outputsChanged() {
-        for observer in outputObservers.values { observer() }
+        // An observer may remove another (the presenter mirror closing its window when its
+        // output goes): each is looked up when its turn comes, not from a copy taken before.
+        for owner in Array(outputObservers.keys) { outputObservers[owner]?() }
     }
 
     /// The output behind a `wl_output` proxy (from `wl_surface.enter`), if it is still there.

@@ -65,7 +65,7 @@ final class SurfaceScale {
             wp_fractional_scale_v1_add_listener(fractional, fractionalListener.pointer, me)
             viewport = wp_viewporter_get_viewport(viewporter, surface)
         }
-        display.addOutputObserver(self) { [unowned self] in update() }
+        display.addOutputObserver(self) { [weak self] in self?.update() }
         scale = current
     }
 
