@@ -188,7 +188,8 @@ public final class KioskApp {
             display: display, loop: loop, session: session, chrome: chrome, navigation: navigation,
             shelf: home.shelf, transitions: transitions, dumper: dumper, logger: logger)
         let mirror = PresenterMirror(
-            display: display, loop: loop, session: session, presenter: presenter, logger: logger)
+            display: display, loop: loop, session: session, presenter: presenter,
+            isEnabled: configuration.policy.mirror != .off, logger: logger)
         let input = InputRouter(
             loop: loop, session: session, chrome: chrome, navigation: navigation, shelf: home.shelf, logger: logger)
         let idle = IdleReset(loop: loop, session: session, chrome: chrome, input: input, logger: logger)

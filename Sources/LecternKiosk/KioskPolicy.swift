@@ -26,7 +26,17 @@ public struct KioskPolicy: Equatable, Sendable {
         case allowList = "allow-list"
     }
 
+    /// Whether a second output gets the presenter mirror.
+    public enum MirrorMode: String, Sendable, CaseIterable {
+        /// A second output shows the page aspect-fit (the default).
+        case auto
+        /// No mirror.
+        case off
+    }
+
     public var chrome = ChromeMode.onTap
+    /// The presenter mirror on a second output.
+    public var mirror = MirrorMode.auto
     /// The interaction components the policy turned off (by name: `fastScroll`, …).
     public var disabledComponents: Set<String> = []
     /// The largest zoom scale pinch and double tap reach (1: no zoom).

@@ -66,6 +66,11 @@ public enum PolicyKeys {
                     c.policy.chrome = $0
                 }
             },
+            Key(name: "mirror") { c, v in
+                choice(v, Dictionary(uniqueKeysWithValues: KioskPolicy.MirrorMode.allCases.map { ($0.rawValue, $0) })) {
+                    c.policy.mirror = $0
+                }
+            },
             Key(name: "zoom.max") { c, v in number(v, 1...64) { c.policy.maximumZoom = $0 } },
             Key(name: "zoom.double-tap") { c, v in boolean(v) { c.policy.doubleTapZoom = $0 } },
             Key(name: "page-turn.edge-width") { c, v in number(v, 0...0.5) { c.policy.edgeWidth = $0 } },

@@ -17,9 +17,17 @@ final class PresenterMirror {
     private let session: DocumentSession
     private let presenter: FramePresenter
     private let logger: Logger
+    /// Whether the policy allows a mirror (`mirror = "off"`, `--mirror off`: never one). Under
+    /// cage, which shows one toplevel at a time, a mirror could cover the reader: off is the
+    /// way out there.
+    private let isEnabled: Bool
     private var screen: MirrorScreen?
 
-    init(display: Display, loop: EventLoop, session: DocumentSession, presenter: FramePresenter, logger: Logger) {
+    init(
+        display: Display, loop: EventLoop, session: DocumentSession, presenter: FramePresenter, isEnabled: Bool,
+        logger: Logger
+    ) {
+        self.isEnabled = isEnabled
         self.display = display
         self.loop = loop
         self.session = session
@@ -44,7 +52,7 @@ final class PresenterMirror {
             screen.close()
             self.screen = nil
         }
-        guard screen == nil, display.outputs.count >= 2 else { return }
+        guard isEnabled, screen == nil, display.outputs.count >= 2 else { return }
         let reader = presenter.outputNames
         let others = display.outputs.keys.sorted().filter { !reader.contains($0) }
         // Before the reader's window is on an output, it is on the first one.

@@ -72,6 +72,7 @@ extension LaunchOptions {
         case "direction": return set(\.direction, DirectionOption(rawValue: value))
         case "binding": return set(\.binding, BindingOption(rawValue: value))
         case "transition": return set(\.transition, TransitionOption(rawValue: value))
+        case "mirror": return set(\.mirror, MirrorOption(rawValue: value))
         case "page": return set(\.page, Int(value))
         case "idle-reset": return set(\.idleReset, Int(value))
         default: return false

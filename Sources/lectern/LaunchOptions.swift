@@ -23,6 +23,7 @@ struct LaunchOptions: Equatable {
     var page: Int?
     var idleReset: Int?
     var cacheMegabytes: Int?
+    var mirror: MirrorOption?
 
     /// The checks `Lectern.validate()` makes, with its messages.
     func validate() throws {
@@ -50,6 +51,7 @@ struct LaunchOptions: Equatable {
         overrides["page-turn.transition"] = transition.map { .string($0.rawValue) }
         overrides["start.page"] = page.map(PolicyValue.integer)
         overrides["idle.reset"] = idleReset.map(PolicyValue.integer)
+        overrides["mirror"] = mirror.map { .string($0.rawValue) }
         return overrides
     }
 
@@ -64,6 +66,7 @@ struct LaunchOptions: Equatable {
         configuration.cacheBudget = cacheMegabytes.map { $0 << 20 }
         configuration.startPage = (page ?? 1) - 1
         configuration.idleResetSeconds = idleReset ?? 120
+        configuration.policy.mirror = mirror == .off ? .off : .auto
         configuration.shelfPaths = files.count > 1 ? files : []
         configuration.overrides = overrides
         return configuration

@@ -80,13 +80,16 @@ struct Lectern: ParsableCommand {
         help: ArgumentHelp("Tile cache budget in MiB (default: about three screens).", valueName: "MiB"))
     var cacheMegabytes: Int?
 
+    @Option(help: "Presenter mirror on a second screen: auto (default: the page aspect-fit there) or off.")
+    var mirror: MirrorOption?
+
     /// The options as parsed here, for the reader.
     var options: LaunchOptions {
         LaunchOptions(
             files: files, password: password, frameDump: frameDump, config: config, checkConfig: checkConfig,
             spreads: spreads, scroll: scroll,
             direction: direction, binding: binding, transition: transition, page: page, idleReset: idleReset,
-            cacheMegabytes: cacheMegabytes)
+            cacheMegabytes: cacheMegabytes, mirror: mirror)
     }
 
     func validate() throws { try options.validate() }
@@ -178,4 +181,8 @@ enum TransitionOption: String, ExpressibleByArgument, CaseIterable {
         case .none: .none
         }
     }
+}
+
+enum MirrorOption: String, ExpressibleByArgument, CaseIterable {
+    case auto, off
 }

@@ -103,6 +103,7 @@ final class KioskHarness {
             case "--password": configuration.password = try value()
             case "--frame-dump": configuration.frameDumpPath = try value()
             case "--config": configuration.policyPath = try value()
+            case "--mirror": configuration.policy.mirror = try value() == "off" ? .off : .auto
             case let option where option.hasPrefix("--"): throw HarnessError("unknown option \(option)")
             case let path: configuration.documentPath = path
             }

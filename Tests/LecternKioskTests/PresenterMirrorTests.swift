@@ -28,6 +28,22 @@ struct PresenterMirrorTests {
             .count
     }
 
+    @Test("--mirror off: a second output gets no mirror, and the reader is undisturbed")
+    func mirrorOff() throws {
+        let lectern = try KioskHarness([Self.colors, "--page", "3", "--mirror", "off"])
+        #expect(lectern.settle())
+        let commits = lectern.compositor.commitCount
+        let second = lectern.compositor.plugOutput(width: 1920, height: 1080)
+        lectern.advance(by: 1)
+        #expect(lectern.settle())
+        #expect(lectern.status.mirror == nil, "no mirror")
+        #expect(!lectern.compositor.toplevels.contains { $0.title == Self.title }, "no second window")
+        #expect(lectern.compositor.commitCount == commits, "the reader's window was not redrawn")
+        #expect(lectern.page(atX: 640, y: 200) == 3)
+        lectern.compositor.unplug(second)
+        try lectern.stop()
+    }
+
     @Test("a second output gets the page aspect-fit without the chrome, follows turns and zoom, and goes cleanly")
     func mirror() throws {
         let lectern = try KioskHarness([Self.colors, "--page", "3"])
