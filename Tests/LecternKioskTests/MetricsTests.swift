@@ -110,6 +110,35 @@ struct MetricsTests {
         try failing.stop()
     }
 
+    @Test("a touch that stops the attract loop goes home without counting as an idle reset")
+    func attractStopIsNotAnIdleReset() throws {
+        let directory = try MetricsDirectory()
+        try """
+        [metrics]
+        textfile = "lectern.prom"
+        [idle]
+        reset = 10
+        countdown = 0
+        [attract]
+        after = 2
+        interval = 3
+        transition = "none"
+        """.write(toFile: directory.policy, atomically: false, encoding: .utf8)
+        let lectern = try KioskHarness([Self.colors, "--config", directory.policy])
+        #expect(lectern.settle())
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2))
+        advance(lectern, toSecond: 12.8)
+        #expect(lectern.status.isAttractRunning, "the idle reset at 10 s, the attract loop 2 s later")
+        lectern.tap(x: 640, y: 360)
+        lectern.settle()
+        #expect(!lectern.status.isAttractRunning, "the touch stopped it")
+        advance(lectern, toSecond: 15.5)
+        #expect(lectern.wait { lectern.status.metricsWritten == 1 })
+        #expect(directory.samples?["lectern_idle_resets_total"] == 1, "\(directory.samples ?? [:])")
+        try lectern.stop()
+    }
+
     @Test("without metrics.textfile in the policy no file is written")
     func offByDefault() throws {
         let directory = try MetricsDirectory(metrics: false)
