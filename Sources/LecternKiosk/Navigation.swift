@@ -41,6 +41,9 @@ final class Navigation {
         outline = try OutlinePanel(loop: loop, session: session, logger: logger)
         search = try Search(loop: loop, session: session, logger: logger)
         search.onChange = { [unowned self] in onChange?() }
+        search.coveredBottom = { [unowned self] width, height in
+            showsBar ? height - Scene.ThumbnailBar.box(width: width, height: height).y : 0
+        }
         outline.onChange = { [unowned self] in onChange?() }
     }
 

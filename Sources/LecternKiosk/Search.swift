@@ -33,6 +33,9 @@ final class Search {
     private var pageCount = 0
     /// Called when results arrived.
     var onChange: (() -> Void)?
+    /// How many pixels at the bottom of a `width` × `height` screen the thumbnail bar and the
+    /// chrome cover (set by `Navigation`): a hit is brought into view above them.
+    var coveredBottom: (_ width: Int, _ height: Int) -> Int = { _, _ in 0 }
 
     /// The hits of a chunk of pages.
     struct Batch: Sendable {
@@ -174,12 +177,13 @@ final class Search {
             hit.rects.dropFirst().reduce(first) { $0.union($1) }, onPage: position.page, within: uncovered)
     }
 
-    /// The part of the screen neither the search bar nor the keyboard covers.
+    /// The part of the screen neither the search bar nor the keyboard (or the thumbnail bar and
+    /// the chrome) covers.
     private var uncovered: Rect {
         let (width, height) = size
         let bar = Scene.SearchBar.box(width: width, height: height)
         let top = Double(bar.y + bar.height)
-        let bottom = isEditing ? keyboardPart.layout.frame.minY : Double(height)
+        let bottom = isEditing ? keyboardPart.layout.frame.minY : Double(height - coveredBottom(width, height))
         return Rect(x: 0, y: top, width: Double(width), height: max(0, bottom - top))
     }
 

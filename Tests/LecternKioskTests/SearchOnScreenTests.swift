@@ -182,6 +182,36 @@ struct SearchOnScreenTests {
         try lectern.stop()
     }
 
+    @Test("with the chrome shown, the next hit is brought above the thumbnail bar, not left under it")
+    func revealsHitsAboveTheBar() throws {
+        // 600 px wide: page 3's Muller lands at 604...642 px once its page is at the top,
+        // on screen but under the thumbnail bar (544...656).
+        let lectern = try KioskHarness(
+            [Self.search, "--scroll", "continuous", "--direction", "vertical"], width: 600, height: 720)
+        #expect(lectern.settle())
+        lectern.tap(x: 300, y: 360)
+        lectern.advance(by: 0.35)
+        Self.tap(Scene.Chrome.buttonBox(1), on: lectern)
+        #expect(lectern.enableKeyboard())
+        for code: UInt32 in [50, 22, 38, 38, 18, 19] { lectern.press(code) }  // m u l l e r
+        lectern.press(LecternHarness.Key.escape)
+        #expect(lectern.settle())
+        #expect(lectern.status.navigation.search?.hitCount == 2)
+        #expect(lectern.status.isUserInterfaceVisible, "the chrome and its thumbnail bar show")
+        lectern.press(LecternHarness.Key.enter)
+        #expect(lectern.settle())
+        #expect(lectern.status.navigation.search?.currentHit == 1)
+        let page = try #require(lectern.status.pagesOnScreen.first { $0.page == 2 }, "page 3 on screen")
+        let scale = Double(page.frame.width) / 595
+        let top = Double(page.frame.y) + (842 - Self.muller3.y1) * scale
+        let bottom = Double(page.frame.y) + (842 - Self.muller3.y0) * scale
+        let bar = Scene.ThumbnailBar.box(width: 600, height: 720)
+        #expect(
+            top >= Double(Scene.chromeBarHeight) && bottom <= Double(bar.y),
+            "the hit is between the search bar and the thumbnail bar: \(top)...\(bottom), bar at \(bar.y)")
+        try lectern.stop()
+    }
+
     @Test("a hardware keyboard types the query; Escape hides the keyboard, then closes the search")
     func hardwareKeyboard() throws {
         let lectern = try Self.withSearch(Self.search)
