@@ -52,6 +52,8 @@ final class DocumentSession {
     private var lastLoggedState: ViewState?
 
     private(set) var phase: Phase = .opening
+    /// Documents opened so far (first opens, reloads and documents chosen on the shelf).
+    private(set) var documentsOpened = 0
     /// The first page takes long enough to come (300 ms) that "Opening…", or whatever of
     /// the page is there, is worth showing.
     private(set) var isFirstFrameLate = false
@@ -213,6 +215,7 @@ final class DocumentSession {
 
     private func install(_ reader: Reader) {
         phase = .open(reader)
+        documentsOpened += 1
         reader.onRequest = { [unowned self] wanted in
             logger.trace("asked for \(wanted.count) tiles at \(elapsedMilliseconds) ms")
         }

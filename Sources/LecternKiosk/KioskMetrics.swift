@@ -66,7 +66,7 @@ final class KioskMetrics {
     }
 
     private struct Seen {
-        var reader: ObjectIdentifier?
+        var opened = 0
         var page: Int?
         var renderErrors = 0
         var failure = false
@@ -148,14 +148,13 @@ final class KioskMetrics {
 
     /// The end of a loop iteration: the parts' own counters are compared with the last look.
     func afterIteration() {
+        if session.documentsOpened != seen.opened {
+            documentsOpened.increment(by: Int64(session.documentsOpened - seen.opened))
+            seen.opened = session.documentsOpened
+            seen.renderErrors = 0
+            seen.page = nil
+        }
         if let reader = session.reader {
-            let id = ObjectIdentifier(reader)
-            if id != seen.reader {
-                seen.reader = id
-                seen.renderErrors = 0
-                seen.page = nil
-                documentsOpened.increment()
-            }
             if reader.failedRenders != seen.renderErrors {
                 renderErrors.increment(by: Int64(reader.failedRenders - seen.renderErrors))
                 seen.renderErrors = reader.failedRenders
