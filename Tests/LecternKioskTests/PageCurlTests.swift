@@ -120,6 +120,36 @@ struct PageCurlTests {
         }
     }
 
+    @Test("at output scale 2 the curl is drawn in buffer pixels: a full-size frame, the back, a shadow, then page 2")
+    func curlAtScale2() throws {
+        // The output is 1280 × 720 pixels at scale 2: a surface of 640 × 360 units.
+        let lectern = try KioskHarness([colors, "--transition", "curl"], scale: 2)
+        var stopped = false
+        defer { if !stopped { try? lectern.stop() } }
+        #expect(lectern.settle())
+        lectern.compositor.touchDown(id: 0, x: 550, y: 180)
+        lectern.advanceWithoutSettling(by: KioskHarness.frame)
+        for step in 1...10 {
+            lectern.compositor.touchMotion(id: 0, x: 550 - 10 * Double(step), y: 180)
+            lectern.advanceWithoutSettling(by: KioskHarness.frame)
+        }
+        let curled = try #require(lectern.lastCommit)
+        #expect(
+            curled.width == 1280 && curled.height == 720, "a buffer of every pixel: \(curled.width)×\(curled.height)")
+        #expect(lectern.pages(alongRow: 360) == [1, 2], "the page, then the next one beneath")
+        let row = Row(curled, y: 360)
+        let lastOfPage1 = row.last(1), firstOfPage2 = row.first(2)  // outside #require: it would print the row
+        let flatEnd = try #require(lastOfPage1), nextStart = try #require(firstOfPage2)
+        #expect(row.lighter(than: 1, from: flatEnd, to: nextStart).count >= 40, "the back, in buffer pixels")
+        #expect(row.darker(than: 2, from: flatEnd, to: nextStart).count >= 6, "a shadow beside the fold")
+        lectern.compositor.touchUp(id: 0)
+        lectern.turn()
+        #expect(lectern.waitForPage(2))
+        #expect(lectern.pages(alongRow: 360) == [2])
+        stopped = true
+        try lectern.stop()
+    }
+
     @Test("under right-edge binding the page curls from its left edge, the next page coming in on the left")
     func rightEdgeBindingMirrors() throws {
         try Self.with([colors, "--transition", "curl", "--binding", "right"]) { lectern in
