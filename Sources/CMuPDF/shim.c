@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -1546,6 +1547,192 @@ int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links,
     fz_catch(ctx) {
         free(out);
         *links = NULL;
+        *count = 0;
+        status = caught(ctx, error);
+    }
+    unlock_document(document);
+    return status;
+}
+
+// MARK: - Annotations
+
+/// A malloc'd copy of `text` (NULL: ""), cut at CMUPDF_ANNOTATION_STRING_MAX bytes (`*cut` set then).
+/// Throws (FZ_ERROR_MEMORY) when malloc fails. Call inside fz_try.
+static char *copy_capped(fz_context *ctx, const char *text, int *cut) {
+    if (!text) text = "";
+    size_t length = strnlen(text, CMUPDF_ANNOTATION_STRING_MAX + 1);
+    if (length > CMUPDF_ANNOTATION_STRING_MAX) {
+        length = CMUPDF_ANNOTATION_STRING_MAX;
+        *cut = 1;
+    }
+    char *copy = malloc(length + 1);
+    if (!copy) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory copying an annotation string");
+    memcpy(copy, text, length);
+    copy[length] = 0;
+    return copy;
+}
+
+static void free_annotation(CMuPDF_annotation *entry) {
+    free(entry->subtype);
+    free(entry->contents);
+    free(entry->author);
+    free(entry->field_name);
+    free(entry->value);
+    for (int i = 0; i < entry->option_count; i++) free(entry->options[i]);
+    free(entry->options);
+    memset(entry, 0, sizeof *entry);
+}
+
+void CMuPDF_annotations_free(CMuPDF_annotation *annotations, int count) {
+    if (!annotations) return;
+    for (int i = 0; i < count; i++) free_annotation(&annotations[i]);
+    free(annotations);
+}
+
+/// A coordinate a caller can use: not finite (a file can write 1e400) becomes 0.
+static float finite_or_zero(float value) { return isfinite(value) ? value : 0; }
+
+static int field_type(enum pdf_widget_type type, int flags) {
+    switch (type) {
+    case PDF_WIDGET_TYPE_TEXT:
+        return flags & PDF_TX_FIELD_IS_MULTILINE ? CMUPDF_FIELD_MULTILINE_TEXT : CMUPDF_FIELD_TEXT;
+    case PDF_WIDGET_TYPE_CHECKBOX: return CMUPDF_FIELD_CHECKBOX;
+    case PDF_WIDGET_TYPE_RADIOBUTTON: return CMUPDF_FIELD_RADIO;
+    case PDF_WIDGET_TYPE_COMBOBOX: return CMUPDF_FIELD_COMBO_CHOICE;
+    case PDF_WIDGET_TYPE_LISTBOX: return CMUPDF_FIELD_LIST_CHOICE;
+    case PDF_WIDGET_TYPE_BUTTON: return CMUPDF_FIELD_PUSH_BUTTON;
+    case PDF_WIDGET_TYPE_SIGNATURE: return CMUPDF_FIELD_SIGNATURE;
+    default: return CMUPDF_FIELD_UNKNOWN;
+    }
+}
+
+/// Reads one annotation into `entry` (zeroed by the caller). Call with doc_lock held, inside fz_try
+/// (throws; `entry` then holds what was copied so far, for free_annotation).
+static void read_annotation(fz_context *ctx, pdf_annot *annot, int is_widget, fz_matrix to_user,
+                            CMuPDF_annotation *entry, int *cut) {
+    pdf_obj *obj = pdf_annot_obj(ctx, annot);
+    entry->object = pdf_to_num(ctx, obj);
+    entry->field_type = CMUPDF_FIELD_NONE;
+    entry->type = pdf_annot_type(ctx, annot);
+    entry->subtype = copy_capped(ctx, pdf_to_name(ctx, pdf_dict_get(ctx, obj, PDF_NAME(Subtype))), cut);
+    // /Rect as written is already in PDF user space. (pdf_annot_rect, in page space, throws for the
+    // subtypes MuPDF 1.21 computes the rect of itself: Ink, Polygon, Line…; pdf_bound_annot is the
+    // same rect in page space for every subtype, the fallback when /Rect is missing.)
+    pdf_obj *rect_obj = pdf_dict_get(ctx, obj, PDF_NAME(Rect));
+    fz_rect rect = pdf_is_array(ctx, rect_obj) ? pdf_to_rect(ctx, rect_obj)
+                                               : fz_transform_rect(pdf_bound_annot(ctx, annot), to_user);
+    entry->rect[0] = finite_or_zero(rect.x0);
+    entry->rect[1] = finite_or_zero(rect.y0);
+    entry->rect[2] = finite_or_zero(rect.x1);
+    entry->rect[3] = finite_or_zero(rect.y1);
+    entry->flags = pdf_annot_flags(ctx, annot);
+    int n = 0;
+    float color[4] = {0, 0, 0, 0};
+    pdf_annot_color(ctx, annot, &n, color);
+    entry->color_count = n >= 0 && n <= 4 ? n : 0;
+    for (int i = 0; i < entry->color_count; i++) entry->color[i] = finite_or_zero(color[i]);
+    entry->contents = copy_capped(ctx, pdf_annot_contents(ctx, annot), cut);
+    // Only markup annotations have an author (a widget's /T is its field name); asking another
+    // throws (and logs an error).
+    entry->author = copy_capped(ctx, pdf_annot_has_author(ctx, annot) ? pdf_annot_author(ctx, annot) : "", cut);
+    if (!is_widget) {
+        entry->field_name = copy_capped(ctx, "", cut);
+        entry->value = copy_capped(ctx, "", cut);
+        return;
+    }
+    entry->field_flags = pdf_field_flags(ctx, obj);
+    enum pdf_widget_type widget_type = pdf_widget_type(ctx, annot);
+    entry->field_type = field_type(widget_type, entry->field_flags);
+    char *name = pdf_field_name(ctx, obj);
+    fz_try(ctx) entry->field_name = copy_capped(ctx, name, cut);
+    fz_always(ctx) fz_free(ctx, name);
+    fz_catch(ctx) fz_rethrow(ctx);
+    entry->value = copy_capped(ctx, pdf_field_value(ctx, obj), cut);
+    if (widget_type == PDF_WIDGET_TYPE_TEXT) entry->max_length = pdf_text_widget_max_len(ctx, annot);
+    if (widget_type == PDF_WIDGET_TYPE_COMBOBOX || widget_type == PDF_WIDGET_TYPE_LISTBOX) {
+        int total = pdf_choice_widget_options(ctx, annot, 0, NULL);
+        if (total > CMUPDF_ANNOTATION_OPTIONS_MAX) {
+            *cut = 1;
+            total = CMUPDF_ANNOTATION_OPTIONS_MAX;
+        }
+        if (total > 0) {
+            // pdf_choice_widget_options writes every option: room for all of them, then copy the first `total`.
+            int all = pdf_choice_widget_options(ctx, annot, 0, NULL);
+            const char **options = fz_malloc_array(ctx, all, const char *);
+            fz_try(ctx) {
+                pdf_choice_widget_options(ctx, annot, 0, options);
+                entry->options = calloc((size_t)total, sizeof *entry->options);
+                if (!entry->options) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory copying choice options");
+                for (int i = 0; i < total; i++) {
+                    entry->options[i] = copy_capped(ctx, options[i], cut);
+                    entry->option_count = i + 1;
+                }
+            }
+            fz_always(ctx) fz_free(ctx, options);
+            fz_catch(ctx) fz_rethrow(ctx);
+        }
+    }
+}
+
+int CMuPDF_page_annotations(CMuPDF_document *document, int index, CMuPDF_annotation **annotations, int *count,
+                            int *truncated, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
+    *annotations = NULL;
+    *count = 0;
+    *truncated = 0;
+    int status = check_index(document, index, error);
+    if (status != CMUPDF_OK) return status;
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    fz_page *page = NULL;
+    CMuPDF_annotation *out = NULL;
+    int used = 0, cut = 0;
+    fz_var(page);
+    fz_var(out);
+    fz_var(used);
+    fz_var(cut);
+    fz_try(ctx) {
+        // Loading the page reads its annotations and widgets (pdf_load_page), not its content.
+        page = load_page_locked(document, index);
+        pdf_page *pdf_page = pdf_page_from_fz_page(ctx, page);
+        if (pdf_page) {
+            fz_matrix to_user = fz_invert_matrix(page_transform(ctx, page));
+            out = calloc(CMUPDF_ANNOTATIONS_MAX, sizeof *out);
+            if (!out) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory listing annotations");
+            for (int pass = 0; pass < 2; pass++) {
+                pdf_annot *annot = pass == 0 ? pdf_first_annot(ctx, pdf_page) : pdf_first_widget(ctx, pdf_page);
+                for (; annot; annot = pass == 0 ? pdf_next_annot(ctx, annot) : pdf_next_widget(ctx, annot)) {
+                    if (used == CMUPDF_ANNOTATIONS_MAX) {
+                        cut = 1;
+                        break;
+                    }
+                    CMuPDF_annotation *entry = &out[used];
+                    fz_try(ctx) {
+                        read_annotation(ctx, annot, pass == 1, to_user, entry, &cut);
+                        used++;
+                    }
+                    fz_catch(ctx) {
+                        if (fz_caught(ctx) == FZ_ERROR_MEMORY) fz_rethrow(ctx);
+                        fz_warn(ctx, "page %d: skipping an annotation that cannot be read: %s", index + 1,
+                                fz_caught_message(ctx));
+                        free_annotation(entry);
+                        cut = 1;
+                    }
+                }
+            }
+            if (used == 0) {
+                free(out);
+                out = NULL;
+            }
+        }
+        *annotations = out;
+        *count = used;
+        *truncated = cut;
+    }
+    fz_always(ctx) fz_drop_page(ctx, page);
+    fz_catch(ctx) {
+        CMuPDF_annotations_free(out, used);
+        *annotations = NULL;
         *count = 0;
         status = caught(ctx, error);
     }

@@ -1,7 +1,7 @@
 // libFuzzer target over the C shim's document path: the bytes are a file Lectern is asked to
 // show. It opens them (through a memfd, by path, as Lectern opens a file), reads the page count,
 // the binding direction and page labels, walks the page tree, reads page 1's info, renders it
-// small, and reads its text blocks and links: every call the reader makes on a document before
+// small, and reads its text blocks, links and annotations (form fields too): every call the reader makes on a document before
 // and while showing its first page; then the outline and page 1's text character by character,
 // as the outline panel and search read them. Built and run by kiosk/fuzz, not part of the package.
 #define _GNU_SOURCE
@@ -67,6 +67,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             CMuPDF_link *links = NULL;
             int link_count = 0;
             if (CMuPDF_page_links(document, 0, &links, &link_count, &error) == CMUPDF_OK) free(links);
+            CMuPDF_annotation *annotations = NULL;
+            int annotation_count = 0, annotations_cut = 0;
+            if (CMuPDF_page_annotations(document, 0, &annotations, &annotation_count, &annotations_cut, &error) ==
+                CMUPDF_OK)
+                CMuPDF_annotations_free(annotations, annotation_count);
             CMuPDF_outline_entry *entries = NULL;
             int entry_count = 0;
             if (CMuPDF_document_outline(document, &entries, &entry_count, &error) == CMUPDF_OK) free(entries);

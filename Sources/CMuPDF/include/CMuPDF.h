@@ -260,6 +260,74 @@ typedef struct CMuPDF_link {
 int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links, int *count,
                              CMuPDF_error *error);
 
+/// Caps on what CMuPDF_page_annotations returns: a page with more annotations, a string longer or
+/// a choice with more options is cut there (and `*truncated` set), never a reason to fail.
+enum CMuPDF_annotation_caps {
+    CMUPDF_ANNOTATIONS_MAX = 1024,
+    CMUPDF_ANNOTATION_STRING_MAX = 4096,
+    CMUPDF_ANNOTATION_OPTIONS_MAX = 256,
+};
+
+/// What kind of form field a widget is (CMuPDF_annotation.field_type).
+enum CMuPDF_field_type {
+    CMUPDF_FIELD_NONE = -1,
+    CMUPDF_FIELD_UNKNOWN = 0,
+    CMUPDF_FIELD_TEXT,
+    CMUPDF_FIELD_MULTILINE_TEXT,
+    CMUPDF_FIELD_CHECKBOX,
+    CMUPDF_FIELD_RADIO,
+    CMUPDF_FIELD_COMBO_CHOICE,
+    CMUPDF_FIELD_LIST_CHOICE,
+    CMUPDF_FIELD_PUSH_BUTTON,
+    CMUPDF_FIELD_SIGNATURE,
+};
+
+/// The field flag (/Ff bit 1) that makes a field read-only.
+enum { CMUPDF_FIELD_FLAG_READ_ONLY = 1 };
+
+/// One annotation of a page (a widget is an annotation whose `field_type` is not CMUPDF_FIELD_NONE).
+typedef struct CMuPDF_annotation {
+    /// The PDF object number of the annotation's dictionary: names it for the edit functions.
+    int object;
+    /// enum pdf_annot_type (PDF_ANNOT_TEXT …, PDF_ANNOT_UNKNOWN -1).
+    int type;
+    /// The /Subtype name as MuPDF spells it ("Widget", "FreeText", …). Malloc'd, never NULL.
+    char *subtype;
+    /// Its /Rect {x0, y0, x1, y1} in PDF user space (unrotated, y up), like links. Values that are
+    /// not finite are written as 0.
+    float rect[4];
+    /// The annotation flags (/F: PDF_ANNOT_IS_…).
+    int flags;
+    /// The colour's component count (0: none, 1 grey, 3 RGB, 4 CMYK) and components.
+    int color_count;
+    float color[4];
+    /// /Contents and /T as UTF-8 (as MuPDF decodes them; may be invalid UTF-8). Malloc'd, never NULL.
+    char *contents;
+    char *author;
+    /// enum CMuPDF_field_type for a widget, CMUPDF_FIELD_NONE for any other annotation.
+    int field_type;
+    /// The field flags (/Ff: PDF_FIELD_IS_…, PDF_TX_FIELD_IS_…, PDF_CH_FIELD_IS_…), 0 for no widget.
+    int field_flags;
+    /// The text field's /MaxLen, 0 when none or not a text field.
+    int max_length;
+    /// The fully qualified field name and its value, UTF-8. Malloc'd, never NULL ("" when none).
+    char *field_name;
+    char *value;
+    /// A choice field's options (their display text), `option_count` malloc'd strings in a malloc'd array.
+    int option_count;
+    char **options;
+} CMuPDF_annotation;
+
+/// Every annotation of page `index` (pdf_first_annot… then pdf_first_widget…), in that order.
+/// An annotation that throws while it is read is skipped with a warning in the log. At most
+/// CMUPDF_ANNOTATIONS_MAX are returned; `*truncated` is 1 when something was cut or skipped. A page
+/// of a document that is not a PDF has none. On success `*annotations` is a malloc'd array of
+/// `*count` entries that the caller frees with CMuPDF_annotations_free (NULL when none).
+int CMuPDF_page_annotations(CMuPDF_document *document, int index, CMuPDF_annotation **annotations, int *count,
+                            int *truncated, CMuPDF_error *error);
+/// Frees what CMuPDF_page_annotations returned (NULL is fine).
+void CMuPDF_annotations_free(CMuPDF_annotation *annotations, int count);
+
 /// One entry of the document outline (bookmarks), in the order a reader sees them (preorder).
 typedef struct CMuPDF_outline_entry {
     /// 0 for a top-level entry, 1 for its children, …
