@@ -166,13 +166,12 @@ final class Search {
     /// is taller than the screen or zoomed in, the hit itself, clear of the bar and keyboard.
     private func show(_ position: SearchResults.Position, reader: Reader) {
         results.select(position)
+        reader.view.stopAnimations()
         let spreads = reader.view.spreads
         if spreads.spreadIndex(forPage: position.page) != spreads.spreadIndex(forPage: reader.view.dominantPage()) {
-            reader.view.stopAnimations()
             try? reader.view.goToPage(position.page)
         }
         guard let hit = results.hitsByPage[position.page]?[position.index], let first = hit.rects.first else { return }
-        reader.view.stopAnimations()
         reader.view.reveal(
             hit.rects.dropFirst().reduce(first) { $0.union($1) }, onPage: position.page, within: uncovered)
     }
