@@ -250,6 +250,8 @@ struct CMuPDF_document {
     cached_list lists[LECTERN_LIST_CACHE_SIZE];
     unsigned long use_clock;
     unsigned long recorded; // display lists recorded (under doc_lock): see record_list_locked
+    atomic_ulong edits;     // edits made (under doc_lock); read without it
+    atomic_ulong saved;     // `edits` when the last save that was committed was written
 
     pthread_mutex_t pool_lock;
     fz_context *pool[LECTERN_CONTEXT_POOL_SIZE];
@@ -343,6 +345,8 @@ CMuPDF_document *CMuPDF_document_open(CMuPDF_context *base, const char *path,
     document->doc = doc;
     document->pdf = pdf_document_from_fz_document(ctx, doc);
     atomic_init(&document->page_count, -1);
+    atomic_init(&document->edits, 0);
+    atomic_init(&document->saved, 0);
     pthread_mutex_init(&document->doc_lock, NULL);
     pthread_mutex_init(&document->cache_lock, NULL);
     pthread_mutex_init(&document->pool_lock, NULL);
@@ -825,6 +829,31 @@ int CMuPDF_document_claimed_page_count(CMuPDF_document *document, int64_t *claim
     return status;
 }
 
+/// pdf_clear_xref, sparing the edits: MuPDF's own drops every object only its xref holds, in every
+/// section, and an edited object (an annotation dictionary after setAnnotationRect) lives only in the
+/// in-memory incremental section: dropped there, it would be read again from the file as it was, and
+/// the edit lost. This walks the sections read from the file only (those past the incremental ones);
+/// an object also in an incremental section is found there first, so dropping its old copy is safe.
+/// Call with doc_lock held, inside fz_try.
+static void clear_unedited_objects(fz_context *ctx, pdf_document *pdf) {
+    if (pdf->num_incremental_sections == 0) {
+        pdf_clear_xref(ctx, pdf);
+        return;
+    }
+    for (int x = pdf->num_incremental_sections; x < pdf->num_xref_sections; x++) {
+        for (pdf_xref_subsec *sub = pdf->xref_sections[x].subsec; sub; sub = sub->next) {
+            for (int e = 0; e < sub->len; e++) {
+                pdf_xref_entry *entry = &sub->table[e];
+                // As pdf_clear_xref: an object whose stream was replaced in memory stays.
+                if (entry->obj && !entry->stm_buf && pdf_obj_refs(ctx, entry->obj) == 1) {
+                    pdf_drop_obj(ctx, entry->obj);
+                    entry->obj = NULL;
+                }
+            }
+        }
+    }
+}
+
 void CMuPDF_document_release_page_objects(CMuPDF_document *document) {
     if (!document->pdf) return;
     CMuPDF_error error;
@@ -832,7 +861,7 @@ void CMuPDF_document_release_page_objects(CMuPDF_document *document) {
     fz_context *ctx = document->ctx;
     // Objects only the xref cache holds (the page dictionaries read for the sizes) go; MuPDF reads
     // them again from the file when a page needs them. The page map stays: 12 bytes a page.
-    fz_try(ctx) pdf_clear_xref(ctx, document->pdf);
+    fz_try(ctx) clear_unedited_objects(ctx, document->pdf);
     fz_catch(ctx) caught(ctx, &error);
     unlock_document(document);
 }
@@ -1233,7 +1262,7 @@ static fz_display_list *record_list_locked(CMuPDF_document *document, int index,
     // Every 16 pages recorded, the objects nothing else holds are dropped (pdf_clear_xref drops
     // only those with one reference: the page walk keeps its nodes, the store and open pages theirs).
     if (document->pdf && ++document->recorded % 16 == 0) {
-        fz_try(ctx) pdf_clear_xref(ctx, document->pdf);
+        fz_try(ctx) clear_unedited_objects(ctx, document->pdf);
         fz_catch(ctx) fz_warn(ctx, "could not drop cached objects: %s", fz_caught_message(ctx));
     }
     return list;
@@ -1735,6 +1764,297 @@ int CMuPDF_page_annotations(CMuPDF_document *document, int index, CMuPDF_annotat
         *annotations = NULL;
         *count = 0;
         status = caught(ctx, error);
+    }
+    unlock_document(document);
+    return status;
+}
+
+// MARK: - Annotation edits
+//
+// An edit runs under doc_lock with the document context, like recording a display list: it loads
+// the page, finds the annotation by object number, changes it, lets MuPDF regenerate the
+// appearances (pdf_update_page) and drops the page. Then every cached display list is dropped
+// (under cache_lock): a field's value shows in each of its widgets, on any page, so the next render
+// of any page records its list again from the edited document. A render already rasterizing holds
+// its own reference to the old list (immutable, independent of the document), so it finishes with
+// the pixels from before the edit and never sees a half-made change. JavaScript is not enabled
+// (pdf_enable_js is never called): a form's keystroke, format, validate and calculate actions do
+// not run, so a hostile document cannot loop forever under the document lock.
+
+/// Drops every cached display list; renders holding one keep their own reference. Takes cache_lock.
+static void drop_cached_lists(CMuPDF_document *document) {
+    fz_display_list *dropped[LECTERN_LIST_CACHE_SIZE];
+    pthread_mutex_lock(&document->cache_lock);
+    for (int i = 0; i < LECTERN_LIST_CACHE_SIZE; i++) {
+        dropped[i] = document->lists[i].list;
+        document->lists[i].list = NULL;
+    }
+    pthread_mutex_unlock(&document->cache_lock);
+    for (int i = 0; i < LECTERN_LIST_CACHE_SIZE; i++) fz_drop_display_list(document->ctx, dropped[i]);
+}
+
+/// What an edit does to the annotation it found; called inside fz_try with doc_lock held.
+/// Throws to fail: refusals with CMUPDF_ERROR_REFUSED (see refuse).
+typedef void (*annotation_edit)(fz_context *ctx, pdf_page *page, pdf_annot *annot, void *state);
+
+/// Throws the shim's refusal status (an fz_throw code MuPDF itself never uses).
+#define refuse(ctx, ...) fz_throw(ctx, CMUPDF_ERROR_REFUSED, __VA_ARGS__)
+
+static int edit_annotation(CMuPDF_document *document, int index, int object, annotation_edit edit, void *state,
+                           CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
+    if (!document->pdf) {
+        set_error(error, CMUPDF_ERROR_REFUSED, "the document is not a PDF: it cannot be edited");
+        return CMUPDF_ERROR_REFUSED;
+    }
+    int status = check_index(document, index, error);
+    if (status != CMUPDF_OK) return status;
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    fz_page *page = NULL;
+    fz_var(page);
+    fz_try(ctx) {
+        page = load_page_locked(document, index);
+        pdf_page *pdf_page = pdf_page_from_fz_page(ctx, page);
+        pdf_annot *found = NULL;
+        for (pdf_annot *a = pdf_first_annot(ctx, pdf_page); a && !found; a = pdf_next_annot(ctx, a))
+            if (pdf_to_num(ctx, pdf_annot_obj(ctx, a)) == object) found = a;
+        for (pdf_annot *w = pdf_first_widget(ctx, pdf_page); w && !found; w = pdf_next_widget(ctx, w))
+            if (pdf_to_num(ctx, pdf_annot_obj(ctx, w)) == object) found = w;
+        if (!found) fz_throw(ctx, CMUPDF_ERROR_NOT_FOUND, "page %d has no annotation %d", index + 1, object);
+        edit(ctx, pdf_page, found, state);
+        pdf_update_page(ctx, pdf_page);
+        atomic_fetch_add(&document->edits, 1);
+    }
+    fz_always(ctx) fz_drop_page(ctx, page);
+    fz_catch(ctx) {
+        int code = fz_caught(ctx);
+        status = code == CMUPDF_ERROR_REFUSED || code == CMUPDF_ERROR_NOT_FOUND ? code : FZ_ERROR_GENERIC;
+        if (code == FZ_ERROR_MEMORY) status = CMUPDF_ERROR_MEMORY;
+        set_error(error, status, fz_caught_message(ctx));
+    }
+    // Even a failed edit may have changed part of the document before it threw.
+    drop_cached_lists(document);
+    unlock_document(document);
+    return status;
+}
+
+/// The flags that forbid moving, resizing or editing an annotation (or filling its field).
+static void refuse_read_only(fz_context *ctx, pdf_annot *annot, int locked_too) {
+    int flags = pdf_annot_flags(ctx, annot);
+    if (flags & PDF_ANNOT_IS_READ_ONLY) refuse(ctx, "the annotation is read-only");
+    if (locked_too && (flags & PDF_ANNOT_IS_LOCKED)) refuse(ctx, "the annotation is locked");
+}
+
+static int is_widget(fz_context *ctx, pdf_annot *annot) {
+    return pdf_name_eq(ctx, pdf_dict_get(ctx, pdf_annot_obj(ctx, annot), PDF_NAME(Subtype)), PDF_NAME(Widget));
+}
+
+static void edit_rect(fz_context *ctx, pdf_page *page, pdf_annot *annot, void *state) {
+    const float *r = state;
+    refuse_read_only(ctx, annot, 1);
+    if (is_widget(ctx, annot) && (pdf_field_flags(ctx, pdf_annot_obj(ctx, annot)) & PDF_FIELD_IS_READ_ONLY))
+        refuse(ctx, "the form field is read-only");
+    // MuPDF 1.21's rect_subtypes (pdf_annot_has_rect is not exported): the others' rect is derived
+    // from their geometry (/InkList, /L, /Vertices, /QuadPoints).
+    static const char *movable[] = {"Text", "FreeText", "Square", "Circle", "Redact", "Stamp", "Caret",
+                                    "Popup", "FileAttachment", "Sound", "Movie", "Widget"};
+    const char *subtype = pdf_to_name(ctx, pdf_dict_get(ctx, pdf_annot_obj(ctx, annot), PDF_NAME(Subtype)));
+    int found = 0;
+    for (size_t i = 0; i < sizeof movable / sizeof *movable && !found; i++) found = !strcmp(movable[i], subtype);
+    if (!found) refuse(ctx, "MuPDF 1.21 cannot move or resize %.32s annotations", subtype);
+    // The caller's rect is in PDF user space; pdf_set_annot_rect takes page space (rotated, y down).
+    fz_matrix ctm;
+    pdf_page_transform(ctx, page, NULL, &ctm);
+    pdf_set_annot_rect(ctx, annot, fz_transform_rect(fz_make_rect(r[0], r[1], r[2], r[3]), ctm));
+}
+
+int CMuPDF_annotation_set_rect(CMuPDF_document *document, int index, int object, const float rect[4],
+                               CMuPDF_error *error) {
+    for (int i = 0; i < 4; i++) {
+        if (!isfinite(rect[i]) || fabsf(rect[i]) > CMUPDF_EDIT_COORDINATE_MAX) {
+            set_error(error, CMUPDF_ERROR_ARGUMENT, "the rectangle is not finite or lies far outside any page");
+            return CMUPDF_ERROR_ARGUMENT;
+        }
+    }
+    if (rect[2] < rect[0] || rect[3] < rect[1]) {
+        set_error(error, CMUPDF_ERROR_ARGUMENT, "the rectangle is inverted (x1 < x0 or y1 < y0)");
+        return CMUPDF_ERROR_ARGUMENT;
+    }
+    return edit_annotation(document, index, object, edit_rect, (void *)rect, error);
+}
+
+static void edit_contents(fz_context *ctx, pdf_page *page, pdf_annot *annot, void *state) {
+    refuse_read_only(ctx, annot, 0);
+    if (pdf_annot_flags(ctx, annot) & PDF_ANNOT_IS_LOCKED_CONTENTS) refuse(ctx, "the annotation's contents are locked");
+    if (is_widget(ctx, annot)) refuse(ctx, "a form field has a value, not contents");
+    pdf_set_annot_contents(ctx, annot, state);
+}
+
+/// Refuses text longer than the caps, before MuPDF sees it.
+static int check_text(const char *text, CMuPDF_error *error) {
+    if (strnlen(text, CMUPDF_EDIT_STRING_MAX + 1) > CMUPDF_EDIT_STRING_MAX) {
+        set_error(error, CMUPDF_ERROR_ARGUMENT, "the text is longer than 65,536 bytes");
+        return CMUPDF_ERROR_ARGUMENT;
+    }
+    return CMUPDF_OK;
+}
+
+int CMuPDF_annotation_set_contents(CMuPDF_document *document, int index, int object, const char *text,
+                                   CMuPDF_error *error) {
+    int status = check_text(text, error);
+    if (status != CMUPDF_OK) return status;
+    return edit_annotation(document, index, object, edit_contents, (void *)text, error);
+}
+
+/// A field edit's input and output.
+typedef struct field_edit {
+    const char *value; // the new value (set_value), NULL (toggle)
+    char *result;      // malloc'd: the field's value afterwards
+} field_edit;
+
+/// Refuses fields nobody may fill; returns the widget type.
+static enum pdf_widget_type fillable_field(fz_context *ctx, pdf_annot *annot) {
+    if (!is_widget(ctx, annot)) refuse(ctx, "the annotation is not a form field");
+    refuse_read_only(ctx, annot, 0);
+    enum pdf_widget_type type = pdf_widget_type(ctx, annot);
+    if (type == PDF_WIDGET_TYPE_SIGNATURE) refuse(ctx, "a signature field cannot be filled in");
+    if (pdf_field_flags(ctx, pdf_annot_obj(ctx, annot)) & PDF_FIELD_IS_READ_ONLY) refuse(ctx, "the form field is read-only");
+    return type;
+}
+
+/// The number of characters (not bytes) of UTF-8 `text`.
+static int utf8_length(const char *text) {
+    int n = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if ((*p & 0xC0) != 0x80) n++;
+    return n;
+}
+
+/// Copies the field's value into `edit->result` (plain malloc: the caller frees it).
+static void copy_field_value(fz_context *ctx, pdf_annot *annot, field_edit *edit) {
+    const char *value = pdf_field_value(ctx, pdf_annot_obj(ctx, annot));
+    edit->result = strdup(value ? value : "");
+    if (!edit->result) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory copying a field value");
+}
+
+static void edit_value(fz_context *ctx, pdf_page *page, pdf_annot *annot, void *state) {
+    field_edit *edit = state;
+    enum pdf_widget_type type = fillable_field(ctx, annot);
+    if (type == PDF_WIDGET_TYPE_TEXT) {
+        int max = pdf_text_widget_max_len(ctx, annot);
+        if (max > 0 && utf8_length(edit->value) > max)
+            refuse(ctx, "the field takes at most %d characters", max);
+        pdf_set_text_field_value(ctx, annot, edit->value);
+    } else if (type == PDF_WIDGET_TYPE_COMBOBOX || type == PDF_WIDGET_TYPE_LISTBOX) {
+        pdf_obj *field = pdf_annot_obj(ctx, annot);
+        int editable = type == PDF_WIDGET_TYPE_COMBOBOX && (pdf_field_flags(ctx, field) & PDF_CH_FIELD_IS_EDIT);
+        int known = editable;
+        int n = pdf_choice_field_option_count(ctx, field);
+        for (int i = 0; i < n && !known; i++)
+            known = !strcmp(pdf_choice_field_option(ctx, field, 0, i), edit->value) ||
+                    !strcmp(pdf_choice_field_option(ctx, field, 1, i), edit->value);
+        if (!known) refuse(ctx, "\"%.64s\" is not one of the field's options", edit->value);
+        pdf_set_choice_field_value(ctx, annot, edit->value);
+    } else {
+        refuse(ctx, "only text and choice fields take a value (checkboxes and radio buttons toggle)");
+    }
+    copy_field_value(ctx, annot, edit);
+}
+
+int CMuPDF_field_set_value(CMuPDF_document *document, int index, int object, const char *value, char **result,
+                           CMuPDF_error *error) {
+    *result = NULL;
+    int status = check_text(value, error);
+    if (status != CMUPDF_OK) return status;
+    field_edit edit = {.value = value};
+    status = edit_annotation(document, index, object, edit_value, &edit, error);
+    if (status == CMUPDF_OK) *result = edit.result;
+    else free(edit.result);
+    return status;
+}
+
+static void edit_toggle(fz_context *ctx, pdf_page *page, pdf_annot *annot, void *state) {
+    enum pdf_widget_type type = fillable_field(ctx, annot);
+    if (type != PDF_WIDGET_TYPE_CHECKBOX && type != PDF_WIDGET_TYPE_RADIOBUTTON)
+        refuse(ctx, "only checkboxes and radio buttons toggle");
+    pdf_toggle_widget(ctx, annot);
+    copy_field_value(ctx, annot, state);
+}
+
+int CMuPDF_field_toggle(CMuPDF_document *document, int index, int object, char **result, CMuPDF_error *error) {
+    *result = NULL;
+    field_edit edit = {0};
+    int status = edit_annotation(document, index, object, edit_toggle, &edit, error);
+    if (status == CMUPDF_OK) *result = edit.result;
+    else free(edit.result);
+    return status;
+}
+
+int CMuPDF_document_set_right_to_left(CMuPDF_document *document, int rtl, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
+    if (!document->pdf) {
+        set_error(error, CMUPDF_ERROR_REFUSED, "the document is not a PDF: it cannot be edited");
+        return CMUPDF_ERROR_REFUSED;
+    }
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    int status = CMUPDF_OK;
+    fz_try(ctx) {
+        pdf_obj *root = pdf_dict_get(ctx, pdf_trailer(ctx, document->pdf), PDF_NAME(Root));
+        if (!pdf_is_dict(ctx, root)) fz_throw(ctx, FZ_ERROR_SYNTAX, "the document has no catalog");
+        // Neither name has a PDF_NAME constant in 1.21.
+        pdf_obj *preferences = pdf_dict_gets(ctx, root, "ViewerPreferences");
+        if (!pdf_is_dict(ctx, preferences)) {
+            preferences = pdf_new_dict(ctx, document->pdf, 1);
+            pdf_dict_puts_drop(ctx, root, "ViewerPreferences", preferences);
+        }
+        pdf_dict_puts_drop(ctx, preferences, "Direction", pdf_new_name(ctx, rtl ? "R2L" : "L2R"));
+        atomic_fetch_add(&document->edits, 1);
+    }
+    fz_catch(ctx) status = caught(ctx, error);
+    unlock_document(document);
+    return status;
+}
+
+int CMuPDF_document_has_unsaved_changes(CMuPDF_document *document) {
+    return atomic_load(&document->edits) != atomic_load(&document->saved);
+}
+
+void CMuPDF_document_mark_saved(CMuPDF_document *document, unsigned long edits) {
+    atomic_store(&document->saved, edits);
+}
+
+int CMuPDF_document_save_incremental(CMuPDF_document *document, const char *path, unsigned long *saved_edits,
+                                     CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
+    if (!document->pdf) {
+        set_error(error, CMUPDF_ERROR_REFUSED, "the document is not a PDF: it cannot be saved");
+        return CMUPDF_ERROR_REFUSED;
+    }
+    lock_document(document, NULL, error);
+    fz_context *ctx = document->ctx;
+    int status = CMUPDF_OK;
+    int64_t startxref = document->pdf->startxref;
+    fz_try(ctx) {
+        if (!pdf_can_be_saved_incrementally(ctx, document->pdf))
+            refuse(ctx, "the file was repaired when it was opened: MuPDF cannot append to it");
+        pdf_write_options options = pdf_default_write_options;
+        options.do_incremental = 1;
+        // Incremental: MuPDF copies the source bytes into `path` unless they are there already, then
+        // appends every edit since the document was opened (its one incremental section).
+        pdf_save_document(ctx, document->pdf, path, &options);
+        *saved_edits = atomic_load(&document->edits);
+    }
+    fz_always(ctx) {
+        // MuPDF 1.21 then points the document's startxref at the update it wrote, for a next save
+        // appended to that same file; Lectern's every save starts again from the source bytes, so
+        // its update must chain (/Prev) to the source's own xref.
+        document->pdf->startxref = startxref;
+    }
+    fz_catch(ctx) {
+        status = fz_caught(ctx) == CMUPDF_ERROR_REFUSED ? CMUPDF_ERROR_REFUSED : FZ_ERROR_GENERIC;
+        set_error(error, status, fz_caught_message(ctx));
     }
     unlock_document(document);
     return status;

@@ -2,6 +2,7 @@ import CMuPDF
 import Glibc
 import LecternCore
 import LecternLinux
+import Synchronization
 
 /// An open PDF file: page count, page geometry and labels, tile rendering, text blocks and links.
 ///
@@ -31,8 +32,11 @@ public final class PDFDocument: @unchecked Sendable {
     /// True when MuPDF had to repair the file (a truncated or damaged file was recovered);
     /// some pages may then fail to render. Corresponding C function: `pdf_was_repaired`.
     public let wasRepaired: Bool
-    /// True when /ViewerPreferences /Direction is /R2L (right-edge binding).
-    public let isRightToLeft: Bool
+    /// True when /ViewerPreferences /Direction is /R2L (right-edge binding): as the file says, or
+    /// as `setReadingDirection(rightToLeft:)` last set it. Any thread.
+    public var isRightToLeft: Bool { direction.load(ordering: .relaxed) }
+    /// The binding direction (true: right-to-left); written by `setReadingDirection(rightToLeft:)`.
+    let direction: Atomic<Bool>
 
     /// Opens the PDF at `path`, unlocking it with `password` when it is encrypted.
     ///
@@ -128,7 +132,7 @@ public final class PDFDocument: @unchecked Sendable {
         self.path = path
         self.claimedPageCount = Int(claimed)
         self.wasRepaired = CMuPDF_document_was_repaired(handle) != 0
-        self.isRightToLeft = rtl != 0
+        self.direction = Atomic(rtl != 0)
     }
 
     deinit { CMuPDF_document_drop(handle) }

@@ -26,8 +26,13 @@ public struct PDFError: Error, Sendable, Equatable, CustomStringConvertible {
         case renderIncomplete
         /// A render was cancelled with its `RenderCookie`.
         case cancelled
-        /// An output file (PNG) could not be written.
+        /// An output file (PNG, a saved PDF) could not be written.
         case writeFailed
+        /// An edit the document or the input does not allow: a locked or read-only annotation, a
+        /// read-only or signature field, a value the field does not take, a rect that is not finite.
+        case editRefused
+        /// The page has no annotation with the object number an edit names.
+        case annotationNotFound
     }
 
     /// What went wrong.

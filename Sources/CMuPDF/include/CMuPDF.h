@@ -37,6 +37,11 @@ enum CMuPDF_status {
     CMUPDF_ERROR_CONTENT = 102,
     /// A programmer error: bad argument (index, size, stride).
     CMUPDF_ERROR_ARGUMENT = 103,
+    /// An edit the document forbids: a locked or read-only annotation, a read-only field, a
+    /// signature, a value that is not one of a choice field's options, a field of another kind.
+    CMUPDF_ERROR_REFUSED = 104,
+    /// The page has no annotation with that object number.
+    CMUPDF_ERROR_NOT_FOUND = 105,
 };
 
 /// Where a shim function writes what went wrong. Owned by the caller (usually on its stack).
@@ -327,6 +332,54 @@ int CMuPDF_page_annotations(CMuPDF_document *document, int index, CMuPDF_annotat
                             int *truncated, CMuPDF_error *error);
 /// Frees what CMuPDF_page_annotations returned (NULL is fine).
 void CMuPDF_annotations_free(CMuPDF_annotation *annotations, int count);
+
+/// Caps on what the edit functions take: longer text or coordinates further out are refused
+/// (CMUPDF_ERROR_ARGUMENT) before MuPDF sees them.
+enum CMuPDF_edit_caps {
+    CMUPDF_EDIT_STRING_MAX = 65536,
+    CMUPDF_EDIT_COORDINATE_MAX = 1000000,
+};
+
+// Annotation edits. Each runs under the document lock: it loads page `index`, finds the annotation
+// whose dictionary is object `object` (CMuPDF_annotation.object), changes it, lets MuPDF regenerate
+// the page's appearances (pdf_update_page), and drops every cached display list, so the next
+// render of any page shows the edit (a render already rasterizing finishes with its old list).
+// JavaScript stays disabled: form actions (keystroke, format, validate, calculate) do not run.
+// Returns a status: CMUPDF_ERROR_NOT_FOUND, CMUPDF_ERROR_REFUSED (with the reason),
+// CMUPDF_ERROR_ARGUMENT (bad input), or MuPDF's.
+
+/// Moves or resizes the annotation to `rect` {x0, y0, x1, y1} in PDF user space (unrotated, y up).
+/// Refused for locked and read-only annotations and read-only fields, and for subtypes whose rect
+/// MuPDF 1.21 derives from their geometry (Ink, Line, Polygon, PolyLine, text markup).
+int CMuPDF_annotation_set_rect(CMuPDF_document *document, int index, int object, const float rect[4],
+                               CMuPDF_error *error);
+/// Replaces the annotation's /Contents with UTF-8 `text`. Refused for read-only annotations, locked
+/// contents and widgets.
+int CMuPDF_annotation_set_contents(CMuPDF_document *document, int index, int object, const char *text,
+                                   CMuPDF_error *error);
+/// Sets a text or choice field's value (pdf_set_text_field_value, pdf_set_choice_field_value).
+/// Refused for read-only fields, signatures, other field kinds, text past /MaxLen characters, and a
+/// choice that is not one of the options (unless the combo box is editable). On success `*value` is
+/// the field's value afterwards, malloc'd, for the caller to free.
+int CMuPDF_field_set_value(CMuPDF_document *document, int index, int object, const char *text, char **value,
+                           CMuPDF_error *error);
+/// Toggles a checkbox or radio button (pdf_toggle_widget). On success `*value` is the field's value
+/// afterwards, malloc'd, for the caller to free.
+int CMuPDF_field_toggle(CMuPDF_document *document, int index, int object, char **value, CMuPDF_error *error);
+/// Sets /Root /ViewerPreferences /Direction to /R2L (`rtl` 1) or /L2R (0). Returns a status.
+int CMuPDF_document_set_right_to_left(CMuPDF_document *document, int rtl, CMuPDF_error *error);
+/// 1 when edits were made since the save last marked (CMuPDF_document_mark_saved), else 0. Never
+/// throws, takes no lock.
+int CMuPDF_document_has_unsaved_changes(CMuPDF_document *document);
+/// Records that the save which wrote `edits` edits (CMuPDF_document_save_incremental) was committed.
+void CMuPDF_document_mark_saved(CMuPDF_document *document, unsigned long edits);
+/// Saves the document incrementally to `path` (pdf_save_document, do_incremental): MuPDF writes the
+/// source bytes there (unless `path` already starts with them) and appends every edit since the
+/// document was opened. Not atomic: the caller gives a temporary file and renames it. Refused for a
+/// repaired file. On success `*saved_edits` is the number of edits written, for
+/// CMuPDF_document_mark_saved once the file is in place. Returns a status.
+int CMuPDF_document_save_incremental(CMuPDF_document *document, const char *path, unsigned long *saved_edits,
+                                     CMuPDF_error *error);
 
 /// One entry of the document outline (bookmarks), in the order a reader sees them (preorder).
 typedef struct CMuPDF_outline_entry {
