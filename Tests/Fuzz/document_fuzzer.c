@@ -1,9 +1,11 @@
 // libFuzzer target over the C shim's document path: the bytes are a file Lectern is asked to
 // show. It opens them (through a memfd, by path, as Lectern opens a file), reads the page count,
 // the binding direction and page labels, walks the page tree, reads page 1's info, renders it
-// small, and reads its text blocks, links and annotations (form fields too): every call the reader makes on a document before
-// and while showing its first page; then the outline and page 1's text character by character,
-// as the outline panel and search read them. Built and run by kiosk/fuzz, not part of the package.
+// small, and reads its text blocks, links and annotations (form fields too): every call the reader
+// makes on a document before and while showing its first page. Then it edits page 1's first
+// annotations (rect, contents, field value, toggle) and the reading direction and renders again, as
+// a visitor filling a form would; then the outline and page 1's text character by character, as the
+// outline panel and search read them. Built and run by kiosk/fuzz, not part of the package.
 #define _GNU_SOURCE
 #include "CMuPDF.h"
 #include <stdint.h>
@@ -70,8 +72,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             CMuPDF_annotation *annotations = NULL;
             int annotation_count = 0, annotations_cut = 0;
             if (CMuPDF_page_annotations(document, 0, &annotations, &annotation_count, &annotations_cut, &error) ==
-                CMUPDF_OK)
+                CMUPDF_OK && annotation_count <= 64) {
+                // Every edit on the first two annotations (of a page with at most 64: an edit loads the page
+                // again, a second under ASan for thousands), as a visitor filling the form would: each is
+                // refused or done, never a crash; then page 1 is drawn again from the edited document.
+                for (int i = 0; i < annotation_count && i < 2; i++) {
+                    int object = annotations[i].object;
+                    const float rect[4] = {10, 10, 200, 60};
+                    char *value = NULL;
+                    CMuPDF_annotation_set_rect(document, 0, object, rect, &error);
+                    CMuPDF_annotation_set_contents(document, 0, object, "fuzz \xc3\xa9", &error);
+                    if (CMuPDF_field_set_value(document, 0, object, "Fuzz 42", &value, &error) == CMUPDF_OK) free(value);
+                    value = NULL;
+                    if (CMuPDF_field_toggle(document, 0, object, &value, &error) == CMUPDF_OK) free(value);
+                }
+                CMuPDF_document_set_right_to_left(document, 1, &error);
+                unsigned char *pixels = calloc(32 * 32, 4);
+                if (pixels) {
+                    CMuPDF_page_render(document, 0, 0.1f, 0, 0, 32, 32, pixels, 32 * 4, NULL, &error);
+                    free(pixels);
+                }
                 CMuPDF_annotations_free(annotations, annotation_count);
+            } else {
+                CMuPDF_annotations_free(annotations, annotation_count);
+            }
             CMuPDF_outline_entry *entries = NULL;
             int entry_count = 0;
             if (CMuPDF_document_outline(document, &entries, &entry_count, &error) == CMUPDF_OK) free(entries);
