@@ -43,6 +43,9 @@ let package = Package(
         .target(name: "CFcft", dependencies: ["CPixman"]),
         .target(name: "CMuPDF", linkerSettings: mupdfLibraries),
         .target(name: "CLecternLinux"),
+        // The render worker's seccomp filter (Debian libseccomp-dev; static: one shared library
+        // fewer to load at every start).
+        .target(name: "CSeccomp", linkerSettings: [.linkedLibrary(":libseccomp.a")]),
         // Linux descriptors with one owner each (eventfd, timerfd, signalfd) and errno text,
         // shared by the modules that poll, wake and time things.
         .target(
@@ -79,6 +82,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // MuPDF in a child process: the worker's side and the reader's (RenderProcess.swift).
+        .target(
+            name: "LecternRenderProcess",
+            dependencies: [
+                "LecternCore", "LecternPDF", "LecternRender", "LecternLinux", "CLecternLinux", "CSeccomp",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "LecternWayland",
             dependencies: [
@@ -91,6 +102,7 @@ let package = Package(
             name: "LecternKiosk",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "LecternLinux", "CLecternLinux",
+                "LecternRenderProcess",
                 // The policy file (PolicyFile.swift says why this library).
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 // The metrics file (KioskMetrics.swift says why these).
@@ -103,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "LecternKiosk", "LecternCore", "LecternLinux",
+                "LecternKiosk", "LecternCore", "LecternLinux", "LecternRenderProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -119,6 +131,7 @@ let package = Package(
             name: "lectern-bench",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternRender", "LecternTestSupport", "LecternLinux",
+                "LecternRenderProcess",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

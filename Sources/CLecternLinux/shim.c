@@ -5,7 +5,14 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdlib.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
@@ -303,4 +310,119 @@ long CLecternLinux_send_datagram(int fd, const char *address, const char *messag
         n = sendto(fd, message, strlen(message), MSG_NOSIGNAL, (struct sockaddr *)&target, length);
     } while (n < 0 && errno == EINTR);
     return (long)n;
+}
+
+
+// MARK: - The render worker process
+
+int CLecternLinux_seqpacket_pair(int fds[2]) {
+    return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds);
+}
+
+long CLecternLinux_send_message(int socket, const void *bytes, long count, int fd) {
+    struct iovec iov = {.iov_base = (void *)bytes, .iov_len = (size_t)count};
+    union {
+        struct cmsghdr header;
+        char space[CMSG_SPACE(sizeof(int))];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = {.msg_iov = &iov, .msg_iovlen = 1};
+    if (fd >= 0) {
+        message.msg_control = control.space;
+        message.msg_controllen = sizeof control.space;
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(header), &fd, sizeof(int));
+    }
+    long sent;
+    do {
+        sent = sendmsg(socket, &message, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    return sent;
+}
+
+long CLecternLinux_receive_message(int socket, void *bytes, long count, int *fd) {
+    struct iovec iov = {.iov_base = bytes, .iov_len = (size_t)count};
+    union {
+        struct cmsghdr header;
+        char space[CMSG_SPACE(sizeof(int))];
+    } control;
+    struct msghdr message = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.space,
+                             .msg_controllen = sizeof control.space};
+    *fd = -1;
+    long received;
+    do {
+        received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    } while (received < 0 && errno == EINTR);
+    if (received < 0) return received;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS) memcpy(fd, CMSG_DATA(header), sizeof(int));
+    }
+    return received;
+}
+
+int CLecternLinux_wait_readable(int socket, int milliseconds) {
+    struct pollfd entry = {.fd = socket, .events = POLLIN};
+    int ready = poll(&entry, 1, milliseconds);
+    if (ready < 0 && errno == EINTR) return 0;
+    return ready < 0 ? -1 : ready > 0;
+}
+
+int CLecternLinux_spawn(const char *path, char *const argv[], const int *fds, int count) {
+    // Move the descriptors out of the way of their targets first (3, 4, …), so no dup2 is a
+    // no-op that would leave close-on-exec set.
+    int high[64];
+    if (count > 64) {
+        errno = EINVAL;
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        high[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 256);
+        if (high[i] < 0) {
+            for (int j = 0; j < i; j++) close(high[j]);
+            return -1;
+        }
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    for (int i = 0; i < count; i++) posix_spawn_file_actions_adddup2(&actions, high[i], 3 + i);
+    extern char **environ;
+    pid_t pid;
+    int status = posix_spawn(&pid, path, &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    for (int i = 0; i < count; i++) close(high[i]);
+    if (status != 0) {
+        errno = status;
+        return -1;
+    }
+    return pid;
+}
+
+int CLecternLinux_limit_worker(long bytes) {
+    struct rlimit none = {0, 0};
+    if (setrlimit(RLIMIT_CORE, &none) != 0) return -1;
+    if (bytes > 0) {
+        struct rlimit space = {(rlim_t)bytes, (rlim_t)bytes};
+        if (setrlimit(RLIMIT_AS, &space) != 0) return -1;
+    }
+    return prctl(PR_SET_PDEATHSIG, SIGKILL);
+}
+
+int CLecternLinux_kill_and_reap(int pid) {
+    kill(pid, SIGKILL);
+    int status;
+    pid_t reaped;
+    do {
+        reaped = waitpid(pid, &status, 0);
+    } while (reaped < 0 && errno == EINTR);
+    return reaped < 0 ? -1 : status;
+}
+
+int CLecternLinux_try_reap(int pid) {
+    int status;
+    pid_t reaped = waitpid(pid, &status, WNOHANG);
+    if (reaped == 0) return -2;
+    return reaped < 0 ? -1 : status;
 }

@@ -1178,6 +1178,13 @@ CMuPDF_cookie *CMuPDF_cookie_new(void) { return calloc(1, sizeof(CMuPDF_cookie))
 
 void CMuPDF_cookie_drop(CMuPDF_cookie *cookie) { free(cookie); }
 
+size_t CMuPDF_cookie_size(void) { return sizeof(CMuPDF_cookie); }
+
+CMuPDF_cookie *CMuPDF_cookie_at(void *memory) {
+    memset(memory, 0, sizeof(CMuPDF_cookie));
+    return memory;
+}
+
 // MuPDF polls `abort` without synchronization; a relaxed atomic store is the documented use.
 void CMuPDF_cookie_abort(CMuPDF_cookie *cookie) {
     __atomic_store_n(&cookie->cookie.abort, 1, __ATOMIC_RELAXED);

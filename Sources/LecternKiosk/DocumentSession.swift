@@ -44,6 +44,8 @@ final class DocumentSession {
     var configuration: KioskConfiguration
     let loop: EventLoop
     let logger: Logger
+    /// Where tiles are drawn and page text read: here or in the render worker process.
+    let backend: any DocumentBackend
     private let worker: RenderWorker<WorkResult>
     private let startTime: Double
     private var workerWatch: EventLoop.Watch?
@@ -74,8 +76,11 @@ final class DocumentSession {
     /// Called when something on screen may have changed (a tile arrived, the document opened).
     var onChange: (() -> Void)?
 
-    init(configuration: KioskConfiguration, loop: EventLoop, logger: Logger) throws(SystemError) {
+    init(
+        configuration: KioskConfiguration, backend: any DocumentBackend, loop: EventLoop, logger: Logger
+    ) throws(SystemError) {
         self.configuration = configuration
+        self.backend = backend
         self.loop = loop
         self.logger = logger
         worker = try RenderWorker()
@@ -190,7 +195,8 @@ final class DocumentSession {
             reader = try Reader(
                 document: pdf, firstPage: firstPage,
                 configuration: configuration.viewConfiguration(rightToLeft: pdf.isRightToLeft),
-                viewport: screenSize, budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic)
+                viewport: screenSize, budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic,
+                render: backend.tileRenderer(for: pdf))
         } catch {
             phase = .failed(.system(error))
             logger.error("\(Failure.system(error))")
@@ -270,7 +276,7 @@ final class DocumentSession {
         let missing = pages.filter { reader.pageText[$0] == nil && !reader.pageTextLoading.contains($0) }
         guard !missing.isEmpty else { return }
         reader.pageTextLoading.formUnion(missing)
-        let pdf = reader.document
-        worker.submit { .pageText(Reader.readPageText(of: pdf, pages: missing)) }
+        let read = backend.pageTextReader(for: reader.document)
+        worker.submit { .pageText(read(missing)) }
     }
 }

@@ -49,6 +49,7 @@ public final class KioskApp {
 
     /// The running parts, built in this order by `start()`.
     struct Parts {
+        let backend: any DocumentBackend
         let files: FileWatcher
         let policy: PolicyWatcher
         let session: DocumentSession
@@ -124,10 +125,13 @@ public final class KioskApp {
                 throw .system(error)
             }
         }
+        let backend: any DocumentBackend
         let files: FileWatcher
         let session: DocumentSession
         let display: Display
         do {
+            // The render worker starts first: it opens the document while the display connects.
+            backend = try makeDocumentBackend(configuration, loop: loop, logger: logger)
             files = try FileWatcher(loop: loop, logger: logger)
         } catch {
             throw .system(error)
@@ -138,10 +142,11 @@ public final class KioskApp {
         var opening = policy.current
         let restored = ViewStateStore.restoredView(at: statePath, for: &opening, logger: logger)
         do {
-            session = try DocumentSession(configuration: opening, loop: loop, logger: logger)
+            session = try DocumentSession(configuration: opening, backend: backend, loop: loop, logger: logger)
         } catch {
             policy.close()
             files.close()
+            backend.close()
             throw .system(error)
         }
         session.restoredView = restored
@@ -156,6 +161,7 @@ public final class KioskApp {
             session.close()
             policy.close()
             files.close()
+            backend.close()
             throw .system(error)
         }
         do {
@@ -167,6 +173,7 @@ public final class KioskApp {
             session.close()
             policy.close()
             files.close()
+            backend.close()
             throw .wayland(error)
         }
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
@@ -181,6 +188,7 @@ public final class KioskApp {
             session.close()
             policy.close()
             files.close()
+            backend.close()
             throw .system(error)
         }
         let dumper = configuration.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
@@ -210,6 +218,7 @@ public final class KioskApp {
             session.close()
             policy.close()
             files.close()
+            backend.close()
             throw .system(error)
         }
         input.configureInteractions = { [unowned session, unowned operations, configureInteractions] controller in
@@ -247,7 +256,8 @@ public final class KioskApp {
         }
         idle.restart()
         parts = Parts(
-            files: files, policy: policy, session: session, reloader: reloader, home: home, display: display,
+            backend: backend, files: files, policy: policy, session: session, reloader: reloader, home: home,
+            display: display,
             chrome: chrome, navigation: navigation, presenter: presenter, mirror: mirror,
             input: input, idle: idle, operations: operations,
             idleHandler: idleHandler)
@@ -281,5 +291,6 @@ public final class KioskApp {
         parts.session.close()
         parts.policy.close()
         parts.files.close()
+        parts.backend.close()
     }
 }

@@ -40,6 +40,8 @@ public struct KioskConfiguration: Sendable {
     public var idleResetSeconds = 120
     /// The tile cache's budget in bytes; nil means about three screens.
     public var cacheBudget: Int?
+    /// Where MuPDF draws: in process or in the render worker process (`render.*`).
+    public var renderProcess = RenderProcessPolicy()
 
     public init(documentPath: String, password: String? = nil, frameDumpPath: String? = nil) {
         self.documentPath = documentPath

@@ -106,6 +106,20 @@ public struct KioskStatus: Sendable {
     public var attractDeadline: Double?
     /// How far the page transition on screen is (nil: none is).
     public var transitionProgress: Double?
+    /// The render worker process (nil: MuPDF draws in this process).
+    public var renderWorker: RenderWorker?
+
+    /// The render worker process (`render.process = "on"`).
+    public struct RenderWorker: Equatable, Sendable {
+        /// The running worker's pid (nil between a death and the restart).
+        public var pid: Int32?
+        /// Workers started after the first (after a crash or an overrun deadline).
+        public var restarts: Int
+        /// Pages shown as "This page could not be drawn" (0-based), not asked for again.
+        public var failedPages: [Int]
+        /// Requests the worker is working on now.
+        public var requestsInFlight: Int
+    }
 
     /// A document on the shelf.
     public struct ShelfCover: Equatable, Sendable {
@@ -158,6 +172,10 @@ extension KioskApp {
         status.isAtRest =
             !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy && !parts.home.isBusy
             && !parts.navigation.isBusy && !parts.mirror.isBusy
+        status.renderWorker = parts.backend.workerStatus.map {
+            KioskStatus.RenderWorker(
+                pid: $0.pid, restarts: $0.restarts, failedPages: $0.failedPages, requestsInFlight: $0.requestsInFlight)
+        }
         status.documentReloads = parts.reloader.reloads
         status.documentReloadError = parts.reloader.lastError
         status.policyGeneration = parts.policy.generation

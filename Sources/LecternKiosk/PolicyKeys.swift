@@ -45,6 +45,13 @@ public enum PolicyKeys {
             Key(name: "password") { c, v in string(v) { c.password = $0.isEmpty ? nil : $0 } },
             Key(name: "frame-dump", isPath: true) { c, v in string(v) { c.frameDumpPath = $0.isEmpty ? nil : $0 } },
             Key(name: "cache-mb") { c, v in integer(v, 1...4096) { c.cacheBudget = $0 << 20 } },
+            Key(name: "render.process") { c, v in
+                choice(v, ["on": true, "off": false]) { c.renderProcess.isEnabled = $0 }
+            },
+            Key(name: "render.deadline") { c, v in number(v, 0.1...600) { c.renderProcess.deadline = $0 } },
+            Key(name: "render.address-space-mb") { c, v in
+                integer(v, 256...1_048_576) { c.renderProcess.addressSpace = $0 << 20 }
+            },
             Key(name: "layout.spreads") { c, v in
                 choice(v, ["single": SpreadMode.single, "double": .double, "cover": .cover]) { c.spreadMode = $0 }
             },

@@ -49,24 +49,28 @@ final class Reader {
 
     convenience init(
         document: PDFDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size,
-        budget: TileBudget
+        budget: TileBudget, render: TileScheduler.Render? = nil
     ) throws(SystemError) {
         let estimate = (try? Reader.geometry(of: firstPage)) ?? (try! PageGeometry(size: Size(width: 612, height: 792)))
         var pages = PageTable(count: document.pageCount, estimate: estimate)
         _ = try? pages.setGeometry(estimate, forPage: 0)
         try self.init(
-            document: document, pages: pages, configuration: configuration, viewport: viewport, budget: budget)
+            document: document, pages: pages, configuration: configuration, viewport: viewport, budget: budget,
+            render: render)
     }
 
     /// A reader of `document` laying out `pages` (another reader's: the presenter mirror's).
+    /// - Parameter render: draws a tile (default: MuPDF in this process; `DocumentBackend`).
     init(
-        document: PDFDocument, pages: PageTable, configuration: ViewConfiguration, viewport: Size, budget: TileBudget
+        document: PDFDocument, pages: PageTable, configuration: ViewConfiguration, viewport: Size, budget: TileBudget,
+        render: TileScheduler.Render? = nil
     ) throws(SystemError) {
         self.document = document
         view = DocumentView(pages: pages, configuration: configuration, viewportSize: viewport)
         cache = TileCache(budget: 0)
         planner = TilePlanner(cache: cache, budget: budget)
-        scheduler = try TileScheduler { key, cookie in TileContent.render(key, of: document, cookie: cookie) }
+        scheduler = try TileScheduler(
+            render: render ?? { key, cookie in TileContent.render(key, of: document, cookie: cookie) })
     }
 
     /// Stops the work for this document: reading page sizes, and the tile workers, waited for
@@ -186,17 +190,20 @@ final class Reader {
             milliseconds: (ContinuousClock.now - start).milliseconds)
     }
 
+    /// A link as touch sees it.
+    static func linkTarget(_ link: PDFLink) -> (rect: Rect, target: LinkTarget) {
+        switch link.target {
+        case .page(let target): (link.rect, .page(target))
+        case .uri(let address): (link.rect, .uri(address))
+        }
+    }
+
     /// The text blocks and links of `pages`.
     static func readPageText(of pdf: PDFDocument, pages: [Int]) -> [Int: PageText] {
         var result: [Int: PageText] = [:]
         for page in pages {
             let blocks = ((try? pdf.textBlocks(page: page)) ?? [])
-            let links: [(rect: Rect, target: LinkTarget)] = ((try? pdf.links(page: page)) ?? []).map { link in
-                switch link.target {
-                case .page(let target): (link.rect, .page(target))
-                case .uri(let address): (link.rect, .uri(address))
-                }
-            }
+            let links = ((try? pdf.links(page: page)) ?? []).map(linkTarget)
             result[page] = PageText(blocks: blocks, links: links)
         }
         return result

@@ -49,6 +49,8 @@ struct ReaderScene {
                 scene.banner = notice
             } else if wasRepaired {
                 scene.banner = "This file is damaged: showing what could be recovered."
+            } else if plan.showsUndrawable {
+                scene.banner = TileContent.undrawableReason + "."
             } else if plan.showsFailure {
                 scene.banner = "Part of this page cannot be shown: it is damaged."
             } else if plan.showsDamage {

@@ -73,6 +73,8 @@ extension LaunchOptions {
         case "binding": return set(\.binding, BindingOption(rawValue: value))
         case "transition": return set(\.transition, TransitionOption(rawValue: value))
         case "mirror": return set(\.mirror, MirrorOption(rawValue: value))
+        case "render-process": return set(\.renderProcess, RenderProcessOption(rawValue: value))
+        case "render-deadline": return set(\.renderDeadline, Double(value))
         case "page": return set(\.page, Int(value))
         case "idle-reset": return set(\.idleReset, Int(value))
         default: return false

@@ -24,6 +24,9 @@ struct LaunchOptions: Equatable {
     var idleReset: Int?
     var cacheMegabytes: Int?
     var mirror: MirrorOption?
+    var renderProcess: RenderProcessOption?
+    /// Seconds.
+    var renderDeadline: Double?
 
     /// The checks `Lectern.validate()` makes, with its messages.
     func validate() throws {
@@ -33,6 +36,9 @@ struct LaunchOptions: Equatable {
             throw ValidationError("--cache-mb must be between 1 and 4096")
         }
         if let frameDump, frameDump.isEmpty { throw ValidationError("--frame-dump needs a path") }
+        if let renderDeadline, !(0.1...600).contains(renderDeadline) {
+            throw ValidationError("--render-deadline must be between 0.1 and 600 seconds")
+        }
     }
 
     /// The command line's settings by policy key (every option has one): they override the
@@ -52,6 +58,8 @@ struct LaunchOptions: Equatable {
         overrides["start.page"] = page.map(PolicyValue.integer)
         overrides["idle.reset"] = idleReset.map(PolicyValue.integer)
         overrides["mirror"] = mirror.map { .string($0.rawValue) }
+        overrides["render.process"] = renderProcess.map { .string($0.rawValue) }
+        overrides["render.deadline"] = renderDeadline.map(PolicyValue.number)
         return overrides
     }
 
@@ -68,6 +76,8 @@ struct LaunchOptions: Equatable {
         configuration.idleResetSeconds = idleReset ?? 120
         configuration.policy.mirror = mirror == .off ? .off : .auto
         configuration.shelfPaths = files.count > 1 ? files : []
+        configuration.renderProcess.isEnabled = renderProcess == .on
+        if let renderDeadline { configuration.renderProcess.deadline = renderDeadline }
         configuration.overrides = overrides
         return configuration
     }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import LecternCore
 import LecternKiosk
+import LecternRenderProcess
 import Logging
 
 /// `lectern [FILE]`: shows a PDF fullscreen on a Wayland kiosk.
@@ -83,13 +84,26 @@ struct Lectern: ParsableCommand {
     @Option(help: "Presenter mirror on a second screen: auto (default: the page aspect-fit there) or off.")
     var mirror: MirrorOption?
 
+    @Option(
+        name: .customLong("render-process"),
+        help: "Draw pages in a separate, sandboxed worker process: on, or off (default: in this process).")
+    var renderProcess: RenderProcessOption?
+
+    @Option(
+        name: .customLong("render-deadline"),
+        help: ArgumentHelp(
+            "With the render process: seconds a page may take before it shows as not drawn (default 4).",
+            valueName: "seconds"))
+    var renderDeadline: Double?
+
     /// The options as parsed here, for the reader.
     var options: LaunchOptions {
         LaunchOptions(
             files: files, password: password, frameDump: frameDump, config: config, checkConfig: checkConfig,
             spreads: spreads, scroll: scroll,
             direction: direction, binding: binding, transition: transition, page: page, idleReset: idleReset,
-            cacheMegabytes: cacheMegabytes, mirror: mirror)
+            cacheMegabytes: cacheMegabytes, mirror: mirror, renderProcess: renderProcess, renderDeadline: renderDeadline
+        )
     }
 
     func validate() throws { try options.validate() }
@@ -103,6 +117,10 @@ struct Lectern: ParsableCommand {
     /// (`FastCommandLine`: swift-argument-parser's reflection costs milliseconds at every start)
     /// and gives any other to swift-argument-parser: help, errors and checks stay its own.
     static func main() {
+        // The render worker (`RenderProcess` starts it): before anything else of the reader.
+        if CommandLine.arguments.count > 1, CommandLine.arguments[1] == RenderWorkerMain.option {
+            Glibc.exit(RenderWorkerMain.run(Array(CommandLine.arguments.dropFirst(2))))
+        }
         switch FastCommandLine(Array(CommandLine.arguments.dropFirst())) {
         case .version:
             print(version)
@@ -185,4 +203,8 @@ enum TransitionOption: String, ExpressibleByArgument, CaseIterable {
 
 enum MirrorOption: String, ExpressibleByArgument, CaseIterable {
     case auto, off
+}
+
+enum RenderProcessOption: String, ExpressibleByArgument, CaseIterable {
+    case on, off
 }

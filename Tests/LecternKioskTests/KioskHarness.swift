@@ -104,6 +104,11 @@ final class KioskHarness {
             case "--frame-dump": configuration.frameDumpPath = try value()
             case "--config": configuration.policyPath = try value()
             case "--mirror": configuration.policy.mirror = try value() == "off" ? .off : .auto
+            case "--render-process":
+                configuration.renderProcess.isEnabled = try value() == "on"
+                configuration.renderProcess.executable = try LecternProcess.lecternExecutable().path
+            case "--render-deadline": configuration.renderProcess.deadline = Double(try value()) ?? 4
+            case "--render-delay-ms": configuration.renderProcess.renderDelayMilliseconds = Int(try value()) ?? 0
             case let option where option.hasPrefix("--"): throw HarnessError("unknown option \(option)")
             case let path: configuration.documentPath = path
             }

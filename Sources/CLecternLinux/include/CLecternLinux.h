@@ -84,3 +84,28 @@ int CLecternLinux_datagram_socket(void);
 /// Sends `message` as one datagram to the socket at `address` (a path, or "@name" for the
 /// abstract namespace), without SIGPIPE; returns the bytes sent or -1 with errno set.
 long CLecternLinux_send_datagram(int fd, const char *address, const char *message);
+
+/// A close-on-exec Unix SOCK_SEQPACKET socket pair (message boundaries kept) in `fds`.
+int CLecternLinux_seqpacket_pair(int fds[2]);
+/// Sends one message of `count` bytes, with descriptor `fd` attached (SCM_RIGHTS) unless it is
+/// -1, without SIGPIPE; blocks. Returns the bytes sent or -1 with errno set.
+long CLecternLinux_send_message(int socket, const void *bytes, long count, int fd);
+/// Receives one message into `bytes` (at most `count`), and the descriptor attached to it in
+/// `*fd` (close-on-exec; -1 when none). Blocks. Returns the bytes read, 0 when the peer is gone,
+/// -1 with errno set.
+long CLecternLinux_receive_message(int socket, void *bytes, long count, int *fd);
+/// Waits until `socket` is readable or `milliseconds` pass: 1 readable (or hung up), 0 not yet,
+/// -1 with errno set.
+int CLecternLinux_wait_readable(int socket, int milliseconds);
+/// Starts `path` with `argv` (NULL-terminated), its descriptors 3, 4, … being `fds[0..<count]`
+/// (every other descriptor is close-on-exec) and standard input, output and error inherited.
+/// Returns the child's pid, or -1 with errno set.
+int CLecternLinux_spawn(const char *path, char *const argv[], const int *fds, int count);
+/// Limits this process's address space to `bytes` (RLIMIT_AS, 0: unchanged), forbids core dumps
+/// (RLIMIT_CORE 0), and asks for SIGKILL when the parent dies (PR_SET_PDEATHSIG). Returns 0, or
+/// -1 with errno set.
+int CLecternLinux_limit_worker(long bytes);
+/// Sends SIGKILL to `pid` and reaps it; returns the wait status, or -1 with errno set.
+int CLecternLinux_kill_and_reap(int pid);
+/// Reaps `pid` if it has ended (WNOHANG): its wait status, -2 while it runs, -1 with errno set.
+int CLecternLinux_try_reap(int pid);

@@ -220,6 +220,11 @@ int CMuPDF_document_page_labels(CMuPDF_document *document, CMuPDF_page_label_ran
 typedef struct CMuPDF_cookie CMuPDF_cookie;
 CMuPDF_cookie *CMuPDF_cookie_new(void);
 void CMuPDF_cookie_drop(CMuPDF_cookie *cookie);
+/// The bytes a cookie takes, for one placed in memory the caller owns (shared with another process).
+size_t CMuPDF_cookie_size(void);
+/// A cleared cookie in `memory` (at least CMuPDF_cookie_size() bytes, 8-byte aligned), which the
+/// caller owns: never CMuPDF_cookie_drop it.
+CMuPDF_cookie *CMuPDF_cookie_at(void *memory);
 /// Asks a running (or the next) render that uses this cookie to stop. Any thread.
 void CMuPDF_cookie_abort(CMuPDF_cookie *cookie);
 int CMuPDF_cookie_is_aborted(CMuPDF_cookie *cookie);

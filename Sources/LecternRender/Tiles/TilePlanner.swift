@@ -42,6 +42,8 @@ public final class TilePlanner {
         /// Whether something visible was drawn from damaged content, or failed to render.
         public var showsDamage = false
         public var showsFailure = false
+        /// A page the render worker process could not draw (it crashed on it or overran its deadline).
+        public var showsUndrawable = false
         /// The visible pages drawn sharp.
         public var sharpPages: [Int] = []
         /// The thumbnails asked for (`plan(…thumbnails:)`), each drawn once its render is cached.
@@ -257,8 +259,9 @@ public final class TilePlanner {
         case .image(let image, let isDamaged):
             if isDamaged { plan.showsDamage = true }
             return Scene.Layer(.image(image), rect: target)
-        case .failed:
+        case .failed(let reason):
             plan.showsFailure = true
+            if reason == TileContent.undrawableReason { plan.showsUndrawable = true }
             return Scene.Layer(.fill(Self.errorTileColor), rect: target)
         }
     }

@@ -2,10 +2,42 @@ import LecternCore
 import LecternPDF
 
 extension TileContent {
+    /// What a tile whose page the render worker process could not draw (it crashed on it, or
+    /// ran past the deadline) shows: an error tile with this reason, and a banner saying so.
+    public static let undrawableReason = "This page could not be drawn"
+
+    /// An error tile for a page the render worker could not draw (`undrawableReason`).
+    public static var undrawable: TileContent { .failed(undrawableReason) }
+
     /// Renders the piece of a page `key` names with MuPDF: the page scaled so its width is the
     /// key's page width, and the key's rectangle of it. A render error becomes an error tile;
     /// a cancelled render is nil. Any thread (the document may render several tiles at once).
     public static func render(_ key: TileKey, of document: PDFDocument, cookie: RenderCookie? = nil) -> TileContent? {
+        let rect = key.rect
+        guard rect.width > 0, rect.height > 0 else { return .failed("\(key) is outside its page") }
+        let image = RasterImage(width: rect.width, height: rect.height)
+        switch draw(key, of: document, into: image.pixels, stride: image.stride, cookie: cookie) {
+        case .drawn(let isDamaged): return .image(image, isDamaged: isDamaged)
+        case .cancelled: return nil
+        case .failed(let reason): return .failed(reason)
+        }
+    }
+
+    /// How drawing a tile into memory ended.
+    public enum DrawOutcome: Sendable, Equatable {
+        /// The pixels hold the tile (`isDamaged`: MuPDF skipped damaged content).
+        case drawn(isDamaged: Bool)
+        case cancelled
+        case failed(String)
+    }
+
+    /// Draws the piece of a page `key` names into `pixels` (`key.rect`'s size, `stride` bytes a
+    /// row): `render(_:of:cookie:)` into memory the caller owns (the render worker process draws
+    /// into memory it shares with the reader).
+    public static func draw(
+        _ key: TileKey, of document: PDFDocument, into pixels: UnsafeMutableRawPointer, stride: Int,
+        cookie: RenderCookie?
+    ) -> DrawOutcome {
         let info: PageInfo
         do {
             info = try document.pageInfo(at: key.page)
@@ -15,17 +47,16 @@ extension TileContent {
         let scale = Double(key.pageWidth) / max(1, info.displaySize.width)
         let rect = key.rect
         guard rect.width > 0, rect.height > 0 else { return .failed("\(key) is outside its page") }
-        let image = RasterImage(width: rect.width, height: rect.height)
         do throws(PDFError) {
             try document.render(
                 page: key.page, scale: scale,
                 region: PixelBox(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
-                into: image.pixels, stride: image.stride, cookie: cookie)
-            return .image(image, isDamaged: false)
+                into: pixels, stride: stride, cookie: cookie)
+            return .drawn(isDamaged: false)
         } catch  where error.kind == .renderIncomplete {
-            return .image(image, isDamaged: true)
+            return .drawn(isDamaged: true)
         } catch  where error.kind == .cancelled {
-            return nil
+            return .cancelled
         } catch {
             return .failed(error.description)
         }

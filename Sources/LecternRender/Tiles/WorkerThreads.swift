@@ -9,13 +9,13 @@ import LecternLinux
 
 /// A mutex with one condition variable, as `NSCondition` offers: `lock`, `unlock`, `wait`,
 /// `broadcast`. Not recursive.
-final class ConditionLock: @unchecked Sendable {
+public final class ConditionLock: @unchecked Sendable {
     // Sendable: the pthread objects are made for sharing between threads; they live at stable
     // heap addresses (a pthread mutex must not move) owned by this object.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    public init() {
         // With default attributes these only fail on resource exhaustion at start.
         precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed")
         precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
@@ -28,12 +28,12 @@ final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
     /// Unlocks, sleeps until `broadcast` (or a spurious wake-up: callers loop), locks again.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    public func wait() { pthread_cond_wait(condition, mutex) }
     /// As `wait()`, but for at most `seconds`; false when the time ran out.
-    func wait(seconds: Double) -> Bool {
+    public func wait(seconds: Double) -> Bool {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)  // the condition variable's default clock
         let nanoseconds = Int(now.tv_nsec) + Int((max(0, seconds) * 1e9).rounded())
@@ -42,12 +42,12 @@ final class ConditionLock: @unchecked Sendable {
     }
 
     /// Wakes every thread in `wait`.
-    func broadcast() { pthread_cond_broadcast(condition) }
+    public func broadcast() { pthread_cond_broadcast(condition) }
 }
 
 /// Starts a detached thread named `name` (its first 15 bytes show in `ps` and `top`) that
 /// runs `body`, with the default stack size (the stack rlimit, as `Thread` had).
-func startDetachedThread(named name: String, _ body: @escaping @Sendable () -> Void) {
+public func startDetachedThread(named name: String, _ body: @escaping @Sendable () -> Void) {
     final class Box: Sendable {
         let name: String
         let body: @Sendable () -> Void

@@ -1,0 +1,9 @@
+#pragma once
+// The render worker's system call filter (libseccomp, Debian libseccomp-dev).
+
+/// Allows this process (every thread: SECCOMP_FILTER_FLAG_TSYNC) only the system calls a render
+/// worker needs once its document is open: memory, futexes, reading the open file, messages on
+/// its sockets, the shared tile buffers, logging to standard error, and ending. Opening files
+/// fails with EPERM (MuPDF then reports an error); anything else kills the process.
+/// Returns 0, or a negative errno value.
+int CSeccomp_install_render_filter(void);

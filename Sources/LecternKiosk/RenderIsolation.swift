@@ -1,0 +1,129 @@
+import Glibc
+import LecternCore
+import LecternLinux
+import LecternPDF
+import LecternRender
+import LecternRenderProcess
+import LecternWayland
+import Logging
+import SystemPackage
+
+/// Where MuPDF draws the document's tiles and reads its pages' text (`render.process`): in
+/// this process, on the render threads, or in the render worker process.
+public struct RenderProcessPolicy: Sendable, Equatable {
+    /// Whether tiles and page text come from the render worker process (`--render-process on`).
+    public var isEnabled = false
+    /// Seconds a request may take in the worker before it is killed and the page shows as
+    /// undrawable (`--render-deadline`).
+    public var deadline = 4.0
+    /// The worker's address space limit (RLIMIT_AS) in bytes: above MuPDF's own cap (384 MiB),
+    /// its threads' stacks and heaps, and the tile buffers.
+    public var addressSpace = 2048 << 20
+    /// The `lectern` executable the worker runs (nil: this process's own; tests name the built one).
+    public var executable: String?
+    /// Tests: milliseconds each render waits in the worker (to kill it mid-render).
+    public var renderDelayMilliseconds = 0
+
+    public init() {}
+}
+
+/// Where the session's document is drawn: a protocol so the reader's call sites do not care.
+protocol DocumentBackend: AnyObject {
+    /// What the tile scheduler calls to draw a tile of `document` (render threads).
+    func tileRenderer(for document: PDFDocument) -> TileScheduler.Render
+    /// What reads the text blocks and links of pages of `document` (on the session's worker thread).
+    func pageTextReader(for document: PDFDocument) -> @Sendable ([Int]) -> [Int: PageText]
+    /// The render worker's state (nil: rendering is in process).
+    var workerStatus: RenderProcess.Status? { get }
+    /// Stops the worker (shutdown).
+    func close()
+}
+
+/// Today's path: MuPDF on this process's render threads.
+final class InProcessBackend: DocumentBackend {
+    func tileRenderer(for document: PDFDocument) -> TileScheduler.Render {
+        { key, cookie in TileContent.render(key, of: document, cookie: cookie) }
+    }
+
+    func pageTextReader(for document: PDFDocument) -> @Sendable ([Int]) -> [Int: PageText] {
+        { pages in Reader.readPageText(of: document, pages: pages) }
+    }
+
+    var workerStatus: RenderProcess.Status? { nil }
+    func close() {}
+}
+
+/// MuPDF in the render worker process, started here at start-up (while the display connects)
+/// for the configured document, with a deadline per request on the loop's timers.
+///
+/// Only the session's first document goes through it: a reloaded version, the shelf's other
+/// documents and their covers are drawn in process (the worker holds one document).
+final class WorkerBackend: DocumentBackend {
+    let process: RenderProcess
+    private let documentPath: String
+    private let loop: EventLoop
+    private let deadline: Double
+    private var watch: EventLoop.Watch?
+    private var timers: [UInt64: EventLoop.Timer] = [:]
+
+    init(configuration: KioskConfiguration, loop: EventLoop, logger: Logger) throws(SystemError) {
+        let policy = configuration.renderProcess
+        var settings = RenderProcess.Settings(
+            executable: policy.executable ?? "/proc/self/exe", documentPath: configuration.documentPath,
+            password: configuration.password, startPage: configuration.startPage,
+            channels: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))), addressSpace: policy.addressSpace)
+        settings.renderDelayMilliseconds = policy.renderDelayMilliseconds
+        process = try RenderProcess(settings: settings, logger: logger)
+        documentPath = configuration.documentPath
+        self.loop = loop
+        deadline = policy.deadline
+        watch = loop.watch(FileDescriptor(rawValue: process.eventDescriptor)) { [unowned self] in watchdog() }
+        process.start()
+    }
+
+    /// Arms a deadline for each request that started, disarms it for each that ended.
+    private func watchdog() {
+        let (started, finished) = process.takeEvents()
+        for id in started {
+            timers[id] = loop.schedule(after: deadline) { [unowned self] in
+                timers[id] = nil
+                process.expire(id)
+            }
+        }
+        for id in finished { timers.removeValue(forKey: id)?.cancel() }
+    }
+
+    func tileRenderer(for document: PDFDocument) -> TileScheduler.Render {
+        guard document.path == documentPath else { return InProcessBackend().tileRenderer(for: document) }
+        return { [process] key, cookie in process.render(key, cookie: cookie) }
+    }
+
+    func pageTextReader(for document: PDFDocument) -> @Sendable ([Int]) -> [Int: PageText] {
+        guard document.path == documentPath else { return InProcessBackend().pageTextReader(for: document) }
+        return { [process] pages in
+            var result: [Int: PageText] = [:]
+            for page in pages {
+                let (blocks, links) = (try? process.pageText(page: page).get()) ?? ([], [])
+                result[page] = PageText(blocks: blocks, links: links.map(Reader.linkTarget))
+            }
+            return result
+        }
+    }
+
+    var workerStatus: RenderProcess.Status? { process.status }
+
+    func close() {
+        watch?.cancel()
+        for timer in timers.values { timer.cancel() }
+        timers.removeAll()
+        process.stop()
+    }
+}
+
+/// The backend `configuration` asks for.
+func makeDocumentBackend(
+    _ configuration: KioskConfiguration, loop: EventLoop, logger: Logger
+) throws(SystemError) -> any DocumentBackend {
+    configuration.renderProcess.isEnabled
+        ? try WorkerBackend(configuration: configuration, loop: loop, logger: logger) : InProcessBackend()
+}

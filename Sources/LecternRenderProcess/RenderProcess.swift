@@ -1,0 +1,390 @@
+import CLecternLinux
+import Glibc
+import LecternCore
+import LecternLinux
+import LecternPDF
+import LecternRender
+import Logging
+
+/// The reader's side of the render worker process: starts `lectern --render-worker` (the same
+/// binary, exec'd: a fork of a process whose Swift runtime and threads are running is not safe
+/// to keep running), asks it for tiles and page text over one channel per render thread, and
+/// starts it again when it dies.
+///
+/// Thread safe: render threads call `render(_:cookie:)` and `pageText(page:)`, which block
+/// until the worker answers (never on the main thread). The main thread runs the deadline
+/// watchdog: it learns of requests through `eventDescriptor`/`takeEvents()` and calls
+/// `expire(_:)` for one that overran; the worker is then killed, that page shows as undrawable,
+/// and the other requests in flight are asked again of a new worker.
+public final class RenderProcess: @unchecked Sendable {
+    // Sendable: all mutable state is guarded by `lock`.
+    /// How to start the worker.
+    public struct Settings: Sendable {
+        /// The `lectern` executable (by default this process's own).
+        public var executable: String
+        public var documentPath: String
+        public var password: String?
+        /// The page the worker interprets as soon as the document is open.
+        public var startPage: Int
+        /// Channels, one per render thread (a render waits for a free one).
+        public var channels: Int
+        /// The worker's RLIMIT_AS in bytes.
+        public var addressSpace: Int
+        /// Tests: milliseconds each render waits in the worker first (0: none).
+        public var renderDelayMilliseconds = 0
+
+        public init(
+            executable: String, documentPath: String, password: String?, startPage: Int, channels: Int,
+            addressSpace: Int
+        ) {
+            self.executable = executable
+            self.documentPath = documentPath
+            self.password = password
+            self.startPage = startPage
+            self.channels = channels
+            self.addressSpace = addressSpace
+        }
+    }
+
+    /// What the worker is doing, for `KioskStatus`.
+    public struct Status: Equatable, Sendable {
+        /// The running worker's pid (nil: none runs now).
+        public var pid: Int32?
+        /// Workers started after the first (after a crash or a deadline).
+        public var restarts = 0
+        /// Pages shown as "could not be drawn" (0-based): not asked for again.
+        public var failedPages: [Int] = []
+        /// Requests the worker is working on now.
+        public var requestsInFlight = 0
+    }
+
+    /// Each tile buffer's size: the biggest single-tile page (`TileGrid.singleTileArea`) fits.
+    static let bufferSize = SharedTileBuffer.pixelOffset + 4 * TileGrid.singleTileArea + (1 << 20)
+
+    private let settings: Settings
+    private let logger: Logger
+    private let lock = ConditionLock()
+    private var state = State()
+    private let events: EventFD
+
+    private struct State {
+        var worker: Worker?
+        var starts = 0
+        var nextID: UInt64 = 1
+        var inFlight: [UInt64: (page: Int, worker: Worker)] = [:]
+        var started: [UInt64] = []
+        var finished: [UInt64] = []
+        var expired: Set<UInt64> = []
+        /// The workers each page was in flight in when they died.
+        var crashes: [Int: Set<ObjectIdentifier>] = [:]
+        var undrawable: Set<Int> = []
+        var stopped = false
+    }
+
+    public init(settings: Settings, logger: Logger) throws(SystemError) {
+        self.settings = settings
+        self.logger = logger
+        events = try EventFD()
+    }
+
+    deinit { stop() }
+
+    /// Readable when requests started or ended (`takeEvents()`), for the main loop to watch.
+    public var eventDescriptor: Int32 { events.descriptor.rawValue }
+
+    /// Starts the worker now, so it opens the document while the window comes up.
+    public func start() {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = runningWorker()
+    }
+
+    /// Kills the worker (shutdown); requests after this fail.
+    public func stop() {
+        lock.lock()
+        state.stopped = true
+        let worker = state.worker
+        state.worker = nil
+        lock.unlock()
+        worker?.kill()
+    }
+
+    public var status: Status {
+        lock.lock()
+        defer { lock.unlock() }
+        return Status(
+            pid: state.worker.flatMap { $0.isDead ? nil : $0.pid }, restarts: max(0, state.starts - 1),
+            failedPages: state.undrawable.sorted(), requestsInFlight: state.inFlight.count)
+    }
+
+    /// The requests started and ended since the last call (the watchdog's timers). Main thread.
+    public func takeEvents() -> (started: [UInt64], finished: [UInt64]) {
+        events.drain()
+        lock.lock()
+        defer {
+            state.started.removeAll()
+            state.finished.removeAll()
+            lock.unlock()
+        }
+        return (state.started, state.finished)
+    }
+
+    /// Request `id` overran its deadline: its page is not asked for again, and the worker is
+    /// killed (the requests in flight with it are asked again of a new one). Main thread.
+    public func expire(_ id: UInt64) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let request = state.inFlight[id] else { return }
+        state.expired.insert(id)
+        state.undrawable.insert(request.page)
+        request.worker.overran = true
+        logger.error("page \(request.page + 1) took longer than its deadline: stopping the render worker")
+        Glibc.kill(request.worker.pid, SIGKILL)
+    }
+
+    // MARK: Requests
+
+    /// Draws tile `key` in the worker; nil when `cookie` cancelled it. A page the worker died
+    /// on twice, or that overran its deadline, is `TileContent.undrawable`. Render threads.
+    public func render(_ key: TileKey, cookie: RenderCookie) -> TileContent? {
+        let rect = key.rect
+        guard rect.width > 0, rect.height > 0 else { return .failed("\(key) is outside its page") }
+        let stride = rect.width * 4
+        let needed = SharedTileBuffer.pixelOffset + stride * rect.height
+        let outcome = ask(.render(key, stride: stride), page: key.page, cookie: cookie) {
+            (channel: Channel) throws(SystemError) -> SharedTileBuffer in
+            if channel.buffer.map({ $0.size < needed }) ?? true {
+                channel.buffer = try SharedTileBuffer(size: max(needed, Self.bufferSize))
+                channel.bufferSent = false
+            }
+            return channel.buffer!
+        }
+        switch outcome {
+        case .answer(.drawn(.drawn(let isDamaged)), let buffer?):
+            let image = RasterImage(width: rect.width, height: rect.height)
+            image.pixels.copyMemory(from: buffer.pixels, byteCount: stride * rect.height)
+            return .image(image, isDamaged: isDamaged)
+        case .answer(.drawn(.cancelled), _): return nil
+        case .answer(.drawn(.failed(let reason)), _), .answer(.failed(let reason), _), .failed(let reason):
+            return .failed(reason)
+        case .answer: return .failed("the render worker answered a render with something else")
+        case .undrawable: return .undrawable
+        }
+    }
+
+    /// The text blocks and links of `page`, read in the worker. Any thread but the main one.
+    public func pageText(page: Int) -> Result<(blocks: [Rect], links: [PDFLink]), WireError> {
+        switch ask(.pageText(page: page), page: page, cookie: nil, buffer: nil) {
+        case .answer(.pageText(let blocks, let links), _): .success((blocks, links))
+        case .answer(.failed(let reason), _), .failed(let reason): .failure(WireError(reason))
+        case .answer: .failure(WireError("the render worker answered a text request with something else"))
+        case .undrawable: .failure(WireError(TileContent.undrawableReason))
+        }
+    }
+
+    private enum Outcome {
+        case answer(WorkerResponse, SharedTileBuffer?)
+        case failed(String)
+        case undrawable
+    }
+
+    /// Asks `request` about `page` of a running worker (starting one if none runs), with the
+    /// channel's tile buffer when `buffer` gives one; asks a new worker once more when the
+    /// worker dies, unless the page is to blame.
+    private func ask(
+        _ request: WorkerRequest, page: Int, cookie: RenderCookie?,
+        buffer: ((Channel) throws(SystemError) -> SharedTileBuffer)?
+    ) -> Outcome {
+        while true {
+            lock.lock()
+            if state.undrawable.contains(page) {
+                lock.unlock()
+                return .undrawable
+            }
+            guard let worker = runningWorker() else {
+                lock.unlock()
+                return .failed("the render worker cannot start")
+            }
+            let channel = worker.takeChannel(lock)
+            let id = state.nextID
+            state.nextID += 1
+            state.inFlight[id] = (page, worker)
+            state.started.append(id)
+            lock.unlock()
+            events.signal()
+
+            var answer: WorkerResponse?
+            var tiles: SharedTileBuffer?
+            do throws(SystemError) {
+                tiles = try buffer?(channel)
+                answer = exchange(request, on: channel, worker: worker, tiles: tiles, cookie: cookie)
+            } catch {
+                answer = .failed("cannot share tiles with the render worker: \(error)")
+            }
+
+            lock.lock()
+            state.inFlight[id] = nil
+            state.finished.append(id)
+            let expired = state.expired.remove(id) != nil
+            if answer == nil { workerDied(worker, page: page) }
+            worker.returnChannel(channel, lock)
+            lock.unlock()
+            events.signal()
+            if let answer { return .answer(answer, tiles) }
+            if expired || cookie?.isCancelled == true {
+                return expired ? .undrawable : .answer(.drawn(.cancelled), nil)
+            }
+        }
+    }
+
+    /// Sends `request` on `channel` and waits for the answer, passing a cancel of `cookie` on to
+    /// the worker through the buffer's shared cookie. Nil when the worker died.
+    private func exchange(
+        _ request: WorkerRequest, on channel: Channel, worker: Worker, tiles: SharedTileBuffer?, cookie: RenderCookie?
+    ) -> WorkerResponse? {
+        if channel.awaitsOpen {
+            guard let opened = receive(on: channel.socket) else { return nil }
+            channel.awaitsOpen = false
+            if case .failed(let reason) = opened { worker.openFailure = reason }
+        }
+        if let reason = worker.openFailure { return .failed(reason) }
+        var shared: RenderCookie?
+        if let tiles { shared = RenderCookie(clearing: tiles.memory) }
+        let fd = tiles.map { channel.bufferSent ? -1 : $0.fd } ?? -1
+        guard channel.socket.send(request, fd: fd) else { return nil }
+        if tiles != nil { channel.bufferSent = true }
+        if let cookie, let shared {
+            while !channel.socket.waitReadable(milliseconds: 5) {
+                if cookie.isCancelled && !shared.isCancelled { shared.cancel() }
+            }
+        }
+        return receive(on: channel.socket)
+    }
+
+    private func receive(on socket: WorkerChannel) -> WorkerResponse? {
+        guard let (bytes, fd) = socket.receive() else { return nil }
+        if fd >= 0 { close(fd) }
+        var reader = WireReader(bytes)
+        do throws(WireError) {
+            return try WorkerResponse.decode(&reader)
+        } catch {
+            return .failed(error.description)
+        }
+    }
+
+    // MARK: The process (under `lock`)
+
+    /// The running worker, started if none runs. Nil when it cannot start or after `stop()`.
+    private func runningWorker() -> Worker? {
+        if let worker = state.worker, !worker.isDead { return worker }
+        guard !state.stopped else { return nil }
+        do throws(SystemError) {
+            let worker = try Worker(settings: settings)
+            state.worker = worker
+            state.starts += 1
+            logger.info(
+                "render worker \(worker.pid) started\(state.starts > 1 ? " (restart \(state.starts - 1))" : "")")
+            return worker
+        } catch {
+            logger.error("cannot start the render worker \(settings.executable): \(error)")
+            return nil
+        }
+    }
+
+    /// `worker` died (or was killed) while `page` and perhaps others were in flight: each of
+    /// those pages is blamed once per worker, and one blamed twice is undrawable.
+    private func workerDied(_ worker: Worker, page: Int) {
+        guard !worker.isDead else { return }
+        let status = worker.kill()
+        logger.error("render worker \(worker.pid) ended (\(Self.describe(status))) while drawing page \(page + 1)")
+        // A worker killed for a deadline is the overrunning page's fault alone.
+        guard !worker.overran else { return }
+        let pages = [page] + state.inFlight.values.filter { $0.worker === worker }.map(\.page)
+        for page in pages {
+            state.crashes[page, default: []].insert(ObjectIdentifier(worker))
+            if state.crashes[page]!.count >= 2 { state.undrawable.insert(page) }
+        }
+    }
+
+    private static func describe(_ status: Int32) -> String {
+        if status < 0 { return "status unknown" }
+        if status & 0x7f == 0 { return "exit status \((status >> 8) & 0xff)" }
+        return "signal \(status & 0x7f)"
+    }
+}
+
+/// One channel to the worker: its socket, and its tile buffer.
+final class Channel: @unchecked Sendable {
+    // Sendable: used by one render thread at a time (the worker hands it out under its lock).
+    let socket: WorkerChannel
+    var buffer: SharedTileBuffer?
+    /// Whether the worker has this buffer's descriptor (sent with the first render using it).
+    var bufferSent = false
+    /// Channel 0 of a new worker: the answer to the open request comes first.
+    var awaitsOpen = false
+
+    init(socket: WorkerChannel) { self.socket = socket }
+    deinit { socket.close() }
+}
+
+/// One started worker process and the reader's ends of its channels.
+final class Worker: @unchecked Sendable {
+    // Sendable: mutable state is guarded by the `RenderProcess` lock passed in.
+    let pid: Int32
+    private var free: [Channel]
+    private(set) var isDead = false
+    /// Why the document did not open in the worker.
+    var openFailure: String?
+    /// It was killed because a request overran its deadline.
+    var overran = false
+
+    init(settings: RenderProcess.Settings) throws(SystemError) {
+        var ours: [Channel] = []
+        var theirs: [WorkerChannel] = []
+        defer { for channel in theirs { channel.close() } }
+        for _ in 0..<max(1, settings.channels) {
+            let (reader, worker) = try WorkerChannel.pair()
+            ours.append(Channel(socket: reader))
+            theirs.append(worker)
+        }
+        let arguments = [
+            settings.executable, RenderWorkerMain.option, String(ours.count), String(settings.addressSpace),
+            String(settings.renderDelayMilliseconds),
+        ]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { Glibc.free(pointer) } }
+        let fds = theirs.map(\.descriptor)
+        let pid = CLecternLinux_spawn(settings.executable, &argv, fds, Int32(fds.count))
+        guard pid > 0 else { throw SystemError("posix_spawn") }
+        self.pid = pid
+        // The password goes in a message, not on the command line (`ps` shows that).
+        guard
+            ours[0].socket.send(
+                .open(path: settings.documentPath, password: settings.password, preparePage: settings.startPage))
+        else {
+            _ = CLecternLinux_kill_and_reap(pid)
+            throw SystemError("sendmsg")
+        }
+        ours[0].awaitsOpen = true
+        free = ours
+    }
+
+    /// A free channel, waiting for one (on `lock`, held) while all are in use.
+    func takeChannel(_ lock: ConditionLock) -> Channel {
+        while free.isEmpty { lock.wait() }
+        return free.removeLast()
+    }
+
+    /// Gives `channel` back (`lock` held).
+    func returnChannel(_ channel: Channel, _ lock: ConditionLock) {
+        free.append(channel)
+        lock.broadcast()
+    }
+
+    /// Kills the process and reaps it; returns its wait status.
+    @discardableResult
+    func kill() -> Int32 {
+        isDead = true
+        return CLecternLinux_kill_and_reap(pid)
+    }
+}

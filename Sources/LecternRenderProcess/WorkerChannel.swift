@@ -1,0 +1,97 @@
+import CLecternLinux
+import Glibc
+import LecternLinux
+
+/// One end of a SOCK_SEQPACKET socket between the reader and its render worker: whole messages,
+/// each perhaps carrying a descriptor. Blocking; used by one thread at a time.
+struct WorkerChannel: Sendable {
+    /// The most a message may hold (a page's text blocks and links; tiles go through memory).
+    static let maximumMessage = 1 << 20
+
+    let descriptor: Int32
+
+    /// A connected pair: one end for the reader, one for the worker.
+    static func pair() throws(SystemError) -> (WorkerChannel, WorkerChannel) {
+        var fds: [Int32] = [-1, -1]
+        guard CLecternLinux_seqpacket_pair(&fds) == 0 else { throw SystemError("socketpair") }
+        // Room for a page's text in one message.
+        var size = Int32(maximumMessage)
+        for fd in fds { setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+        return (WorkerChannel(descriptor: fds[0]), WorkerChannel(descriptor: fds[1]))
+    }
+
+    /// Sends `bytes` as one message, with `fd` attached unless it is -1. False when the peer is gone.
+    func send(_ bytes: [UInt8], fd: Int32 = -1) -> Bool {
+        bytes.withUnsafeBytes { CLecternLinux_send_message(descriptor, $0.baseAddress, $0.count, fd) } == bytes.count
+    }
+
+    /// Sends `message`; false when the peer is gone.
+    func send(_ message: WorkerRequest, fd: Int32 = -1) -> Bool {
+        var writer = WireWriter()
+        message.encode(into: &writer)
+        return send(writer.bytes, fd: fd)
+    }
+
+    /// The next message and the descriptor attached to it (-1: none), or nil when the peer is gone.
+    func receive() -> (bytes: [UInt8], fd: Int32)? {
+        var fd: Int32 = -1
+        var buffer = [UInt8](repeating: 0, count: Self.maximumMessage)
+        let count = buffer.withUnsafeMutableBytes {
+            CLecternLinux_receive_message(descriptor, $0.baseAddress, $0.count, &fd)
+        }
+        guard count > 0 else {
+            if fd >= 0 { Glibc.close(fd) }
+            return nil
+        }
+        return (Array(buffer[..<count]), fd)
+    }
+
+    /// Waits at most `milliseconds` for a message (or the peer going away): true when one is there.
+    func waitReadable(milliseconds: Int32) -> Bool { CLecternLinux_wait_readable(descriptor, milliseconds) != 0 }
+
+    func close() { _ = Glibc.close(descriptor) }
+}
+
+/// Memory shared between the reader and the worker for one channel's tiles: a memfd mapped in
+/// both, a render cookie at its start (the reader cancels a render by writing to it), the
+/// pixels after it.
+final class SharedTileBuffer: @unchecked Sendable {
+    // Sendable: used by one channel's thread at a time; the mapping lives as long as the object.
+    /// Where the pixels start: the cookie's bytes, rounded up to a cache line.
+    static let pixelOffset = 256
+
+    let fd: Int32
+    let size: Int
+    let memory: UnsafeMutableRawPointer
+
+    /// A new buffer of `size` bytes (made by the reader).
+    convenience init(size: Int) throws(SystemError) {
+        let fd = CLecternLinux_memfd_create("lectern-tiles")
+        guard fd >= 0 else { throw SystemError("memfd_create") }
+        guard ftruncate(fd, off_t(size)) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw SystemError("ftruncate", errno: code)
+        }
+        try self.init(fd: fd, size: size)
+    }
+
+    /// Maps the buffer `fd` (of `size` bytes) the reader sent; the buffer owns `fd`.
+    init(fd: Int32, size: Int) throws(SystemError) {
+        guard let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED else {
+            let code = errno
+            Glibc.close(fd)
+            throw SystemError("mmap", errno: code)
+        }
+        self.fd = fd
+        self.size = size
+        self.memory = memory
+    }
+
+    var pixels: UnsafeMutableRawPointer { memory + Self.pixelOffset }
+
+    deinit {
+        munmap(memory, size)
+        Glibc.close(fd)
+    }
+}
