@@ -139,7 +139,7 @@ func runPageTurnBenchmark(arguments: [String]) throws {
 }
 
 /// What one page turn or jump took, in ms from the input event.
-private struct Sample {
+struct Sample {
     var firstChange: Double
     var shown: Double
     var commits: Int
@@ -148,7 +148,7 @@ private struct Sample {
 }
 
 /// Waits for the first page, the page sizes, and then for quiet (prefetch done).
-private func settleOpened(_ session: LecternSession) throws {
+func settleOpened(_ session: LecternSession) throws {
     guard session.waitForLog("read the sizes of", timeout: .seconds(60)) else {
         throw BenchmarkError(description: "lectern did not read the page sizes of \(session.document): \(session.log)")
     }
@@ -158,7 +158,7 @@ private func settleOpened(_ session: LecternSession) throws {
 }
 
 /// Types `page` then Enter; measured from Enter.
-private func typeJump(_ session: LecternSession, to page: Int) throws -> Sample {
+func typeJump(_ session: LecternSession, to page: Int) throws -> Sample {
     for digit in String(page) {
         session.compositor.keyboardKey(EvdevKey.digit(digit), pressed: true)
         session.compositor.keyboardKey(EvdevKey.digit(digit), pressed: false)

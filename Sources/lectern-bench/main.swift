@@ -13,6 +13,7 @@ let usage = """
            lectern-bench touch [--seconds S] [--size WxH] PDF
            lectern-bench rest [--seconds S] [--size WxH] PDF
            lectern-bench parallel TEXT.pdf PHOTO.pdf
+           lectern-bench isolation [--runs N] [--size WxH] TEXT.pdf 15000-PAGES.pdf PHOTO.pdf
            lectern-bench reload [--runs N] [--size WxH] A.pdf B.pdf [A2.pdf B2.pdf]...
            lectern-bench recovery [--runs N] [--size WxH] PDF
            lectern-bench control [--seconds S] [--size WxH] PDF
@@ -35,6 +36,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "touch": runTouchLatencyBenchmark,
     "rest": runRestBenchmark,
     "parallel": runParallelRenderBenchmark,
+    "isolation": runIsolationBenchmark,
     "reload": runReloadBenchmark,
     "soak": runSoakBenchmark,
     "navigation": runNavigationBenchmark,

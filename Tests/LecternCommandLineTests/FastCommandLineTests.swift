@@ -24,6 +24,8 @@ struct FastCommandLineTests {
         "frame-dump": ["/tmp/f.png", "a=b.png", "", "-x"],
         "config": ["/etc/lectern/lectern.toml", "a=b.toml", "", "-x"],
         "check-config": ["lectern.toml", "", "-c"],
+        "render-process": ["on", "off", "On", "auto"],
+        "render-deadline": ["4", "0.5", "600", "1e1", "0", "601", "nan", "x", "-1"],
     ]
 
     /// The pieces command lines are made of: each option with each value in both spellings,
@@ -74,6 +76,7 @@ struct FastCommandLineTests {
         "transition": "curl", "mirror": "off", "idle-reset": "60", "cache-mb": "64", "password": "secret",
         "frame-dump": "/run/lectern/frame.png",
         "config": "/etc/lectern/lectern.toml", "check-config": "/etc/lectern/lectern.toml",
+        "render-process": "on", "render-deadline": "2.5",
     ]
 
     @Test("every option Lectern declares takes the short path, in both spellings")

@@ -1,0 +1,123 @@
+import Foundation
+import LecternCore
+import LecternPDF
+import LecternRender
+import LecternRenderProcess
+import LecternTestSupport
+import Logging
+
+/// The cost of the render worker process (`--render-process on`) against MuPDF in process, in
+/// the same run, interleaved:
+/// - `first_frame`: spawn to the first sharp commit of page 1 (as `first-frame` measures it),
+///   for each PDF given;
+/// - `typed_jump`: in the long PDF, settled at page 1, digits then Enter to an uncached page
+///   (as `latency`'s typed jump), a fresh Lectern each run;
+/// - `tiles`: the 256-px tiles of page 1 (text, photo) at 2.5× / 2×, drawn by `RenderProcess`
+///   (request, worker renders into shared memory, copy out) vs `TileContent.render` in process,
+///   on one thread and on two at once.
+func runIsolationBenchmark(arguments: [String]) throws {
+    let options = BenchOptions(arguments)
+    let runs = options.runs ?? 5
+    let (width, height) = options.size
+    let documents = options.documents
+    guard documents.count == 3 else {
+        throw BenchmarkError(description: "isolation needs three PDFs: a short text one, the 15,000-page one, a photo")
+    }
+    let modes: [(name: String, options: [String])] = [("in_process", []), ("worker", ["--render-process", "on"])]
+    var results: [String: Any] = [:]
+
+    var firstFrames: [[String: Any]] = []
+    for document in [documents[0], documents[2]] {
+        var times: [[Double]] = [[], []]
+        for run in 0..<runs {
+            for mode in run % 2 == 0 ? [0, 1] : [1, 0] {
+                let frame = try lecternFirstSharpFrame(
+                    document: document, width: width, height: height, options: modes[mode].options)
+                times[mode].append(frame.milliseconds)
+            }
+        }
+        firstFrames.append([
+            "document": fileName(document), "in_process_ms_median": round1(median(times[0])),
+            "worker_ms_median": round1(median(times[1])), "ratio": round2(median(times[1]) / median(times[0])),
+        ])
+    }
+    results["first_frame"] = firstFrames
+
+    var jumps: [[Double]] = [[], []]
+    for run in 0..<runs {
+        for mode in run % 2 == 0 ? [0, 1] : [1, 0] {
+            let session = try LecternSession(
+                document: documents[1], options: modes[mode].options, width: width, height: height, keyboard: true)
+            defer { session.close() }
+            try settleOpened(session)
+            session.compositor.keyboardEnter()
+            session.settle(quiet: .milliseconds(200))
+            jumps[mode].append(try typeJump(session, to: 9000 + run).shown)
+        }
+    }
+    results["typed_jump"] = [
+        "document": fileName(documents[1]), "in_process_ms_median": round1(median(jumps[0])),
+        "worker_ms_median": round1(median(jumps[1])), "ratio": round2(median(jumps[1]) / median(jumps[0])),
+    ]
+
+    var tiles: [[String: Any]] = []
+    for (kind, path, scale) in [("text", documents[0], 2.5), ("photo", documents[2], 2.0)] {
+        tiles.append(try tileThroughput(kind: kind, path: path, scale: scale))
+    }
+    results["tiles"] = tiles
+    try printJSON([
+        "benchmark": "the render worker process against MuPDF in process",
+        "method":
+            "interleaved runs, medians; first frame and typed jump through the real binary under the test compositor, tiles through RenderProcess vs TileContent.render in this process",
+        "runs": runs, "load_average": loadAverage(), "results": results,
+    ])
+}
+
+/// Page 1's 256-px tiles, twice on one thread and once on each of two threads, in process and
+/// through a worker (the tiles drawn once first in each: display lists recorded).
+private func tileThroughput(kind: String, path: String, scale: Double) throws -> [String: Any] {
+    let document = try PDFDocument(path: path)
+    let info = try document.pageInfo(at: 0)
+    let size = info.pixelSize(scale: scale)
+    let keys = stride(from: 0, to: size.height, by: 256).enumerated().flatMap { row, _ in
+        stride(from: 0, to: size.width, by: 256).enumerated().map { column, _ in
+            TileKey(page: 0, pageWidth: size.width, pageHeight: size.height, kind: .tile(column: column, row: row))
+        }
+    }
+    let executable = try LecternProcess.lecternExecutable().path
+    let worker = try RenderProcess(
+        settings: RenderProcess.Settings(
+            executable: executable, documentPath: path, password: nil, startPage: 0, channels: 2,
+            addressSpace: 2048 << 20),
+        logger: Logger(label: "bench"))
+    defer { worker.stop() }
+    let renderers: [(String, @Sendable (TileKey) -> Void)] = [
+        ("in_process", { _ = TileContent.render($0, of: document) }),
+        ("worker", { _ = worker.render($0, cookie: RenderCookie()) }),
+    ]
+    var entry: [String: Any] = ["page": kind, "tiles": 2 * keys.count]
+    for (name, render) in renderers {
+        keys.forEach(render)
+        let clock = ContinuousClock()
+        var serial: [Double] = [], parallel: [Double] = []
+        for _ in 0..<3 {
+            serial.append(milliseconds(clock.measure { for _ in 0..<2 { keys.forEach(render) } }))
+            parallel.append(
+                milliseconds(
+                    clock.measure { DispatchQueue.concurrentPerform(iterations: 2) { _ in keys.forEach(render) } }))
+        }
+        entry["\(name)_one_thread_ms_median"] = round1(median(serial))
+        entry["\(name)_two_threads_ms_median"] = round1(median(parallel))
+    }
+    entry["ratio_one_thread"] = round2(
+        (entry["worker_one_thread_ms_median"] as! Double) / (entry["in_process_one_thread_ms_median"] as! Double))
+    entry["ratio_two_threads"] = round2(
+        (entry["worker_two_threads_ms_median"] as! Double) / (entry["in_process_two_threads_ms_median"] as! Double))
+    return entry
+}
+
+/// /proc/loadavg's first three figures: how busy the shared machine was.
+func loadAverage() -> String {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(
+        separator: " ") ?? "unknown"
+}
