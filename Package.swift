@@ -142,6 +142,12 @@ let package = Package(
         ),
         .testTarget(name: "LecternPDFTests", dependencies: ["LecternPDF"]),
         .testTarget(
+            name: "LecternRenderProcessTests",
+            dependencies: [
+                "LecternRenderProcess", "LecternRender", "LecternPDF", "LecternCore", "LecternTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
             name: "LecternRenderTests",
             dependencies: ["LecternRender", "LecternPDF", "LecternCore", "LecternTestSupport"]),
         .testTarget(

@@ -99,6 +99,8 @@ final class DocumentSession {
         }
         let path = configuration.documentPath, password = configuration.password
         let startPage = restoredView?.pageIndex ?? configuration.startPage
+        // The render worker prepares the page itself: MuPDF runs no page content here then.
+        let prepares = backend.workerStatus == nil
         worker.submit { [worker] in
             do throws(PDFError) {
                 let document = try PDFDocument(path: path, password: password)
@@ -107,7 +109,7 @@ final class DocumentSession {
                 }
                 // Next on the worker, while the reader is set up: interpret the first page, so
                 // that its first tile only rasterizes (a render's errors are its own to report).
-                worker.run { try? document.prepare(page: min(startPage, document.pageCount - 1)) }
+                if prepares { worker.run { try? document.prepare(page: min(startPage, document.pageCount - 1)) } }
                 return .opened(document, firstPage: try document.pageInfo(at: 0))
             } catch {
                 return .openFailed(error)

@@ -16,14 +16,8 @@ public enum RenderWorkerMain {
     /// The hidden option that makes `lectern` a render worker.
     public static let option = "--render-worker"
 
-    /// Runs the worker with the arguments after `option`; returns the exit status.
+    /// Runs the worker with the arguments after `option` (logging set up); returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
-        let level = getenv("LECTERN_LOG_LEVEL").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
         let logger = Logger(label: "lectern-render-worker")
         guard arguments.count >= 2, let channels = Int(arguments[0]), channels > 0, channels <= 64,
             let addressSpace = Int(arguments[1])

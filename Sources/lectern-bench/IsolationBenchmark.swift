@@ -98,14 +98,7 @@ private func tileThroughput(kind: String, path: String, scale: Double) throws ->
     var entry: [String: Any] = ["page": kind, "tiles": 2 * keys.count]
     for (name, render) in renderers {
         keys.forEach(render)
-        let clock = ContinuousClock()
-        var serial: [Double] = [], parallel: [Double] = []
-        for _ in 0..<3 {
-            serial.append(milliseconds(clock.measure { for _ in 0..<2 { keys.forEach(render) } }))
-            parallel.append(
-                milliseconds(
-                    clock.measure { DispatchQueue.concurrentPerform(iterations: 2) { _ in keys.forEach(render) } }))
-        }
+        let (serial, parallel) = timeOneAndTwoThreads { keys.forEach(render) }
         entry["\(name)_one_thread_ms_median"] = round1(median(serial))
         entry["\(name)_two_threads_ms_median"] = round1(median(parallel))
     }

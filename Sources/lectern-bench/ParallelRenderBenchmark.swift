@@ -23,14 +23,7 @@ func runParallelRenderBenchmark(arguments: [String]) throws {
             try? document.render(page: 0, scale: scale, region: tile, into: image.pixels, stride: image.stride)
         }
         tiles.forEach(render)  // the display list is recorded once, before either clock starts
-        let clock = ContinuousClock()
-        var serial: [Double] = [], parallel: [Double] = []
-        for _ in 0..<3 {
-            serial.append(milliseconds(clock.measure { for _ in 0..<2 { tiles.forEach(render) } }))
-            parallel.append(
-                milliseconds(
-                    clock.measure { DispatchQueue.concurrentPerform(iterations: 2) { _ in tiles.forEach(render) } }))
-        }
+        let (serial, parallel) = timeOneAndTwoThreads { tiles.forEach(render) }
         results.append([
             "page": kind, "tiles": 2 * tiles.count, "one_thread_ms_median": round1(median(serial)),
             "two_threads_ms_median": round1(median(parallel)), "speed_up": round2(median(serial) / median(parallel)),
@@ -42,4 +35,16 @@ func runParallelRenderBenchmark(arguments: [String]) throws {
         "cores": ProcessInfo.processInfo.activeProcessorCount,
         "results": results,
     ])
+}
+
+/// Milliseconds for `body` twice on one thread and once on each of two threads at once, three
+/// times each (medians are taken by the caller).
+func timeOneAndTwoThreads(_ body: @Sendable () -> Void) -> (serial: [Double], parallel: [Double]) {
+    let clock = ContinuousClock()
+    var serial: [Double] = [], parallel: [Double] = []
+    for _ in 0..<3 {
+        serial.append(milliseconds(clock.measure { for _ in 0..<2 { body() } }))
+        parallel.append(milliseconds(clock.measure { DispatchQueue.concurrentPerform(iterations: 2) { _ in body() } }))
+    }
+    return (serial, parallel)
 }

@@ -99,11 +99,9 @@ struct LaunchOptions: Equatable {
         }
     }
 
-    /// Sets up logging and runs the reader until it ends.
-    /// - Returns: the exit status for the process.
-    func launch() -> Int32 {
-        if let checkConfig { return checkPolicy(checkConfig) }
-        mapLargeBlocks()
+    /// Logs go to standard error, at `LECTERN_LOG_LEVEL` (default info): the reader's and the
+    /// render worker's.
+    static func bootstrapLogging() {
         // getenv, not ProcessInfo's environment, which copies every variable into a dictionary first.
         let level = getenv("LECTERN_LOG_LEVEL").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .info
         LoggingSystem.bootstrap { label in
@@ -111,6 +109,14 @@ struct LaunchOptions: Equatable {
             handler.logLevel = level
             return handler
         }
+    }
+
+    /// Sets up logging and runs the reader until it ends.
+    /// - Returns: the exit status for the process.
+    func launch() -> Int32 {
+        if let checkConfig { return checkPolicy(checkConfig) }
+        mapLargeBlocks()
+        Self.bootstrapLogging()
         let logger = Logger(label: "lectern")
         var configuration = configuration(documentPath: files.first ?? Lectern.bundledSamplePath())
         configuration.policyPath = config ?? (access(PolicyFile.defaultPath, F_OK) == 0 ? PolicyFile.defaultPath : nil)

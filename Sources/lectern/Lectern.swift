@@ -119,6 +119,7 @@ struct Lectern: ParsableCommand {
     static func main() {
         // The render worker (`RenderProcess` starts it): before anything else of the reader.
         if CommandLine.arguments.count > 1, CommandLine.arguments[1] == RenderWorkerMain.option {
+            LaunchOptions.bootstrapLogging()
             Glibc.exit(RenderWorkerMain.run(Array(CommandLine.arguments.dropFirst(2))))
         }
         switch FastCommandLine(Array(CommandLine.arguments.dropFirst())) {

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import LecternRender
 import LecternTestSupport
@@ -11,6 +12,22 @@ struct RenderProcessTests {
     private func workerBusy(_ lectern: KioskHarness) -> Int32? {
         lectern.wait { (lectern.status.renderWorker?.requestsInFlight ?? 0) > 0 }
         return lectern.status.renderWorker?.pid
+    }
+
+    @Test("the worker runs under its seccomp filter, without core dumps, in a limited address space")
+    func workerIsConfined() throws {
+        let lectern = try KioskHarness([LecternHarness.fixture("colors-8pages.pdf"), "--render-process", "on"])
+        #expect(lectern.settle())
+        #expect(lectern.page(atX: 640, y: 360) == 1)
+        let pid = try #require(lectern.status.renderWorker?.pid)
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        #expect(status.contains("Seccomp:\t2"), "a seccomp filter is in force")
+        let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8).split(separator: "\n")
+        let core = try #require(limits.first { $0.hasPrefix("Max core file size") })
+        #expect(Array(core.split(separator: " ").dropFirst(4).prefix(2)) == ["0", "0"], "soft and hard limit 0")
+        let space = try #require(limits.first { $0.hasPrefix("Max address space") })
+        #expect(space.contains(String(2048 << 20)), "\(space)")
+        try lectern.stop()
     }
 
     @Test(

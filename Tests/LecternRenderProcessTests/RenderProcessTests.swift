@@ -1,0 +1,94 @@
+import Foundation
+import LecternCore
+import LecternPDF
+import LecternRender
+import LecternTestSupport
+import Logging
+import Testing
+
+@testable import LecternRenderProcess
+
+@Suite("Render worker process: messages and tiles")
+struct RenderWorkerTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func worker(_ fixture: String, channels: Int = 2) throws -> RenderProcess {
+        return try RenderProcess(
+            settings: .init(
+                executable: try LecternProcess.lecternExecutable().path,
+                documentPath: fixtures.appendingPathComponent(fixture).path, password: nil, startPage: 0,
+                channels: channels, addressSpace: 2048 << 20),
+            logger: Logger(label: "test"))
+    }
+
+    @Test("every request and response reads back as it was written; a cut message is an error")
+    func roundTrip() throws {
+        let key = TileKey(page: 3, pageWidth: 800, pageHeight: 1000, kind: .tile(column: 2, row: 1))
+        let requests: [WorkerRequest] = [
+            .open(path: "/srv/a.pdf", password: "pw", preparePage: 4), .open(path: "b", password: nil, preparePage: 0),
+            .render(key, stride: 1024),
+            .render(TileKey(page: 0, pageWidth: 10, pageHeight: 20, kind: .preview), stride: 40), .pageText(page: 7),
+        ]
+        for request in requests {
+            var writer = WireWriter()
+            request.encode(into: &writer)
+            var reader = WireReader(writer.bytes)
+            #expect(try WorkerRequest.decode(&reader) == request)
+            var cut = WireReader(Array(writer.bytes.dropLast()))
+            #expect(throws: WireError.self) { try WorkerRequest.decode(&cut) }
+        }
+        let responses: [WorkerResponse] = [
+            .opened(pageCount: 15_000, isRightToLeft: true), .failed("no"), .drawn(.drawn(isDamaged: true)),
+            .drawn(.drawn(isDamaged: false)), .drawn(.cancelled), .drawn(.failed("damaged")),
+            .pageText(
+                blocks: [Rect(x: 1, y: 2, width: 3, height: 4.5)],
+                links: [
+                    PDFLink(rect: Rect(x: 0, y: 0, width: 1, height: 1), target: .page(3)),
+                    PDFLink(rect: Rect(x: 5, y: 5, width: 2, height: 2), target: .uri("https://example.org/é")),
+                ]),
+        ]
+        for response in responses {
+            var writer = WireWriter()
+            response.encode(into: &writer)
+            var reader = WireReader(writer.bytes)
+            #expect(try WorkerResponse.decode(&reader) == response)
+        }
+    }
+
+    @Test("a tile drawn by the worker has the pixels of the same tile drawn in process")
+    func tilesMatchInProcess() throws {
+        let path = Self.fixtures.appendingPathComponent("text-3pages.pdf").path
+        let document = try PDFDocument(path: path)
+        let worker = try Self.worker("text-3pages.pdf")
+        defer { worker.stop() }
+        let size = try document.pageInfo(at: 1).pixelSize(scale: 4)  // big enough for a grid of tiles
+        for kind in [TileKey.Kind.tile(column: 0, row: 0), .tile(column: 1, row: 2), .preview] {
+            let key = TileKey(page: 1, pageWidth: size.width, pageHeight: size.height, kind: kind)
+            guard case .image(let mine, false)? = TileContent.render(key, of: document),
+                case .image(let theirs, false)? = worker.render(key, cookie: RenderCookie())
+            else {
+                Issue.record("\(key) did not render both ways")
+                continue
+            }
+            #expect(mine.width == theirs.width && mine.height == theirs.height)
+            #expect(memcmp(mine.pixels, theirs.pixels, mine.stride * mine.height) == 0, "\(key)")
+        }
+        let text = try #require(try? worker.pageText(page: 0).get())
+        #expect(text.blocks == (try document.textBlocks(page: 0)))
+        #expect(worker.status.restarts == 0 && worker.status.pid != nil)
+    }
+
+    @Test("a document that does not open fails every request with its reason; the worker stays up")
+    func documentThatDoesNotOpen() throws {
+        let worker = try Self.worker("not-a-pdf.pdf")
+        defer { worker.stop() }
+        let key = TileKey(page: 0, pageWidth: 100, pageHeight: 100, kind: .preview)
+        guard case .failed(let reason)? = worker.render(key, cookie: RenderCookie()) else {
+            Issue.record("a tile of a file that is not a PDF rendered")
+            return
+        }
+        #expect(reason.contains("not a PDF"), "\(reason)")
+        #expect(worker.status.restarts == 0)
+    }
+}
