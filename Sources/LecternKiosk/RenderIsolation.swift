@@ -64,6 +64,9 @@ final class WorkerBackend: DocumentBackend {
     private let loop: EventLoop
     private let deadline: Double
     private var watch: EventLoop.Watch?
+    /// The document the worker has open: the first one at `documentPath` the session opened
+    /// (a reloaded version at the same path is another document, drawn in process).
+    private var served: PDFDocument?
     private var timers: [UInt64: EventLoop.Timer] = [:]
 
     init(configuration: KioskConfiguration, loop: EventLoop, logger: Logger) throws(SystemError) {
@@ -93,13 +96,19 @@ final class WorkerBackend: DocumentBackend {
         for id in finished { timers.removeValue(forKey: id)?.cancel() }
     }
 
+    /// Whether the worker draws `document`: the first document at the configured path asked for.
+    private func serves(_ document: PDFDocument) -> Bool {
+        if served == nil, document.path == documentPath { served = document }
+        return served === document
+    }
+
     func tileRenderer(for document: PDFDocument) -> TileScheduler.Render {
-        guard document.path == documentPath else { return InProcessBackend().tileRenderer(for: document) }
+        guard serves(document) else { return InProcessBackend().tileRenderer(for: document) }
         return { [process] key, cookie in process.render(key, cookie: cookie) }
     }
 
     func pageTextReader(for document: PDFDocument) -> @Sendable ([Int]) -> [Int: PageText] {
-        guard document.path == documentPath else { return InProcessBackend().pageTextReader(for: document) }
+        guard serves(document) else { return InProcessBackend().pageTextReader(for: document) }
         return { [process] pages in
             var result: [Int: PageText] = [:]
             for page in pages {
@@ -117,6 +126,7 @@ final class WorkerBackend: DocumentBackend {
         for timer in timers.values { timer.cancel() }
         timers.removeAll()
         process.stop()
+        served = nil
     }
 }
 
