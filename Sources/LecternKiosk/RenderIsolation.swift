@@ -33,6 +33,8 @@ protocol DocumentBackend: AnyObject {
     func tileRenderer(for document: PDFDocument) -> TileScheduler.Render
     /// What reads the text blocks and links of pages of `document` (on the session's worker thread).
     func pageTextReader(for document: PDFDocument) -> @Sendable ([Int]) -> [Int: PageText]
+    /// What finds a query on a page of `document` (on the search's worker thread).
+    func pageSearcher(for document: PDFDocument) -> @Sendable (SearchQuery, Int) -> [SearchHit]
     /// The render worker's state (nil: rendering is in process).
     var workerStatus: RenderProcess.Status? { get }
     /// Stops the worker (shutdown).
@@ -47,6 +49,10 @@ final class InProcessBackend: DocumentBackend {
 
     func pageTextReader(for document: PDFDocument) -> @Sendable ([Int]) -> [Int: PageText] {
         { pages in Reader.readPageText(of: document, pages: pages) }
+    }
+
+    func pageSearcher(for document: PDFDocument) -> @Sendable (SearchQuery, Int) -> [SearchHit] {
+        { query, page in (try? document.search(query, page: page)) ?? [] }
     }
 
     var workerStatus: RenderProcess.Status? { nil }
@@ -74,7 +80,8 @@ final class WorkerBackend: DocumentBackend {
         var settings = RenderProcess.Settings(
             executable: policy.executable ?? "/proc/self/exe", documentPath: configuration.documentPath,
             password: configuration.password, startPage: configuration.startPage,
-            channels: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))), addressSpace: policy.addressSpace)
+            // One per render thread, and one for page text and search.
+            channels: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) + 1, addressSpace: policy.addressSpace)
         settings.renderDelayMilliseconds = policy.renderDelayMilliseconds
         process = try RenderProcess(settings: settings, logger: logger)
         documentPath = configuration.documentPath
@@ -117,6 +124,11 @@ final class WorkerBackend: DocumentBackend {
             }
             return result
         }
+    }
+
+    func pageSearcher(for document: PDFDocument) -> @Sendable (SearchQuery, Int) -> [SearchHit] {
+        guard serves(document) else { return InProcessBackend().pageSearcher(for: document) }
+        return { [process] query, page in (try? process.search(query, page: page).get()) ?? [] }
     }
 
     var workerStatus: RenderProcess.Status? { process.status }

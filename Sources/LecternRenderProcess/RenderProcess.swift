@@ -182,6 +182,16 @@ public final class RenderProcess: @unchecked Sendable {
         }
     }
 
+    /// Where `query` is found on `page`, searched in the worker. Any thread but the main one.
+    public func search(_ query: SearchQuery, page: Int) -> Result<[SearchHit], WireError> {
+        switch ask(.search(query: query.text, page: page), page: page, cookie: nil, buffer: nil) {
+        case .answer(.searchHits(let hits), _): .success(hits)
+        case .answer(.failed(let reason), _), .failed(let reason): .failure(WireError(reason))
+        case .answer: .failure(WireError("the render worker answered a search with something else"))
+        case .undrawable: .failure(WireError(TileContent.undrawableReason))
+        }
+    }
+
     private enum Outcome {
         case answer(WorkerResponse, SharedTileBuffer?)
         case failed(String)

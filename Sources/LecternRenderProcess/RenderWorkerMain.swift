@@ -151,6 +151,13 @@ private final class WorkerDocument: @unchecked Sendable {
             } catch {
                 return .failed(error.description)
             }
+        case let .search(text, page):
+            guard let query = SearchQuery(text) else { return .searchHits([]) }
+            do throws(PDFError) {
+                return .searchHits(try document.search(query, page: page))
+            } catch {
+                return .failed(error.description)
+            }
         }
     }
 

@@ -15,6 +15,8 @@ public enum WorkerRequest: Sendable, Equatable {
     case render(TileKey, stride: Int)
     /// The text blocks and links of a page.
     case pageText(page: Int)
+    /// Where `query` (as typed: `SearchQuery` folds it) is found on a page.
+    case search(query: String, page: Int)
 
     func encode(into writer: inout WireWriter) {
         switch self {
@@ -31,6 +33,10 @@ public enum WorkerRequest: Sendable, Equatable {
         case let .pageText(page):
             writer.put(UInt8(3))
             writer.put(page)
+        case let .search(query, page):
+            writer.put(UInt8(4))
+            writer.put(query)
+            writer.put(page)
         }
     }
 
@@ -42,6 +48,7 @@ public enum WorkerRequest: Sendable, Equatable {
             return .open(path: path, password: hasPassword ? password : nil, preparePage: try reader.int())
         case 2: return .render(try reader.tileKey(), stride: try reader.int())
         case 3: return .pageText(page: try reader.int())
+        case 4: return .search(query: try reader.string(), page: try reader.int())
         case let tag: throw WireError("unknown request \(tag)")
         }
     }
@@ -57,6 +64,8 @@ public enum WorkerResponse: Sendable, Equatable {
     case drawn(TileContent.DrawOutcome)
     /// A page's text blocks and links (PDF user space).
     case pageText(blocks: [Rect], links: [PDFLink])
+    /// Where a query is found on a page.
+    case searchHits([SearchHit])
 
     func encode(into writer: inout WireWriter) {
         switch self {
@@ -92,6 +101,13 @@ public enum WorkerResponse: Sendable, Equatable {
                     writer.put(address)
                 }
             }
+        case let .searchHits(hits):
+            writer.put(UInt8(5))
+            writer.put(hits.count)
+            for hit in hits {
+                writer.put(hit.rects.count)
+                for rect in hit.rects { writer.put(rect) }
+            }
         }
     }
 
@@ -118,6 +134,14 @@ public enum WorkerResponse: Sendable, Equatable {
                 links.append(PDFLink(rect: rect, target: target))
             }
             return .pageText(blocks: blocks, links: links)
+        case 5:
+            var hits: [SearchHit] = []
+            for _ in 0..<(try reader.count()) {
+                var rects: [Rect] = []
+                for _ in 0..<(try reader.count()) { rects.append(try reader.rect()) }
+                hits.append(SearchHit(rects: rects))
+            }
+            return .searchHits(hits)
         case let tag: throw WireError("unknown response \(tag)")
         }
     }

@@ -29,6 +29,7 @@ struct RenderWorkerTests {
             .open(path: "/srv/a.pdf", password: "pw", preparePage: 4), .open(path: "b", password: nil, preparePage: 0),
             .render(key, stride: 1024),
             .render(TileKey(page: 0, pageWidth: 10, pageHeight: 20, kind: .preview), stride: 40), .pageText(page: 7),
+            .search(query: "harbour café", page: 2),
         ]
         for request in requests {
             var writer = WireWriter()
@@ -41,6 +42,7 @@ struct RenderWorkerTests {
         let responses: [WorkerResponse] = [
             .opened(pageCount: 15_000, isRightToLeft: true), .failed("no"), .drawn(.drawn(isDamaged: true)),
             .drawn(.drawn(isDamaged: false)), .drawn(.cancelled), .drawn(.failed("damaged")),
+            .searchHits([SearchHit(rects: [Rect(x: 1, y: 2, width: 3, height: 4)]), SearchHit(rects: [])]),
             .pageText(
                 blocks: [Rect(x: 1, y: 2, width: 3, height: 4.5)],
                 links: [
@@ -77,6 +79,19 @@ struct RenderWorkerTests {
         let text = try #require(try? worker.pageText(page: 0).get())
         #expect(text.blocks == (try document.textBlocks(page: 0)))
         #expect(worker.status.restarts == 0 && worker.status.pid != nil)
+    }
+
+    @Test("a search in the worker finds what a search in process finds")
+    func searchMatchesInProcess() throws {
+        let document = try PDFDocument(path: Self.fixtures.appendingPathComponent("search.pdf").path)
+        let worker = try Self.worker("search.pdf")
+        defer { worker.stop() }
+        for text in ["muller", "harbour   café"] {
+            let query = try #require(SearchQuery(text))
+            let mine = try document.search(query, page: 0)
+            #expect(!mine.isEmpty, "\(text) is on page 1")
+            #expect(try worker.search(query, page: 0).get() == mine, "\(text)")
+        }
     }
 
     @Test("a document that does not open fails every request with its reason; the worker stays up")
