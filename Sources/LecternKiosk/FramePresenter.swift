@@ -34,6 +34,8 @@ final class FramePresenter {
     private var firstBufferPrefaulted = false
     /// Frames committed so far.
     private(set) var frameCount = 0
+    /// The banner of the last committed frame ("This page could not be drawn."), for status.
+    private(set) var banner: String?
     /// A page has been on screen.
     private(set) var hasShownPage = false
     /// The pages the last committed frame showed, where, and whether each was drawn sharp.
@@ -154,6 +156,7 @@ final class FramePresenter {
             return
         }
         transitions.committed(scene)
+        banner = scene.banner
         frameCount += 1
         lastCommitted = buffer
         let latency = neededSince.map { loop.clock.now - $0 } ?? 0

@@ -106,6 +106,8 @@ public struct KioskStatus: Sendable {
     public var attractDeadline: Double?
     /// How far the page transition on screen is (nil: none is).
     public var transitionProgress: Double?
+    /// The banner along the bottom of the last committed frame (nil: none).
+    public var banner: String?
     /// The render worker process (nil: MuPDF draws in this process).
     public var renderWorker: RenderWorker?
 
@@ -161,6 +163,7 @@ extension KioskApp {
         (status.frameBuffers, status.frameBuffersBusy) = parts.presenter.buffers
         status.windowSize = parts.presenter.windowSize.map { Size(width: Double($0.width), height: Double($0.height)) }
         status.pagesOnScreen = parts.presenter.pagesOnScreen
+        status.banner = parts.presenter.banner
         status.scale = parts.presenter.committedScale.factor
         status.idleResetDeadline = parts.idle.deadline
         status.isAnimating =
