@@ -9,6 +9,7 @@
 #                      (default: kiosk, created if missing)
 #   LECTERN_E2E_FILE   PDF to open (cage.sh and weston.sh: default the colour fixture at page 3;
 #                      empty: Lectern opens its bundled sample)
+#   LECTERN_E2E_OPTIONS  more lectern options for every run ("--render-process on")
 #   LECTERN_E2E_KEEP=1 keep the staging directory (logs, frame dump) even when all passed
 
 : "${e2e_name:?set e2e_name before sourcing lib.sh}"
@@ -59,6 +60,9 @@ e2e_stage() {
     cp "$LECTERN_E2E_FILE" "$e2e_stage/document.pdf"
     e2e_args=("$e2e_stage/document.pdf")
   fi
+  # More options for every run (LECTERN_E2E_OPTIONS="--render-process on": the render worker).
+  read -r -a more <<<"${LECTERN_E2E_OPTIONS:-}"
+  e2e_args+=("${more[@]}")
   e2e_xdg=$e2e_stage/xdg
   mkdir -m 0700 "$e2e_xdg"
   [[ $(id -u) -eq 0 ]] && chown -R "$e2e_run_user:" "$e2e_stage"
