@@ -35,6 +35,10 @@ protocol DocumentBackend: AnyObject {
     func pageTextReader(for document: PDFDocument) -> @Sendable ([Int]) -> [Int: PageText]
     /// What finds a query on a page of `document` (on the search's worker thread).
     func pageSearcher(for document: PDFDocument) -> @Sendable (SearchQuery, Int) -> [SearchHit]
+    /// What applies an edit to `document` (off the main thread: it waits for the worker): here
+    /// and, when the worker draws it, in the worker too (the reader's copy answers annotation
+    /// reads and saves; the worker's draws).
+    func editor(for document: PDFDocument) -> @Sendable (DocumentEdit) -> Result<String?, PDFError>
     /// The render worker's state (nil: rendering is in process).
     var workerStatus: RenderProcess.Status? { get }
     /// Stops the worker (shutdown).
@@ -53,6 +57,10 @@ final class InProcessBackend: DocumentBackend {
 
     func pageSearcher(for document: PDFDocument) -> @Sendable (SearchQuery, Int) -> [SearchHit] {
         { query, page in (try? document.search(query, page: page)) ?? [] }
+    }
+
+    func editor(for document: PDFDocument) -> @Sendable (DocumentEdit) -> Result<String?, PDFError> {
+        { edit in Result { () throws(PDFError) in try edit.apply(to: document) } }
     }
 
     var workerStatus: RenderProcess.Status? { nil }
@@ -129,6 +137,19 @@ final class WorkerBackend: DocumentBackend {
     func pageSearcher(for document: PDFDocument) -> @Sendable (SearchQuery, Int) -> [SearchHit] {
         guard serves(document) else { return InProcessBackend().pageSearcher(for: document) }
         return { [process] query, page in (try? process.search(query, page: page).get()) ?? [] }
+    }
+
+    func editor(for document: PDFDocument) -> @Sendable (DocumentEdit) -> Result<String?, PDFError> {
+        let here = InProcessBackend().editor(for: document)
+        guard serves(document) else { return here }
+        return { [process] edit in
+            let result = here(edit)
+            guard case .success = result else { return result }
+            if case .failure(let error) = process.edit(edit) {
+                return .failure(PDFError(.renderFailed, path: document.path, message: "the render worker: \(error)"))
+            }
+            return result
+        }
     }
 
     var workerStatus: RenderProcess.Status? { process.status }

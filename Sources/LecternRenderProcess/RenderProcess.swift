@@ -79,6 +79,8 @@ public final class RenderProcess: @unchecked Sendable {
         var crashes: [Int: Set<ObjectIdentifier>] = [:]
         var undrawable: Set<Int> = []
         var stopped = false
+        /// The edits applied so far, replayed to each new worker after it opens the document.
+        var edits: [DocumentEdit] = []
     }
 
     public init(settings: Settings, logger: Logger) throws(SystemError) {
@@ -192,6 +194,21 @@ public final class RenderProcess: @unchecked Sendable {
         }
     }
 
+    /// Applies `edit` in the worker (and in every worker started after it); returns the field's
+    /// value afterwards for field edits. Any thread but the main one.
+    public func edit(_ edit: DocumentEdit) -> Result<String?, WireError> {
+        switch ask(.edit(edit), page: edit.page ?? -1, cookie: nil, buffer: nil) {
+        case .answer(.edited(let value), _):
+            lock.lock()
+            state.edits.append(edit)
+            lock.unlock()
+            return .success(value)
+        case .answer(.failed(let reason), _), .failed(let reason): return .failure(WireError(reason))
+        case .answer: return .failure(WireError("the render worker answered an edit with something else"))
+        case .undrawable: return .failure(WireError(TileContent.undrawableReason))
+        }
+    }
+
     private enum Outcome {
         case answer(WorkerResponse, SharedTileBuffer?)
         case failed(String)
@@ -257,6 +274,7 @@ public final class RenderProcess: @unchecked Sendable {
             channel.awaitsOpen = false
             if case .failed(let reason) = opened { worker.openFailure = reason }
         }
+
         if let reason = worker.openFailure { return .failed(reason) }
         var shared: RenderCookie?
         if let tiles { shared = RenderCookie(clearing: tiles.memory) }
@@ -289,7 +307,7 @@ public final class RenderProcess: @unchecked Sendable {
         if let worker = state.worker, !worker.isDead { return worker }
         guard !state.stopped else { return nil }
         do throws(SystemError) {
-            let worker = try Worker(settings: settings)
+            let worker = try Worker(settings: settings, edits: state.edits)
             state.worker = worker
             state.starts += 1
             logger.info(
@@ -348,7 +366,7 @@ final class Worker: @unchecked Sendable {
     /// It was killed because a request overran its deadline.
     var overran = false
 
-    init(settings: RenderProcess.Settings) throws(SystemError) {
+    init(settings: RenderProcess.Settings, edits: [DocumentEdit]) throws(SystemError) {
         var ours: [Channel] = []
         var theirs: [WorkerChannel] = []
         defer { for channel in theirs { channel.close() } }
@@ -370,12 +388,15 @@ final class Worker: @unchecked Sendable {
         // The password goes in a message, not on the command line (`ps` shows that).
         guard
             ours[0].socket.send(
-                .open(path: settings.documentPath, password: settings.password, preparePage: settings.startPage))
+                .open(
+                    path: settings.documentPath, password: settings.password, preparePage: settings.startPage,
+                    edits: edits))
         else {
             _ = CLecternLinux_kill_and_reap(pid)
             throw SystemError("sendmsg")
         }
         ours[0].awaitsOpen = true
+
         free = ours
     }
 

@@ -63,13 +63,22 @@ private final class WorkerDocument: @unchecked Sendable {
         guard let (bytes, fd) = channel.receive() else { return false }
         if fd >= 0 { close(fd) }
         var reader = WireReader(bytes)
-        guard case .open(let path, let password, let preparePage)? = try? WorkerRequest.decode(&reader) else {
+        guard case .open(let path, let password, let preparePage, let edits)? = try? WorkerRequest.decode(&reader)
+        else {
             logger.critical("the reader's first message is not an open request")
             return false
         }
         let answer: WorkerResponse
         do throws(PDFError) {
             let document = try PDFDocument(path: path, password: password)
+            // The edits an earlier worker applied (each succeeded there, so each should here).
+            for edit in edits {
+                do throws(PDFError) {
+                    try edit.apply(to: document)
+                } catch {
+                    logger.error("cannot apply an earlier edit again: \(error)")
+                }
+            }
             try? document.prepare(page: min(max(0, preparePage), document.pageCount - 1))
             publish(document: document, failure: nil)
             answer = .opened(pageCount: document.pageCount, isRightToLeft: document.isRightToLeft)
@@ -148,6 +157,12 @@ private final class WorkerDocument: @unchecked Sendable {
         case let .pageText(page):
             do throws(PDFError) {
                 return .pageText(blocks: try document.textBlocks(page: page), links: try document.links(page: page))
+            } catch {
+                return .failed(error.description)
+            }
+        case let .edit(edit):
+            do throws(PDFError) {
+                return .edited(try edit.apply(to: document))
             } catch {
                 return .failed(error.description)
             }

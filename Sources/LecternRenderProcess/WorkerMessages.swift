@@ -8,24 +8,29 @@ import LecternRender
 /// Adding a request kind: a case here and in `WorkerResponse`, its tag, its fields in
 /// `encode`/`decode`, and its handling in `RenderWorkerMain.answer(_:)`.
 public enum WorkerRequest: Sendable, Equatable {
-    /// Opens the document (the first message on channel 0 of each worker), and interprets
-    /// `preparePage` so its first tile only rasterizes.
-    case open(path: String, password: String?, preparePage: Int)
+    /// Opens the document (the first message on channel 0 of each worker), applies `edits` (those
+    /// a worker before this one applied), and interprets `preparePage` so its first tile only
+    /// rasterizes.
+    case open(path: String, password: String?, preparePage: Int, edits: [DocumentEdit])
     /// Draws tile `key` into the channel's shared buffer (after its header), `stride` bytes a row.
     case render(TileKey, stride: Int)
     /// The text blocks and links of a page.
     case pageText(page: Int)
     /// Where `query` (as typed: `SearchQuery` folds it) is found on a page.
     case search(query: String, page: Int)
+    /// Edits the document (its later renders show the edit).
+    case edit(DocumentEdit)
 
     func encode(into writer: inout WireWriter) {
         switch self {
-        case let .open(path, password, preparePage):
+        case let .open(path, password, preparePage, edits):
             writer.put(UInt8(1))
             writer.put(path)
             writer.put(password ?? "")
             writer.put(password != nil)
             writer.put(preparePage)
+            writer.put(edits.count)
+            for edit in edits { edit.encode(into: &writer) }
         case let .render(key, stride):
             writer.put(UInt8(2))
             writer.put(key)
@@ -37,6 +42,9 @@ public enum WorkerRequest: Sendable, Equatable {
             writer.put(UInt8(4))
             writer.put(query)
             writer.put(page)
+        case let .edit(edit):
+            writer.put(UInt8(5))
+            edit.encode(into: &writer)
         }
     }
 
@@ -45,10 +53,14 @@ public enum WorkerRequest: Sendable, Equatable {
         case 1:
             let path = try reader.string(), password = try reader.string()
             let hasPassword = try reader.bool()
-            return .open(path: path, password: hasPassword ? password : nil, preparePage: try reader.int())
+            let preparePage = try reader.int()
+            var edits: [DocumentEdit] = []
+            for _ in 0..<(try reader.count()) { edits.append(try DocumentEdit.decode(&reader)) }
+            return .open(path: path, password: hasPassword ? password : nil, preparePage: preparePage, edits: edits)
         case 2: return .render(try reader.tileKey(), stride: try reader.int())
         case 3: return .pageText(page: try reader.int())
         case 4: return .search(query: try reader.string(), page: try reader.int())
+        case 5: return .edit(try DocumentEdit.decode(&reader))
         case let tag: throw WireError("unknown request \(tag)")
         }
     }
@@ -66,6 +78,8 @@ public enum WorkerResponse: Sendable, Equatable {
     case pageText(blocks: [Rect], links: [PDFLink])
     /// Where a query is found on a page.
     case searchHits([SearchHit])
+    /// An edit was applied; the field's value afterwards for field edits.
+    case edited(String?)
 
     func encode(into writer: inout WireWriter) {
         switch self {
@@ -101,6 +115,10 @@ public enum WorkerResponse: Sendable, Equatable {
                     writer.put(address)
                 }
             }
+        case let .edited(value):
+            writer.put(UInt8(6))
+            writer.put(value != nil)
+            writer.put(value ?? "")
         case let .searchHits(hits):
             writer.put(UInt8(5))
             writer.put(hits.count)
@@ -142,6 +160,10 @@ public enum WorkerResponse: Sendable, Equatable {
                 hits.append(SearchHit(rects: rects))
             }
             return .searchHits(hits)
+        case 6:
+            let hasValue = try reader.bool()
+            let value = try reader.string()
+            return .edited(hasValue ? value : nil)
         case let tag: throw WireError("unknown response \(tag)")
         }
     }

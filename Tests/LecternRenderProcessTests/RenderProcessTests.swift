@@ -26,7 +26,15 @@ struct RenderWorkerTests {
     func roundTrip() throws {
         let key = TileKey(page: 3, pageWidth: 800, pageHeight: 1000, kind: .tile(column: 2, row: 1))
         let requests: [WorkerRequest] = [
-            .open(path: "/srv/a.pdf", password: "pw", preparePage: 4), .open(path: "b", password: nil, preparePage: 0),
+            .open(path: "/srv/a.pdf", password: "pw", preparePage: 4, edits: []),
+            .open(
+                path: "b", password: nil, preparePage: 0,
+                edits: [
+                    .annotationRect(Rect(x: 1, y: 2, width: 3, height: 4), objectNumber: 5, page: 6),
+                    .annotationContents("note", objectNumber: 7, page: 0), .fieldValue("v", objectNumber: 8, page: 1),
+                    .toggleField(objectNumber: 9, page: 2), .readingDirection(rightToLeft: true),
+                ]),
+            .edit(.fieldValue("Grace", objectNumber: 3, page: 0)),
             .render(key, stride: 1024),
             .render(TileKey(page: 0, pageWidth: 10, pageHeight: 20, kind: .preview), stride: 40), .pageText(page: 7),
             .search(query: "harbour café", page: 2),
@@ -41,7 +49,8 @@ struct RenderWorkerTests {
         }
         let responses: [WorkerResponse] = [
             .opened(pageCount: 15_000, isRightToLeft: true), .failed("no"), .drawn(.drawn(isDamaged: true)),
-            .drawn(.drawn(isDamaged: false)), .drawn(.cancelled), .drawn(.failed("damaged")),
+            .drawn(.drawn(isDamaged: false)), .drawn(.cancelled), .drawn(.failed("damaged")), .edited(nil),
+            .edited("Yes"),
             .searchHits([SearchHit(rects: [Rect(x: 1, y: 2, width: 3, height: 4)]), SearchHit(rects: [])]),
             .pageText(
                 blocks: [Rect(x: 1, y: 2, width: 3, height: 4.5)],
@@ -92,6 +101,33 @@ struct RenderWorkerTests {
             #expect(!mine.isEmpty, "\(text) is on page 1")
             #expect(try worker.search(query, page: 0).get() == mine, "\(text)")
         }
+    }
+
+    @Test("an edit applied in the worker shows in its tiles as in process, and a new worker replays it")
+    func editsReachTheWorkerAndSurviveARestart() throws {
+        let path = Self.fixtures.appendingPathComponent("annotations.pdf").path
+        let document = try PDFDocument(path: path)
+        let name = try #require(try document.annotations(page: 0).annotations.first { $0.field?.name == "name" })
+        let worker = try Self.worker("annotations.pdf")
+        defer { worker.stop() }
+        let size = try document.pageInfo(at: 0).pixelSize(scale: 1.5)
+        let key = TileKey(page: 0, pageWidth: size.width, pageHeight: size.height, kind: .preview)
+        func pixels(_ content: TileContent?) -> [UInt8]? {
+            guard case .image(let image, _)? = content else { return nil }
+            return Array(UnsafeRawBufferPointer(start: image.pixels, count: image.stride * image.height))
+        }
+        let before = try #require(pixels(worker.render(key, cookie: RenderCookie())))
+        let edit = DocumentEdit.fieldValue("Grace Hopper", objectNumber: name.objectNumber, page: 0)
+        #expect(try worker.edit(edit).get() == "Grace Hopper")
+        try edit.apply(to: document)
+        let edited = try #require(pixels(worker.render(key, cookie: RenderCookie())))
+        #expect(edited != before, "the field's new value is drawn")
+        #expect(edited == pixels(TileContent.render(key, of: document)), "as in process")
+        let pid = try #require(worker.status.pid)
+        #expect(kill(pid, SIGKILL) == 0)
+        let replayed = try #require(pixels(worker.render(key, cookie: RenderCookie())))
+        #expect(worker.status.restarts == 1)
+        #expect(replayed == edited, "the new worker has the edit")
     }
 
     @Test("a document that does not open fails every request with its reason; the worker stays up")
