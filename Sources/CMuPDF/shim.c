@@ -1857,23 +1857,109 @@ static int is_widget(fz_context *ctx, pdf_annot *annot) {
     return pdf_name_eq(ctx, pdf_dict_get(ctx, pdf_annot_obj(ctx, annot), PDF_NAME(Subtype)), PDF_NAME(Widget));
 }
 
+/// Maps `p` from the rectangle `from` onto `to` (translate + scale per axis); an axis along which
+/// `from` is flat is only translated. Refuses a point that lands non-finite or far outside any page.
+static fz_point map_point(fz_context *ctx, fz_point p, fz_rect from, fz_rect to) {
+    float sx = from.x1 > from.x0 ? (to.x1 - to.x0) / (from.x1 - from.x0) : 1;
+    float sy = from.y1 > from.y0 ? (to.y1 - to.y0) / (from.y1 - from.y0) : 1;
+    fz_point q = fz_make_point(to.x0 + (p.x - from.x0) * sx, to.y0 + (p.y - from.y0) * sy);
+    if (!isfinite(q.x) || !isfinite(q.y) || fabsf(q.x) > CMUPDF_EDIT_COORDINATE_MAX ||
+        fabsf(q.y) > CMUPDF_EDIT_COORDINATE_MAX)
+        refuse(ctx, "moving the annotation's points would put them far outside any page");
+    return q;
+}
+
+/// Moves an annotation whose /Rect MuPDF derives from its points (Ink, Line, Polygon, PolyLine, text
+/// markup): maps every point from the current /Rect onto `to` (page space) with MuPDF's setters,
+/// which mark the annotation dirty; pdf_update_page (edit_annotation) then recomputes /Rect (the
+/// points' bounds plus MuPDF's padding for the line width) and the appearance. Returns 0 for a
+/// subtype that has no points.
+static int move_points(fz_context *ctx, pdf_annot *annot, fz_matrix ctm, fz_rect to) {
+    // /Rect as written, as CMuPDF_page_annotations reports it, in page space. (pdf_annot_rect throws
+    // for these subtypes in 1.21; pdf_bound_annot is the bounds of the appearance MuPDF drew when
+    // it loaded the page, not /Rect: only the fallback when /Rect is missing.)
+    pdf_obj *rect = pdf_dict_get(ctx, pdf_annot_obj(ctx, annot), PDF_NAME(Rect));
+    fz_rect from =
+        pdf_is_array(ctx, rect) ? fz_transform_rect(pdf_to_rect(ctx, rect), ctm) : pdf_bound_annot(ctx, annot);
+    if (!isfinite(from.x0) || !isfinite(from.y0) || !isfinite(from.x1) || !isfinite(from.y1) ||
+        from.x1 < from.x0 || from.y1 < from.y0)
+        refuse(ctx, "the annotation's own rectangle is not finite");
+    if (pdf_annot_has_line(ctx, annot)) {
+        fz_point a, b;
+        pdf_annot_line(ctx, annot, &a, &b);
+        a = map_point(ctx, a, from, to);
+        pdf_set_annot_line(ctx, annot, a, map_point(ctx, b, from, to));
+        return 1;
+    }
+    fz_point *points = NULL;
+    fz_quad *quads = NULL;
+    int *counts = NULL;
+    int moved = 1;
+    fz_var(points);
+    fz_var(quads);
+    fz_var(counts);
+    fz_try(ctx) {
+        if (pdf_annot_has_ink_list(ctx, annot)) {
+            int strokes = pdf_annot_ink_list_count(ctx, annot), total = 0;
+            counts = fz_malloc_array(ctx, strokes, int);
+            for (int i = 0; i < strokes; i++) {
+                counts[i] = pdf_annot_ink_list_stroke_count(ctx, annot, i);
+                if (counts[i] > INT_MAX - total) refuse(ctx, "the ink list is too long");
+                total += counts[i];
+            }
+            points = fz_malloc_array(ctx, total, fz_point);
+            for (int i = 0, k = 0; i < strokes; i++)
+                for (int j = 0; j < counts[i]; j++, k++)
+                    points[k] = map_point(ctx, pdf_annot_ink_list_stroke_vertex(ctx, annot, i, j), from, to);
+            pdf_set_annot_ink_list(ctx, annot, strokes, counts, points);
+        } else if (pdf_annot_has_vertices(ctx, annot)) {
+            int n = pdf_annot_vertex_count(ctx, annot);
+            points = fz_malloc_array(ctx, n, fz_point);
+            for (int i = 0; i < n; i++) points[i] = map_point(ctx, pdf_annot_vertex(ctx, annot, i), from, to);
+            pdf_set_annot_vertices(ctx, annot, n, points);
+        } else if (pdf_annot_has_quad_points(ctx, annot)) {
+            int n = pdf_annot_quad_point_count(ctx, annot);
+            quads = fz_malloc_array(ctx, n, fz_quad);
+            for (int i = 0; i < n; i++) {
+                fz_quad q = pdf_annot_quad_point(ctx, annot, i);
+                quads[i] = (fz_quad){map_point(ctx, q.ul, from, to), map_point(ctx, q.ur, from, to),
+                                     map_point(ctx, q.ll, from, to), map_point(ctx, q.lr, from, to)};
+            }
+            pdf_set_annot_quad_points(ctx, annot, n, quads);
+        } else {
+            moved = 0;
+        }
+    }
+    fz_always(ctx) {
+        fz_free(ctx, points);
+        fz_free(ctx, quads);
+        fz_free(ctx, counts);
+    }
+    fz_catch(ctx) fz_rethrow(ctx);
+    return moved;
+}
+
 static void edit_rect(fz_context *ctx, pdf_page *page, pdf_annot *annot, void *state) {
     const float *r = state;
     refuse_read_only(ctx, annot, 1);
     if (is_widget(ctx, annot) && (pdf_field_flags(ctx, pdf_annot_obj(ctx, annot)) & PDF_FIELD_IS_READ_ONLY))
         refuse(ctx, "the form field is read-only");
-    // MuPDF 1.21's rect_subtypes (pdf_annot_has_rect is not exported): the others' rect is derived
-    // from their geometry (/InkList, /L, /Vertices, /QuadPoints).
+    // The caller's rect is in PDF user space; MuPDF's setters take page space (rotated, y down).
+    fz_matrix ctm;
+    pdf_page_transform(ctx, page, NULL, &ctm);
+    fz_rect to = fz_transform_rect(fz_make_rect(r[0], r[1], r[2], r[3]), ctm);
+    // MuPDF 1.21's rect_subtypes (pdf_annot_has_rect is not exported): their /Rect is set as is.
     static const char *movable[] = {"Text", "FreeText", "Square", "Circle", "Redact", "Stamp", "Caret",
                                     "Popup", "FileAttachment", "Sound", "Movie", "Widget"};
     const char *subtype = pdf_to_name(ctx, pdf_dict_get(ctx, pdf_annot_obj(ctx, annot), PDF_NAME(Subtype)));
-    int found = 0;
-    for (size_t i = 0; i < sizeof movable / sizeof *movable && !found; i++) found = !strcmp(movable[i], subtype);
-    if (!found) refuse(ctx, "MuPDF 1.21 cannot move or resize %.32s annotations", subtype);
-    // The caller's rect is in PDF user space; pdf_set_annot_rect takes page space (rotated, y down).
-    fz_matrix ctm;
-    pdf_page_transform(ctx, page, NULL, &ctm);
-    pdf_set_annot_rect(ctx, annot, fz_transform_rect(fz_make_rect(r[0], r[1], r[2], r[3]), ctm));
+    for (size_t i = 0; i < sizeof movable / sizeof *movable; i++) {
+        if (!strcmp(movable[i], subtype)) {
+            pdf_set_annot_rect(ctx, annot, to);
+            return;
+        }
+    }
+    // The subtypes whose rect follows their points (/InkList, /L, /Vertices, /QuadPoints).
+    if (!move_points(ctx, annot, ctm, to)) refuse(ctx, "MuPDF 1.21 cannot move or resize %.32s annotations", subtype);
 }
 
 int CMuPDF_annotation_set_rect(CMuPDF_document *document, int index, int object, const float rect[4],

@@ -14,11 +14,19 @@ import LecternLinux
 extension PDFDocument {
     /// Moves or resizes an annotation; `rect` in PDF user space (unrotated, y up), as PDFAnnotation.rect.
     ///
+    /// Most subtypes take `rect` as their /Rect. Ink, Line, Polygon, PolyLine and text markup
+    /// (Highlight, Underline, StrikeOut, Squiggly), whose /Rect MuPDF derives from their points,
+    /// have every point mapped from their current /Rect onto `rect` (translated and scaled per
+    /// axis); MuPDF then recomputes /Rect as the points' bounds plus its padding for the stroke, so
+    /// the rect read back is close to `rect`, not equal: a move shifts the rect MuPDF computes for
+    /// the unmoved points by exactly the delta.
     /// - Throws: `.editRefused` for a locked or read-only annotation, a read-only field, a subtype
-    ///   MuPDF 1.21 cannot move (Ink, Line, Polygon, PolyLine, text markup: their rect follows their
-    ///   points), or a rect that is not finite, inverted or more than 1,000,000 points out;
+    ///   that cannot be moved (Watermark, 3D, Screen…), points that would land more than 1,000,000 points out,
+    ///   or a rect that is not finite, inverted or more than 1,000,000 points out;
     ///   `.annotationNotFound`; `.pageOutOfRange`.
-    /// Corresponding C function: `CMuPDF_annotation_set_rect` (`pdf_set_annot_rect`).
+    /// Corresponding C function: `CMuPDF_annotation_set_rect` (`pdf_set_annot_rect`,
+    /// `pdf_set_annot_ink_list`, `pdf_set_annot_line`, `pdf_set_annot_vertices`,
+    /// `pdf_set_annot_quad_points`).
     public func setAnnotationRect(_ rect: Rect, objectNumber: Int, page: Int) throws(PDFError) {
         let corners = [rect.minX, rect.minY, rect.maxX, rect.maxY]
         guard corners.allSatisfy(\.isFinite), rect.size.width >= 0, rect.size.height >= 0 else {

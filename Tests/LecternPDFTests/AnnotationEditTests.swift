@@ -120,7 +120,6 @@ import Testing
         let document = try PDFDocument(path: AnnotationTests.annotationsPDF)
         let locked = try Self.annotation(document) { $0.flags.contains(.locked) }
         let freeText = try Self.annotation(document) { $0.subtype == "FreeText" }
-        let ink = try Self.annotation(document) { $0.subtype == "Ink" }
         let name = try Self.field(document, "name").objectNumber
         let fruit = try Self.field(document, "fruit").objectNumber
         let id = try Self.field(document, "id").objectNumber
@@ -140,9 +139,6 @@ import Testing
         let rect = Rect(x: 10, y: 10, width: 50, height: 50)
         expectKind(.editRefused) { () throws(PDFError) in
             try document.setAnnotationRect(rect, objectNumber: locked.objectNumber, page: 0)
-        }
-        expectKind(.editRefused) { () throws(PDFError) in
-            try document.setAnnotationRect(rect, objectNumber: ink.objectNumber, page: 0)
         }
         expectKind(.editRefused) { () throws(PDFError) in
             try document.setAnnotationRect(rect, objectNumber: id, page: 0)

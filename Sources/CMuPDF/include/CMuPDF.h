@@ -354,8 +354,10 @@ enum CMuPDF_edit_caps {
 // CMUPDF_ERROR_ARGUMENT (bad input), or MuPDF's.
 
 /// Moves or resizes the annotation to `rect` {x0, y0, x1, y1} in PDF user space (unrotated, y up).
-/// Refused for locked and read-only annotations and read-only fields, and for subtypes whose rect
-/// MuPDF 1.21 derives from their geometry (Ink, Line, Polygon, PolyLine, text markup).
+/// Subtypes whose rect MuPDF 1.21 derives from their geometry (Ink, Line, Polygon, PolyLine, text
+/// markup) have their points mapped from their /Rect onto `rect`; MuPDF then recomputes /Rect (the
+/// points' bounds plus its stroke padding). Refused for locked and read-only annotations, read-only
+/// fields, subtypes with neither a settable rect nor points (Watermark…), and points mapped far out.
 int CMuPDF_annotation_set_rect(CMuPDF_document *document, int index, int object, const float rect[4],
                                CMuPDF_error *error);
 /// Replaces the annotation's /Contents with UTF-8 `text`. Refused for read-only annotations, locked
