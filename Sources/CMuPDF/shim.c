@@ -1,5 +1,6 @@
 // CMuPDF shim: every throwing MuPDF call wrapped in fz_try/fz_always/fz_catch (see CMuPDF.h).
 #include "CMuPDF.h"
+#include "shim_internal.h"
 
 #include <mupdf/fitz.h>
 #include <mupdf/pdf.h>
@@ -1479,6 +1480,30 @@ int CMuPDF_page_text_blocks(CMuPDF_document *document, int index, float **rects,
         *count = 0;
         status = caught(ctx, error);
     }
+    checkin_context(document, ctx);
+    return status;
+}
+
+int CMuPDF_internal_visit_stext(CMuPDF_document *document, int index, int flags, CMuPDF_stext_visitor visit,
+                                void *user, CMuPDF_error *error) {
+    set_error(error, CMUPDF_OK, "");
+    fz_context *ctx = NULL;
+    fz_cookie cookie = {0};
+    list_ref ref;
+    int status = checkout_list(document, index, &cookie, &ctx, &ref, error);
+    if (status != CMUPDF_OK) return status;
+    fz_stext_page *text = NULL;
+    fz_var(text);
+    fz_try(ctx) {
+        fz_stext_options options = {.flags = flags};
+        text = fz_new_stext_page_from_display_list(ctx, ref.list, &options);
+        visit(ctx, text, fz_invert_matrix(ref.page_ctm), user);
+    }
+    fz_always(ctx) {
+        fz_drop_stext_page(ctx, text);
+        fz_drop_display_list(ctx, ref.list);
+    }
+    fz_catch(ctx) status = caught(ctx, error);
     checkin_context(document, ctx);
     return status;
 }

@@ -14,9 +14,13 @@ enum InteractionPolicy {
         let policy = { [unowned session] in session.configuration.policy }
         let pageComponents = [
             controller.selectAnnotation, controller.deselectAnnotation, controller.transformAnnotation,
-            controller.editAnnotation, controller.selectText, controller.deselectText,
+            controller.editAnnotation,
         ]
         for component in pageComponents {
+            let name = component.name
+            component.addActivationCondition { _, _, _ in policy().enables(name) }
+        }
+        for component in [controller.selectText, controller.deselectText] {
             let name = component.name
             component.addActivationCondition { _, _, _ in policy().enables(name) }
         }

@@ -119,8 +119,12 @@ final class KioskMetrics {
         let count = { [unowned self] (name: String) in gesture(name) }
         for component in [
             controller.selectAnnotation, controller.deselectAnnotation, controller.transformAnnotation,
-            controller.editAnnotation, controller.openLinkAnnotation, controller.selectText, controller.deselectText,
+            controller.editAnnotation, controller.openLinkAnnotation,
         ] {
+            let name = component.name
+            component.addActivationCallback { _, _, _ in count(name) }
+        }
+        for component in [controller.selectText, controller.deselectText] {
             let name = component.name
             component.addActivationCallback { _, _, _ in count(name) }
         }

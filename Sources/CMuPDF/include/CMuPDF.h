@@ -450,6 +450,8 @@ int CMuPDF_write_png(CMuPDF_context *base, const unsigned char *bgra, int width,
 int CMuPDF_load_image_rgb(CMuPDF_context *base, const char *path, int *width, int *height,
                                  unsigned char **rgb, CMuPDF_error *error);
 
+#include "CMuPDF_text.h"
+
 #ifdef __cplusplus
 }
 #endif

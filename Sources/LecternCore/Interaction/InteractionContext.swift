@@ -66,3 +66,25 @@ public struct EmptyInteractionContext: InteractionContext, Hashable {
     /// Creates the empty context.
     public init() {}
 }
+
+/// The text under the finger, for `selectText` and `deselectText`.
+public struct TextInteractionContext: InteractionContext, Hashable {
+    /// The page index (nil for `deselectText` on a tap away from every page).
+    public var page: Int?
+    /// The character under the finger (an index into the page's `PageCharacters`), if any.
+    public var characterIndex: Int?
+    /// The word `selectText` selects (character indices), if any.
+    public var wordRange: ClosedRange<Int>?
+    /// The text of that word (for conditions such as "only words longer than three letters").
+    public var word: String
+    /// `.page(page)` on a page (PDF user space), `.view` otherwise.
+    public var coordinateSpace: CoordinateSpace { page.map { .page($0) } ?? .view }
+
+    /// Creates a text context.
+    public init(page: Int?, characterIndex: Int?, wordRange: ClosedRange<Int>?, word: String) {
+        self.page = page
+        self.characterIndex = characterIndex
+        self.wordRange = wordRange
+        self.word = word
+    }
+}

@@ -11,9 +11,10 @@
 /// spread on a tap in an edge zone at once (no double-tap wait); `smartZoom` zooms on a
 /// double tap; `toggleUserInterface` toggles the chrome on a single tap once everything
 /// else failed. `openLinkAnnotation` follows the link under a tap (the host finds links and
-/// decides what a web address does). The other annotation and text components have their
-/// recognizers, relations and contexts, but no action yet: their precondition is always
-/// false, so they never activate.
+/// decides what a web address does). `selectText` selects the word under a long press and
+/// `deselectText` clears the selection on a tap away from it (`InteractionController+TextSelection`).
+/// The other annotation components have their recognizers, relations and contexts, but no
+/// action yet: their precondition is always false, so they never activate.
 public final class InteractionController {
     /// What the controller acts on (not retained: the app owns both).
     public weak var host: (any InteractionHost)?
@@ -37,9 +38,9 @@ public final class InteractionController {
     /// Tap on a link opens it.
     public let openLinkAnnotation: InteractionComponent<PageInteractionContext>
     /// Long press on text selects it.
-    public let selectText: InteractionComponent<PageInteractionContext>
+    public let selectText: InteractionComponent<TextInteractionContext>
     /// Tap away from the text selection clears it.
-    public let deselectText: InteractionComponent<PageInteractionContext>
+    public let deselectText: InteractionComponent<TextInteractionContext>
     /// Tap in an edge zone turns the spread.
     public let fastScroll: InteractionComponent<FastScrollContext>
     /// Double tap zooms in on the text block under the finger, or back out.
@@ -60,6 +61,10 @@ public final class InteractionController {
     private var dragBase = Point.zero
     private var isPinching = false
     private var pinchBase = 1.0
+    /// The text selection and the handle being dragged (`InteractionController+TextSelection`).
+    var textSelectionState = TextSelectionState()
+    /// Drags a text selection's handle (before the document pan, which waits for it to fail).
+    let textHandlePan = PanGestureRecognizer(name: "textSelectionHandle")
     /// Wheel motion not yet spent on page turns (per-spread mode).
     var wheel = WheelState()
     /// The pointer buttons held down on the document (the chrome's are the host's).
@@ -82,8 +87,13 @@ public final class InteractionController {
             name: "openLinkAnnotation", recognizers: [TapGestureRecognizer(name: "openLinkAnnotation")],
             resolve: { $0.linkContext(at: $1) },
             perform: { controller, context, viewPoint in controller.performOpenLink(context, at: viewPoint) })
-        selectText = later("selectText", LongPressGestureRecognizer(name: "selectText"))
-        deselectText = later("deselectText", TapGestureRecognizer(name: "deselectText"))
+        selectText = InteractionComponent(
+            name: "selectText", recognizers: [LongPressGestureRecognizer(name: "selectText")],
+            resolve: { $0.selectTextContext(at: $1) }, perform: { controller, context, _ in controller.performSelectText(context) })
+        deselectText = InteractionComponent(
+            name: "deselectText", recognizers: [TapGestureRecognizer(name: "deselectText")],
+            resolve: { $0.deselectTextContext(at: $1) },
+            perform: { controller, context, _ in controller.performDeselectText(context) })
         fastScroll = InteractionComponent(
             name: "fastScroll", recognizers: [TapGestureRecognizer(name: "fastScroll")],
             resolve: { $0.fastScrollContext(at: $1) },
@@ -107,11 +117,12 @@ public final class InteractionController {
                 selectText, deselectText, fastScroll, smartZoom, toggleUserInterface,
             ])
         for component in [
-            selectAnnotation, deselectAnnotation, transformAnnotation, editAnnotation, openLinkAnnotation, selectText,
-            deselectText,
+            selectAnnotation, deselectAnnotation, transformAnnotation, editAnnotation, openLinkAnnotation,
         ] {
             component.controller = self
         }
+        selectText.controller = self
+        deselectText.controller = self
         fastScroll.controller = self
         smartZoom.controller = self
         toggleUserInterface.controller = self
@@ -119,6 +130,7 @@ public final class InteractionController {
     }
 
     private func wire() {
+        wireTextSelection()
         // Relations: annotations first, then the document; a single tap toggles the chrome
         // only when nothing else wanted it. Fast scroll does not wait for the double tap.
         panRecognizer.require(toFail: transformAnnotation)
@@ -222,6 +234,7 @@ public final class InteractionController {
         var spreadZooms: [Int: SpreadZoom]
         var isAnimating: Bool
         var isUserInterfaceVisible: Bool
+        var textSelection: TextSelection?
     }
 
     private func fingerprint() -> Fingerprint? {
@@ -229,7 +242,8 @@ public final class InteractionController {
         let view = host.documentView
         return Fingerprint(
             offset: view.contentOffset, zoom: view.zoomScale, spreadZooms: view.spreadZooms,
-            isAnimating: view.isAnimating, isUserInterfaceVisible: host.isUserInterfaceVisible)
+            isAnimating: view.isAnimating, isUserInterfaceVisible: host.isUserInterfaceVisible,
+            textSelection: textSelectionState.selection)
     }
 
     /// Converts a point between spaces of the host's document view.
@@ -415,13 +429,13 @@ public final class InteractionController {
         tryDefault(openLinkAnnotation, at: point, in: space)
     }
 
-    /// Selects the word at `point`. (Its context carries no annotation or text yet, so it never activates.)
+    /// Selects the word at `point`; returns whether there was a word there.
     @discardableResult
     public func tryToSelectText(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(selectText, at: point, in: space)
     }
 
-    /// Clears the text selection. (Its context carries no annotation or text yet, so it never activates.)
+    /// Clears the text selection (unless `point` is on it or a handle); returns whether it did.
     @discardableResult
     public func tryToDeselectText(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(deselectText, at: point, in: space)

@@ -19,6 +19,11 @@ public protocol InteractionHost: AnyObject {
     /// scrubber): input the controller never sees, which keeps the reader from being idle
     /// (`InteractionController.isUserInteracting`). Default: false.
     var isChromeTrackingInput: Bool { get }
+    /// The characters of `page` in reading order (for text selection), or nil when not read
+    /// yet (`selectText` then does not activate there). Default: nil.
+    func pageCharacters(onPage page: Int) -> PageCharacters?
+    /// The text selection changed (nil: cleared). Default: nothing.
+    func textSelectionDidChange(_ selection: TextSelection?)
 }
 
 /// Where a link leads.
@@ -33,6 +38,10 @@ extension InteractionHost {
     public func link(at point: Point, onPage page: Int) -> LinkTarget? { nil }
 
     public var isChromeTrackingInput: Bool { false }
+
+    public func pageCharacters(onPage page: Int) -> PageCharacters? { nil }
+
+    public func textSelectionDidChange(_ selection: TextSelection?) {}
 
     public func follow(_ link: LinkTarget) {
         guard case .page(let page) = link else { return }
