@@ -7,3 +7,6 @@ static inline const struct wl_interface *CWaylandClient_compositor_interface(voi
 static inline const struct wl_interface *CWaylandClient_shm_interface(void) { return &wl_shm_interface; }
 static inline const struct wl_interface *CWaylandClient_seat_interface(void) { return &wl_seat_interface; }
 static inline const struct wl_interface *CWaylandClient_output_interface(void) { return &wl_output_interface; }
+static inline const struct wl_interface *CWaylandClient_data_device_manager_interface(void) {
+    return &wl_data_device_manager_interface;
+}

@@ -18,6 +18,7 @@ final class FramePresenter {
     /// The attract loop's page transitions.
     let transitions: TransitionPlayer
     let navigation: Navigation
+    let selectedText: SelectedText
     private let window: XdgToplevel
     private let pool: ShmBufferPool
     private let frameCompositor: FrameCompositor
@@ -53,8 +54,9 @@ final class FramePresenter {
 
     init(
         display: Display, loop: EventLoop, session: DocumentSession, chrome: Chrome, navigation: Navigation,
-        shelf: Shelf, transitions: TransitionPlayer, dumper: FrameDumper?, logger: Logger
+        shelf: Shelf, transitions: TransitionPlayer, selectedText: SelectedText, dumper: FrameDumper?, logger: Logger
     ) {
+        self.selectedText = selectedText
         self.loop = loop
         self.session = session
         self.chrome = chrome
@@ -194,14 +196,16 @@ final class FramePresenter {
         }
         var chromeScene = session.reader.flatMap { chrome.scene(for: $0) }
         var overlays = Scene.Overlays()
+        var textSelection: Scene.TextSelection?
         if let reader = session.reader, let plan {
             chromeScene?.buttons = navigation.buttons(for: reader)
             overlays = navigation.overlays(for: reader, plan: plan)
+            textSelection = selectedText.overlay(for: reader, plan: plan, size: size, scale: scale)
         }
         return ReaderScene(
             width: size.width, height: size.height, scale: scale, document: document, chrome: chromeScene,
             notice: chrome.notice,
-            qrCode: chrome.qrCode, overlays: overlays,
+            qrCode: chrome.qrCode, overlays: overlays, textSelection: textSelection,
             showsPartialPages: hasShownPage || session.isFirstFrameLate || navigation.coversPages)
     }
 

@@ -15,6 +15,7 @@ final class InputRouter {
     let chrome: Chrome
     let shelf: Shelf
     let navigation: Navigation
+    let selectedText: SelectedText
     private let logger: Logger
     /// The controller for the open document (rebuilt when it opens and at an idle reset).
     private(set) var interactions: InteractionController?
@@ -36,8 +37,10 @@ final class InputRouter {
     var onChange: (() -> Void)?
 
     init(
-        loop: EventLoop, session: DocumentSession, chrome: Chrome, navigation: Navigation, shelf: Shelf, logger: Logger
+        loop: EventLoop, session: DocumentSession, chrome: Chrome, navigation: Navigation, shelf: Shelf,
+        selectedText: SelectedText, logger: Logger
     ) {
+        self.selectedText = selectedText
         self.loop = loop
         self.session = session
         self.chrome = chrome
@@ -50,8 +53,10 @@ final class InputRouter {
     func resetInteractions() {
         gestureTimer?.cancel()
         gestureTimer = nil
+        selectedText.clear()
         guard let reader = session.reader else { return }
-        let host = ReaderHost(reader: reader, chrome: chrome, navigation: navigation, logger: logger)
+        let host = ReaderHost(
+            reader: reader, chrome: chrome, navigation: navigation, selectedText: selectedText, logger: logger)
         let controller = InteractionController(host: host)
         self.host = host
         interactions = controller
@@ -82,7 +87,9 @@ final class InputRouter {
         }
         if absorb(event, dismissing: dismissed) || shelf.handle(event) { return }
         guard let reader = session.reader, let interactions else { return }
-        if navigation.handle(event, reader: reader) || chrome.handle(event, reader: reader) {
+        if navigation.handle(event, reader: reader) || chrome.handle(event, reader: reader)
+            || selectedText.handle(event)
+        {
             scheduleGestureDeadline()
             return
         }

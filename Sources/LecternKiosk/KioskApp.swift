@@ -60,6 +60,7 @@ public final class KioskApp {
         let navigation: Navigation
         let presenter: FramePresenter
         let mirror: PresenterMirror
+        let selectedText: SelectedText
         let input: InputRouter
         let idle: IdleReset
         let operations: Operations
@@ -191,15 +192,17 @@ public final class KioskApp {
             backend.close()
             throw .system(error)
         }
+        let selectedText = SelectedText(session: session, chrome: chrome, display: display, logger: logger)
         let dumper = configuration.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
         let presenter = FramePresenter(
             display: display, loop: loop, session: session, chrome: chrome, navigation: navigation,
-            shelf: home.shelf, transitions: transitions, dumper: dumper, logger: logger)
+            shelf: home.shelf, transitions: transitions, selectedText: selectedText, dumper: dumper, logger: logger)
         let mirror = PresenterMirror(
             display: display, loop: loop, session: session, presenter: presenter,
             isEnabled: configuration.policy.mirror != .off, logger: logger)
         let input = InputRouter(
-            loop: loop, session: session, chrome: chrome, navigation: navigation, shelf: home.shelf, logger: logger)
+            loop: loop, session: session, chrome: chrome, navigation: navigation, shelf: home.shelf,
+            selectedText: selectedText, logger: logger)
         let idle = IdleReset(loop: loop, session: session, chrome: chrome, input: input, logger: logger)
         let operations: Operations
         do {
@@ -239,6 +242,7 @@ public final class KioskApp {
         chrome.onReset = { [unowned navigation] in navigation.reset() }
         navigation.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         input.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
+        selectedText.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         home.connect(
             session: session, reloader: reloader, chrome: chrome, input: input, idle: idle, presenter: presenter)
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
@@ -257,8 +261,8 @@ public final class KioskApp {
         idle.restart()
         parts = Parts(
             backend: backend, files: files, policy: policy, session: session, reloader: reloader, home: home,
-            display: display,
-            chrome: chrome, navigation: navigation, presenter: presenter, mirror: mirror,
+            display: display, chrome: chrome, navigation: navigation, presenter: presenter, mirror: mirror,
+            selectedText: selectedText,
             input: input, idle: idle, operations: operations,
             idleHandler: idleHandler)
     }

@@ -43,6 +43,18 @@ public struct KioskStatus: Sendable {
     public var navigation = NavigationStatus()
     /// The presenter mirror on a second output (nil: there is none).
     public var mirror: Mirror?
+    /// The visitor's text selection (nil: none).
+    public var textSelection: TextSelectionStatus?
+
+    /// Selected text.
+    public struct TextSelectionStatus: Equatable, Sendable {
+        /// The pages it spans (0-based).
+        public var pages: ClosedRange<Int>
+        /// The selected text (lines and pages joined by line feeds).
+        public var text: String
+        /// Whether the last frame showed the "QR code" button next to it.
+        public var showsQRCodeButton: Bool
+    }
 
     /// The presenter mirror.
     public struct Mirror: Equatable, Sendable {
@@ -171,6 +183,7 @@ extension KioskApp {
             || parts.navigation.isAnimating
         status.navigation = parts.navigation.status
         status.mirror = parts.mirror.status
+        status.textSelection = parts.selectedText.status
         status.isInteracting = parts.input.isInteracting
         status.isAtRest =
             !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy && !parts.home.isBusy

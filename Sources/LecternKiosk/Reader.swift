@@ -4,10 +4,12 @@ import LecternPDF
 import LecternRender
 import Logging
 
-/// What a page holds for touch: its text blocks and links, in PDF user space.
+/// What a page holds for touch: its text blocks, links and characters, in PDF user space.
 struct PageText: Sendable {
     var blocks: [Rect]
     var links: [(rect: Rect, target: LinkTarget)]
+    /// For text selection, in reading order.
+    var characters: PageCharacters = .empty
 }
 
 /// An open document on screen: its view model, and the tiles rendered for it.
@@ -198,13 +200,22 @@ final class Reader {
         }
     }
 
-    /// The text blocks and links of `pages`.
+    /// Page space (PDF user space) of `item`'s page to the frame's buffer pixels.
+    func pageToPixels(_ item: Scene.PageItem) -> AffineTransform {
+        let geometry = view.pages[item.page]
+        let scale = Double(item.frame.width) / max(1, geometry.displaySize.width)
+        return geometry.pageToDisplay.concatenating(.scale(scale))
+            .concatenating(.translation(x: Double(item.frame.x), y: Double(item.frame.y)))
+    }
+
+    /// The text blocks, links and characters of `pages`.
     static func readPageText(of pdf: PDFDocument, pages: [Int]) -> [Int: PageText] {
         var result: [Int: PageText] = [:]
         for page in pages {
             let blocks = ((try? pdf.textBlocks(page: page)) ?? [])
             let links = ((try? pdf.links(page: page)) ?? []).map(linkTarget)
-            result[page] = PageText(blocks: blocks, links: links)
+            let characters = (try? pdf.pageCharacters(page: page)) ?? .empty
+            result[page] = PageText(blocks: blocks, links: links, characters: characters)
         }
         return result
     }

@@ -8,12 +8,14 @@ final class ReaderHost: InteractionHost {
     let reader: Reader
     let chrome: Chrome
     let navigation: Navigation
+    let selectedText: SelectedText
     private let logger: Logger
 
-    init(reader: Reader, chrome: Chrome, navigation: Navigation, logger: Logger) {
+    init(reader: Reader, chrome: Chrome, navigation: Navigation, selectedText: SelectedText, logger: Logger) {
         self.reader = reader
         self.chrome = chrome
         self.navigation = navigation
+        self.selectedText = selectedText
         self.logger = logger
     }
 
@@ -32,6 +34,15 @@ final class ReaderHost: InteractionHost {
     func textBlocks(onPage page: Int) -> [Rect] {
         // Read on a worker while the page was on screen; none yet → smart zoom zooms about the finger.
         reader.pageText[page]?.blocks ?? []
+    }
+
+    func pageCharacters(onPage page: Int) -> PageCharacters? {
+        // Read with the blocks on a worker while the page was on screen; none yet → no selection there.
+        reader.pageText[page]?.characters
+    }
+
+    func textSelectionDidChange(_ selection: TextSelection?) {
+        selectedText.changed(selection)
     }
 
     func link(at point: Point, onPage page: Int) -> LinkTarget? {

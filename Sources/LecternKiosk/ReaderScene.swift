@@ -24,6 +24,8 @@ struct ReaderScene {
     var qrCode: QRCode?
     /// The thumbnail bar and grid, the outline, search (`Navigation`).
     var overlays = Scene.Overlays()
+    /// The selected text's highlight, handles and QR-code button (`SelectedText`).
+    var textSelection: Scene.TextSelection?
     /// A page was on screen before, or the first one is late (300 ms): frames show whatever
     /// they have. Until then the first frame waits for the sharp page.
     var showsPartialPages: Bool
@@ -45,6 +47,7 @@ struct ReaderScene {
             scene.chrome = chrome
             scene.qrCode = qrCode
             scene.overlays = overlays
+            scene.textSelection = textSelection
             if let notice {
                 scene.banner = notice
             } else if wasRepaired {

@@ -223,10 +223,7 @@ extension Search {
         guard isOpen else { return [] }
         return plan.pages.flatMap { item -> [Scene.Highlight] in
             guard let hits = results.hitsByPage[item.page] else { return [] }
-            let geometry = reader.view.pages[item.page]
-            let scale = Double(item.frame.width) / max(1, geometry.displaySize.width)
-            let toView = geometry.pageToDisplay.concatenating(.scale(scale))
-                .concatenating(.translation(x: Double(item.frame.x), y: Double(item.frame.y)))
+            let toView = reader.pageToPixels(item)
             let clip = item.frame.intersection(item.clip)
             return hits.enumerated().flatMap { index, hit in
                 let isCurrent = results.current == .init(page: item.page, index: index)

@@ -105,6 +105,9 @@ public final class FrameCompositor {
         if last.qrCode != scene.qrCode {
             boxes += [last.qrCode, scene.qrCode].compactMap { $0.map { qrCodeBox($0, in: scene) } }
         }
+        if last.textSelection != scene.textSelection {
+            boxes += selectionBoxes(last.textSelection, in: scene) + selectionBoxes(scene.textSelection, in: scene)
+        }
         if last.overlays != scene.overlays {
             boxes += overlayDamage(from: last.overlays, to: scene.overlays, in: scene)
         }
@@ -191,6 +194,7 @@ public final class FrameCompositor {
         paintOverlays(scene.overlays, in: scene, repaint: repaint, into: target)
         if let message = scene.message { paint(message, in: scene, target: target) }
         if let banner = scene.banner { paintBanner(banner, in: scene, target: target) }
+        paintSelectionControls(scene.textSelection, into: target)
         if let qrCode = scene.qrCode { paintQRCode(qrCode, in: scene, target: target) }
         pixman_image_set_clip_region32(target, nil)
     }
@@ -211,6 +215,7 @@ public final class FrameCompositor {
         }
         for page in scene.pages { paintPage(page, repaint: repaint, into: target) }
         paintHighlights(scene.overlays.highlights, repaint: repaint, into: target)
+        paintSelectionHighlight(scene.textSelection, repaint: repaint, into: target)
     }
 
     /// Paints a page (or a thumbnail) where `repaint` meets its visible part; leaves that as the

@@ -152,6 +152,8 @@ public struct Scene: Equatable, Sendable {
     public var curl: Curl?
     /// The thumbnail bar and grid, the outline, search: see `Scene+Navigation.swift`.
     public var overlays = Overlays()
+    /// Selected text, its handles and QR-code button: see `Scene+Selection.swift`.
+    public var textSelection: TextSelection?
 
     public init(width: Int, height: Int, scale: DisplayScale = .one) {
         self.width = width

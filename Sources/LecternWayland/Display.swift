@@ -31,6 +31,9 @@ public final class Display {
     /// surface draw at a fractional scale (1.25, 1.5) with a buffer of that many pixels.
     private(set) var viewporter: OpaquePointer?
     private(set) var fractionalScaleManager: OpaquePointer?
+    /// `wl_data_device_manager`, when offered: the selection (`offerSelection(_:)`).
+    private(set) var dataDeviceManager: OpaquePointer?
+    private var dataDevice: DataDevice?
     /// Told when an output appeared, changed (`wl_output.done`) or went away.
     private var outputObservers: [ObjectIdentifier: () -> Void] = [:]
 
@@ -110,6 +113,17 @@ public final class Display {
             ? WL_SHM_FORMAT_XRGB8888.rawValue : WL_SHM_FORMAT_ARGB8888.rawValue
     }
 
+    /// Offers `text` as the Wayland selection (what a paste in another client gets), or
+    /// withdraws it (nil). Does nothing where the compositor offers no data device or no seat.
+    public func offerSelection(_ text: String?) {
+        guard let manager = dataDeviceManager, let seat else { return }
+        if dataDevice == nil { dataDevice = DataDevice(manager: manager, seat: seat, display: self) }
+        dataDevice?.offer(text, serial: seat.inputSerial)
+    }
+
+    /// Whether the compositor offers a data device (the selection can be offered).
+    public var offersSelection: Bool { dataDeviceManager != nil && seat != nil }
+
     /// A pool of `wl_shm` buffers for one surface's frames.
     public func makeBufferPool() -> ShmBufferPool {
         ShmBufferPool(display: self)
@@ -149,6 +163,10 @@ public final class Display {
                 output.onChange = { [unowned self] in outputsChanged() }
                 outputs[name] = output
             }
+        case "wl_data_device_manager" where dataDeviceManager == nil:
+            dataDeviceManager = bind(
+                name, CWaylandClient_data_device_manager_interface(), advertised: version, preferred: 3
+            ).0
         case "wp_viewporter":
             viewporter = bind(name, CWaylandProtocols_viewporter_interface(), advertised: version, preferred: 1).0
         case "wp_fractional_scale_manager_v1":
@@ -167,6 +185,7 @@ public final class Display {
         }
         if let seat, seat.globalName == name {
             logger.info("seat removed")
+            dataDevice = nil
             seat.removeAllDevices()
             self.seat = nil
         }
@@ -259,6 +278,9 @@ public final class Display {
     }
 
     deinit {
+        // The data device came from the seat and the manager: it goes first.
+        dataDevice = nil
+        if let dataDeviceManager { wl_data_device_manager_destroy(dataDeviceManager) }
         seat = nil
         outputs.removeAll()
         if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }

@@ -58,6 +58,7 @@ public final class EventLoop {
 
     private struct Watched {
         let descriptor: FileDescriptor
+        var events = Int16(POLLIN)
         let handler: () -> Void
     }
 
@@ -100,6 +101,15 @@ public final class EventLoop {
     public func watch(_ descriptor: FileDescriptor, _ handler: @escaping () -> Void) -> Watch {
         nextID += 1
         watches[nextID] = Watched(descriptor: descriptor, handler: handler)
+        return Watch(loop: self, id: nextID)
+    }
+
+    /// Watches `descriptor` (owned by the caller, who keeps it open while watched) for room to
+    /// write; `handler` runs on the loop's thread while it is writable (or hung up).
+    @discardableResult
+    public func watchWritable(_ descriptor: FileDescriptor, _ handler: @escaping () -> Void) -> Watch {
+        nextID += 1
+        watches[nextID] = Watched(descriptor: descriptor, events: Int16(POLLOUT), handler: handler)
         return Watch(loop: self, id: nextID)
     }
 
@@ -204,7 +214,7 @@ public final class EventLoop {
             pollfd(fd: timerFD.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeUp.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
         ]
-        fds += ordered.map { pollfd(fd: $0.value.descriptor.rawValue, events: Int16(POLLIN), revents: 0) }
+        fds += ordered.map { pollfd(fd: $0.value.descriptor.rawValue, events: $0.value.events, revents: 0) }
         let milliseconds = pollTimeout(timeout)
         var ready: Int32
         if let lastPollReturn { longestFinishedTurn = max(longestFinishedTurn, ContinuousClock.now - lastPollReturn) }

@@ -13,7 +13,7 @@ import LecternLinux
 final class SeatKeyboard {
     private let proxy: OpaquePointer
     private let listener: Listener<wl_keyboard_listener>
-    private unowned let seat: Seat
+    unowned let seat: Seat
     private let context: OpaquePointer?
     private var keymap: OpaquePointer?
     private var state: OpaquePointer?
@@ -42,7 +42,8 @@ final class SeatKeyboard {
                 keymap: { data, _, format, fd, size in keyboard(data).keymap(format: format, fd: fd, size: size) },
                 enter: { data, _, _, surface, _ in keyboard(data).enter(surface: surface) },
                 leave: { data, _, _, surface in keyboard(data).leave(surface: surface) },
-                key: { data, _, _, time, key, state in
+                key: { data, _, serial, time, key, state in
+                    keyboard(data).seat.inputSerial = serial
                     keyboard(data).key(
                         time: time, code: key, isPressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue)
                 },

@@ -8,7 +8,7 @@ import LecternCore
 final class SeatPointer {
     private let proxy: OpaquePointer
     private let listener: Listener<wl_pointer_listener>
-    private unowned let seat: Seat
+    unowned let seat: Seat
     private(set) var isFocused = false
     /// Buttons pressed while focused, as Linux codes, in press order.
     private(set) var heldButtons: [UInt32] = []
@@ -25,7 +25,8 @@ final class SeatPointer {
                 enter: { data, _, _, surface, x, y in pointer(data).enter(surface: surface, x: x, y: y) },
                 leave: { data, _, _, surface in pointer(data).leave(surface: surface) },
                 motion: { data, _, time, x, y in pointer(data).motion(time: time, x: x, y: y) },
-                button: { data, _, _, time, button, state in
+                button: { data, _, serial, time, button, state in
+                    pointer(data).seat.inputSerial = serial
                     pointer(data).button(
                         time: time, code: button, isPressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
                 },

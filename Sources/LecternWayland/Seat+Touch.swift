@@ -8,7 +8,7 @@ import LecternCore
 final class SeatTouch {
     private let proxy: OpaquePointer
     private let listener: Listener<wl_touch_listener>
-    private unowned let seat: Seat
+    unowned let seat: Seat
     /// Points down on the input surface. Points on other surfaces are not ours, nor their events.
     private(set) var activePoints: Set<Int32> = []
     /// Events waiting for the frame.
@@ -21,10 +21,14 @@ final class SeatTouch {
         self.seat = seat
         listener = Listener(
             wl_touch_listener(
-                down: { data, _, _, time, surface, id, x, y in
+                down: { data, _, serial, time, surface, id, x, y in
+                    touch(data).seat.inputSerial = serial
                     touch(data).down(time: time, surface: surface, id: id, x: x, y: y)
                 },
-                up: { data, _, _, time, id in touch(data).up(time: time, id: id) },
+                up: { data, _, serial, time, id in
+                    touch(data).seat.inputSerial = serial
+                    touch(data).up(time: time, id: id)
+                },
                 motion: { data, _, time, id, x, y in touch(data).motion(time: time, id: id, x: x, y: y) },
                 frame: { data, _ in touch(data).frame() },
                 cancel: { data, _ in touch(data).cancel() },

@@ -28,6 +28,9 @@ public final class Seat {
     /// Seconds; the time of the latest event, for the events that carry none (cancel, frame,
     /// device loss).
     private(set) var lastEventTime: Double = 0
+    /// The serial of the latest touch, button or key event: what `wl_data_device.set_selection`
+    /// must name (compositors take a selection only from input they delivered).
+    var inputSerial: UInt32 = 0
 
     init(proxy: OpaquePointer, version: UInt32, globalName: UInt32, display: Display, logger: Logger) {
         self.proxy = proxy
