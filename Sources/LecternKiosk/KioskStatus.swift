@@ -52,8 +52,10 @@ public struct KioskStatus: Sendable {
         public var pages: ClosedRange<Int>
         /// The selected text (lines and pages joined by line feeds).
         public var text: String
-        /// Whether the last frame showed the "QR code" button next to it.
-        public var showsQRCodeButton: Bool
+        /// The "QR code" button next to it in the last frame, in surface units (nil: not shown).
+        public var qrCodeButton: PixelBox?
+        /// Whether the last frame showed the button.
+        public var showsQRCodeButton: Bool { qrCodeButton != nil }
     }
 
     /// The presenter mirror.

@@ -52,7 +52,7 @@ final class SelectedText {
 
     /// The status for tests.
     var status: KioskStatus.TextSelectionStatus? {
-        selection.map { .init(pages: $0.pages, text: text, showsQRCodeButton: qrButton != nil) }
+        selection.map { .init(pages: $0.pages, text: text, qrCodeButton: qrButton) }
     }
 
     // MARK: Input

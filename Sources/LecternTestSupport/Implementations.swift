@@ -147,6 +147,31 @@ final class Implementations {
         wp_fractional_scale_v1_interface(
             destroy: { _, resource in wl_resource_destroy(resource) }))
 
+    let dataDeviceManager = allocate(
+        wl_data_device_manager_interface(
+            create_data_source: { _, resource, id in
+                object(resource, DataDeviceManagerResource.self).createDataSource(id: id)
+            },
+            get_data_device: { _, resource, id, _ in
+                object(resource, DataDeviceManagerResource.self).getDataDevice(id: id)
+            }))
+
+    let dataSource = allocate(
+        wl_data_source_interface(
+            offer: { _, resource, mimeType in
+                if let mimeType { object(resource, DataSourceResource.self).mimeTypes.append(String(cString: mimeType)) }
+            },
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            set_actions: { _, _, _ in }))
+
+    let dataDevice = allocate(
+        wl_data_device_interface(
+            start_drag: { _, _, _, _, _, _ in },
+            set_selection: { _, resource, source, serial in
+                object(resource, DataDeviceResource.self).setSelection(source, serial: serial)
+            },
+            release: { _, resource in wl_resource_destroy(resource) }))
+
     private static func allocate<T>(_ table: T) -> UnsafeMutablePointer<T> {
         let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
         pointer.initialize(to: table)
@@ -159,6 +184,7 @@ final class Implementations {
         xdgWmBase.deallocate(); xdgPositioner.deallocate(); xdgSurface.deallocate()
         xdgToplevel.deallocate(); xdgPopup.deallocate(); viewporter.deallocate(); viewport.deallocate()
         fractionalScaleManager.deallocate(); fractionalScale.deallocate()
+        dataDeviceManager.deallocate(); dataSource.deallocate(); dataDevice.deallocate()
     }
 }
 

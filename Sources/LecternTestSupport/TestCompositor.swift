@@ -86,6 +86,10 @@ public final class TestCompositor {
     /// Every Swift object behind a live `wl_resource`, keyed by identity; a resource's destructor
     /// removes its object. Empty after the clients are gone, or something leaked.
     var liveObjects: [ObjectIdentifier: ResourceObject] = [:]
+    /// The `wl_data_source` a client set as the selection (`TestCompositor+DataDevice.swift`).
+    weak var selectionSource: DataSourceResource?
+    /// The serial the selection was set with.
+    public internal(set) var selectionSerial: UInt32?
     /// Frame callbacks committed and not yet answered.
     var committedFrameCallbacks: [Callback] = []
     /// Buffers copied but not released yet (when `autoRelease` is off).
@@ -436,6 +440,9 @@ final class Interfaces {
     let viewport = copy(wp_viewport_interface)
     let fractionalScaleManager = copy(wp_fractional_scale_manager_v1_interface)
     let fractionalScale = copy(wp_fractional_scale_v1_interface)
+    let dataDeviceManager = copy(wl_data_device_manager_interface)
+    let dataSource = copy(wl_data_source_interface)
+    let dataDevice = copy(wl_data_device_interface)
 
     private static func copy(_ interface: wl_interface) -> UnsafeMutablePointer<wl_interface> {
         let pointer = UnsafeMutablePointer<wl_interface>.allocate(capacity: 1)
@@ -447,7 +454,7 @@ final class Interfaces {
         for pointer in [
             compositor, surface, region, callback, output, seat, pointer, keyboard, touch,
             xdgWmBase, xdgPositioner, xdgSurface, xdgToplevel, xdgPopup, viewporter, viewport,
-            fractionalScaleManager, fractionalScale,
+            fractionalScaleManager, fractionalScale, dataDeviceManager, dataSource, dataDevice,
         ] {
             pointer.deallocate()
         }

@@ -32,6 +32,7 @@ final class KioskHarness {
     ///     preferred scale × 120 (180: 1.5); nil: neither is offered.
     ///   - autoConfigure: whether the compositor configures the window by itself (else the test does).
     ///   - seatVersion: the `wl_seat` version the compositor offers.
+    ///   - dataDevice: offers `wl_data_device_manager` (the selection).
     ///   - configure: runs before the app starts (an integrator's hooks).
     ///   - variables: the app's environment (default: `STATE_DIRECTORY` and `XDG_RUNTIME_DIR` in
     ///     the compositor's private directory, so no test sees another's saved view or socket).
@@ -39,11 +40,12 @@ final class KioskHarness {
         _ arguments: [String], width: Int32 = 1280, height: Int32 = 720, scale: Int32 = 1,
         preferredScale: Int32? = nil, autoConfigure: Bool = true,
         seatVersion: Int32 = TestCompositor.newestSeatVersion, variables: [String: String]? = nil,
-        configure: ((KioskApp) -> Void)? = nil
+        dataDevice: Bool = false, configure: ((KioskApp) -> Void)? = nil
     ) throws {
         compositor = try TestCompositor(
             outputWidth: width, outputHeight: height, outputScale: scale, seatVersion: seatVersion)
         compositor.autoConfigure = autoConfigure
+        if dataDevice { compositor.offerDataDevice() }
         if let preferredScale { compositor.setPreferredScale(preferredScale) }
         var configuration = try Self.configuration(arguments)
         configuration.displayName = compositor.runtimeDirectory.path + "/" + compositor.socketName

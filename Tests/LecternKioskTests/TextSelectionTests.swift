@@ -178,3 +178,80 @@ struct TextSelectionTests {
         try lectern.stop()
     }
 }
+
+/// The selection offered to other clients through `wl_data_device`, read back through a real pipe.
+@Suite("Text selection on wl_data_device")
+struct TextSelectionClipboardTests {
+    /// Reads `fd` to its end, turning the app (which writes it) in between; closes it.
+    static func readAll(_ fd: Int32, _ lectern: KioskHarness) -> String? {
+        defer { close(fd) }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            let count = read(fd, &buffer, buffer.count)
+            if count > 0 {
+                bytes += buffer[0..<count]
+            } else if count == 0 {
+                return String(decoding: bytes, as: UTF8.self)
+            } else {
+                lectern.turn(wait: .milliseconds(1))
+            }
+        }
+        return nil
+    }
+
+    @Test("the selected text is offered as the Wayland selection, and a paste reads it from the pipe")
+    func selectionOffered() throws {
+        let lectern = try KioskHarness([TextSelectionTests.selection], dataDevice: true)
+        #expect(lectern.settle())
+        #expect(lectern.compositor.selectionMimeTypes == nil)
+        TextSelectionTests.longPress(lectern, at: try TextSelectionTests.word("reads", page: 0, in: lectern))
+        #expect(lectern.status.textSelection?.text == "reads")
+        #expect(
+            lectern.compositor.selectionMimeTypes == ["text/plain;charset=utf-8", "UTF8_STRING", "text/plain"])
+        #expect(lectern.compositor.selectionSerial != 0, "set with the serial of the touch")
+        let fd = try #require(lectern.compositor.requestSelection(mimeType: "text/plain;charset=utf-8"))
+        #expect(Self.readAll(fd, lectern) == "reads")
+        try lectern.stop()
+    }
+
+    @Test("a tap away withdraws the selection")
+    func deselectWithdraws() throws {
+        let lectern = try KioskHarness([TextSelectionTests.selection], dataDevice: true)
+        #expect(lectern.settle())
+        TextSelectionTests.longPress(lectern, at: try TextSelectionTests.word("aloud", page: 0, in: lectern))
+        #expect(lectern.compositor.selectionMimeTypes != nil)
+        let fd = try #require(lectern.compositor.requestSelection(mimeType: "UTF8_STRING"))
+        #expect(Self.readAll(fd, lectern) == "aloud")
+        let (x, y) = try TextSelectionTests.screen(lectern, page: 0, Point(x: 210, y: 200))
+        lectern.tap(x: x, y: y)
+        lectern.advance(by: 0.5)
+        #expect(lectern.status.textSelection == nil)
+        #expect(lectern.compositor.selectionMimeTypes == nil, "the source was withdrawn")
+        try lectern.stop()
+    }
+}
+
+/// The selected text shown as a QR code that a real decoder (zbarimg) reads back.
+@Suite("Text selection as a QR code", .serialized)
+struct TextSelectionQRCodeTests {
+    @Test("the QR-code button shows the selection as a QR code that decodes to it; a tap closes it")
+    func qrCodeDecodesToSelection() throws {
+        let lectern = try KioskHarness([TextSelectionTests.selection])
+        #expect(lectern.settle())
+        TextSelectionTests.longPress(lectern, at: try TextSelectionTests.word("aloud", page: 0, in: lectern))
+        #expect(try QRCodeTests().decoded(lectern, "selection-qr-before") == "")
+        let button = try #require(lectern.status.textSelection?.qrCodeButton)
+        lectern.tap(x: Double(button.x + button.width / 2), y: Double(button.y + button.height / 2))
+        #expect(lectern.settle())
+        #expect(try QRCodeTests().decoded(lectern, "selection-qr") == "aloud", "zbarimg reads the selection back")
+        #expect(lectern.status.textSelection?.text == "aloud", "the button tap did not deselect")
+        let (x, y) = try TextSelectionTests.screen(lectern, page: 0, Point(x: 210, y: 200))
+        lectern.tap(x: x, y: y)
+        #expect(lectern.settle())
+        #expect(try QRCodeTests().decoded(lectern, "selection-qr-closed") == "", "a tap closes it")
+        try lectern.stop()
+    }
+}
