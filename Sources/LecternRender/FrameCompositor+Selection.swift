@@ -2,11 +2,19 @@ import CPixman
 import LecternCore
 
 extension FrameCompositor {
-    /// What a text selection covers, in buffer pixels (for damage).
-    func selectionBoxes(_ selection: Scene.TextSelection?, in scene: Scene) -> [PixelBox] {
-        guard let selection else { return [] }
-        return selection.highlights.map(\.visible) + selection.handles
-            + (selection.qrButton.map { [scene.scale.enclosingPixels($0)] } ?? [])
+    /// What changed between two frames' text selections, in buffer pixels: only the lines
+    /// whose highlight changed (a handle dragged over a dense page repaints a line or two per
+    /// frame, not the whole selection), the handles and the button.
+    func selectionDamage(from old: Scene.TextSelection?, to new: Scene.TextSelection?, in scene: Scene)
+        -> [PixelBox]
+    {
+        let highlights = Set(old?.highlights ?? []).symmetricDifference(Set(new?.highlights ?? []))
+        let handles = Set(old?.handles ?? []).symmetricDifference(Set(new?.handles ?? []))
+        var boxes = highlights.map(\.visible) + handles
+        if old?.qrButton != new?.qrButton {
+            boxes += [old?.qrButton, new?.qrButton].compactMap { $0.map(scene.scale.enclosingPixels) }
+        }
+        return boxes
     }
 
     /// The selection's highlight, multiplied onto the pages under it.

@@ -106,7 +106,7 @@ public final class FrameCompositor {
             boxes += [last.qrCode, scene.qrCode].compactMap { $0.map { qrCodeBox($0, in: scene) } }
         }
         if last.textSelection != scene.textSelection {
-            boxes += selectionBoxes(last.textSelection, in: scene) + selectionBoxes(scene.textSelection, in: scene)
+            boxes += selectionDamage(from: last.textSelection, to: scene.textSelection, in: scene)
         }
         if last.overlays != scene.overlays {
             boxes += overlayDamage(from: last.overlays, to: scene.overlays, in: scene)

@@ -21,6 +21,7 @@ let usage = """
                               [--lectern-option OPTION]... [--max-growth-mib M] [--check] PDF
            lectern-bench navigation [--runs FLICKS] [--size WxH] 15000-PAGES.pdf
            lectern-bench search [--runs N] 15000-PAGES.pdf
+           lectern-bench selection PDF
 
     """
 
@@ -43,6 +44,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "search": runSearchBenchmark,
     "recovery": runRecoveryBenchmark,
     "control": runControlSocketBenchmark,
+    "selection": runTextSelectionBenchmark,
 ]
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
     FileHandle.standardError.write(usage.data(using: .utf8)!)
