@@ -97,7 +97,9 @@ final class SelectedText {
     // MARK: The frame
 
     /// The highlight, handles and button over the pages `plan` shows.
-    func overlay(for reader: Reader, plan: TilePlanner.Plan, size: (width: Int, height: Int), scale: DisplayScale)
+    func overlay(
+        for reader: Reader, plan: TilePlanner.Plan, size: (width: Int, height: Int), scale: DisplayScale
+    )
         -> Scene.TextSelection?
     {
         guard let selection else {

@@ -5,7 +5,9 @@ extension FrameCompositor {
     /// What changed between two frames' text selections, in buffer pixels: only the lines
     /// whose highlight changed (a handle dragged over a dense page repaints a line or two per
     /// frame, not the whole selection), the handles and the button.
-    func selectionDamage(from old: Scene.TextSelection?, to new: Scene.TextSelection?, in scene: Scene)
+    func selectionDamage(
+        from old: Scene.TextSelection?, to new: Scene.TextSelection?, in scene: Scene
+    )
         -> [PixelBox]
     {
         let highlights = Set(old?.highlights ?? []).symmetricDifference(Set(new?.highlights ?? []))

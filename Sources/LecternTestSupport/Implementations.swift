@@ -159,7 +159,9 @@ final class Implementations {
     let dataSource = allocate(
         wl_data_source_interface(
             offer: { _, resource, mimeType in
-                if let mimeType { object(resource, DataSourceResource.self).mimeTypes.append(String(cString: mimeType)) }
+                if let mimeType {
+                    object(resource, DataSourceResource.self).mimeTypes.append(String(cString: mimeType))
+                }
             },
             destroy: { _, resource in wl_resource_destroy(resource) },
             set_actions: { _, _, _ in }))

@@ -164,9 +164,10 @@ public final class Display {
                 outputs[name] = output
             }
         case "wl_data_device_manager" where dataDeviceManager == nil:
-            dataDeviceManager = bind(
-                name, CWaylandClient_data_device_manager_interface(), advertised: version, preferred: 3
-            ).0
+            dataDeviceManager =
+                bind(
+                    name, CWaylandClient_data_device_manager_interface(), advertised: version, preferred: 3
+                ).0
         case "wp_viewporter":
             viewporter = bind(name, CWaylandProtocols_viewporter_interface(), advertised: version, preferred: 1).0
         case "wp_fractional_scale_manager_v1":

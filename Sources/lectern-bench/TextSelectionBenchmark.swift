@@ -37,7 +37,8 @@ func runTextSelectionBenchmark(arguments: [String]) throws {
         let cache = TileCache(budget: 512 << 20)
         let planner = TilePlanner(cache: cache, budget: .bytes(cache.budget))
         func makePlan() -> TilePlanner.Plan {
-            planner.plan(spreads: host.documentView.visibleLayout(), prefetch: [], viewport: viewport, zoomChanging: false)
+            planner.plan(
+                spreads: host.documentView.visibleLayout(), prefetch: [], viewport: viewport, zoomChanging: false)
         }
         for _ in 0..<4 {
             let wanted = makePlan().wanted
@@ -76,7 +77,8 @@ func runTextSelectionBenchmark(arguments: [String]) throws {
         }
         // The first word selected, as a long press leaves it; the finger on its end handle.
         let word = characters.wordRange(around: 0)
-        controller.setTextSelection(TextSelection(TextPosition(page: 0, index: 0), TextPosition(page: 0, index: word.upperBound)))
+        controller.setTextSelection(
+            TextSelection(TextPosition(page: 0, index: 0), TextPosition(page: 0, index: word.upperBound)))
         let anchor = controller.textSelection.flatMap { $0.anchor(of: .end, in: characters) } ?? .zero
         let start = host.documentView.convert(anchor, from: .page(0), to: .view) + Point(x: 0, y: 14)
         let page = host.documentView.visibleLayout().first?.pages.first?.visibleRect ?? .zero

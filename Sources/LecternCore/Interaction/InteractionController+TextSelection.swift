@@ -116,7 +116,8 @@ extension InteractionController {
     func performSelectText(_ context: TextInteractionContext) {
         guard let page = context.page, let word = context.wordRange else { return }
         setTextSelection(
-            TextSelection(TextPosition(page: page, index: word.lowerBound), TextPosition(page: page, index: word.upperBound)))
+            TextSelection(
+                TextPosition(page: page, index: word.lowerBound), TextPosition(page: page, index: word.upperBound)))
     }
 
     /// deselectText's precondition: a selection, and a tap that is not on a handle or a

@@ -89,7 +89,8 @@ public final class InteractionController {
             perform: { controller, context, viewPoint in controller.performOpenLink(context, at: viewPoint) })
         selectText = InteractionComponent(
             name: "selectText", recognizers: [LongPressGestureRecognizer(name: "selectText")],
-            resolve: { $0.selectTextContext(at: $1) }, perform: { controller, context, _ in controller.performSelectText(context) })
+            resolve: { $0.selectTextContext(at: $1) },
+            perform: { controller, context, _ in controller.performSelectText(context) })
         deselectText = InteractionComponent(
             name: "deselectText", recognizers: [TapGestureRecognizer(name: "deselectText")],
             resolve: { $0.deselectTextContext(at: $1) },
