@@ -1436,52 +1436,43 @@ int CMuPDF_page_render(CMuPDF_document *document, int index, float scale, int x,
 
 // MARK: - Text
 
+/// What the text-blocks visitor fills; `out` is freed by the caller when the visit throws.
+typedef struct blocks_visit {
+    float *out;
+    int count;
+} blocks_visit;
+
+static void visit_blocks(fz_context *ctx, fz_stext_page *text, fz_matrix to_user, void *user) {
+    blocks_visit *visit = user;
+    int n = 0;
+    for (fz_stext_block *block = text->first_block; block; block = block->next)
+        if (block->type == FZ_STEXT_BLOCK_TEXT) n++;
+    // Plain malloc: the caller frees it without a MuPDF context.
+    visit->out = malloc(sizeof *visit->out * 4 * (size_t)(n ? n : 1));
+    if (!visit->out) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory listing %d text blocks", n);
+    // The text is in fitz page space (rotated, y down); the caller wants PDF user space.
+    int i = 0;
+    for (fz_stext_block *block = text->first_block; block; block = block->next) {
+        if (block->type != FZ_STEXT_BLOCK_TEXT) continue;
+        copy_user_rect(visit->out + 4 * i++, block->bbox, to_user);
+    }
+    visit->count = n;
+}
+
 int CMuPDF_page_text_blocks(CMuPDF_document *document, int index, float **rects, int *count,
                                    CMuPDF_error *error) {
-    set_error(error, CMUPDF_OK, "");
     *rects = NULL;
     *count = 0;
-    fz_context *ctx = NULL;
-    fz_cookie cookie = {0};
-    list_ref ref;
-    int status = checkout_list(document, index, &cookie, &ctx, &ref, error);
-    if (status != CMUPDF_OK) return status;
-    fz_stext_page *text = NULL;
-    float *out = NULL;
-    fz_var(text);
-    fz_var(out);
-    fz_try(ctx) {
-        // Characters wholly outside the crop box are not shown, so they do not make blocks either.
-        fz_stext_options options = {.flags = FZ_STEXT_MEDIABOX_CLIP};
-        text = fz_new_stext_page_from_display_list(ctx, ref.list, &options);
-        int n = 0;
-        for (fz_stext_block *block = text->first_block; block; block = block->next)
-            if (block->type == FZ_STEXT_BLOCK_TEXT) n++;
-        // Plain malloc: the caller frees it without a MuPDF context.
-        out = malloc(sizeof *out * 4 * (size_t)(n ? n : 1));
-        if (!out) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory listing %d text blocks", n);
-        // The list is in fitz page space (rotated, y down); the caller wants PDF user space.
-        fz_matrix to_user = fz_invert_matrix(ref.page_ctm);
-        int i = 0;
-        for (fz_stext_block *block = text->first_block; block; block = block->next) {
-            if (block->type != FZ_STEXT_BLOCK_TEXT) continue;
-            copy_user_rect(out + 4 * i++, block->bbox, to_user);
-        }
-        *rects = out;
-        *count = n;
+    blocks_visit visit = {0};
+    // Characters wholly outside the crop box are not shown, so they do not make blocks either.
+    int status = CMuPDF_internal_visit_stext(document, index, FZ_STEXT_MEDIABOX_CLIP, visit_blocks, &visit, error);
+    if (status != CMUPDF_OK) {
+        free(visit.out);
+        return status;
     }
-    fz_always(ctx) {
-        fz_drop_stext_page(ctx, text);
-        fz_drop_display_list(ctx, ref.list);
-    }
-    fz_catch(ctx) {
-        free(out);
-        *rects = NULL;
-        *count = 0;
-        status = caught(ctx, error);
-    }
-    checkin_context(document, ctx);
-    return status;
+    *rects = visit.out;
+    *count = visit.count;
+    return CMUPDF_OK;
 }
 
 int CMuPDF_internal_visit_stext(CMuPDF_document *document, int index, int flags, CMuPDF_stext_visitor visit,

@@ -111,6 +111,18 @@ func firstPageGeometries(of document: PDFDocument) throws -> [PageGeometry] {
     }
 }
 
+/// Renders into `cache` every tile the plan wants until it wants none (at most four rounds:
+/// previews, then sharp tiles).
+func cacheWantedTiles(of document: PDFDocument, into cache: TileCache, plan: () -> TilePlanner.Plan) {
+    for _ in 0..<4 {
+        let wanted = plan().wanted
+        if wanted.isEmpty { break }
+        for key in wanted {
+            if let content = TileContent.render(key, of: document) { cache.insert(content, for: key) }
+        }
+    }
+}
+
 /// The reference for frame times: `frames` copies of one full `width` × `height` frame into
 /// `buffer` with memcpy, each timed (milliseconds).
 func memcpyTimes(width: Int, height: Int, frames: Int, into buffer: UnsafeMutableRawPointer) -> [Double] {

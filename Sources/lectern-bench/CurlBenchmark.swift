@@ -41,13 +41,7 @@ func runCurlBenchmark(arguments: [String]) throws {
         // Every tile of both spreads cached: half-way, both show whole (curl) or in part (slide).
         for fraction in [0.5, 0.02, 0.98] {
             view.setContentOffset(Point(x: stride * fraction, y: 0))
-            for _ in 0..<4 {
-                let wanted = makePlan().wanted
-                if wanted.isEmpty { break }
-                for key in wanted {
-                    if let content = TileContent.render(key, of: document) { cache.insert(content, for: key) }
-                }
-            }
+            cacheWantedTiles(of: document, into: cache, plan: makePlan)
         }
         var compositor = FrameCompositor(logger: Logger(label: "bench"))
         var drawn = 0

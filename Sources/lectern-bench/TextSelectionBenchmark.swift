@@ -40,13 +40,7 @@ func runTextSelectionBenchmark(arguments: [String]) throws {
             planner.plan(
                 spreads: host.documentView.visibleLayout(), prefetch: [], viewport: viewport, zoomChanging: false)
         }
-        for _ in 0..<4 {
-            let wanted = makePlan().wanted
-            if wanted.isEmpty { break }
-            for key in wanted {
-                if let content = TileContent.render(key, of: document) { cache.insert(content, for: key) }
-            }
-        }
+        cacheWantedTiles(of: document, into: cache, plan: makePlan)
         let compositor = FrameCompositor(logger: Logger(label: "bench"))
         var drawn = 0
         func frame() {
