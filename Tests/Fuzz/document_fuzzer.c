@@ -5,7 +5,8 @@
 // makes on a document before and while showing its first page. Then it edits page 1's first
 // annotations (rect, contents, field value, toggle) and the reading direction and renders again, as
 // a visitor filling a form would; then the outline and page 1's text character by character, as the
-// outline panel and search read them. Built and run by kiosk/fuzz, not part of the package.
+// outline panel and search read them, and with quads, lines and blocks, as text selection reads it.
+// Built and run by kiosk/fuzz, not part of the package.
 #define _GNU_SOURCE
 #include "CMuPDF.h"
 #include <stdint.h>
@@ -102,6 +103,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             CMuPDF_text_char *chars = NULL;
             int char_count = 0;
             if (CMuPDF_page_text_chars(document, 0, &chars, &char_count, &error) == CMUPDF_OK) free(chars);
+            CMuPDF_page_char *page_chars = NULL;
+            int page_char_count = 0, page_chars_cut = 0;
+            if (CMuPDF_page_chars(document, 0, &page_chars, &page_char_count, &page_chars_cut, &error) == CMUPDF_OK)
+                free(page_chars);
         }
         CMuPDF_document_drop(document);
     }
