@@ -144,6 +144,18 @@ struct TextSelectionTests {
         try lectern.stop()
     }
 
+    @Test("an idle reset clears the selection")
+    func idleResetClears() throws {
+        let lectern = try KioskHarness([Self.selection, "--idle-reset", "5"])
+        #expect(lectern.settle())
+        Self.longPress(lectern, at: try Self.word("reads", page: 0, in: lectern))
+        #expect(lectern.status.textSelection?.text == "reads")
+        lectern.advance(by: 6)
+        #expect(lectern.status.textSelection == nil)
+        #expect(Self.selectionPixels(lectern) == 0, "the highlight is gone")
+        try lectern.stop()
+    }
+
     @Test("a false activation condition blocks selectText, and its callbacks do not run")
     func conditionBlocksSelectText() throws {
         let log = Mutex<[String]>([])
