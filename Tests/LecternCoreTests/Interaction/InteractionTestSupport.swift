@@ -17,6 +17,15 @@ final class TestHost: InteractionHost {
 
     func textBlocks(onPage page: Int) -> [Rect] { blocks[page] ?? [] }
 
+    /// Characters by page, for text selection.
+    var characters: [Int: PageCharacters] = [:]
+    /// The selections the controller reported, in order.
+    var reportedSelections: [TextSelection?] = []
+
+    func pageCharacters(onPage page: Int) -> PageCharacters? { characters[page] }
+
+    func textSelectionDidChange(_ selection: TextSelection?) { reportedSelections.append(selection) }
+
     func link(at point: Point, onPage page: Int) -> LinkTarget? {
         links[page]?.first { $0.rect.contains(point) }?.target
     }
