@@ -41,8 +41,8 @@ final class ReaderHost: InteractionHost {
         reader.pageText[page]?.characters
     }
 
-    func textSelectionDidChange(_ selection: TextSelection?) {
-        selectedText.changed(selection)
+    func textSelectionDidChange(_ selection: TextSelection?, isSettled: Bool) {
+        selectedText.changed(selection, isSettled: isSettled)
     }
 
     func link(at point: Point, onPage page: Int) -> LinkTarget? {

@@ -17,6 +17,8 @@ final class SelectedText {
     /// The selection as the controller last reported it, and its text.
     private(set) var selection: TextSelection?
     private(set) var text = ""
+    /// The text offered as the Wayland selection (nil: none).
+    private var offered: String?
     /// The QR-code button in the last frame, in surface units.
     private var qrButton: PixelBox?
     /// A touch that went down on the button: its events go nowhere else until it ends.
@@ -31,14 +33,16 @@ final class SelectedText {
         self.logger = logger
     }
 
-    /// The controller's selection changed (nil: cleared).
-    func changed(_ selection: TextSelection?) {
+    /// The controller's selection changed (nil: cleared). It is offered to other clients once
+    /// it settles: not a new `wl_data_source` for every motion of a handle drag.
+    func changed(_ selection: TextSelection?, isSettled: Bool = true) {
         self.selection = selection
-        let old = text
         text = selection.map { $0.text { self.session.reader?.pageText[$0]?.characters } } ?? ""
-        if text != old {
-            display.offerSelection(text.isEmpty ? nil : text)
-            if !text.isEmpty { logger.debug("selected \(text.unicodeScalars.count) characters") }
+        let offer = text.isEmpty ? nil : text
+        if isSettled, offer != offered {
+            offered = offer
+            display.offerSelection(offer)
+            if let offer { logger.debug("selected \(offer.unicodeScalars.count) characters") }
         }
         onChange?()
     }

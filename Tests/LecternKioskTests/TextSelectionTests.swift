@@ -229,6 +229,15 @@ struct TextSelectionClipboardTests {
         let pipe = lectern.compositor.requestSelection(mimeType: "text/plain;charset=utf-8")
         #expect(pipe != nil, "there is a selection to paste")
         if let pipe { #expect(Self.readAll(pipe, lectern) == "reads") }
+        // A handle drag offers the text it settles on when the finger lifts.
+        let text = try TextSelectionTests.characters(0)
+        let handle = try TextSelectionTests.endHandle(lectern, page: 0, index: 12)
+        lectern.drag(from: handle, to: try TextSelectionTests.word("kiosk", page: 0, in: lectern))
+        lectern.settle()
+        #expect(text.text(in: 8...12) == "reads", "index 12 is the end of \"reads\"")
+        let dragged = lectern.compositor.requestSelection(mimeType: "text/plain")
+        #expect(dragged != nil)
+        if let dragged { #expect(Self.readAll(dragged, lectern) == "reads aloud\nquiet ki") }
         try lectern.stop()
     }
 

@@ -33,7 +33,7 @@ extension InteractionController {
     public func setTextSelection(_ selection: TextSelection?) {
         textSelectionState.selection = selection
         if selection == nil { textSelectionState.dragging = nil }
-        host?.textSelectionDidChange(selection)
+        host?.textSelectionDidChange(selection, isSettled: textSelectionState.dragging == nil)
     }
 
     /// Wires the handle drag: it goes before the document pan, which waits for it to fail
@@ -73,7 +73,9 @@ extension InteractionController {
             textSelectionState.dragging = selection.move(dragging, to: position)
             if selection != textSelectionState.selection { setTextSelection(selection) }
         default:
+            guard textSelectionState.dragging != nil else { return }
             textSelectionState.dragging = nil
+            host?.textSelectionDidChange(textSelectionState.selection, isSettled: true)
         }
     }
 
@@ -115,6 +117,7 @@ extension InteractionController {
 
     func performSelectText(_ context: TextInteractionContext) {
         guard let page = context.page, let word = context.wordRange else { return }
+        textSelectionState.dragging = nil  // a long press is a new selection, settled at once
         setTextSelection(
             TextSelection(
                 TextPosition(page: page, index: word.lowerBound), TextPosition(page: page, index: word.upperBound)))

@@ -22,8 +22,10 @@ public protocol InteractionHost: AnyObject {
     /// The characters of `page` in reading order (for text selection), or nil when not read
     /// yet (`selectText` then does not activate there). Default: nil.
     func pageCharacters(onPage page: Int) -> PageCharacters?
-    /// The text selection changed (nil: cleared). Default: nothing.
-    func textSelectionDidChange(_ selection: TextSelection?)
+    /// The text selection changed (nil: cleared). `isSettled` is false while a handle is being
+    /// dragged (the selection changes with every motion) and true when it came to rest: a long
+    /// press, a cleared selection, the lift that ends a handle drag. Default: nothing.
+    func textSelectionDidChange(_ selection: TextSelection?, isSettled: Bool)
 }
 
 /// Where a link leads.
@@ -41,7 +43,7 @@ extension InteractionHost {
 
     public func pageCharacters(onPage page: Int) -> PageCharacters? { nil }
 
-    public func textSelectionDidChange(_ selection: TextSelection?) {}
+    public func textSelectionDidChange(_ selection: TextSelection?, isSettled: Bool) {}
 
     public func follow(_ link: LinkTarget) {
         guard case .page(let page) = link else { return }

@@ -19,12 +19,14 @@ final class TestHost: InteractionHost {
 
     /// Characters by page, for text selection.
     var characters: [Int: PageCharacters] = [:]
-    /// The selections the controller reported, in order.
+    /// The settled selections the controller reported, in order.
     var reportedSelections: [TextSelection?] = []
 
     func pageCharacters(onPage page: Int) -> PageCharacters? { characters[page] }
 
-    func textSelectionDidChange(_ selection: TextSelection?) { reportedSelections.append(selection) }
+    func textSelectionDidChange(_ selection: TextSelection?, isSettled: Bool) {
+        if isSettled { reportedSelections.append(selection) }
+    }
 
     func link(at point: Point, onPage page: Int) -> LinkTarget? {
         links[page]?.first { $0.rect.contains(point) }?.target

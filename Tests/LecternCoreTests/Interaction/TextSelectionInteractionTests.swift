@@ -38,6 +38,7 @@ struct TextSelectionInteractionTests {
         let (host, controller) = host()
         #expect(controller.tryToSelectText(at: Point(x: 15, y: 55), in: .page(0)))
         #expect(controller.selectedText == "ab")
+        #expect(host.reportedSelections.count == 1)
         // The end handle's anchor is the bottom right of "b": page (30, 50), view (140, 150).
         let anchor = host.documentView.convert(Point(x: 30, y: 50), from: .page(0), to: .view)
         controller.down(0, anchor.x, anchor.y + 14, at: 1)
@@ -45,6 +46,7 @@ struct TextSelectionInteractionTests {
         for step in 1...7 { controller.move(0, anchor.x + Double(step) * 10, anchor.y, at: 1 + Double(step) / 60) }
         controller.up(0, at: 2)
         #expect(controller.selectedText == "ab cd")
+        #expect(host.reportedSelections.count == 2, "the selection settled twice: the word, then the lift")
         #expect(host.documentView.contentOffset == .zero, "the document did not move")
     }
 
