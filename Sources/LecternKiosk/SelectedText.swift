@@ -111,7 +111,7 @@ final class SelectedText {
             return nil
         }
         var highlights: [Scene.Highlight] = []
-        var handles: [PixelBox] = []
+        var handles: [Scene.TextSelection.Handle] = []
         var endAnchor: Point?
         for item in plan.pages where selection.pages.contains(item.page) {
             guard let characters = reader.pageText[item.page]?.characters,
@@ -126,7 +126,7 @@ final class SelectedText {
                 let page = handle == .start ? selection.start.page : selection.end.page
                 guard page == item.page, let anchor = selection.anchor(of: handle, in: characters) else { continue }
                 let point = toPixels.apply(to: anchor)
-                handles.append(Scene.TextSelection.handleBox(anchor: point, scale: scale))
+                handles.append(.init(anchor: point, isStart: handle == .start, scale: scale))
                 if handle == .end { endAnchor = point }
             }
         }

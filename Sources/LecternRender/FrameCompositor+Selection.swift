@@ -12,7 +12,7 @@ extension FrameCompositor {
     {
         let highlights = Set(old?.highlights ?? []).symmetricDifference(Set(new?.highlights ?? []))
         let handles = Set(old?.handles ?? []).symmetricDifference(Set(new?.handles ?? []))
-        var boxes = highlights.map(\.visible) + handles
+        var boxes = highlights.map(\.visible) + handles.map(\.box)
         if old?.qrButton != new?.qrButton {
             boxes += [old?.qrButton, new?.qrButton].compactMap { $0.map(scene.scale.enclosingPixels) }
         }
@@ -35,7 +35,8 @@ extension FrameCompositor {
     func paintSelectionControls(_ selection: Scene.TextSelection?, into target: OpaquePointer) {
         guard let selection else { return }
         for handle in selection.handles {
-            fillPixels(target, handle, .selectionHandle, op: PIXMAN_OP_SRC)
+            fillPixels(target, handle.stem(scale: scale), .selectionHandle, op: PIXMAN_OP_SRC)
+            fillPixels(target, handle.knob, .selectionHandle, op: PIXMAN_OP_SRC)
         }
         if let button = selection.qrButton {
             paintButton(Scene.TextSelection.qrButtonLabel, in: button, font: bodyFont, into: target)

@@ -61,7 +61,8 @@ func runTextSelectionBenchmark(arguments: [String]) throws {
                 }
                 let handles = [TextSelectionHandle.start, .end].compactMap { handle in
                     selection.anchor(of: handle, in: characters).map {
-                        Scene.TextSelection.handleBox(anchor: toPixels.apply(to: $0), scale: .one)
+                        Scene.TextSelection.Handle(
+                            anchor: toPixels.apply(to: $0), isStart: handle == .start, scale: .one)
                     }
                 }
                 scene.textSelection = Scene.TextSelection(highlights: highlights, handles: handles, qrButton: nil)
