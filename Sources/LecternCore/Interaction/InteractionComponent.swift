@@ -85,16 +85,29 @@ public final class InteractionComponent<Context: InteractionContext>: AnyInterac
     private var callbacks: [(Context, Point, CoordinateSpace) -> Void] = []
     /// The controller the component acts on.
     weak var controller: InteractionController?
-    /// The component's precondition: the context at a view point, or nil.
-    private let resolve: (InteractionController, Point) -> Context?
+    /// The component's precondition: the context at a view point, or nil; given the recognizer
+    /// that would begin (nil for `canActivate` and `tryTo…`).
+    private let resolve: (InteractionController, Point, GestureRecognizer?) -> Context?
     /// The action, at a view point.
     private let perform: (InteractionController, Context, Point) -> Void
     /// What the gate decided, for the action that follows it.
     private var granted: (context: Context, viewPoint: Point)?
 
-    init(
+    convenience init(
         name: String, recognizers: [GestureRecognizer],
         resolve: @escaping (InteractionController, Point) -> Context?,
+        perform: @escaping (InteractionController, Context, Point) -> Void
+    ) {
+        self.init(
+            name: name, recognizers: recognizers, resolveFor: { controller, point, _ in resolve(controller, point) },
+            perform: perform)
+    }
+
+    /// A component whose precondition depends on which of its recognizers would begin (a
+    /// single tap on a form field, a double tap on a note).
+    init(
+        name: String, recognizers: [GestureRecognizer],
+        resolveFor resolve: @escaping (InteractionController, Point, GestureRecognizer?) -> Context?,
         perform: @escaping (InteractionController, Context, Point) -> Void
     ) {
         self.recognizers = recognizers
@@ -154,8 +167,10 @@ public final class InteractionComponent<Context: InteractionContext>: AnyInterac
     }
 
     /// The context when the precondition and every condition hold.
-    private func evaluate(_ controller: InteractionController, atView viewPoint: Point) -> Context? {
-        guard let context = resolve(controller, viewPoint) else { return nil }
+    private func evaluate(
+        _ controller: InteractionController, atView viewPoint: Point, recognizer: GestureRecognizer? = nil
+    ) -> Context? {
+        guard let context = resolve(controller, viewPoint, recognizer) else { return nil }
         let point = controller.convert(viewPoint, from: .view, to: context.coordinateSpace) ?? viewPoint
         for condition in conditions where !condition(context, point, context.coordinateSpace) { return nil }
         return context
@@ -165,7 +180,7 @@ public final class InteractionComponent<Context: InteractionContext>: AnyInterac
         granted = nil
         guard enabled, let controller else { return false }
         let viewPoint = recognizer.location
-        guard let context = evaluate(controller, atView: viewPoint) else { return false }
+        guard let context = evaluate(controller, atView: viewPoint, recognizer: recognizer) else { return false }
         granted = (context, viewPoint)
         return true
     }
@@ -180,7 +195,7 @@ public final class InteractionComponent<Context: InteractionContext>: AnyInterac
 
     /// The default behaviour at a view point, without `isEnabled`, conditions or callbacks.
     func performDefault(atView viewPoint: Point) -> Bool {
-        guard let controller, let context = resolve(controller, viewPoint) else { return false }
+        guard let controller, let context = resolve(controller, viewPoint, nil) else { return false }
         perform(controller, context, viewPoint)
         return true
     }

@@ -11,10 +11,10 @@
 /// spread on a tap in an edge zone at once (no double-tap wait); `smartZoom` zooms on a
 /// double tap; `toggleUserInterface` toggles the chrome on a single tap once everything
 /// else failed. `openLinkAnnotation` follows the link under a tap (the host finds links and
-/// decides what a web address does). `selectText` selects the word under a long press and
-/// `deselectText` clears the selection on a tap away from it (`InteractionController+TextSelection`).
-/// The other annotation components have their recognizers, relations and contexts, but no
-/// action yet: their precondition is always false, so they never activate.
+/// decides what a web address does). The annotation components act on the host's
+/// annotations (`InteractionController+Annotations`). `selectText` selects the word under a
+/// long press and `deselectText` clears the selection on a tap away from it
+/// (`InteractionController+TextSelection`).
 public final class InteractionController {
     /// What the controller acts on (not retained: the app owns both).
     public weak var host: (any InteractionHost)?
@@ -28,13 +28,13 @@ public final class InteractionController {
     public let pinchRecognizer = PinchGestureRecognizer(name: "documentPinch")
 
     /// Tap on an annotation selects it.
-    public let selectAnnotation: InteractionComponent<PageInteractionContext>
+    public let selectAnnotation: InteractionComponent<AnnotationInteractionContext>
     /// Tap away from the selection deselects it.
-    public let deselectAnnotation: InteractionComponent<PageInteractionContext>
-    /// Drag on a selected annotation moves or resizes it.
-    public let transformAnnotation: InteractionComponent<PageInteractionContext>
-    /// Double tap on an annotation edits it.
-    public let editAnnotation: InteractionComponent<PageInteractionContext>
+    public let deselectAnnotation: InteractionComponent<AnnotationInteractionContext>
+    /// Drag on a selected annotation moves it, on one of its handles resizes it.
+    public let transformAnnotation: InteractionComponent<AnnotationInteractionContext>
+    /// Tap on a form field, or double tap on a free-text box or note, edits it.
+    public let editAnnotation: InteractionComponent<AnnotationInteractionContext>
     /// Tap on a link opens it.
     public let openLinkAnnotation: InteractionComponent<PageInteractionContext>
     /// Long press on text selects it.
@@ -69,6 +69,8 @@ public final class InteractionController {
     var wheel = WheelState()
     /// The pointer buttons held down on the document (the chrome's are the host's).
     private var heldButtons: Set<PointerButton> = []
+    /// The selection being dragged (`transformAnnotation`).
+    var annotationDrag: AnnotationDrag?
 
     /// Creates a controller acting on `host`.
     public init(host: any InteractionHost, configuration: InteractionConfiguration = .init()) {
@@ -79,10 +81,28 @@ public final class InteractionController {
                 name: name, recognizers: [recognizer], resolve: { $0.annotationOrTextContext(at: $1) },
                 perform: { _, _, _ in })
         }
-        selectAnnotation = later("selectAnnotation", TapGestureRecognizer(name: "selectAnnotation"))
-        deselectAnnotation = later("deselectAnnotation", TapGestureRecognizer(name: "deselectAnnotation"))
-        transformAnnotation = later("transformAnnotation", PanGestureRecognizer(name: "transformAnnotation"))
-        editAnnotation = later("editAnnotation", TapGestureRecognizer(numberOfTaps: 2, name: "editAnnotation"))
+        selectAnnotation = InteractionComponent(
+            name: "selectAnnotation", recognizers: [TapGestureRecognizer(name: "selectAnnotation")],
+            resolve: { $0.selectAnnotationContext(at: $1) },
+            perform: { controller, context, _ in controller.performSelectAnnotation(context) })
+        deselectAnnotation = InteractionComponent(
+            name: "deselectAnnotation", recognizers: [TapGestureRecognizer(name: "deselectAnnotation")],
+            resolve: { $0.deselectAnnotationContext(at: $1) },
+            perform: { controller, _, _ in
+                controller.performDeselectAnnotation()
+            })
+        transformAnnotation = InteractionComponent(
+            name: "transformAnnotation", recognizers: [PanGestureRecognizer(name: "transformAnnotation")],
+            resolveFor: { $0.transformAnnotationContext(at: $1, recognizer: $2) },
+            perform: { $0.performTransformAnnotation($1, at: $2) })
+        editAnnotation = InteractionComponent(
+            name: "editAnnotation",
+            recognizers: [
+                TapGestureRecognizer(name: "editAnnotation"),
+                TapGestureRecognizer(numberOfTaps: 2, name: "editAnnotationDoubleTap"),
+            ],
+            resolveFor: { $0.editAnnotationContext(at: $1, recognizer: $2) },
+            perform: { controller, context, _ in controller.performEditAnnotation(context) })
         openLinkAnnotation = InteractionComponent(
             name: "openLinkAnnotation", recognizers: [TapGestureRecognizer(name: "openLinkAnnotation")],
             resolve: { $0.linkContext(at: $1) },
@@ -117,13 +137,10 @@ public final class InteractionController {
                 selectAnnotation, deselectAnnotation, transformAnnotation, editAnnotation, openLinkAnnotation,
                 selectText, deselectText, fastScroll, smartZoom, toggleUserInterface,
             ])
-        for component in [
-            selectAnnotation, deselectAnnotation, transformAnnotation, editAnnotation, openLinkAnnotation,
-        ] {
+        for component in [selectAnnotation, deselectAnnotation, transformAnnotation, editAnnotation] {
             component.controller = self
         }
-        selectText.controller = self
-        deselectText.controller = self
+        for component in [openLinkAnnotation, selectText, deselectText] { component.controller = self }
         fastScroll.controller = self
         smartZoom.controller = self
         toggleUserInterface.controller = self
@@ -139,12 +156,15 @@ public final class InteractionController {
         smartZoom.require(toFail: editAnnotation)
         fastScroll.require(toFail: openLinkAnnotation)
         fastScroll.require(toFail: selectAnnotation)
+        // A double tap on a note: the first tap selects it, the second edits it.
+        selectAnnotation.allowSimultaneousRecognition(with: editAnnotation.gestureRecognizers[1])
         let before: [AnyInteractionComponent] = [
             smartZoom, editAnnotation, fastScroll, openLinkAnnotation, selectAnnotation, deselectAnnotation,
             deselectText,
         ]
         for other in before { toggleUserInterface.require(toFail: other) }
         panRecognizer.addAction { [weak self] in self?.panActed($0) }
+        transformAnnotation.gestureRecognizers[0].addAction { [weak self] in self?.transformActed($0) }
         pinchRecognizer.addAction { [weak self] in self?.pinchActed($0) }
         let order: [GestureRecognizer] =
             transformAnnotation.gestureRecognizers + [panRecognizer, pinchRecognizer] + selectText.gestureRecognizers
@@ -236,6 +256,7 @@ public final class InteractionController {
         var isAnimating: Bool
         var isUserInterfaceVisible: Bool
         var textSelection: TextSelection?
+        var annotationSelection: AnnotationSelection?
     }
 
     private func fingerprint() -> Fingerprint? {
@@ -244,7 +265,7 @@ public final class InteractionController {
         return Fingerprint(
             offset: view.contentOffset, zoom: view.zoomScale, spreadZooms: view.spreadZooms,
             isAnimating: view.isAnimating, isUserInterfaceVisible: host.isUserInterfaceVisible,
-            textSelection: textSelectionState.selection)
+            textSelection: textSelectionState.selection, annotationSelection: host.annotationSelection)
     }
 
     /// Converts a point between spaces of the host's document view.
@@ -399,25 +420,27 @@ public final class InteractionController {
 
     // MARK: Default actions for integrators
 
-    /// Selects the annotation at `point`; returns whether it did. (Its context carries no annotation or text yet, so it never activates.)
+    /// Selects the annotation at `point`; returns whether it did.
     @discardableResult
     public func tryToSelectAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(selectAnnotation, at: point, in: space)
     }
 
-    /// Deselects the selected annotation; returns whether it did. (Its context carries no annotation or text yet, so it never activates.)
+    /// Deselects the selected annotation (`point` away from it); returns whether it did.
     @discardableResult
     public func tryToDeselectAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(deselectAnnotation, at: point, in: space)
     }
 
-    /// Starts moving or resizing the annotation at `point`. (Its context carries no annotation or text yet, so it never activates.)
+    /// Whether `point` is on the selection's body or a handle, not locked or read-only: a drag
+    /// there would move or resize it. (Without a drag in progress there is nothing to move.)
     @discardableResult
     public func tryToTransformAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(transformAnnotation, at: point, in: space)
     }
 
-    /// Edits the annotation at `point`. (Its context carries no annotation or text yet, so it never activates.)
+    /// Edits the annotation at `point` (a form field, free-text box or note): the host's
+    /// keyboard, picker or toggle; returns whether it did.
     @discardableResult
     public func tryToEditAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
         tryDefault(editAnnotation, at: point, in: space)

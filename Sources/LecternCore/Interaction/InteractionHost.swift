@@ -26,6 +26,18 @@ public protocol InteractionHost: AnyObject {
     /// dragged (the selection changes with every motion) and true when it came to rest: a long
     /// press, a cleared selection, the lift that ends a handle drag. Default: nothing.
     func textSelectionDidChange(_ selection: TextSelection?, isSettled: Bool)
+    /// The annotations and form fields of `page`, in page space, in the page's order. Empty
+    /// when unknown. Default: none (the annotation components never act).
+    func annotations(onPage page: Int) -> [AnnotationInfo]
+    /// The selected annotation, whose frame and handles the host draws. Default: none, and
+    /// setting it does nothing.
+    var annotationSelection: AnnotationSelection? { get set }
+    /// Edits `annotation` (`editAnnotation`): a keyboard for a text field or a note, a picker
+    /// for a choice, a toggle for a checkbox or radio button. Default: nothing.
+    func edit(_ annotation: AnnotationInfo, onPage page: Int)
+    /// Moves or resizes `annotation` to `rect` (page space): a transform's finger lifted.
+    /// Default: nothing.
+    func setRect(_ rect: Rect, of annotation: AnnotationInfo, onPage page: Int)
 }
 
 /// Where a link leads.
@@ -44,6 +56,17 @@ extension InteractionHost {
     public func pageCharacters(onPage page: Int) -> PageCharacters? { nil }
 
     public func textSelectionDidChange(_ selection: TextSelection?, isSettled: Bool) {}
+
+    public func annotations(onPage page: Int) -> [AnnotationInfo] { [] }
+
+    public var annotationSelection: AnnotationSelection? {
+        get { nil }
+        set {}
+    }
+
+    public func edit(_ annotation: AnnotationInfo, onPage page: Int) {}
+
+    public func setRect(_ rect: Rect, of annotation: AnnotationInfo, onPage page: Int) {}
 
     public func follow(_ link: LinkTarget) {
         guard case .page(let page) = link else { return }
