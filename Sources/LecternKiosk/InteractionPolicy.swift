@@ -12,11 +12,16 @@ enum InteractionPolicy {
     /// force, the screen and the open document.
     static func install(on controller: InteractionController, session: DocumentSession) {
         let policy = { [unowned session] in session.configuration.policy }
-        let pageComponents = [
+        let annotationComponents = [
             controller.selectAnnotation, controller.deselectAnnotation, controller.transformAnnotation,
             controller.editAnnotation,
         ]
-        for component in pageComponents {
+        for component in annotationComponents {
+            let name = component.name
+            component.addActivationCondition { _, _, _ in policy().enables(name) }
+        }
+        AnnotationPolicy.install(on: controller, policy: policy)
+        for component in [controller.selectText, controller.deselectText] {
             let name = component.name
             component.addActivationCondition { _, _, _ in policy().enables(name) }
         }

@@ -119,11 +119,13 @@ final class KioskMetrics {
         let count = { [unowned self] (name: String) in gesture(name) }
         for component in [
             controller.selectAnnotation, controller.deselectAnnotation, controller.transformAnnotation,
-            controller.editAnnotation, controller.openLinkAnnotation,
+            controller.editAnnotation,
         ] {
             let name = component.name
             component.addActivationCallback { _, _, _ in count(name) }
         }
+        let openLink = controller.openLinkAnnotation.name
+        controller.openLinkAnnotation.addActivationCallback { _, _, _ in count(openLink) }
         for component in [controller.selectText, controller.deselectText] {
             let name = component.name
             component.addActivationCallback { _, _, _ in count(name) }

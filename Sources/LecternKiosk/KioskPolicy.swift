@@ -63,6 +63,8 @@ public struct KioskPolicy: Equatable, Sendable {
     /// How the attract loop brings on a page that has no /Trans (a push comes from the right,
     /// /Di 180, as a page turned forward does).
     public var attractTransition = PageTransition(style: .fade, duration: 1, direction: 180)
+    /// What visitors may do with annotations and form fields, and what becomes of their edits.
+    public var annotations = AnnotationRules()
 
     public init() {}
 

@@ -131,6 +131,24 @@ public enum PolicyKeys {
             Key(name: "metrics.textfile", isPath: true) { c, v in
                 string(v) { c.operations.metricsTextfile = $0.isEmpty ? nil : $0 }
             },
+            Key(name: "annotations.select") { c, v in kinds(v) { c.policy.annotations.select = $0 } },
+            Key(name: "annotations.move") { c, v in kinds(v) { c.policy.annotations.move = $0 } },
+            Key(name: "annotations.edit") { c, v in kinds(v) { c.policy.annotations.edit = $0 } },
+            Key(name: "annotations.exclude-authors") { c, v in
+                guard case .strings(let names) = v else { return "needs a list of strings, not \(v.typeName)" }
+                c.policy.annotations.excludedAuthors = names
+                return nil
+            },
+            Key(name: "annotations.ignore-locked") { c, v in boolean(v) { c.policy.annotations.ignoresLocked = $0 } },
+            Key(name: "annotations.save") { c, v in
+                choice(v, Dictionary(uniqueKeysWithValues: AnnotationRules.SaveMode.allCases.map { ($0.rawValue, $0) }))
+                {
+                    c.policy.annotations.save = $0
+                }
+            },
+            Key(name: "annotations.save-directory", isPath: true) { c, v in
+                string(v) { c.policy.annotations.saveDirectory = $0.isEmpty ? nil : $0 }
+            },
         ]
         + components.map { name in
             Key(name: "components.\(name)") { c, v in
@@ -180,6 +198,16 @@ public enum PolicyKeys {
             return "must be between \(range.lowerBound) and \(range.upperBound), not \(number)"
         }
         set(number)
+        return nil
+    }
+
+    /// A list of annotation kinds (`AnnotationRules`).
+    private static func kinds(_ value: PolicyValue, _ set: ([String]) -> Void) -> String? {
+        guard case .strings(let kinds) = value else { return "needs a list of annotation kinds, not \(value.typeName)" }
+        if let unknown = kinds.first(where: { !AnnotationRules.isKnownKind($0) }) {
+            return "\"\(unknown)\" is not an annotation kind (a subtype such as freetext, form, form.text, or *)"
+        }
+        set(kinds)
         return nil
     }
 

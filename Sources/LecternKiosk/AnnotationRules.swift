@@ -1,0 +1,90 @@
+import LecternCore
+
+/// What the policy lets a visitor do with annotations: which kinds a tap selects, a drag moves
+/// and a tap edits, whose annotations are left alone, and what becomes of the edits
+/// (`[annotations]` in the policy file). The interaction components read it through activation
+/// conditions (`AnnotationPolicy`).
+///
+/// A kind is an annotation subtype in lower case (`freetext`, `text`, `ink`, `square`, …),
+/// `form` for every form field, `form.TYPE` for one kind of field (`form.text`,
+/// `form.multiline`, `form.checkbox`, `form.radio`, `form.combo`, `form.list`), or `*`.
+public struct AnnotationRules: Equatable, Sendable {
+    /// What the edits of a visit become.
+    public enum SaveMode: String, Sendable, CaseIterable {
+        /// Dropped at the idle reset: the next visitor sees the document as the file has it.
+        case discard
+        /// Saved (incrementally) to a copy in `saveDirectory` with a timestamped name at the
+        /// idle reset; then dropped from the screen, as with `discard`.
+        case copy
+        /// Saved into the document's own file at the idle reset.
+        case inPlace = "in-place"
+    }
+
+    /// The kinds a tap selects (to read them). Default: every kind.
+    public var select: [String] = ["*"]
+    /// The kinds a drag moves and resizes. Default: none.
+    public var move: [String] = []
+    /// The kinds a tap edits (form fields; a double tap for free text and notes). Default: form fields.
+    public var edit: [String] = ["form"]
+    /// Authors (/T) whose annotations take no touch at all.
+    public var excludedAuthors: [String] = []
+    /// Locked annotations take no touch at all (they are never moved in any case).
+    public var ignoresLocked = false
+    public var save = SaveMode.discard
+    /// Where `copy` writes (nil: `copy` cannot save, and says so).
+    public var saveDirectory: String?
+
+    public init() {}
+
+    /// What a component does with an annotation.
+    public enum Action: Sendable { case select, move, edit }
+
+    /// Whether the policy lets `action` happen to `annotation`.
+    public func allows(_ action: Action, _ annotation: AnnotationInfo) -> Bool {
+        if excludedAuthors.contains(annotation.author) && !annotation.author.isEmpty { return false }
+        if ignoresLocked && annotation.isLocked { return false }
+        let kinds: [String]
+        switch action {
+        case .select: kinds = select
+        case .move: kinds = move
+        case .edit: kinds = edit
+        }
+        return kinds.contains { Self.kind($0, matches: annotation) }
+    }
+
+    /// Whether the kind named `kind` in the policy covers `annotation`.
+    static func kind(_ kind: String, matches annotation: AnnotationInfo) -> Bool {
+        switch kind {
+        case "*": return true
+        case "form": return annotation.isFormField
+        case let name where name.hasPrefix("form."):
+            return annotation.fieldType?.rawValue == name.dropFirst(5).lowercased()
+        default: return !annotation.isFormField && annotation.subtype.lowercased() == kind.lowercased()
+        }
+    }
+
+    /// Whether `kind` names something `kind(_:matches:)` can match (the policy file's check).
+    static func isKnownKind(_ kind: String) -> Bool {
+        if kind == "*" || kind == "form" { return true }
+        if kind.hasPrefix("form.") {
+            return AnnotationInfo.FieldType.allCases.contains { $0.rawValue == kind.dropFirst(5) }
+        }
+        return !kind.isEmpty && kind.allSatisfy { $0.isLetter || $0.isNumber }
+    }
+}
+
+/// The policy's annotation rules as activation conditions on the annotation components: each
+/// reads the policy in force when it is evaluated (an integrator's own conditions still compose).
+enum AnnotationPolicy {
+    static func install(on controller: InteractionController, policy: @escaping () -> KioskPolicy) {
+        controller.selectAnnotation.addActivationCondition { context, _, _ in
+            policy().annotations.allows(.select, context.annotation)
+        }
+        controller.transformAnnotation.addActivationCondition { context, _, _ in
+            policy().annotations.allows(.move, context.annotation)
+        }
+        controller.editAnnotation.addActivationCondition { context, _, _ in
+            policy().annotations.allows(.edit, context.annotation)
+        }
+    }
+}
