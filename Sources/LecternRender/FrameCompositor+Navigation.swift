@@ -24,6 +24,7 @@ extension FrameCompositor {
         if old.highlights != new.highlights {
             boxes += Set(old.highlights).symmetricDifference(Set(new.highlights)).map(\.visible)
         }
+        boxes += annotationDamage(from: old, to: new, in: scene)
         // The rest is laid out in surface units.
         var units: [PixelBox] = []
         if old.thumbnailBar != new.thumbnailBar { units.append(Scene.ThumbnailBar.box(width: width, height: height)) }
@@ -52,10 +53,12 @@ extension FrameCompositor {
 
     /// The overlays over the pages and the chrome, bottom to top.
     func paintOverlays(_ overlays: Scene.Overlays, in scene: Scene, repaint: Region, into target: OpaquePointer) {
+        if let frame = overlays.annotationFrame { paint(frame, repaint: repaint, into: target) }
         if let bar = overlays.thumbnailBar { paint(bar, in: scene, repaint: repaint, into: target) }
         if let grid = overlays.grid { paint(grid, in: scene, repaint: repaint, into: target) }
         if let outline = overlays.outline { paint(outline, in: scene, repaint: repaint, into: target) }
         if let search = overlays.search { paint(search, in: scene, repaint: repaint, into: target) }
+        if let bar = overlays.annotationBar { paint(bar, in: scene, repaint: repaint, into: target) }
         if let keyboard = overlays.keyboard { paint(keyboard, repaint: repaint, into: target) }
         repaint.clip(target)
     }
@@ -67,7 +70,7 @@ extension FrameCompositor {
         paintCentred(label, in: box, font: font, color: .text, into: target)
     }
 
-    private func paintCentred(
+    func paintCentred(
         _ text: String, in box: PixelBox, font: TextRenderer, color: Color, into target: OpaquePointer
     ) {
         let x = box.x + (box.width - font.width(of: text)) / 2
@@ -76,7 +79,7 @@ extension FrameCompositor {
     }
 
     /// A frame `thickness` pixels wide around `box`.
-    private func outline(_ box: PixelBox, thickness: Int, color: Color, into target: OpaquePointer) {
+    func outline(_ box: PixelBox, thickness: Int, color: Color, into target: OpaquePointer) {
         let outer = box.insetBy(dx: -thickness, dy: -thickness)
         fill(target, PixelBox(x: outer.x, y: outer.y, width: outer.width, height: thickness), color, op: PIXMAN_OP_SRC)
         fill(

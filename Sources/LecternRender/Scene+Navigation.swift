@@ -11,6 +11,10 @@ extension Scene {
         public var outline: OutlinePanel?
         public var search: SearchBar?
         public var keyboard: Keyboard?
+        /// The selected annotation's frame (Scene+Annotations.swift).
+        public var annotationFrame: AnnotationFrame?
+        /// What is selected or edited, along the top.
+        public var annotationBar: AnnotationBar?
 
         public init() {}
 

@@ -1,0 +1,101 @@
+import LecternCore
+
+extension Scene {
+    /// The selected annotation's frame, with a handle on each corner when it can be resized,
+    /// in buffer pixels.
+    public struct AnnotationFrame: Equatable, Sendable {
+        /// The annotation's box (where a drag has put it).
+        public var box: PixelBox
+        /// The page area it is drawn in (the page's visible part).
+        public var clip: PixelBox
+        /// The corners have handles (the annotation can be moved and resized).
+        public var showsHandles: Bool
+        /// The side of a handle, in buffer pixels.
+        public var handleSize: Int
+
+        public init(box: PixelBox, clip: PixelBox, showsHandles: Bool, handleSize: Int = 16) {
+            self.box = box
+            self.clip = clip
+            self.showsHandles = showsHandles
+            self.handleSize = handleSize
+        }
+
+        /// The handles' boxes, centred on the corners.
+        public var handles: [PixelBox] {
+            guard showsHandles else { return [] }
+            let half = handleSize / 2
+            return [(box.x, box.y), (box.maxX, box.y), (box.x, box.maxY), (box.maxX, box.maxY)].map { x, y in
+                PixelBox(x: x - half, y: y - half, width: handleSize, height: handleSize)
+            }
+        }
+
+        /// The pixels it changes.
+        var visible: PixelBox { box.insetBy(dx: -handleSize, dy: -handleSize).intersection(clip) }
+    }
+
+    /// The annotation bar along the top: what is selected or edited (a field's name, a note's
+    /// author), its text (with a cursor while typing), and Done; while a choice field is edited,
+    /// its options in a list below the bar.
+    public struct AnnotationBar: Equatable, Sendable {
+        public enum Mode: Equatable, Sendable {
+            /// Shows a selected annotation's text.
+            case reading
+            /// Text is typed (the on-screen keyboard or a hardware one).
+            case typing
+            /// One of `options` is picked.
+            case choosing
+        }
+
+        public var title: String
+        public var text: String
+        public var mode: Mode
+        public var options: [String]
+        /// The option the field has now.
+        public var chosen: Int?
+
+        public init(title: String, text: String, mode: Mode, options: [String] = [], chosen: Int? = nil) {
+            self.title = title
+            self.text = text
+            self.mode = mode
+            self.options = options
+            self.chosen = chosen
+        }
+
+        public static func box(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: 0, y: 0, width: width, height: Scene.chromeBarHeight)
+        }
+
+        /// Done (or Close while reading), at the bar's right end.
+        public static func doneButton(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: width - 8 - 128, y: 8, width: 128, height: 48)
+        }
+
+        /// Where the title is written, at the left.
+        static func titleArea(width: Int, height: Int) -> PixelBox {
+            PixelBox(x: 16, y: 8, width: min(260, width / 4), height: 48)
+        }
+
+        /// The text (a field while typing).
+        public static func field(width: Int, height: Int) -> PixelBox {
+            let title = titleArea(width: width, height: height)
+            return PixelBox(x: title.maxX + 8, y: 8, width: max(0, width - title.maxX - 8 - 152), height: 48)
+        }
+
+        public static let optionHeight = 56
+
+        /// The option `index` of `count` in the list under the bar.
+        public static func option(_ index: Int, width: Int) -> PixelBox {
+            let listWidth = min(width - 32, 480)
+            return PixelBox(
+                x: (width - listWidth) / 2, y: Scene.chromeBarHeight + 8 + index * optionHeight, width: listWidth,
+                height: optionHeight - 4)
+        }
+
+        /// The list of `count` options.
+        static func list(count: Int, width: Int) -> PixelBox {
+            guard count > 0 else { return PixelBox(x: 0, y: 0, width: 0, height: 0) }
+            let first = option(0, width: width)
+            return first.union(option(count - 1, width: width)).insetBy(dx: -8, dy: -8)
+        }
+    }
+}
