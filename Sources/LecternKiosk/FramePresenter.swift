@@ -19,6 +19,7 @@ final class FramePresenter {
     let transitions: TransitionPlayer
     let navigation: Navigation
     let selectedText: SelectedText
+    let annotations: Annotations
     private let window: XdgToplevel
     private let pool: ShmBufferPool
     private let frameCompositor: FrameCompositor
@@ -54,8 +55,10 @@ final class FramePresenter {
 
     init(
         display: Display, loop: EventLoop, session: DocumentSession, chrome: Chrome, navigation: Navigation,
-        shelf: Shelf, transitions: TransitionPlayer, selectedText: SelectedText, dumper: FrameDumper?, logger: Logger
+        annotations: Annotations, shelf: Shelf, transitions: TransitionPlayer, selectedText: SelectedText,
+        dumper: FrameDumper?, logger: Logger
     ) {
+        self.annotations = annotations
         self.selectedText = selectedText
         self.loop = loop
         self.session = session
@@ -201,6 +204,7 @@ final class FramePresenter {
             chromeScene?.buttons = navigation.buttons(for: reader)
             overlays = navigation.overlays(for: reader, plan: plan)
             textSelection = selectedText.overlay(for: reader, plan: plan, size: size, scale: scale)
+            if !navigation.coversPages { annotations.decorate(&overlays, reader: reader, plan: plan) }
         }
         return ReaderScene(
             width: size.width, height: size.height, scale: scale, document: document, chrome: chromeScene,

@@ -16,6 +16,7 @@ final class InputRouter {
     let shelf: Shelf
     let navigation: Navigation
     let selectedText: SelectedText
+    let annotations: Annotations
     private let logger: Logger
     /// The controller for the open document (rebuilt when it opens and at an idle reset).
     private(set) var interactions: InteractionController?
@@ -37,9 +38,10 @@ final class InputRouter {
     var onChange: (() -> Void)?
 
     init(
-        loop: EventLoop, session: DocumentSession, chrome: Chrome, navigation: Navigation, shelf: Shelf,
-        selectedText: SelectedText, logger: Logger
+        loop: EventLoop, session: DocumentSession, chrome: Chrome, navigation: Navigation, annotations: Annotations,
+        shelf: Shelf, selectedText: SelectedText, logger: Logger
     ) {
+        self.annotations = annotations
         self.selectedText = selectedText
         self.loop = loop
         self.session = session
@@ -56,7 +58,8 @@ final class InputRouter {
         selectedText.clear()
         guard let reader = session.reader else { return }
         let host = ReaderHost(
-            reader: reader, chrome: chrome, navigation: navigation, selectedText: selectedText, logger: logger)
+            reader: reader, chrome: chrome, navigation: navigation, annotations: annotations,
+            selectedText: selectedText, logger: logger)
         let controller = InteractionController(host: host)
         self.host = host
         interactions = controller
@@ -87,6 +90,7 @@ final class InputRouter {
         }
         if absorb(event, dismissing: dismissed) || shelf.handle(event) { return }
         guard let reader = session.reader, let interactions else { return }
+        if case .key(let key, _) = event.kind, annotations.handle(key) { return }
         if navigation.handle(event, reader: reader) || chrome.handle(event, reader: reader)
             || selectedText.handle(event)
         {

@@ -58,6 +58,7 @@ public final class KioskApp {
         let display: Display
         let chrome: Chrome
         let navigation: Navigation
+        let annotations: Annotations
         let presenter: FramePresenter
         let mirror: PresenterMirror
         let selectedText: SelectedText
@@ -193,16 +194,18 @@ public final class KioskApp {
             throw .system(error)
         }
         let selectedText = SelectedText(session: session, chrome: chrome, display: display, logger: logger)
+        let annotations = Annotations(session: session, reloader: reloader, chrome: chrome, logger: logger)
         let dumper = configuration.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
         let presenter = FramePresenter(
             display: display, loop: loop, session: session, chrome: chrome, navigation: navigation,
-            shelf: home.shelf, transitions: transitions, selectedText: selectedText, dumper: dumper, logger: logger)
+            annotations: annotations, shelf: home.shelf, transitions: transitions, selectedText: selectedText,
+            dumper: dumper, logger: logger)
         let mirror = PresenterMirror(
             display: display, loop: loop, session: session, presenter: presenter,
             isEnabled: configuration.policy.mirror != .off, logger: logger)
         let input = InputRouter(
-            loop: loop, session: session, chrome: chrome, navigation: navigation, shelf: home.shelf,
-            selectedText: selectedText, logger: logger)
+            loop: loop, session: session, chrome: chrome, navigation: navigation, annotations: annotations,
+            shelf: home.shelf, selectedText: selectedText, logger: logger)
         let idle = IdleReset(loop: loop, session: session, chrome: chrome, input: input, logger: logger)
         let operations: Operations
         do {
@@ -214,6 +217,7 @@ public final class KioskApp {
             input.close()
             mirror.close()
             presenter.close()
+            annotations.close()
             navigation.close()
             chrome.close()
             home.close()
@@ -239,7 +243,7 @@ public final class KioskApp {
         }
         session.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         chrome.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
-        chrome.onReset = { [unowned navigation] in navigation.reset() }
+        annotations.connect(chrome: chrome, navigation: navigation, presenter: presenter)
         navigation.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         input.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         selectedText.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
@@ -261,9 +265,8 @@ public final class KioskApp {
         idle.restart()
         parts = Parts(
             backend: backend, files: files, policy: policy, session: session, reloader: reloader, home: home,
-            display: display, chrome: chrome, navigation: navigation, presenter: presenter, mirror: mirror,
-            selectedText: selectedText,
-            input: input, idle: idle, operations: operations,
+            display: display, chrome: chrome, navigation: navigation, annotations: annotations, presenter: presenter,
+            mirror: mirror, selectedText: selectedText, input: input, idle: idle, operations: operations,
             idleHandler: idleHandler)
     }
 
@@ -288,6 +291,7 @@ public final class KioskApp {
         parts.input.close()
         parts.mirror.close()
         parts.presenter.close()
+        parts.annotations.close()
         parts.navigation.close()
         parts.chrome.close()
         parts.home.close()

@@ -45,6 +45,8 @@ public struct KioskStatus: Sendable {
     public var mirror: Mirror?
     /// The visitor's text selection (nil: none).
     public var textSelection: TextSelectionStatus?
+    /// The selected annotation, the field being filled, the values shown, the last save.
+    public var annotations = AnnotationStatus()
 
     /// Selected text.
     public struct TextSelectionStatus: Equatable, Sendable {
@@ -189,7 +191,8 @@ extension KioskApp {
         status.isInteracting = parts.input.isInteracting
         status.isAtRest =
             !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy && !parts.home.isBusy
-            && !parts.navigation.isBusy && !parts.mirror.isBusy
+            && !parts.navigation.isBusy && !parts.mirror.isBusy && !parts.annotations.isBusy
+        status.annotations = parts.annotations.status(reader: parts.session.reader)
         status.renderWorker = parts.backend.workerStatus.map {
             KioskStatus.RenderWorker(
                 pid: $0.pid, restarts: $0.restarts, failedPages: $0.failedPages, requestsInFlight: $0.requestsInFlight)

@@ -30,6 +30,8 @@ final class Navigation {
     private var thumbnailPages: [Int] = []
     /// Called when what the overlays show changed outside input (search results, outline read).
     var onChange: (() -> Void)?
+    /// Overlays above these that take touches first (the annotation bar and its keyboard).
+    var partAbove: ((Point) -> (any NavigationPart)?)?
 
     init(loop: EventLoop, session: DocumentSession, chrome: Chrome, logger: Logger) throws(SystemError) {
         self.loop = loop
@@ -204,7 +206,7 @@ final class Navigation {
     private func part(at point: Point, reader: Reader) -> (any NavigationPart)? {
         let size = session.screenSize
         let (width, height) = (Int(size.width), Int(size.height))
-        if let part = search.part(at: point) { return part }
+        if let part = partAbove?(point) ?? search.part(at: point) { return part }
         if grid.isOpen { return grid }
         if outline.isOpen {
             if Scene.OutlinePanel.box(width: width, height: height).contains(point) { return outline }

@@ -4,12 +4,14 @@ import LecternPDF
 import LecternRender
 import Logging
 
-/// What a page holds for touch: its text blocks, links and characters, in PDF user space.
+/// What a page holds for touch: its text blocks, links, characters, annotations and form
+/// fields, in PDF user space.
 struct PageText: Sendable {
     var blocks: [Rect]
     var links: [(rect: Rect, target: LinkTarget)]
     /// For text selection, in reading order.
     var characters: PageCharacters = .empty
+    var annotations: [AnnotationInfo] = []
 }
 
 /// An open document on screen: its view model, and the tiles rendered for it.
@@ -135,6 +137,12 @@ final class Reader {
         return plan
     }
 
+    /// Forgets the tiles of `page` (an edit changed it): the next frame renders it again.
+    func dropTiles(ofPage page: Int) {
+        for key in cache.keysByRecency where key.page == page { cache.remove(key) }
+        lastWanted = []
+    }
+
     /// Files finished tiles in the cache; returns how many arrived. (The next plan no longer
     /// wants them, so the changed list goes to the workers; a tile the cache refused is not
     /// asked for again until the view changes: see `TilePlanner.plan`.)
@@ -215,7 +223,8 @@ final class Reader {
             let blocks = ((try? pdf.textBlocks(page: page)) ?? [])
             let links = ((try? pdf.links(page: page)) ?? []).map(linkTarget)
             let characters = (try? pdf.pageCharacters(page: page)) ?? .empty
-            result[page] = PageText(blocks: blocks, links: links, characters: characters)
+            let annotations = ((try? pdf.annotations(page: page))?.annotations ?? []).map(AnnotationInfo.init)
+            result[page] = PageText(blocks: blocks, links: links, characters: characters, annotations: annotations)
         }
         return result
     }

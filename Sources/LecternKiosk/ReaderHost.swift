@@ -8,13 +8,18 @@ final class ReaderHost: InteractionHost {
     let reader: Reader
     let chrome: Chrome
     let navigation: Navigation
+    let annotationState: Annotations
     let selectedText: SelectedText
     private let logger: Logger
 
-    init(reader: Reader, chrome: Chrome, navigation: Navigation, selectedText: SelectedText, logger: Logger) {
+    init(
+        reader: Reader, chrome: Chrome, navigation: Navigation, annotations: Annotations,
+        selectedText: SelectedText, logger: Logger
+    ) {
         self.reader = reader
         self.chrome = chrome
         self.navigation = navigation
+        annotationState = annotations
         self.selectedText = selectedText
         self.logger = logger
     }
@@ -47,6 +52,24 @@ final class ReaderHost: InteractionHost {
 
     func link(at point: Point, onPage page: Int) -> LinkTarget? {
         reader.pageText[page]?.links.first { $0.rect.contains(point) }?.target
+    }
+
+    func annotations(onPage page: Int) -> [AnnotationInfo] {
+        // Read on a worker with the page's text; none yet → a tap there finds no annotation.
+        reader.pageText[page]?.annotations ?? []
+    }
+
+    var annotationSelection: AnnotationSelection? {
+        get { annotationState.selection }
+        set { annotationState.selection = newValue }
+    }
+
+    func edit(_ annotation: AnnotationInfo, onPage page: Int) {
+        annotationState.edit(annotation, onPage: page)
+    }
+
+    func setRect(_ rect: Rect, of annotation: AnnotationInfo, onPage page: Int) {
+        annotationState.setRect(rect, of: annotation, onPage: page)
     }
 
     func follow(_ link: LinkTarget) {

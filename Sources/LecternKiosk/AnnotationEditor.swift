@@ -1,0 +1,159 @@
+import LecternCore
+import LecternLinux
+import LecternPDF
+import LecternWayland
+import Logging
+
+/// Every change Lectern makes to a document, and every save, in one place: edits of
+/// annotations and form fields, and incremental saves, run in order on a worker of their own
+/// (MuPDF regenerating an appearance or writing a file never holds up a frame); each result
+/// comes back on the loop's thread with the page's annotations read again.
+///
+/// The one door to LecternPDF's write API: when MuPDF moves to a worker process, this is what
+/// forwards there.
+final class AnnotationEditor {
+    /// A change to one annotation.
+    enum Edit: Sendable, Equatable {
+        case rect(Rect)
+        case contents(String)
+        /// A text or choice field's value (after the field's format and validate actions).
+        case value(String)
+        /// A checkbox or radio button.
+        case toggle
+    }
+
+    /// What came back from the worker.
+    enum Result: Sendable {
+        /// The edit was made (or refused: `error`); the page's annotations as they are now.
+        case edited(document: ObjectIdentifier, page: Int, annotations: [AnnotationInfo], error: String?)
+        /// A save finished: where it went, or why it failed.
+        case saved(document: ObjectIdentifier, path: String, error: String?)
+    }
+
+    /// The worker, started with the first edit (most visits edit nothing).
+    private var started: RenderWorker<Result>?
+    private var watch: EventLoop.Watch?
+    private let loop: EventLoop
+    private let logger: Logger
+    /// Edits made to each open document since it was opened or last saved.
+    private var unsaved: [ObjectIdentifier: Int] = [:]
+    /// Called on the loop's thread with each result.
+    var onResult: ((Result) -> Void)?
+
+    init(loop: EventLoop, logger: Logger) {
+        self.loop = loop
+        self.logger = logger
+    }
+
+    /// The worker, started now if need be; nil (logged) when the system refuses its descriptor.
+    private var worker: RenderWorker<Result>? {
+        if let started { return started }
+        do {
+            let worker = try RenderWorker<Result>()
+            watch = loop.watch(worker.wakeDescriptor) { [unowned self] in
+                for result in worker.drain() { delivered(result) }
+            }
+            started = worker
+            return worker
+        } catch {
+            logger.error("cannot edit or save the document: \(error)")
+            return nil
+        }
+    }
+
+    /// Stops watching the worker (shutdown; a save under way finishes on its own).
+    func close() {
+        watch?.cancel()
+        watch = nil
+    }
+
+    /// Whether an edit or save is queued or running, or its result not yet delivered.
+    var isBusy: Bool { started?.isBusy ?? false }
+
+    /// Whether `document` holds edits no save has written.
+    func hasUnsavedChanges(_ document: PDFDocument) -> Bool { unsaved[ObjectIdentifier(document)] != nil }
+
+    /// Forgets the edits of `document` (it is being dropped for a fresh copy of its file).
+    func discard(_ document: PDFDocument) { unsaved[ObjectIdentifier(document)] = nil }
+
+    /// Applies `edit` to the annotation `objectNumber` of `page`.
+    func apply(_ edit: Edit, objectNumber: Int, page: Int, of document: PDFDocument) {
+        let id = ObjectIdentifier(document)
+        guard let worker else { return }
+        unsaved[id, default: 0] += 1
+        worker.submit {
+            var failure: String?
+            do throws(PDFError) {
+                switch edit {
+                case .rect(let rect): try document.setAnnotationRect(rect, objectNumber: objectNumber, page: page)
+                case .contents(let text):
+                    try document.setAnnotationContents(text, objectNumber: objectNumber, page: page)
+                case .value(let value): try document.setFieldValue(value, objectNumber: objectNumber, page: page)
+                case .toggle: try document.toggleField(objectNumber: objectNumber, page: page)
+                }
+            } catch {
+                failure = error.message
+            }
+            let annotations = ((try? document.annotations(page: page))?.annotations ?? []).map(AnnotationInfo.init)
+            return .edited(document: id, page: page, annotations: annotations, error: failure)
+        }
+    }
+
+    /// Saves `document`'s edits incrementally to `path` (atomically: the file there is either
+    /// the last good one or the new one).
+    func save(_ document: PDFDocument, to path: String) {
+        let id = ObjectIdentifier(document)
+        guard let worker else { return }
+        worker.submit {
+            do throws(PDFError) {
+                try document.saveIncrementally(to: path)
+                return .saved(document: id, path: path, error: nil)
+            } catch {
+                return .saved(document: id, path: path, error: error.message)
+            }
+        }
+    }
+
+    private func delivered(_ result: Result) {
+        switch result {
+        case .edited(let id, let page, _, let error?):
+            logger.error("cannot change an annotation on page \(page + 1): \(error)")
+            unsaved[id] = unsaved[id].flatMap { $0 > 1 ? $0 - 1 : nil }
+        case .saved(let id, let path, nil):
+            logger.info("saved the visitor's changes to \(path)")
+            unsaved[id] = nil
+        case .saved(_, let path, let error?):
+            logger.error("cannot save the visitor's changes to \(path): \(error) (the file there is unchanged)")
+        case .edited:
+            break
+        }
+        onResult?(result)
+    }
+}
+
+extension AnnotationInfo {
+    /// What the interaction components need of an annotation LecternPDF read.
+    init(_ annotation: PDFAnnotation) {
+        let field = annotation.field
+        self.init(
+            objectNumber: annotation.objectNumber, subtype: annotation.subtype, rect: annotation.rect,
+            flags: Flags(rawValue: annotation.flags.rawValue), contents: annotation.contents,
+            author: annotation.author, fieldType: field.map { Self.fieldType($0.type) }, fieldName: field?.name ?? "",
+            value: field?.value ?? "", options: field?.options ?? [], maxLength: field?.maxLength,
+            isFieldReadOnly: field?.isReadOnly ?? false)
+    }
+
+    private static func fieldType(_ type: PDFAnnotation.FieldType) -> FieldType {
+        switch type {
+        case .text: .text
+        case .multilineText: .multilineText
+        case .checkbox: .checkbox
+        case .radio: .radio
+        case .comboChoice: .comboChoice
+        case .listChoice: .listChoice
+        case .pushButton: .pushButton
+        case .signature: .signature
+        case .unknown: .unknown
+        }
+    }
+}
