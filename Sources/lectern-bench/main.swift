@@ -22,6 +22,7 @@ let usage = """
            lectern-bench navigation [--runs FLICKS] [--size WxH] 15000-PAGES.pdf
            lectern-bench search [--runs N] 15000-PAGES.pdf
            lectern-bench selection PDF
+           lectern-bench typing [--runs KEYS] [annotations.pdf]
 
     """
 
@@ -42,6 +43,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "soak": runSoakBenchmark,
     "navigation": runNavigationBenchmark,
     "search": runSearchBenchmark,
+    "typing": runFormTypingBenchmark,
     "recovery": runRecoveryBenchmark,
     "control": runControlSocketBenchmark,
     "selection": runTextSelectionBenchmark,
