@@ -192,9 +192,14 @@ struct AnnotationsOnScreenTests {
         setup.tap(100, 525)
         #expect(lectern.status.annotations.selected?.subtype == "Square")
         let before = lectern.status.annotations.selected?.rect
-        setup.drag(from: (100, 525), to: (300, 400))
+        // Held down at the end of the drag: no frame follows the finger.
+        lectern.drag(from: setup.point(100, 525), to: setup.point(300, 400), release: false)
+        #expect(lectern.status.annotations.selected?.rect == before)
+        lectern.compositor.touchUp(id: 0)
+        lectern.settle()
         #expect(lectern.status.annotations.selected?.rect == before)
         #expect(!lectern.status.annotations.hasUnsavedChanges)
+        #expect(!lectern.logs.contains { $0.contains("cannot change an annotation") }, "no move was even tried")
     }
 
     static let idle = "[idle]\nreset = 30\ncountdown = 0\n"
