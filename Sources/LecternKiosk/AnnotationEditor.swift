@@ -1,6 +1,7 @@
 import LecternCore
 import LecternLinux
 import LecternPDF
+import LecternRenderProcess
 import LecternWayland
 import Logging
 
@@ -34,14 +35,16 @@ final class AnnotationEditor {
     private var started: RenderWorker<Result>?
     private var watch: EventLoop.Watch?
     private let loop: EventLoop
+    private let backend: any DocumentBackend
     private let logger: Logger
     /// Edits made to each open document since it was opened or last saved.
     private var unsaved: [ObjectIdentifier: Int] = [:]
     /// Called on the loop's thread with each result.
     var onResult: ((Result) -> Void)?
 
-    init(loop: EventLoop, logger: Logger) {
+    init(loop: EventLoop, backend: any DocumentBackend, logger: Logger) {
         self.loop = loop
+        self.backend = backend
         self.logger = logger
     }
 
@@ -81,19 +84,19 @@ final class AnnotationEditor {
         let id = ObjectIdentifier(document)
         guard let worker else { return }
         unsaved[id, default: 0] += 1
+        // Through the backend: with the render worker on, the edit is made in the worker too
+        // (the pages it draws show it), not only in this process's copy, which saves.
+        let change: DocumentEdit =
+            switch edit {
+            case .rect(let rect): .annotationRect(rect, objectNumber: objectNumber, page: page)
+            case .contents(let text): .annotationContents(text, objectNumber: objectNumber, page: page)
+            case .value(let value): .fieldValue(value, objectNumber: objectNumber, page: page)
+            case .toggle: .toggleField(objectNumber: objectNumber, page: page)
+            }
+        let apply = backend.editor(for: document)
         worker.submit {
             var failure: String?
-            do throws(PDFError) {
-                switch edit {
-                case .rect(let rect): try document.setAnnotationRect(rect, objectNumber: objectNumber, page: page)
-                case .contents(let text):
-                    try document.setAnnotationContents(text, objectNumber: objectNumber, page: page)
-                case .value(let value): try document.setFieldValue(value, objectNumber: objectNumber, page: page)
-                case .toggle: try document.toggleField(objectNumber: objectNumber, page: page)
-                }
-            } catch {
-                failure = error.message
-            }
+            if case .failure(let error) = apply(change) { failure = error.message }
             let annotations = ((try? document.annotations(page: page))?.annotations ?? []).map(AnnotationInfo.init)
             return .edited(document: id, page: page, annotations: annotations, error: failure)
         }

@@ -56,7 +56,7 @@ final class Annotations {
         self.reloader = reloader
         self.chrome = chrome
         self.logger = logger
-        editor = AnnotationEditor(loop: loop, logger: logger)
+        editor = AnnotationEditor(loop: loop, backend: session.backend, logger: logger)
         keyboard = OnScreenKeyboard(session: session)
         keyboard.onKey = { [unowned self] action in
             switch action {
