@@ -139,6 +139,12 @@ public final class KioskApp {
             throw .system(error)
         }
         let policy = PolicyWatcher(launch: configuration, files: files, loop: loop, logger: logger)
+        // What a failed start closes after the parts built on these (setup order, reversed).
+        let closeBase = {
+            policy.close()
+            files.close()
+            backend.close()
+        }
         // A restart comes back to the view saved before it (the document's same version only).
         let statePath = SavedView.path(variable: environment.variable)
         var opening = policy.current
@@ -146,9 +152,7 @@ public final class KioskApp {
         do {
             session = try DocumentSession(configuration: opening, backend: backend, loop: loop, logger: logger)
         } catch {
-            policy.close()
-            files.close()
-            backend.close()
+            closeBase()
             throw .system(error)
         }
         session.restoredView = restored
@@ -161,9 +165,7 @@ public final class KioskApp {
             home = try Home(session: session, reloader: reloader, transitions: transitions, loop: loop, logger: logger)
         } catch {
             session.close()
-            policy.close()
-            files.close()
-            backend.close()
+            closeBase()
             throw .system(error)
         }
         do {
@@ -173,9 +175,7 @@ public final class KioskApp {
             home.close()
             reloader.close()
             session.close()
-            policy.close()
-            files.close()
-            backend.close()
+            closeBase()
             throw .wayland(error)
         }
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
@@ -188,9 +188,7 @@ public final class KioskApp {
             home.close()
             reloader.close()
             session.close()
-            policy.close()
-            files.close()
-            backend.close()
+            closeBase()
             throw .system(error)
         }
         let selectedText = SelectedText(session: session, chrome: chrome, display: display, logger: logger)
@@ -223,9 +221,7 @@ public final class KioskApp {
             home.close()
             reloader.close()
             session.close()
-            policy.close()
-            files.close()
-            backend.close()
+            closeBase()
             throw .system(error)
         }
         input.configureInteractions = { [unowned session, unowned operations, configureInteractions] controller in

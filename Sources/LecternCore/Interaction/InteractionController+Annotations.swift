@@ -5,7 +5,7 @@
 /// box or note) edits it.
 extension InteractionController {
     /// How far from a corner of the selection, in view pixels, a finger grabs its handle.
-    static let handleReach = 28.0
+    static let annotationHandleReach = 28.0
     /// The smallest an annotation is resized to, in page points.
     static let minimumAnnotationSize = 8.0
 
@@ -41,7 +41,7 @@ extension InteractionController {
         let rect = selection.rect
         for handle in AnnotationHandle.allCases where handle != .body {
             let corner = view.convert(handle.corner(of: rect), from: .page(selection.page), to: .view)
-            if corner.distance(to: viewPoint) <= Self.handleReach { return handle }
+            if corner.distance(to: viewPoint) <= Self.annotationHandleReach { return handle }
         }
         let frame = view.convert(rect, from: .page(selection.page), to: .view)
         return frame.contains(viewPoint) ? .body : nil

@@ -140,7 +140,8 @@ public final class InteractionController {
         for component in [selectAnnotation, deselectAnnotation, transformAnnotation, editAnnotation] {
             component.controller = self
         }
-        for component in [openLinkAnnotation, selectText, deselectText] { component.controller = self }
+        openLinkAnnotation.controller = self
+        for component in [selectText, deselectText] { component.controller = self }
         fastScroll.controller = self
         smartZoom.controller = self
         toggleUserInterface.controller = self
