@@ -127,28 +127,28 @@ public final class KioskApp {
                 throw .system(error)
             }
         }
-        let backend: any DocumentBackend
         let files: FileWatcher
         let session: DocumentSession
         let display: Display
         do {
-            // The render worker starts first: it opens the document while the display connects.
-            backend = try makeDocumentBackend(configuration, loop: loop, logger: logger)
             files = try FileWatcher(loop: loop, logger: logger)
         } catch {
             throw .system(error)
         }
         let policy = PolicyWatcher(launch: configuration, files: files, loop: loop, logger: logger)
+        // A restart comes back to the view saved before it (the document's same version only).
+        let statePath = SavedView.path(variable: environment.variable)
+        var opening = policy.current
+        let restored = ViewStateStore.restoredView(at: statePath, for: &opening, logger: logger)
+        // The render worker starts before the display connects and opens the document meanwhile:
+        // the one the policy names, at the page the saved view restores.
+        let backend = makeDocumentBackend(opening, loop: loop, logger: logger)
         // What a failed start closes after the parts built on these (setup order, reversed).
         let closeBase = {
             policy.close()
             files.close()
             backend.close()
         }
-        // A restart comes back to the view saved before it (the document's same version only).
-        let statePath = SavedView.path(variable: environment.variable)
-        var opening = policy.current
-        let restored = ViewStateStore.restoredView(at: statePath, for: &opening, logger: logger)
         do {
             session = try DocumentSession(configuration: opening, backend: backend, loop: loop, logger: logger)
         } catch {

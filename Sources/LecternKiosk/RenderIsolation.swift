@@ -164,9 +164,13 @@ final class WorkerBackend: DocumentBackend {
 }
 
 /// The backend `configuration` asks for.
-func makeDocumentBackend(
-    _ configuration: KioskConfiguration, loop: EventLoop, logger: Logger
-) throws(SystemError) -> any DocumentBackend {
-    configuration.renderProcess.isEnabled
-        ? try WorkerBackend(configuration: configuration, loop: loop, logger: logger) : InProcessBackend()
+func makeDocumentBackend(_ configuration: KioskConfiguration, loop: EventLoop, logger: Logger) -> any DocumentBackend {
+    guard configuration.renderProcess.isEnabled else { return InProcessBackend() }
+    do {
+        return try WorkerBackend(configuration: configuration, loop: loop, logger: logger)
+    } catch {
+        // A reader without its worker still shows the document.
+        logger.error("cannot start the render worker, drawing in process: \(error)")
+        return InProcessBackend()
+    }
 }
