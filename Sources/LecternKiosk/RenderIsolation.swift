@@ -127,8 +127,13 @@ final class WorkerBackend: DocumentBackend {
         return { [process] pages in
             var result: [Int: PageText] = [:]
             for page in pages {
-                let (blocks, links) = (try? process.pageText(page: page).get()) ?? ([], [])
-                result[page] = PageText(blocks: blocks, links: links.map(Reader.linkTarget))
+                let (blocks, links, characters) = (try? process.pageText(page: page).get()) ?? ([], [], [])
+                // Annotations are read here, like the page count and labels: from the object
+                // tree, without running the page's content.
+                let annotations = ((try? document.annotations(page: page))?.annotations ?? []).map(AnnotationInfo.init)
+                result[page] = PageText(
+                    blocks: blocks, links: links.map(Reader.linkTarget),
+                    characters: PageCharacters(readingOrder: characters), annotations: annotations)
             }
             return result
         }

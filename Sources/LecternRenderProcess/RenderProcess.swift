@@ -174,10 +174,14 @@ public final class RenderProcess: @unchecked Sendable {
         }
     }
 
-    /// The text blocks and links of `page`, read in the worker. Any thread but the main one.
-    public func pageText(page: Int) -> Result<(blocks: [Rect], links: [PDFLink]), WireError> {
+    /// The text blocks, links and characters of `page`, read in the worker. Any thread but the main one.
+    public func pageText(
+        page: Int
+    ) -> Result<
+        (blocks: [Rect], links: [PDFLink], characters: [PageCharacter]), WireError
+    > {
         switch ask(.pageText(page: page), page: page, cookie: nil, buffer: nil) {
-        case .answer(.pageText(let blocks, let links), _): .success((blocks, links))
+        case .answer(.pageText(let blocks, let links, let characters), _): .success((blocks, links, characters))
         case .answer(.failed(let reason), _), .failed(let reason): .failure(WireError(reason))
         case .answer: .failure(WireError("the render worker answered a text request with something else"))
         case .undrawable: .failure(WireError(TileContent.undrawableReason))

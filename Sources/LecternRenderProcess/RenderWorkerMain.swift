@@ -156,7 +156,10 @@ private final class WorkerDocument: @unchecked Sendable {
             return .drawn(TileContent.draw(key, of: document, into: buffer.pixels, stride: stride, cookie: cookie))
         case let .pageText(page):
             do throws(PDFError) {
-                return .pageText(blocks: try document.textBlocks(page: page), links: try document.links(page: page))
+                let characters = try document.pageCharacters(page: page).characters
+                return .pageText(
+                    blocks: try document.textBlocks(page: page), links: try document.links(page: page),
+                    characters: Array(characters.prefix(WorkerResponse.maximumCharacters)))
             } catch {
                 return .failed(error.description)
             }

@@ -68,14 +68,20 @@ public enum WorkerRequest: Sendable, Equatable {
 
 /// The render worker's answer to one `WorkerRequest`.
 public enum WorkerResponse: Sendable, Equatable {
+    /// The most characters of a page a text answer carries (57 bytes each: the answer stays
+    /// under `WorkerChannel.maximumMessage` with the page's blocks and links); the rest of a
+    /// denser page cannot be selected with the worker on.
+    public static let maximumCharacters = 15_000
+
     /// The document opened: what the reader lays out before it reads anything else.
     case opened(pageCount: Int, isRightToLeft: Bool)
     /// The request failed (a document that does not open, a damaged page): the message to show.
     case failed(String)
     /// A tile was drawn into the shared buffer, or the render was cancelled.
     case drawn(TileContent.DrawOutcome)
-    /// A page's text blocks and links (PDF user space).
-    case pageText(blocks: [Rect], links: [PDFLink])
+    /// A page's text blocks, links and characters in reading order (PDF user space); at most
+    /// `maximumCharacters` characters, so the answer fits one message.
+    case pageText(blocks: [Rect], links: [PDFLink], characters: [PageCharacter])
     /// Where a query is found on a page.
     case searchHits([SearchHit])
     /// An edit was applied; the field's value afterwards for field edits.
@@ -99,7 +105,7 @@ public enum WorkerResponse: Sendable, Equatable {
                 writer.put(UInt8(3))
                 writer.put(reason)
             }
-        case let .pageText(blocks, links):
+        case let .pageText(blocks, links, characters):
             writer.put(UInt8(4))
             writer.put(blocks.count)
             for block in blocks { writer.put(block) }
@@ -114,6 +120,14 @@ public enum WorkerResponse: Sendable, Equatable {
                     writer.put(true)
                     writer.put(address)
                 }
+            }
+            writer.put(characters.count)
+            for character in characters {
+                writer.put(Int(character.scalar))
+                writer.put(character.rect)
+                writer.put(character.line)
+                writer.put(character.block)
+                writer.put(character.isRightToLeft)
             }
         case let .edited(value):
             writer.put(UInt8(6))
@@ -151,7 +165,16 @@ public enum WorkerResponse: Sendable, Equatable {
                 let target: PDFLink.Target = try reader.bool() ? .uri(try reader.string()) : .page(try reader.int())
                 links.append(PDFLink(rect: rect, target: target))
             }
-            return .pageText(blocks: blocks, links: links)
+            var characters: [PageCharacter] = []
+            for _ in 0..<(try reader.count()) {
+                let scalar = UInt32(truncatingIfNeeded: try reader.int())
+                let rect = try reader.rect()
+                let line = try reader.int(), block = try reader.int()
+                characters.append(
+                    PageCharacter(
+                        scalar: scalar, rect: rect, line: line, block: block, isRightToLeft: try reader.bool()))
+            }
+            return .pageText(blocks: blocks, links: links, characters: characters)
         case 5:
             var hits: [SearchHit] = []
             for _ in 0..<(try reader.count()) {

@@ -20,7 +20,7 @@ struct AnnotationsOnScreenTests {
         let document: String
         let lectern: KioskHarness
 
-        init(policy: String = "", configure: ((KioskApp) -> Void)? = nil) throws {
+        init(policy: String = "", arguments: [String] = [], configure: ((KioskApp) -> Void)? = nil) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "lectern-annotations-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -28,7 +28,7 @@ struct AnnotationsOnScreenTests {
             try FileManager.default.copyItem(atPath: AnnotationsOnScreenTests.fixture, toPath: document)
             let policyPath = directory.appendingPathComponent("lectern.toml").path
             try "document = \"\(document)\"\n\(policy)".write(toFile: policyPath, atomically: true, encoding: .utf8)
-            lectern = try KioskHarness(["--config", policyPath], configure: configure)
+            lectern = try KioskHarness(["--config", policyPath] + arguments, configure: configure)
             #expect(lectern.settle())
             // The page's annotations are read once it is on screen.
             #expect(lectern.wait { !lectern.status.annotations.fieldValues.isEmpty })
@@ -162,6 +162,21 @@ struct AnnotationsOnScreenTests {
         #expect(lectern.status.annotations.editing == nil)
         setup.tap(360, 710)
         #expect(lectern.wait { lectern.status.annotations.fieldValues["size"] == "S" })
+    }
+
+    /// With MuPDF in the render worker process, a toggle is made there too: the worker's
+    /// tiles show the box unchecked (the reader's own copy alone would leave it drawn checked).
+    @Test func withTheRenderWorkerAToggleShowsInItsTiles() throws {
+        let setup = try Setup(arguments: ["--render-process", "on"])
+        let lectern = setup.lectern
+        #expect(lectern.status.renderWorker?.pid != nil)
+        let green = { (pixel: UInt32?) in pixel.map { Int(($0 >> 8) & 0xFF) } ?? -1 }
+        #expect((0..<80).contains(green(setup.pixel(310, 710))), "the checked box is drawn dark")
+        setup.tap(310, 710)
+        #expect(lectern.wait { lectern.status.annotations.fieldValues["agree"] == "Off" })
+        #expect(lectern.settle())
+        #expect(green(setup.pixel(310, 710)) > 200, "the worker drew the box unchecked")
+        #expect(lectern.status.renderWorker?.restarts == 0)
     }
 
     @Test func aFalseActivationConditionBlocksEachComponent() throws {

@@ -65,9 +65,11 @@ struct TextSelectionTests {
         return (anchor.0, anchor.1 + 14)
     }
 
-    @Test("a long press selects the word under the finger, highlighted; a tap elsewhere clears it")
-    func longPressSelectsWord() throws {
-        let lectern = try KioskHarness([Self.selection])
+    @Test(
+        "a long press selects the word under the finger, highlighted; a tap elsewhere clears it (MuPDF in process, and in the render worker)",
+        arguments: [false, true])
+    func longPressSelectsWord(inWorker: Bool) throws {
+        let lectern = try KioskHarness([Self.selection] + (inWorker ? ["--render-process", "on"] : []))
         #expect(lectern.settle())
         #expect(Self.selectionPixels(lectern) == 0)
         Self.longPress(lectern, at: try Self.word("reads", page: 0, in: lectern))

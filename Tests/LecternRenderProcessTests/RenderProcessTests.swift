@@ -57,6 +57,12 @@ struct RenderWorkerTests {
                 links: [
                     PDFLink(rect: Rect(x: 0, y: 0, width: 1, height: 1), target: .page(3)),
                     PDFLink(rect: Rect(x: 5, y: 5, width: 2, height: 2), target: .uri("https://example.org/é")),
+                ],
+                characters: [
+                    PageCharacter(
+                        scalar: 0x5D0, rect: Rect(x: 1, y: 2, width: 3, height: 4), line: 7, block: 2,
+                        isRightToLeft: true),
+                    PageCharacter(scalar: 0x41, rect: Rect(x: 5, y: 2, width: 3, height: 4), line: 8, block: 2),
                 ]),
         ]
         for response in responses {
@@ -87,6 +93,8 @@ struct RenderWorkerTests {
         }
         let text = try #require(try? worker.pageText(page: 0).get())
         #expect(text.blocks == (try document.textBlocks(page: 0)))
+        #expect(text.characters == (try document.pageCharacters(page: 0)).characters)
+        #expect(!text.characters.isEmpty)
         #expect(worker.status.restarts == 0 && worker.status.pid != nil)
     }
 
