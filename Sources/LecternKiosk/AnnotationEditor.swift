@@ -27,6 +27,8 @@ final class AnnotationEditor {
     enum Result: Sendable {
         /// The edit was made (or refused: `error`); the page's annotations as they are now.
         case edited(document: ObjectIdentifier, page: Int, annotations: [AnnotationInfo], error: String?)
+        /// The reading direction was set (or not: `error`).
+        case directionSet(document: ObjectIdentifier, error: String?)
         /// A save finished: where it went, or why it failed.
         case saved(document: ObjectIdentifier, path: String, error: String?)
     }
@@ -102,6 +104,21 @@ final class AnnotationEditor {
         }
     }
 
+    /// Sets `document`'s reading direction (/ViewerPreferences /Direction), an edit saved or
+    /// discarded with the others.
+    func setReadingDirection(rightToLeft: Bool, of document: PDFDocument) {
+        let id = ObjectIdentifier(document)
+        guard let worker else { return }
+        unsaved[id, default: 0] += 1
+        let apply = backend.editor(for: document)
+        worker.submit {
+            guard case .failure(let error) = apply(.readingDirection(rightToLeft: rightToLeft)) else {
+                return .directionSet(document: id, error: nil)
+            }
+            return .directionSet(document: id, error: error.message)
+        }
+    }
+
     /// Saves `document`'s edits incrementally to `path` (atomically: the file there is either
     /// the last good one or the new one).
     func save(_ document: PDFDocument, to path: String) {
@@ -122,12 +139,15 @@ final class AnnotationEditor {
         case .edited(let id, let page, _, let error?):
             logger.error("cannot change an annotation on page \(page + 1): \(error)")
             unsaved[id] = unsaved[id].flatMap { $0 > 1 ? $0 - 1 : nil }
+        case .directionSet(let id, let error?):
+            logger.error("cannot set the reading direction: \(error)")
+            unsaved[id] = unsaved[id].flatMap { $0 > 1 ? $0 - 1 : nil }
         case .saved(let id, let path, nil):
             logger.info("saved the visitor's changes to \(path)")
             unsaved[id] = nil
         case .saved(_, let path, let error?):
             logger.error("cannot save the visitor's changes to \(path): \(error) (the file there is unchanged)")
-        case .edited:
+        case .edited, .directionSet:
             break
         }
         onResult?(result)

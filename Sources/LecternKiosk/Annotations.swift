@@ -207,6 +207,13 @@ final class Annotations {
                     annotations.first { $0.objectNumber == selected.annotation.objectNumber } ?? selected.annotation
             }
             if error != nil { chrome.showNotice("This could not be changed.", seconds: 5) }
+        case let .directionSet(document, error):
+            guard let reader = session.reader, ObjectIdentifier(reader.document) == document else { return }
+            if error != nil { chrome.showNotice("The reading direction could not be changed.", seconds: 5) }
+            // The view follows the document's direction unless the policy fixes the binding.
+            reader.view.stopAnimations()
+            reader.view.setConfiguration(
+                session.configuration.viewConfiguration(rightToLeft: reader.document.isRightToLeft))
         case let .saved(document, path, error):
             lastSave = (path, error)
             if error != nil {
@@ -222,6 +229,14 @@ final class Annotations {
         }
         session.onChange?()
         onChange?()
+    }
+
+    /// Sets the open document's reading direction (`lectern ctl binding`): saved or discarded at
+    /// the idle reset as the visitor's changes are. False when no document is open.
+    func setReadingDirection(rightToLeft: Bool) -> Bool {
+        guard let reader = session.reader else { return false }
+        editor.setReadingDirection(rightToLeft: rightToLeft, of: reader.document)
+        return true
     }
 
     /// The visit is over (the idle reset): the editor closes, the selection goes, and the

@@ -76,6 +76,14 @@ final class ControlCommands {
             reloader.reload()
             reply(ControlReply(ok: true, status: status))
         case "screenshot": screenshot(to: request.path, reply: reply)
+        case "binding":
+            guard let binding = request.binding, ["left", "right"].contains(binding) else {
+                return reply(.failure("binding needs left or right"))
+            }
+            guard presenter.annotations.setReadingDirection(rightToLeft: binding == "right") else {
+                return reply(.failure("no document is open"))
+            }
+            reply(ControlReply(ok: true, status: status))
         default: reply(.failure("unknown command \"\(request.command)\""))
         }
     }

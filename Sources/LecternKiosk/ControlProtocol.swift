@@ -4,10 +4,11 @@ import LecternCore
 /// One request on the control socket: a JSON object on one line, `{"command": "status"}`,
 /// `{"command": "goto", "page": 12}`, `{"command": "open", "path": "/srv/kiosk/menu.pdf"}`,
 /// `{"command": "reset"}`, `{"command": "reload"}`,
-/// `{"command": "screenshot", "path": "/run/lectern/shot.png"}`. Unknown fields are ignored.
+/// `{"command": "screenshot", "path": "/run/lectern/shot.png"}`,
+/// `{"command": "binding", "binding": "right"}`. Unknown fields are ignored.
 public struct ControlRequest: Codable, Equatable, Sendable {
     /// The commands Lectern knows.
-    public static let commands = ["status", "goto", "open", "reset", "reload", "screenshot"]
+    public static let commands = ["status", "goto", "open", "reset", "reload", "screenshot", "binding"]
 
     public var command: String
     /// `goto`: the page, counting from 1.
@@ -16,12 +17,18 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var label: String?
     /// `open`: the document; `screenshot`: the PNG to write.
     public var path: String?
+    /// `binding`: `left` or `right`, the document's reading direction to set
+    /// (/ViewerPreferences /Direction), saved like a visitor's form (`annotations.save`).
+    public var binding: String?
 
-    public init(command: String, page: Int? = nil, label: String? = nil, path: String? = nil) {
+    public init(
+        command: String, page: Int? = nil, label: String? = nil, path: String? = nil, binding: String? = nil
+    ) {
         self.command = command
         self.page = page
         self.label = label
         self.path = path
+        self.binding = binding
     }
 }
 

@@ -16,6 +16,8 @@ public struct KioskStatus: Sendable {
     public var viewState: ViewState?
     /// The zoom of the dominant spread (or the document).
     public var zoomScale = 1.0
+    /// Whether the open document is bound on the right edge (read right to left).
+    public var readsRightToLeft = false
     /// The document view's scroll offset (see `DocumentView.contentOffset`).
     public var contentOffset = Point.zero
     public var isUserInterfaceVisible = false
@@ -166,6 +168,7 @@ extension KioskApp {
         if let reader = parts.session.reader {
             status.viewState = reader.view.viewState()
             status.zoomScale = reader.view.currentZoomScale
+            status.readsRightToLeft = reader.view.configuration.pageBinding == .rightEdge
             status.contentOffset = reader.view.contentOffset
             status.tileRendersStarted = reader.scheduler.startedCount
             status.pageSizesKnown = reader.pageSizesKnown

@@ -11,14 +11,15 @@ struct Ctl: ParsableCommand {
         discussion: """
             Commands: status; goto PAGE (a number, counting from 1, or a page label); open PATH (the \
             policy's document or a PDF in control.documents); reset (the start view); reload (the \
-            policy and the document); screenshot PATH (a PNG in control.screenshots). Exits 1 when \
-            the kiosk refuses, 2 when it cannot be reached.
+            policy and the document); screenshot PATH (a PNG in control.screenshots); binding \
+            left|right (the document's reading direction, saved as annotations.save says). Exits 1 \
+            when the kiosk refuses, 2 when it cannot be reached.
             """)
 
-    @Argument(help: "status, goto, open, reset, reload or screenshot.")
+    @Argument(help: "status, goto, open, reset, reload, screenshot or binding.")
     var command: String
 
-    @Argument(help: "goto: the page or its label; open, screenshot: the path.")
+    @Argument(help: "goto: the page or its label; open, screenshot: the path; binding: left or right.")
     var argument: String?
 
     @Option(
@@ -37,7 +38,7 @@ struct Ctl: ParsableCommand {
             throw ValidationError(
                 "unknown command \(command) (known: \(ControlRequest.commands.joined(separator: ", ")))")
         }
-        let needsArgument = ["goto", "open", "screenshot"].contains(command)
+        let needsArgument = ["goto", "open", "screenshot", "binding"].contains(command)
         if needsArgument, argument == nil { throw ValidationError("\(command) needs an argument") }
         if !needsArgument, argument != nil { throw ValidationError("\(command) takes no argument") }
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be 0 to 3600 seconds") }
@@ -50,6 +51,7 @@ struct Ctl: ParsableCommand {
             Int(argument ?? "").map { ControlRequest(command: command, page: $0) }
                 ?? ControlRequest(command: command, label: argument)
         case "open", "screenshot": ControlRequest(command: command, path: argument)
+        case "binding": ControlRequest(command: command, binding: argument)
         default: ControlRequest(command: command)
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import LecternCore
 import LecternKiosk
 import LecternLinux
+import LecternPDF
 import LecternTestSupport
 import Testing
 
@@ -271,4 +272,31 @@ struct ControlSocketTests {
         var count: Int { lock.withLock { replies.count } }
         var ok: Int { lock.withLock { replies.filter { $0?.ok == true && $0?.status?.pageCount == 8 }.count } }
     }
+
+    @Test(
+        "binding right sets the document's reading direction: the view turns right to left, the idle reset saves it to a copy"
+    )
+    func bindingIsSetAndSavedToACopy() throws {
+        let saved = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lectern-binding-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: saved, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: saved) }
+        let kiosk = try Kiosk(
+            policy:
+                "[annotations]\nsave = \"copy\"\nsave-directory = \"\(saved.path)\"\n[idle]\nreset = 30\ncountdown = 0\n"
+        )
+        let lectern = kiosk.lectern
+        #expect(!lectern.status.readsRightToLeft)
+        #expect(
+            try kiosk.ask(ControlRequest(command: "binding", binding: "up"))?.error == "binding needs left or right")
+        #expect(try kiosk.ask(ControlRequest(command: "binding", binding: "right"))?.ok == true)
+        #expect(lectern.wait { lectern.status.readsRightToLeft }, "the view follows the document's new direction")
+        #expect(lectern.status.annotations.hasUnsavedChanges)
+        lectern.advance(by: 31)
+        #expect(lectern.wait { lectern.status.annotations.saves == 1 })
+        let copy = try #require(lectern.status.annotations.lastSavePath)
+        #expect(try PDFDocument(path: copy).isRightToLeft, "the copy reads right to left")
+        #expect(try !PDFDocument(path: Self.colors).isRightToLeft, "the source does not")
+    }
+
 }
