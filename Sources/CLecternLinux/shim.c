@@ -363,6 +363,16 @@ long CLecternLinux_receive_message(int socket, void *bytes, long count, int *fd)
     return received;
 }
 
+long CLecternLinux_next_message_length(int socket) {
+    // recvmsg, not recv (recvfrom): the render worker's seccomp filter allows only recvmsg.
+    struct msghdr message = {0};
+    long length;
+    do {
+        length = recvmsg(socket, &message, MSG_PEEK | MSG_TRUNC);
+    } while (length < 0 && errno == EINTR);
+    return length;
+}
+
 int CLecternLinux_wait_readable(int socket, int milliseconds) {
     struct pollfd entry = {.fd = socket, .events = POLLIN};
     int ready = poll(&entry, 1, milliseconds);

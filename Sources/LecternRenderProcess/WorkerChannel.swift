@@ -34,16 +34,21 @@ struct WorkerChannel: Sendable {
 
     /// The next message and the descriptor attached to it (-1: none), or nil when the peer is gone.
     func receive() -> (bytes: [UInt8], fd: Int32)? {
+        // A buffer of the message's own length: most are a few bytes, and zeroing a buffer for
+        // the largest cost a millisecond a message.
+        let length = CLecternLinux_next_message_length(descriptor)
+        guard length > 0 else { return nil }
         var fd: Int32 = -1
-        var buffer = [UInt8](repeating: 0, count: Self.maximumMessage)
-        let count = buffer.withUnsafeMutableBytes {
-            CLecternLinux_receive_message(descriptor, $0.baseAddress, $0.count, &fd)
+        var count = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: min(length, Self.maximumMessage)) { buffer, initialized in
+            count = CLecternLinux_receive_message(descriptor, buffer.baseAddress, buffer.count, &fd)
+            initialized = max(0, count)
         }
         guard count > 0 else {
             if fd >= 0 { Glibc.close(fd) }
             return nil
         }
-        return (Array(buffer[..<count]), fd)
+        return (bytes, fd)
     }
 
     /// Waits at most `milliseconds` for a message (or the peer going away): true when one is there.

@@ -94,6 +94,9 @@ long CLecternLinux_send_message(int socket, const void *bytes, long count, int f
 /// `*fd` (close-on-exec; -1 when none). Blocks. Returns the bytes read, 0 when the peer is gone,
 /// -1 with errno set.
 long CLecternLinux_receive_message(int socket, void *bytes, long count, int *fd);
+/// Waits for the next message on the SOCK_SEQPACKET `socket` and returns its length without
+/// reading it (MSG_PEEK | MSG_TRUNC): 0 when the peer is gone, -1 with errno set.
+long CLecternLinux_next_message_length(int socket);
 /// Waits until `socket` is readable or `milliseconds` pass: 1 readable (or hung up), 0 not yet,
 /// -1 with errno set.
 int CLecternLinux_wait_readable(int socket, int milliseconds);
