@@ -420,6 +420,13 @@ int CLecternLinux_limit_worker(long bytes) {
     return prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
+int CLecternLinux_fork_worker(void) {
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0 && (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)) _exit(0);
+    return pid;
+}
+
 int CLecternLinux_kill_and_reap(int pid) {
     kill(pid, SIGKILL);
     int status;

@@ -11,7 +11,9 @@ import SystemPackage
 /// Where MuPDF draws the document's tiles and reads its pages' text (`render.process`): in
 /// this process, on the render threads, or in the render worker process.
 public struct RenderProcessPolicy: Sendable, Equatable {
-    /// Whether tiles and page text come from the render worker process (`--render-process on`).
+    /// Whether tiles and page text come from the render worker process. The `lectern` binary
+    /// turns it on unless `--render-process off` or the policy says otherwise; a configuration
+    /// built in code (the in-process tests) draws in process unless it asks.
     public var isEnabled = false
     /// Seconds a request may take in the worker before it is killed and the page shows as
     /// undrawable (`--render-deadline`).
@@ -88,8 +90,7 @@ final class WorkerBackend: DocumentBackend {
         var settings = RenderProcess.Settings(
             executable: policy.executable ?? "/proc/self/exe", documentPath: configuration.documentPath,
             password: configuration.password, startPage: configuration.startPage,
-            // One per render thread, and one for page text and search.
-            channels: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) + 1, addressSpace: policy.addressSpace)
+            channels: RenderProcess.defaultChannels, addressSpace: policy.addressSpace)
         settings.renderDelayMilliseconds = policy.renderDelayMilliseconds
         process = try RenderProcess(settings: settings, logger: logger)
         documentPath = configuration.documentPath
@@ -168,14 +169,19 @@ final class WorkerBackend: DocumentBackend {
     }
 }
 
-/// The backend `configuration` asks for.
+/// The backend `configuration` asks for. Without the worker process, the worker `lectern`
+/// forked at its start (if it did) is let go.
 func makeDocumentBackend(_ configuration: KioskConfiguration, loop: EventLoop, logger: Logger) -> any DocumentBackend {
-    guard configuration.renderProcess.isEnabled else { return InProcessBackend() }
+    guard configuration.renderProcess.isEnabled else {
+        RenderWorkerMain.discardForkedWorker()
+        return InProcessBackend()
+    }
     do {
         return try WorkerBackend(configuration: configuration, loop: loop, logger: logger)
     } catch {
         // A reader without its worker still shows the document.
         logger.error("cannot start the render worker, drawing in process: \(error)")
+        RenderWorkerMain.discardForkedWorker()
         return InProcessBackend()
     }
 }

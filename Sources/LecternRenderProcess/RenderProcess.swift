@@ -6,10 +6,11 @@ import LecternPDF
 import LecternRender
 import Logging
 
-/// The reader's side of the render worker process: starts `lectern --render-worker` (the same
-/// binary, exec'd: a fork of a process whose Swift runtime and threads are running is not safe
-/// to keep running), asks it for tiles and page text over one channel per render thread, and
-/// starts it again when it dies.
+/// The reader's side of the render worker process: takes the worker `lectern` forked at its
+/// start (`RenderWorkerMain.forkAtStart`) or starts `lectern --render-worker` (the same binary,
+/// exec'd: a fork of a process whose Swift runtime and threads are running is not safe to keep
+/// running), asks it for tiles and page text over one channel per render thread, and starts it
+/// again (exec'd) when it dies.
 ///
 /// Thread safe: render threads call `render(_:cookie:)` and `pageText(page:)`, which block
 /// until the worker answers (never on the main thread). The main thread runs the deadline
@@ -32,6 +33,9 @@ public final class RenderProcess: @unchecked Sendable {
         public var addressSpace: Int
         /// Tests: milliseconds each render waits in the worker first (0: none).
         public var renderDelayMilliseconds = 0
+        /// Whether the worker forked at this process's start may serve as the first worker
+        /// (the executable is this process's own).
+        var mayTakeForkedWorker: Bool { executable == "/proc/self/exe" }
 
         public init(
             executable: String, documentPath: String, password: String?, startPage: Int, channels: Int,
@@ -57,6 +61,9 @@ public final class RenderProcess: @unchecked Sendable {
         /// Requests the worker is working on now.
         public var requestsInFlight = 0
     }
+
+    /// The channels a reader asks for: one per render thread, and one for page text and search.
+    public static var defaultChannels: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) + 1 }
 
     /// Each tile buffer's size: the biggest single-tile page (`TileGrid.singleTileArea`) fits.
     static let bufferSize = SharedTileBuffer.pixelOffset + 4 * TileGrid.singleTileArea + (1 << 20)
@@ -153,17 +160,29 @@ public final class RenderProcess: @unchecked Sendable {
         guard rect.width > 0, rect.height > 0 else { return .failed("\(key) is outside its page") }
         let stride = rect.width * 4
         let needed = SharedTileBuffer.pixelOffset + stride * rect.height
-        let outcome = ask(.render(key, stride: stride), page: key.page, cookie: cookie) {
-            (channel: Channel) throws(SystemError) -> SharedTileBuffer in
-            if channel.buffer.map({ $0.size < needed }) ?? true {
-                channel.buffer = try SharedTileBuffer(size: max(needed, Self.bufferSize))
-                channel.bufferSent = false
-            }
-            return channel.buffer!
-        }
+        // While the worker draws, the tile's memory here is faulted in, and this side's mapping
+        // of the shared pixels: the copy after the answer then only copies.
+        var image: RasterImage?
+        let outcome = ask(
+            .render(key, stride: stride), page: key.page, cookie: cookie,
+            buffer: { (channel: Channel) throws(SystemError) -> SharedTileBuffer in
+                if channel.buffer.map({ $0.size < needed }) ?? true {
+                    channel.buffer = try SharedTileBuffer(size: max(needed, Self.bufferSize))
+                    channel.bufferSent = false
+                }
+                return channel.buffer!
+            },
+            whileWaiting: { tiles in
+                if image == nil {
+                    let made = RasterImage(width: rect.width, height: rect.height)
+                    Self.populate(made.pixels, count: stride * rect.height, writing: true)
+                    image = made
+                }
+                if let tiles { Self.populate(tiles.pixels, count: stride * rect.height, writing: false) }
+            })
         switch outcome {
         case .answer(.drawn(.drawn(let isDamaged)), let buffer?):
-            let image = RasterImage(width: rect.width, height: rect.height)
+            let image = image ?? RasterImage(width: rect.width, height: rect.height)
             image.pixels.copyMemory(from: buffer.pixels, byteCount: stride * rect.height)
             return .image(image, isDamaged: isDamaged)
         case .answer(.drawn(.cancelled), _): return nil
@@ -224,7 +243,8 @@ public final class RenderProcess: @unchecked Sendable {
     /// worker dies, unless the page is to blame.
     private func ask(
         _ request: WorkerRequest, page: Int, cookie: RenderCookie?,
-        buffer: ((Channel) throws(SystemError) -> SharedTileBuffer)?
+        buffer: ((Channel) throws(SystemError) -> SharedTileBuffer)?,
+        whileWaiting: (SharedTileBuffer?) -> Void = { _ in }
     ) -> Outcome {
         while true {
             lock.lock()
@@ -248,7 +268,8 @@ public final class RenderProcess: @unchecked Sendable {
             var tiles: SharedTileBuffer?
             do throws(SystemError) {
                 tiles = try buffer?(channel)
-                answer = exchange(request, on: channel, worker: worker, tiles: tiles, cookie: cookie)
+                answer = exchange(
+                    request, on: channel, worker: worker, tiles: tiles, cookie: cookie, whileWaiting: whileWaiting)
             } catch {
                 answer = .failed("cannot share tiles with the render worker: \(error)")
             }
@@ -271,7 +292,8 @@ public final class RenderProcess: @unchecked Sendable {
     /// Sends `request` on `channel` and waits for the answer, passing a cancel of `cookie` on to
     /// the worker through the buffer's shared cookie. Nil when the worker died.
     private func exchange(
-        _ request: WorkerRequest, on channel: Channel, worker: Worker, tiles: SharedTileBuffer?, cookie: RenderCookie?
+        _ request: WorkerRequest, on channel: Channel, worker: Worker, tiles: SharedTileBuffer?, cookie: RenderCookie?,
+        whileWaiting: (SharedTileBuffer?) -> Void
     ) -> WorkerResponse? {
         if channel.awaitsOpen {
             guard let opened = receive(on: channel.socket) else { return nil }
@@ -285,6 +307,8 @@ public final class RenderProcess: @unchecked Sendable {
         let fd = tiles.map { channel.bufferSent ? -1 : $0.fd } ?? -1
         guard channel.socket.send(request, fd: fd) else { return nil }
         if tiles != nil { channel.bufferSent = true }
+        // Nothing to do meanwhile when the answer is already there.
+        if !channel.socket.waitReadable(milliseconds: 0) { whileWaiting(tiles) }
         if let cookie, let shared {
             while !channel.socket.waitReadable(milliseconds: 5) {
                 if cookie.isCancelled && !shared.isCancelled { shared.cancel() }
@@ -314,8 +338,8 @@ public final class RenderProcess: @unchecked Sendable {
             let worker = try Worker(settings: settings, edits: state.edits)
             state.worker = worker
             state.starts += 1
-            logger.info(
-                "render worker \(worker.pid) started\(state.starts > 1 ? " (restart \(state.starts - 1))" : "")")
+            let how = worker.wasForked ? " (forked at start)" : state.starts > 1 ? " (restart \(state.starts - 1))" : ""
+            logger.info("render worker \(worker.pid) started\(how)")
             return worker
         } catch {
             logger.error("cannot start the render worker \(settings.executable): \(error)")
@@ -336,6 +360,18 @@ public final class RenderProcess: @unchecked Sendable {
             state.crashes[page, default: []].insert(ObjectIdentifier(worker))
             if state.crashes[page]!.count >= 2 { state.undrawable.insert(page) }
         }
+    }
+
+    /// Faults in the pages of `count` bytes at `pointer` now (MADV_POPULATE_WRITE for memory of
+    /// this process's own not yet used, MADV_POPULATE_READ for the shared pixels the worker is
+    /// writing: only this side's mapping is made). Contents do not change; a kernel without
+    /// these (before 5.14) leaves the faults to the copy.
+    private static func populate(_ pointer: UnsafeMutableRawPointer, count: Int, writing: Bool) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = Int(bitPattern: pointer) & ~(page - 1)
+        let end = (Int(bitPattern: pointer) + count + page - 1) & ~(page - 1)
+        _ = madvise(
+            UnsafeMutableRawPointer(bitPattern: start), end - start, writing ? MADV_POPULATE_WRITE : MADV_POPULATE_READ)
     }
 
     private static func describe(_ status: Int32) -> String {
@@ -369,32 +405,41 @@ final class Worker: @unchecked Sendable {
     var openFailure: String?
     /// It was killed because a request overran its deadline.
     var overran = false
+    /// It is the worker forked at this process's start (not exec'd).
+    let wasForked: Bool
 
     init(settings: RenderProcess.Settings, edits: [DocumentEdit]) throws(SystemError) {
+        let channels = max(1, settings.channels)
         var ours: [Channel] = []
-        var theirs: [WorkerChannel] = []
-        defer { for channel in theirs { channel.close() } }
-        for _ in 0..<max(1, settings.channels) {
-            let (reader, worker) = try WorkerChannel.pair()
-            ours.append(Channel(socket: reader))
-            theirs.append(worker)
+        if settings.mayTakeForkedWorker, let forked = ForkedWorker.take(channels: channels) {
+            pid = forked.pid
+            ours = forked.channels.map(Channel.init)
+            wasForked = true
+        } else {
+            var theirs: [WorkerChannel] = []
+            defer { for channel in theirs { channel.close() } }
+            for _ in 0..<channels {
+                let (reader, worker) = try WorkerChannel.pair()
+                ours.append(Channel(socket: reader))
+                theirs.append(worker)
+            }
+            let arguments = [settings.executable, RenderWorkerMain.option, String(ours.count)]
+            var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+            defer { for pointer in argv { Glibc.free(pointer) } }
+            let fds = theirs.map(\.descriptor)
+            let pid = CLecternLinux_spawn(settings.executable, &argv, fds, Int32(fds.count))
+            guard pid > 0 else { throw SystemError("posix_spawn") }
+            self.pid = pid
+            wasForked = false
         }
-        let arguments = [
-            settings.executable, RenderWorkerMain.option, String(ours.count), String(settings.addressSpace),
-            String(settings.renderDelayMilliseconds),
-        ]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { Glibc.free(pointer) } }
-        let fds = theirs.map(\.descriptor)
-        let pid = CLecternLinux_spawn(settings.executable, &argv, fds, Int32(fds.count))
-        guard pid > 0 else { throw SystemError("posix_spawn") }
-        self.pid = pid
         // The password goes in a message, not on the command line (`ps` shows that).
+        let limits = WorkerLimits(
+            addressSpace: settings.addressSpace, renderDelayMilliseconds: settings.renderDelayMilliseconds)
         guard
             ours[0].socket.send(
                 .open(
                     path: settings.documentPath, password: settings.password, preparePage: settings.startPage,
-                    edits: edits))
+                    edits: edits, limits: limits))
         else {
             _ = CLecternLinux_kill_and_reap(pid)
             throw SystemError("sendmsg")

@@ -5,39 +5,117 @@ import LecternLinux
 import LecternPDF
 import LecternRender
 import Logging
+import Synchronization
 
-/// The render worker process: `lectern --render-worker CHANNELS ADDRESS-SPACE [DELAY-MS]`, which
-/// the reader starts (`RenderProcess`) with its channels as descriptors 3, 4, …
+/// The render worker process. The reader's first worker is forked at the top of `lectern`'s
+/// start, before any thread exists (`forkAtStart(channels:)`): it costs no exec and no second
+/// start of the Swift runtime, and waits while the reader reads its policy. A worker started
+/// later (after a crash, a deadline, or in tests) is `lectern --render-worker CHANNELS`,
+/// exec'd by `RenderProcess` with its channels as descriptors 3, 4, …
 ///
-/// It limits itself (address space, no core dumps, dies with its parent), waits for the
-/// document on channel 0, opens it, installs its seccomp filter, and from then on answers
-/// requests on every channel, one thread per channel, until the reader closes them.
+/// Either way it waits for the open request on channel 0, limits itself (address space, no
+/// core dumps; it dies with its parent), opens the document, installs its seccomp filter, and
+/// from then on answers requests on every channel, one thread per channel, until the reader
+/// closes them.
 public enum RenderWorkerMain {
     /// The hidden option that makes `lectern` a render worker.
     public static let option = "--render-worker"
 
-    /// Runs the worker with the arguments after `option` (logging set up); returns the exit status.
+    /// Runs the exec'd worker with the arguments after `option` (logging set up); returns the
+    /// exit status.
     public static func run(_ arguments: [String]) -> Int32 {
-        let logger = Logger(label: "lectern-render-worker")
-        guard arguments.count >= 2, let channels = Int(arguments[0]), channels > 0, channels <= 64,
-            let addressSpace = Int(arguments[1])
-        else {
-            logger.critical("usage: lectern \(option) CHANNELS ADDRESS-SPACE-BYTES [DELAY-MS]")
+        guard let count = arguments.first.flatMap({ Int($0) }), count > 0, count <= 64 else {
+            Logger(label: "lectern-render-worker").critical("usage: lectern \(option) CHANNELS")
             return 2
         }
-        if CLecternLinux_limit_worker(addressSpace) != 0 {
-            logger.critical("cannot limit the render worker: \(errnoText(errno))")
-            return 1
+        if CLecternLinux_limit_worker(0) != 0 { return 1 }
+        return serve((0..<count).map { WorkerChannel(descriptor: Int32(3 + $0)) })
+    }
+
+    /// Forks the reader's first render worker with `channels` channels, unless one was forked
+    /// already. Call it only while this process has a single thread (the child goes on running
+    /// this process's code, and a lock another thread held would stay held there). In the child
+    /// this never returns; in the reader the worker waits for `RenderProcess` to take it
+    /// (`ForkedWorker.take`) or to let it go (`ForkedWorker.discard()`). Without a fork (it
+    /// failed) `RenderProcess` execs its worker as after a crash.
+    public static func forkAtStart(channels: Int) {
+        guard ForkedWorker.isEmpty else { return }
+        var ours: [WorkerChannel] = []
+        var theirs: [WorkerChannel] = []
+        for _ in 0..<channels {
+            guard let (reader, worker) = try? WorkerChannel.pair() else {
+                for channel in ours + theirs { channel.close() }
+                return
+            }
+            ours.append(reader)
+            theirs.append(worker)
         }
-        let worker = WorkerDocument(logger: logger, delay: arguments.count > 2 ? Int(arguments[2]) ?? 0 : 0)
-        for index in 1..<channels {
-            let channel = WorkerChannel(descriptor: Int32(3 + index))
+        let pid = CLecternLinux_fork_worker()
+        if pid == 0 {
+            // The reader's ends stay with the reader: the worker sees them close when it goes.
+            for channel in ours { channel.close() }
+            exit(serve(theirs))
+        }
+        for channel in theirs { channel.close() }
+        guard pid > 0 else {
+            for channel in ours { channel.close() }
+            return
+        }
+        ForkedWorker.keep(pid: pid, channels: ours)
+    }
+
+    /// Lets the worker `forkAtStart(channels:)` forked go, if no `RenderProcess` took it (the
+    /// reader draws in process): it ends and is reaped.
+    public static func discardForkedWorker() { ForkedWorker.discard() }
+
+    /// Opens the document asked for on `channels[0]`, then answers on every channel.
+    private static func serve(_ channels: [WorkerChannel]) -> Int32 {
+        let worker = WorkerDocument(logger: Logger(label: "lectern-render-worker"))
+        for (index, channel) in channels.enumerated().dropFirst() {
             startDetachedThread(named: "lectern.worker.\(index)") { worker.serve(channel) }
         }
-        let first = WorkerChannel(descriptor: 3)
-        guard worker.open(on: first) else { return 1 }
-        worker.serve(first)
+        guard worker.open(on: channels[0]) else { return 1 }
+        worker.serve(channels[0])
         return 0
+    }
+}
+
+/// The worker `RenderWorkerMain.forkAtStart(channels:)` forked, until `RenderProcess` takes it
+/// for its first worker or lets it go.
+enum ForkedWorker {
+    private static let forked = Mutex<(pid: Int32, channels: [WorkerChannel])?>(nil)
+
+    static var isEmpty: Bool { forked.withLock { $0 == nil } }
+
+    static func keep(pid: Int32, channels: [WorkerChannel]) { forked.withLock { $0 = (pid, channels) } }
+
+    /// The forked worker, if one waits with `channels` channels (else it is let go).
+    static func take(channels: Int) -> (pid: Int32, channels: [WorkerChannel])? {
+        let worker = forked.withLock { forked in
+            defer { forked = nil }
+            return forked
+        }
+        guard let worker else { return nil }
+        guard worker.channels.count == channels else {
+            release(worker)
+            return nil
+        }
+        return worker
+    }
+
+    /// Lets the forked worker go (rendering stays in process): it ends, and is reaped.
+    static func discard() {
+        if let worker = forked.withLock({ forked in
+            defer { forked = nil }
+            return forked
+        }) {
+            release(worker)
+        }
+    }
+
+    private static func release(_ worker: (pid: Int32, channels: [WorkerChannel])) {
+        for channel in worker.channels { channel.close() }
+        _ = CLecternLinux_kill_and_reap(worker.pid)
     }
 }
 
@@ -49,12 +127,12 @@ private final class WorkerDocument: @unchecked Sendable {
     private var failure: String?
     private var isOpen = false
     let logger: Logger
-    /// Tests: milliseconds each render waits first (so a test can kill the worker mid-render).
-    let delay: Int
+    /// Tests: milliseconds each render waits first (so a test can kill the worker mid-render);
+    /// set from the open request before `isOpen`.
+    private var delay = 0
 
-    init(logger: Logger, delay: Int) {
+    init(logger: Logger) {
         self.logger = logger
-        self.delay = delay
     }
 
     /// Reads the open request on `channel`, opens the document, locks the process down, and
@@ -63,11 +141,18 @@ private final class WorkerDocument: @unchecked Sendable {
         guard let (bytes, fd) = channel.receive() else { return false }
         if fd >= 0 { close(fd) }
         var reader = WireReader(bytes)
-        guard case .open(let path, let password, let preparePage, let edits)? = try? WorkerRequest.decode(&reader)
+        guard
+            case .open(let path, let password, let preparePage, let edits, let limits)? =
+                try? WorkerRequest.decode(&reader)
         else {
             logger.critical("the reader's first message is not an open request")
             return false
         }
+        if CLecternLinux_limit_worker(limits.addressSpace) != 0 {
+            logger.critical("cannot limit the render worker: \(errnoText(errno))")
+            return false
+        }
+        delay = limits.renderDelayMilliseconds
         let answer: WorkerResponse
         do throws(PDFError) {
             let document = try PDFDocument(path: path, password: password)

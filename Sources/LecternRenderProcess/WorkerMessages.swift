@@ -10,8 +10,9 @@ import LecternRender
 public enum WorkerRequest: Sendable, Equatable {
     /// Opens the document (the first message on channel 0 of each worker), applies `edits` (those
     /// a worker before this one applied), and interprets `preparePage` so its first tile only
-    /// rasterizes.
-    case open(path: String, password: String?, preparePage: Int, edits: [DocumentEdit])
+    /// rasterizes. The worker limits itself first (`WorkerLimits`): a worker forked at the
+    /// reader's start learns them only here.
+    case open(path: String, password: String?, preparePage: Int, edits: [DocumentEdit], limits: WorkerLimits)
     /// Draws tile `key` into the channel's shared buffer (after its header), `stride` bytes a row.
     case render(TileKey, stride: Int)
     /// The text blocks and links of a page.
@@ -23,8 +24,10 @@ public enum WorkerRequest: Sendable, Equatable {
 
     func encode(into writer: inout WireWriter) {
         switch self {
-        case let .open(path, password, preparePage, edits):
+        case let .open(path, password, preparePage, edits, limits):
             writer.put(UInt8(1))
+            writer.put(limits.addressSpace)
+            writer.put(limits.renderDelayMilliseconds)
             writer.put(path)
             writer.put(password ?? "")
             writer.put(password != nil)
@@ -51,18 +54,34 @@ public enum WorkerRequest: Sendable, Equatable {
     static func decode(_ reader: inout WireReader) throws(WireError) -> WorkerRequest {
         switch try reader.byte() {
         case 1:
+            let limits = WorkerLimits(addressSpace: try reader.int(), renderDelayMilliseconds: try reader.int())
             let path = try reader.string(), password = try reader.string()
             let hasPassword = try reader.bool()
             let preparePage = try reader.int()
             var edits: [DocumentEdit] = []
             for _ in 0..<(try reader.count()) { edits.append(try DocumentEdit.decode(&reader)) }
-            return .open(path: path, password: hasPassword ? password : nil, preparePage: preparePage, edits: edits)
+            return .open(
+                path: path, password: hasPassword ? password : nil, preparePage: preparePage, edits: edits,
+                limits: limits)
         case 2: return .render(try reader.tileKey(), stride: try reader.int())
         case 3: return .pageText(page: try reader.int())
         case 4: return .search(query: try reader.string(), page: try reader.int())
         case 5: return .edit(try DocumentEdit.decode(&reader))
         case let tag: throw WireError("unknown request \(tag)")
         }
+    }
+}
+
+/// What the render worker limits itself to before it opens the document.
+public struct WorkerLimits: Sendable, Equatable {
+    /// RLIMIT_AS in bytes (0: unlimited).
+    public var addressSpace: Int
+    /// Tests: milliseconds each render waits first (0: none), so a test can kill it mid-render.
+    public var renderDelayMilliseconds: Int
+
+    public init(addressSpace: Int, renderDelayMilliseconds: Int = 0) {
+        self.addressSpace = addressSpace
+        self.renderDelayMilliseconds = renderDelayMilliseconds
     }
 }
 

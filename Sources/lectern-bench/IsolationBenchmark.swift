@@ -23,7 +23,9 @@ func runIsolationBenchmark(arguments: [String]) throws {
     guard documents.count == 3 else {
         throw BenchmarkError(description: "isolation needs three PDFs: a short text one, the 15,000-page one, a photo")
     }
-    let modes: [(name: String, options: [String])] = [("in_process", []), ("worker", ["--render-process", "on"])]
+    let modes: [(name: String, options: [String])] = [
+        ("in_process", ["--render-process", "off"]), ("worker", ["--render-process", "on"]),
+    ]
     var results: [String: Any] = [:]
 
     var firstFrames: [[String: Any]] = []

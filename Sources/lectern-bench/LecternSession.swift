@@ -141,9 +141,16 @@ final class LecternSession {
 
     // MARK: CPU and memory
 
-    /// The CPU time the process has used (user + system), in milliseconds.
+    /// The CPU time Lectern and its render worker have used (user + system), in milliseconds.
     func cpuMilliseconds() throws -> Int {
-        let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+        let family = ProcessFamily.members(process.processIdentifier)
+        // A worker that ended meanwhile counts nothing.
+        return try Self.cpuMilliseconds(of: family[0])
+            + family.dropFirst().reduce(0) { $0 + ((try? Self.cpuMilliseconds(of: $1)) ?? 0) }
+    }
+
+    private static func cpuMilliseconds(of pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
         // Fields after the command name (which may hold spaces) start after the last ')'.
         guard let end = stat.lastIndex(of: ")") else { throw BenchmarkError(description: "unreadable stat") }
         let fields = stat[stat.index(after: end)...].split(separator: " ")
@@ -154,9 +161,13 @@ final class LecternSession {
         return (user + system) * 1000 / Int(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// The process's peak resident set size so far (`VmHWM` in /proc/PID/status), in KiB.
+    /// The peak resident set size so far (`VmHWM` in /proc/PID/status) of Lectern plus that of
+    /// its render worker, in KiB.
     func peakResidentKiB() throws -> Int {
-        try procStatusField("VmHWM")
+        let own = try procStatusField("VmHWM")
+        return ProcessFamily.children(of: process.processIdentifier).reduce(own) {
+            $0 + (ProcessFamily.statusKiB("VmHWM", of: $1) ?? 0)
+        }
     }
 
     /// The process's resident set size now (`VmRSS`), in KiB.

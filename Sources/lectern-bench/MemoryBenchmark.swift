@@ -65,7 +65,7 @@ func runMemoryBenchmark(arguments: [String]) throws {
     try printJSON([
         "benchmark": "peak RSS",
         "method":
-            "VmHWM of the lectern process (default cache budget) once settled: first page sharp, page sizes read, no commit for 400 ms; for the 15,000-page document read again after 9000 + Enter and settling. Difference = 15,000-page peak minus 1-page peak of the same run (runs interleaved), median. Reference: peak RSS (GNU time %M) of mutool draw of page 1 of the 1-page document and page 9000 of the 15,000-page one at the same size, same run; and of mutool pages (reads every page's boxes, as Lectern does after opening) on both documents",
+            "VmHWM of the lectern process plus that of its render worker (default cache budget) once settled: first page sharp, page sizes read, no commit for 400 ms; for the 15,000-page document read again after 9000 + Enter and settling. Difference = 15,000-page peak minus 1-page peak of the same run (runs interleaved), median. Reference: peak RSS (GNU time %M) of mutool draw of page 1 of the 1-page document and page 9000 of the 15,000-page one at the same size, same run; and of mutool pages (reads every page's boxes, as Lectern does after opening) on both documents",
         "documents": [fileName(small), fileName(large)],
         "results": results,
     ])

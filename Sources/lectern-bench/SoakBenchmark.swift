@@ -4,7 +4,7 @@ import LecternTestSupport
 /// Soak (issue 18): random touches (taps, double taps, pans, flings, pinches, edge taps:
 /// `SoakDriver`, seeded) through the test compositor into one `lectern` process per layout
 /// (single pages, continuous vertical, double spreads), over a long document with the tile
-/// cache churning; resident memory (`VmRSS`) and open descriptors (`/proc/PID/fd`) sampled
+/// cache churning; resident memory (`VmRSS`) and open descriptors (`/proc/PID/fd`) of Lectern and its render worker together sampled
 /// every 10,000 touch events (more often in short runs). After a warm-up (the first tenth of each layout's events), memory
 /// must grow by less than 5 MB and the descriptors not at all, and the process must live.
 ///
@@ -168,17 +168,11 @@ private func soak(
         ], met: met)
 }
 
-private func residentKiB(_ pid: Int32) -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-    return line.flatMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first }.flatMap {
-        Int($0)
-    }
-}
+/// Resident memory of Lectern and its render worker together.
+private func residentKiB(_ pid: Int32) -> Int? { ProcessFamily.totalKiB("VmRSS", of: pid) }
 
-private func openDescriptors(_ pid: Int32) -> Int? {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.count
-}
+/// Open descriptors of Lectern and its render worker together.
+private func openDescriptors(_ pid: Int32) -> Int? { ProcessFamily.openDescriptors(of: pid) }
 
 extension Array where Element: Hashable {
     /// The elements in order, each once.

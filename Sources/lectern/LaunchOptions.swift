@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import LecternKiosk
 import LecternLinux
+import LecternRenderProcess
 import Logging
 
 /// What one command line asks of Lectern, however it was parsed: by swift-argument-parser
@@ -76,7 +77,8 @@ struct LaunchOptions: Equatable {
         configuration.idleResetSeconds = idleReset ?? 120
         configuration.policy.mirror = mirror == .off ? .off : .auto
         configuration.shelfPaths = files.count > 1 ? files : []
-        configuration.renderProcess.isEnabled = renderProcess == .on
+        // The reader draws in its worker process unless told otherwise.
+        configuration.renderProcess.isEnabled = renderProcess != .off
         if let renderDeadline { configuration.renderProcess.deadline = renderDeadline }
         configuration.overrides = overrides
         return configuration
@@ -117,6 +119,9 @@ struct LaunchOptions: Equatable {
         if let checkConfig { return checkPolicy(checkConfig) }
         mapLargeBlocks()
         Self.bootstrapLogging()
+        // The render worker, forked while this process has one thread: it waits while the
+        // policy is read (which may leave rendering in process, and lets it go).
+        if renderProcess != .off { RenderWorkerMain.forkAtStart(channels: RenderProcess.defaultChannels) }
         let logger = Logger(label: "lectern")
         var configuration = configuration(documentPath: files.first ?? Lectern.bundledSamplePath())
         configuration.policyPath = config ?? (access(PolicyFile.defaultPath, F_OK) == 0 ? PolicyFile.defaultPath : nil)

@@ -26,14 +26,16 @@ struct RenderWorkerTests {
     func roundTrip() throws {
         let key = TileKey(page: 3, pageWidth: 800, pageHeight: 1000, kind: .tile(column: 2, row: 1))
         let requests: [WorkerRequest] = [
-            .open(path: "/srv/a.pdf", password: "pw", preparePage: 4, edits: []),
+            .open(
+                path: "/srv/a.pdf", password: "pw", preparePage: 4, edits: [],
+                limits: WorkerLimits(addressSpace: 1 << 31, renderDelayMilliseconds: 5)),
             .open(
                 path: "b", password: nil, preparePage: 0,
                 edits: [
                     .annotationRect(Rect(x: 1, y: 2, width: 3, height: 4), objectNumber: 5, page: 6),
                     .annotationContents("note", objectNumber: 7, page: 0), .fieldValue("v", objectNumber: 8, page: 1),
                     .toggleField(objectNumber: 9, page: 2), .readingDirection(rightToLeft: true),
-                ]),
+                ], limits: WorkerLimits(addressSpace: 0)),
             .edit(.fieldValue("Grace", objectNumber: 3, page: 0)),
             .render(key, stride: 1024),
             .render(TileKey(page: 0, pageWidth: 10, pageHeight: 20, kind: .preview), stride: 40), .pageText(page: 7),

@@ -108,6 +108,10 @@ int CLecternLinux_spawn(const char *path, char *const argv[], const int *fds, in
 /// (RLIMIT_CORE 0), and asks for SIGKILL when the parent dies (PR_SET_PDEATHSIG). Returns 0, or
 /// -1 with errno set.
 int CLecternLinux_limit_worker(long bytes);
+/// Forks this process (which must have no other thread yet: the child keeps running the same
+/// code). In the child, asks for SIGKILL when the parent dies and ends at once if it already
+/// has. Returns the child's pid in the parent, 0 in the child, -1 with errno set.
+int CLecternLinux_fork_worker(void);
 /// Sends SIGKILL to `pid` and reaps it; returns the wait status, or -1 with errno set.
 int CLecternLinux_kill_and_reap(int pid);
 /// Reaps `pid` if it has ended (WNOHANG): its wait status, -2 while it runs, -1 with errno set.
