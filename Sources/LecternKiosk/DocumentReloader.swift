@@ -128,7 +128,8 @@ final class DocumentReloader {
                 document: document, firstPage: firstPage,
                 configuration: configuration.viewConfiguration(rightToLeft: document.isRightToLeft),
                 viewport: session.screenSize,
-                budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic)
+                budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic,
+                render: session.backend.tileRenderer(for: document))
         } catch {
             refuse("\(error)")
             return
@@ -189,6 +190,7 @@ final class DocumentReloader {
         guard let (reader, watch) = candidate else { return }
         watch.cancel()
         reader.stop(before: ContinuousClock.now + .milliseconds(500))
+        session.backend.release(reader.document)
         candidate = nil
     }
 }

@@ -216,7 +216,10 @@ final class DocumentSession {
     func replace(with reader: Reader) {
         loadingTimer?.cancel()
         tilesWatch?.cancel()
-        self.reader?.stop(before: ContinuousClock.now + .milliseconds(500))
+        if let old = self.reader {
+            old.stop(before: ContinuousClock.now + .milliseconds(500))
+            backend.release(old.document)
+        }
         install(reader)
         onChange?()
     }

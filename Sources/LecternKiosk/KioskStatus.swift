@@ -139,6 +139,8 @@ public struct KioskStatus: Sendable {
         public var failedPages: [Int]
         /// Requests the worker is working on now.
         public var requestsInFlight: Int
+        /// Tiles it has drawn (its restarts included).
+        public var tilesDrawn: Int
     }
 
     /// A document on the shelf.
@@ -198,7 +200,8 @@ extension KioskApp {
         status.annotations = parts.annotations.status(reader: parts.session.reader)
         status.renderWorker = parts.backend.workerStatus.map {
             KioskStatus.RenderWorker(
-                pid: $0.pid, restarts: $0.restarts, failedPages: $0.failedPages, requestsInFlight: $0.requestsInFlight)
+                pid: $0.pid, restarts: $0.restarts, failedPages: $0.failedPages, requestsInFlight: $0.requestsInFlight,
+                tilesDrawn: $0.tilesDrawn)
         }
         status.documentReloads = parts.reloader.reloads
         status.documentReloadError = parts.reloader.lastError

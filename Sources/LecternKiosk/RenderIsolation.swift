@@ -11,9 +11,8 @@ import SystemPackage
 /// Where MuPDF draws the document's tiles and reads its pages' text (`render.process`): in
 /// this process, on the render threads, or in the render worker process.
 public struct RenderProcessPolicy: Sendable, Equatable {
-    /// Whether tiles and page text come from the render worker process. The `lectern` binary
-    /// turns it on unless `--render-process off` or the policy says otherwise; a configuration
-    /// built in code (the in-process tests) draws in process unless it asks.
+    /// Whether tiles and page text come from the render worker process (`--render-process on`,
+    /// policy `render.process = "on"`).
     public var isEnabled = false
     /// Seconds a request may take in the worker before it is killed and the page shows as
     /// undrawable (`--render-deadline`).
@@ -41,6 +40,9 @@ protocol DocumentBackend: AnyObject {
     /// and, when the worker draws it, in the worker too (the reader's copy answers annotation
     /// reads and saves; the worker's draws).
     func editor(for document: PDFDocument) -> @Sendable (DocumentEdit) -> Result<String?, PDFError>
+    /// `document` is no longer shown (a new version replaced it, or it was refused): what draws
+    /// it can stop. Main thread.
+    func release(_ document: PDFDocument)
     /// The render worker's state (nil: rendering is in process).
     var workerStatus: RenderProcess.Status? { get }
     /// Stops the worker (shutdown).
@@ -65,25 +67,44 @@ final class InProcessBackend: DocumentBackend {
         { edit in Result { () throws(PDFError) in try edit.apply(to: document) } }
     }
 
+    func release(_ document: PDFDocument) {}
     var workerStatus: RenderProcess.Status? { nil }
     func close() {}
 }
 
-/// MuPDF in the render worker process, started here at start-up (while the display connects)
-/// for the configured document, with a deadline per request on the loop's timers.
-///
-/// Only the session's first document goes through it: a reloaded version, the shelf's other
-/// documents and their covers are drawn in process (the worker holds one document).
+/// MuPDF in render worker processes, with a deadline per request on the loop's timers. The
+/// first is started at start-up (while the display connects) for the configured document;
+/// each other document the reader shows (a new version the live reload brings in, another one
+/// opened over the control socket) gets a worker of its own, stopped when the document is
+/// released (or found gone). The shelf's covers are drawn in process. Main thread.
 final class WorkerBackend: DocumentBackend {
-    let process: RenderProcess
-    private let documentPath: String
+    /// One worker process and the document it draws.
+    private final class Worker {
+        let process: RenderProcess
+        /// The document it draws: set when the first document at its path is asked for (the
+        /// first worker starts before the document opens here); weak, so the worker can be
+        /// stopped once the document is gone.
+        weak var document: PDFDocument?
+        var isClaimed = false
+        var watch: EventLoop.Watch?
+        var timers: [UInt64: EventLoop.Timer] = [:]
+
+        init(process: RenderProcess) { self.process = process }
+
+        func close() {
+            watch?.cancel()
+            for timer in timers.values { timer.cancel() }
+            timers.removeAll()
+            process.stop()
+        }
+    }
+
+    private var workers: [Worker] = []
+    /// How each worker starts (its document's path, password and first page replaced).
+    private let settings: RenderProcess.Settings
     private let loop: EventLoop
     private let deadline: Double
-    private var watch: EventLoop.Watch?
-    /// The document the worker has open: the first one at `documentPath` the session opened
-    /// (a reloaded version at the same path is another document, drawn in process).
-    private var served: PDFDocument?
-    private var timers: [UInt64: EventLoop.Timer] = [:]
+    private let logger: Logger
 
     init(configuration: KioskConfiguration, loop: EventLoop, logger: Logger) throws(SystemError) {
         let policy = configuration.renderProcess
@@ -92,40 +113,70 @@ final class WorkerBackend: DocumentBackend {
             password: configuration.password, startPage: configuration.startPage,
             channels: RenderProcess.defaultChannels, addressSpace: policy.addressSpace)
         settings.renderDelayMilliseconds = policy.renderDelayMilliseconds
-        process = try RenderProcess(settings: settings, logger: logger)
-        documentPath = configuration.documentPath
+        self.settings = settings
         self.loop = loop
+        self.logger = logger
         deadline = policy.deadline
-        watch = loop.watch(FileDescriptor(rawValue: process.eventDescriptor)) { [unowned self] in watchdog() }
-        process.start()
+        workers = [try start(settings)]
+    }
+
+    private func start(_ settings: RenderProcess.Settings) throws(SystemError) -> Worker {
+        let worker = Worker(process: try RenderProcess(settings: settings, logger: logger))
+        worker.watch = loop.watch(FileDescriptor(rawValue: worker.process.eventDescriptor)) {
+            [unowned self, unowned worker] in watchdog(worker)
+        }
+        worker.process.start()
+        return worker
     }
 
     /// Arms a deadline for each request that started, disarms it for each that ended.
-    private func watchdog() {
-        let (started, finished) = process.takeEvents()
+    private func watchdog(_ worker: Worker) {
+        let (started, finished) = worker.process.takeEvents()
         for id in started {
-            timers[id] = loop.schedule(after: deadline) { [unowned self] in
-                timers[id] = nil
-                process.expire(id)
+            worker.timers[id] = loop.schedule(after: deadline) { [unowned worker] in
+                worker.timers[id] = nil
+                worker.process.expire(id)
             }
         }
-        for id in finished { timers.removeValue(forKey: id)?.cancel() }
+        for id in finished { worker.timers.removeValue(forKey: id)?.cancel() }
     }
 
-    /// Whether the worker draws `document`: the first document at the configured path asked for.
-    private func serves(_ document: PDFDocument) -> Bool {
-        if served == nil, document.path == documentPath { served = document }
-        return served === document
+    /// The worker that draws `document`, started if none does; nil when none can start (then
+    /// it is drawn in process).
+    private func process(for document: PDFDocument) -> RenderProcess? {
+        if let worker = workers.first(where: { $0.isClaimed && $0.document === document }) { return worker.process }
+        // The workers of documents no longer shown.
+        for worker in workers where worker.isClaimed && worker.document == nil { worker.close() }
+        workers.removeAll { $0.isClaimed && $0.document == nil }
+        if let worker = workers.first(where: { !$0.isClaimed && $0.process.documentPath == document.path }) {
+            worker.document = document
+            worker.isClaimed = true
+            return worker.process
+        }
+        var settings = settings
+        settings.documentPath = document.path
+        settings.password = document.password
+        settings.startPage = 0
+        do {
+            let worker = try start(settings)
+            worker.document = document
+            worker.isClaimed = true
+            workers.append(worker)
+            return worker.process
+        } catch {
+            logger.error("cannot start a render worker for \(document.path), drawing it in process: \(error)")
+            return nil
+        }
     }
 
     func tileRenderer(for document: PDFDocument) -> TileScheduler.Render {
-        guard serves(document) else { return InProcessBackend().tileRenderer(for: document) }
-        return { [process] key, cookie in process.render(key, cookie: cookie) }
+        guard let process = process(for: document) else { return InProcessBackend().tileRenderer(for: document) }
+        return { key, cookie in process.render(key, cookie: cookie) }
     }
 
     func pageTextReader(for document: PDFDocument) -> @Sendable ([Int]) -> [Int: PageText] {
-        guard serves(document) else { return InProcessBackend().pageTextReader(for: document) }
-        return { [process] pages in
+        guard let process = process(for: document) else { return InProcessBackend().pageTextReader(for: document) }
+        return { pages in
             var result: [Int: PageText] = [:]
             for page in pages {
                 let (blocks, links, characters) = (try? process.pageText(page: page).get()) ?? ([], [], [])
@@ -141,14 +192,14 @@ final class WorkerBackend: DocumentBackend {
     }
 
     func pageSearcher(for document: PDFDocument) -> @Sendable (SearchQuery, Int) -> [SearchHit] {
-        guard serves(document) else { return InProcessBackend().pageSearcher(for: document) }
-        return { [process] query, page in (try? process.search(query, page: page).get()) ?? [] }
+        guard let process = process(for: document) else { return InProcessBackend().pageSearcher(for: document) }
+        return { query, page in (try? process.search(query, page: page).get()) ?? [] }
     }
 
     func editor(for document: PDFDocument) -> @Sendable (DocumentEdit) -> Result<String?, PDFError> {
         let here = InProcessBackend().editor(for: document)
-        guard serves(document) else { return here }
-        return { [process] edit in
+        guard let process = process(for: document) else { return here }
+        return { edit in
             let result = here(edit)
             guard case .success = result else { return result }
             if case .failure(let error) = process.edit(edit) {
@@ -158,14 +209,20 @@ final class WorkerBackend: DocumentBackend {
         }
     }
 
-    var workerStatus: RenderProcess.Status? { process.status }
+    func release(_ document: PDFDocument) {
+        for worker in workers where worker.isClaimed && worker.document === document { worker.close() }
+        workers.removeAll { $0.isClaimed && $0.document === document }
+    }
+
+    /// The state of the worker started last whose document is still open (the shown one's, or
+    /// a new version's on its way).
+    var workerStatus: RenderProcess.Status? {
+        workers.last { !$0.isClaimed || $0.document != nil }?.process.status
+    }
 
     func close() {
-        watch?.cancel()
-        for timer in timers.values { timer.cancel() }
-        timers.removeAll()
-        process.stop()
-        served = nil
+        for worker in workers { worker.close() }
+        workers.removeAll()
     }
 }
 

@@ -19,6 +19,8 @@ public final class PDFDocument: @unchecked Sendable {
 
     /// The path the document was opened from.
     public let path: String
+    /// The password it was opened with (nil: none given), to open it again elsewhere.
+    public let password: String?
     /// The number of pages (always at least 1: a document without pages does not open). Until the
     /// page tree is walked (`readPageTree(cookie:)`) this is the count the file claims, unless the
     /// claim was not believable (see `claimedPageCount`); afterwards it is the number of pages the
@@ -130,6 +132,7 @@ public final class PDFDocument: @unchecked Sendable {
         self.context = context
         self.labels = PageLabels.read(from: handle, path: path)
         self.path = path
+        self.password = password
         self.claimedPageCount = Int(claimed)
         self.wasRepaired = CMuPDF_document_was_repaired(handle) != 0
         self.direction = Atomic(rtl != 0)

@@ -60,6 +60,8 @@ public final class RenderProcess: @unchecked Sendable {
         public var failedPages: [Int] = []
         /// Requests the worker is working on now.
         public var requestsInFlight = 0
+        /// Tiles drawn (its restarts included).
+        public var tilesDrawn = 0
     }
 
     /// The channels a reader asks for: one per render thread, and one for page text and search.
@@ -85,10 +87,14 @@ public final class RenderProcess: @unchecked Sendable {
         /// The workers each page was in flight in when they died.
         var crashes: [Int: Set<ObjectIdentifier>] = [:]
         var undrawable: Set<Int> = []
+        var tilesDrawn = 0
         var stopped = false
         /// The edits applied so far, replayed to each new worker after it opens the document.
         var edits: [DocumentEdit] = []
     }
+
+    /// The document the worker draws.
+    public var documentPath: String { settings.documentPath }
 
     public init(settings: Settings, logger: Logger) throws(SystemError) {
         self.settings = settings
@@ -123,7 +129,8 @@ public final class RenderProcess: @unchecked Sendable {
         defer { lock.unlock() }
         return Status(
             pid: state.worker.flatMap { $0.isDead ? nil : $0.pid }, restarts: max(0, state.starts - 1),
-            failedPages: state.undrawable.sorted(), requestsInFlight: state.inFlight.count)
+            failedPages: state.undrawable.sorted(), requestsInFlight: state.inFlight.count, tilesDrawn: state.tilesDrawn
+        )
     }
 
     /// The requests started and ended since the last call (the watchdog's timers). Main thread.
@@ -182,6 +189,9 @@ public final class RenderProcess: @unchecked Sendable {
             })
         switch outcome {
         case .answer(.drawn(.drawn(let isDamaged)), let buffer?):
+            lock.lock()
+            state.tilesDrawn += 1
+            lock.unlock()
             let image = image ?? RasterImage(width: rect.width, height: rect.height)
             image.pixels.copyMemory(from: buffer.pixels, byteCount: stride * rect.height)
             return .image(image, isDamaged: isDamaged)

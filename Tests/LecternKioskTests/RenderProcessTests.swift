@@ -107,4 +107,25 @@ struct RenderProcessTests {
         #expect(DocumentOnScreenTests.whiteFraction(try #require(lectern.lastCommit)) > 0.3)
         try lectern.stop()
     }
+
+    @Test("a new version the live reload brings in is drawn by a worker of its own; the old version's worker ends")
+    func reloadedVersionHasItsOwnWorker() throws {
+        let shelf = try DocumentReloadTests.Shelf()
+        let lectern = try KioskHarness([shelf.path, "--render-process", "on"])
+        #expect(lectern.settle())
+        #expect(lectern.page(atX: 640, y: 360) == 1)
+        let first = try #require(lectern.status.renderWorker?.pid)
+        try shelf.replace(with: "letter-6pages.pdf")
+        #expect(DocumentReloadTests().letReloadHappen(lectern, quiet: 0.06))
+        #expect(lectern.status.document == .open(pageCount: 6), "the new version: \(lectern.status.document)")
+        let second = try #require(lectern.status.renderWorker?.pid)
+        #expect(second != first, "a worker of its own")
+        #expect(kill(first, 0) != 0, "the old version's worker ended and was reaped")
+        #expect(lectern.page(atX: 640, y: 360) == nil, "the colour page is gone")
+        #expect(lectern.status.pagesOnScreen.allSatisfy { $0.isSharp }, "the new version is drawn")
+        #expect((lectern.status.renderWorker?.tilesDrawn ?? 0) > 0, "by its worker")
+        let seccomp = try String(contentsOfFile: "/proc/\(second)/status", encoding: .utf8)
+        #expect(seccomp.contains("Seccomp:\t2"), "confined like the first")
+        try lectern.stop()
+    }
 }

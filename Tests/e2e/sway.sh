@@ -119,7 +119,8 @@ fi
 pointer() { printf '%s\n' "$*" >&3; }
 
 # --- Lectern --------------------------------------------------------------------------------
-lectern_in() { pgrep -s "$1" -f "^(\S*sh )?$e2e_bin( |$)"; }
+# The oldest: Lectern's render worker is a fork of it, with the same command line.
+lectern_in() { pgrep -o -s "$1" -f "^(\S*sh )?$e2e_bin( |$)"; }
 write_policy '[components]' 'fastScroll = true'
 e2e_start "$log" "WAYLAND_DISPLAY=$display" LECTERN_LOG_LEVEL=debug \
   "$e2e_bin" "${e2e_args[@]}" --frame-dump "$e2e_dump" --config "$e2e_stage/lectern.toml" 3>&-

@@ -48,7 +48,8 @@ start_weston() {
 }
 
 # The Lectern process in session $1 (an interpreter may be in front of the path).
-lectern_in() { pgrep -s "$1" -f "^(\S*sh )?$e2e_bin( |$)"; }
+# The oldest: Lectern's render worker is a fork of it, with the same command line.
+lectern_in() { pgrep -o -s "$1" -f "^(\S*sh )?$e2e_bin( |$)"; }
 
 start_lectern() {
   lectern_log=$1
