@@ -67,9 +67,6 @@ public final class RenderProcess: @unchecked Sendable {
     /// The channels a reader asks for: one per render thread, and one for page text and search.
     public static var defaultChannels: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) + 1 }
 
-    /// Each tile buffer's size: the biggest single-tile page (`TileGrid.singleTileArea`) fits.
-    static let bufferSize = SharedTileBuffer.pixelOffset + 4 * TileGrid.singleTileArea + (1 << 20)
-
     private let settings: Settings
     private let logger: Logger
     private let lock = ConditionLock()
@@ -166,37 +163,29 @@ public final class RenderProcess: @unchecked Sendable {
         let rect = key.rect
         guard rect.width > 0, rect.height > 0 else { return .failed("\(key) is outside its page") }
         let stride = rect.width * 4
-        let needed = SharedTileBuffer.pixelOffset + stride * rect.height
-        // While the worker draws, the tile's memory here is faulted in, and this side's mapping
-        // of the shared pixels: the copy after the answer then only copies.
-        var image: RasterImage?
-        let outcome = ask(
-            .render(key, stride: stride), page: key.page, cookie: cookie,
-            buffer: { (channel: Channel) throws(SystemError) -> SharedTileBuffer in
-                if channel.buffer.map({ $0.size < needed }) ?? true {
-                    channel.buffer = try SharedTileBuffer(size: max(needed, Self.bufferSize))
-                    channel.bufferSent = false
-                }
-                return channel.buffer!
-            },
-            whileWaiting: { tiles in
-                if image == nil {
-                    let made = RasterImage(width: rect.width, height: rect.height)
-                    Self.populate(made.pixels, count: stride * rect.height, writing: true)
-                    image = made
-                }
-                if let tiles { Self.populate(tiles.pixels, count: stride * rect.height, writing: false) }
-            })
+        // The tile's own shared memory: the worker draws into it, and it becomes the tile's
+        // image here (no copy; nothing stays mapped in the worker, nothing here beyond the
+        // tile cache). While the worker draws, this side's mapping of it is faulted in.
+        let tile: SharedTileBuffer
+        do throws(SystemError) {
+            tile = try SharedTileBuffer(size: SharedTileBuffer.pixelOffset + stride * rect.height)
+        } catch {
+            return .failed("cannot share tiles with the render worker: \(error)")
+        }
+        let outcome = ask(.render(key, stride: stride), page: key.page, cookie: cookie, tile: tile) {
+            Self.populate(tile.pixels, count: stride * rect.height, writing: false)
+        }
         switch outcome {
-        case .answer(.drawn(.drawn(let isDamaged)), let buffer?):
+        case .answer(.drawn(.drawn(let isDamaged))):
             lock.lock()
             state.tilesDrawn += 1
             lock.unlock()
-            let image = image ?? RasterImage(width: rect.width, height: rect.height)
-            image.pixels.copyMemory(from: buffer.pixels, byteCount: stride * rect.height)
-            return .image(image, isDamaged: isDamaged)
-        case .answer(.drawn(.cancelled), _): return nil
-        case .answer(.drawn(.failed(let reason)), _), .answer(.failed(let reason), _), .failed(let reason):
+            tile.closeDescriptor()
+            return .image(
+                RasterImage(width: rect.width, height: rect.height, pixels: tile.pixels, owner: tile),
+                isDamaged: isDamaged)
+        case .answer(.drawn(.cancelled)): return nil
+        case .answer(.drawn(.failed(let reason))), .answer(.failed(let reason)), .failed(let reason):
             return .failed(reason)
         case .answer: return .failed("the render worker answered a render with something else")
         case .undrawable: return .undrawable
@@ -209,9 +198,9 @@ public final class RenderProcess: @unchecked Sendable {
     ) -> Result<
         (blocks: [Rect], links: [PDFLink], characters: [PageCharacter]), WireError
     > {
-        switch ask(.pageText(page: page), page: page, cookie: nil, buffer: nil) {
-        case .answer(.pageText(let blocks, let links, let characters), _): .success((blocks, links, characters))
-        case .answer(.failed(let reason), _), .failed(let reason): .failure(WireError(reason))
+        switch ask(.pageText(page: page), page: page, cookie: nil, tile: nil) {
+        case .answer(.pageText(let blocks, let links, let characters)): .success((blocks, links, characters))
+        case .answer(.failed(let reason)), .failed(let reason): .failure(WireError(reason))
         case .answer: .failure(WireError("the render worker answered a text request with something else"))
         case .undrawable: .failure(WireError(TileContent.undrawableReason))
         }
@@ -219,9 +208,9 @@ public final class RenderProcess: @unchecked Sendable {
 
     /// Where `query` is found on `page`, searched in the worker. Any thread but the main one.
     public func search(_ query: SearchQuery, page: Int) -> Result<[SearchHit], WireError> {
-        switch ask(.search(query: query.text, page: page), page: page, cookie: nil, buffer: nil) {
-        case .answer(.searchHits(let hits), _): .success(hits)
-        case .answer(.failed(let reason), _), .failed(let reason): .failure(WireError(reason))
+        switch ask(.search(query: query.text, page: page), page: page, cookie: nil, tile: nil) {
+        case .answer(.searchHits(let hits)): .success(hits)
+        case .answer(.failed(let reason)), .failed(let reason): .failure(WireError(reason))
         case .answer: .failure(WireError("the render worker answered a search with something else"))
         case .undrawable: .failure(WireError(TileContent.undrawableReason))
         }
@@ -230,31 +219,31 @@ public final class RenderProcess: @unchecked Sendable {
     /// Applies `edit` in the worker (and in every worker started after it); returns the field's
     /// value afterwards for field edits. Any thread but the main one.
     public func edit(_ edit: DocumentEdit) -> Result<String?, WireError> {
-        switch ask(.edit(edit), page: edit.page ?? -1, cookie: nil, buffer: nil) {
-        case .answer(.edited(let value), _):
+        switch ask(.edit(edit), page: edit.page ?? -1, cookie: nil, tile: nil) {
+        case .answer(.edited(let value)):
             lock.lock()
             state.edits.append(edit)
             lock.unlock()
             return .success(value)
-        case .answer(.failed(let reason), _), .failed(let reason): return .failure(WireError(reason))
+        case .answer(.failed(let reason)), .failed(let reason): return .failure(WireError(reason))
         case .answer: return .failure(WireError("the render worker answered an edit with something else"))
         case .undrawable: return .failure(WireError(TileContent.undrawableReason))
         }
     }
 
     private enum Outcome {
-        case answer(WorkerResponse, SharedTileBuffer?)
+        case answer(WorkerResponse)
         case failed(String)
         case undrawable
     }
 
     /// Asks `request` about `page` of a running worker (starting one if none runs), with the
-    /// channel's tile buffer when `buffer` gives one; asks a new worker once more when the
-    /// worker dies, unless the page is to blame.
+    /// tile's memory when there is one (`whileWaiting` runs once it is sent, unless the answer is
+    /// already there); asks a new worker once more when the worker dies, unless the page is to
+    /// blame.
     private func ask(
-        _ request: WorkerRequest, page: Int, cookie: RenderCookie?,
-        buffer: ((Channel) throws(SystemError) -> SharedTileBuffer)?,
-        whileWaiting: (SharedTileBuffer?) -> Void = { _ in }
+        _ request: WorkerRequest, page: Int, cookie: RenderCookie?, tile: SharedTileBuffer?,
+        whileWaiting: () -> Void = {}
     ) -> Outcome {
         while true {
             lock.lock()
@@ -274,15 +263,8 @@ public final class RenderProcess: @unchecked Sendable {
             lock.unlock()
             events.signal()
 
-            var answer: WorkerResponse?
-            var tiles: SharedTileBuffer?
-            do throws(SystemError) {
-                tiles = try buffer?(channel)
-                answer = exchange(
-                    request, on: channel, worker: worker, tiles: tiles, cookie: cookie, whileWaiting: whileWaiting)
-            } catch {
-                answer = .failed("cannot share tiles with the render worker: \(error)")
-            }
+            let answer = exchange(
+                request, on: channel, worker: worker, tile: tile, cookie: cookie, whileWaiting: whileWaiting)
 
             lock.lock()
             state.inFlight[id] = nil
@@ -292,18 +274,18 @@ public final class RenderProcess: @unchecked Sendable {
             worker.returnChannel(channel, lock)
             lock.unlock()
             events.signal()
-            if let answer { return .answer(answer, tiles) }
+            if let answer { return .answer(answer) }
             if expired || cookie?.isCancelled == true {
-                return expired ? .undrawable : .answer(.drawn(.cancelled), nil)
+                return expired ? .undrawable : .answer(.drawn(.cancelled))
             }
         }
     }
 
     /// Sends `request` on `channel` and waits for the answer, passing a cancel of `cookie` on to
-    /// the worker through the buffer's shared cookie. Nil when the worker died.
+    /// the worker through the tile's shared cookie. Nil when the worker died.
     private func exchange(
-        _ request: WorkerRequest, on channel: Channel, worker: Worker, tiles: SharedTileBuffer?, cookie: RenderCookie?,
-        whileWaiting: (SharedTileBuffer?) -> Void
+        _ request: WorkerRequest, on channel: Channel, worker: Worker, tile: SharedTileBuffer?, cookie: RenderCookie?,
+        whileWaiting: () -> Void
     ) -> WorkerResponse? {
         if channel.awaitsOpen {
             guard let opened = receive(on: channel.socket) else { return nil }
@@ -313,12 +295,10 @@ public final class RenderProcess: @unchecked Sendable {
 
         if let reason = worker.openFailure { return .failed(reason) }
         var shared: RenderCookie?
-        if let tiles { shared = RenderCookie(clearing: tiles.memory) }
-        let fd = tiles.map { channel.bufferSent ? -1 : $0.fd } ?? -1
-        guard channel.socket.send(request, fd: fd) else { return nil }
-        if tiles != nil { channel.bufferSent = true }
+        if let tile { shared = RenderCookie(clearing: tile.memory) }
+        guard channel.socket.send(request, fd: tile?.fd ?? -1) else { return nil }
         // Nothing to do meanwhile when the answer is already there.
-        if !channel.socket.waitReadable(milliseconds: 0) { whileWaiting(tiles) }
+        if !channel.socket.waitReadable(milliseconds: 0) { whileWaiting() }
         if let cookie, let shared {
             while !channel.socket.waitReadable(milliseconds: 5) {
                 if cookie.isCancelled && !shared.isCancelled { shared.cancel() }
@@ -391,13 +371,10 @@ public final class RenderProcess: @unchecked Sendable {
     }
 }
 
-/// One channel to the worker: its socket, and its tile buffer.
+/// One channel to the worker: its socket.
 final class Channel: @unchecked Sendable {
     // Sendable: used by one render thread at a time (the worker hands it out under its lock).
     let socket: WorkerChannel
-    var buffer: SharedTileBuffer?
-    /// Whether the worker has this buffer's descriptor (sent with the first render using it).
-    var bufferSent = false
     /// Channel 0 of a new worker: the answer to the open request comes first.
     var awaitsOpen = false
 

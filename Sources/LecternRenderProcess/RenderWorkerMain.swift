@@ -201,8 +201,9 @@ private final class WorkerDocument: @unchecked Sendable {
 
     /// Answers requests on `channel` until the reader closes it, then ends the process.
     func serve(_ channel: WorkerChannel) {
-        var buffer: SharedTileBuffer?
         while let (bytes, fd) = channel.receive() {
+            // A render brings its tile's memory: mapped while drawing, let go after the answer.
+            var buffer: SharedTileBuffer?
             if fd >= 0 {
                 var info = stat()
                 fstat(fd, &info)

@@ -57,15 +57,16 @@ struct WorkerChannel: Sendable {
     func close() { _ = Glibc.close(descriptor) }
 }
 
-/// Memory shared between the reader and the worker for one channel's tiles: a memfd mapped in
-/// both, a render cookie at its start (the reader cancels a render by writing to it), the
-/// pixels after it.
+/// Memory shared between the reader and the worker for one tile: a memfd mapped in both, a
+/// render cookie at its start (the reader cancels a render by writing to it), the pixels after
+/// it. The worker draws into it and lets it go; the reader keeps it as the tile's image.
 final class SharedTileBuffer: @unchecked Sendable {
     // Sendable: used by one channel's thread at a time; the mapping lives as long as the object.
     /// Where the pixels start: the cookie's bytes, rounded up to a cache line.
     static let pixelOffset = 256
 
-    let fd: Int32
+    /// The memfd (-1 once closed: the mapping stays).
+    private(set) var fd: Int32
     let size: Int
     let memory: UnsafeMutableRawPointer
 
@@ -95,8 +96,14 @@ final class SharedTileBuffer: @unchecked Sendable {
 
     var pixels: UnsafeMutableRawPointer { memory + Self.pixelOffset }
 
+    /// Closes the memfd once nothing more is sent: the mapping keeps the memory.
+    func closeDescriptor() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
     deinit {
         munmap(memory, size)
-        Glibc.close(fd)
+        if fd >= 0 { Glibc.close(fd) }
     }
 }
