@@ -77,7 +77,8 @@ struct LaunchOptions: Equatable {
         configuration.idleResetSeconds = idleReset ?? 120
         configuration.policy.mirror = mirror == .off ? .off : .auto
         configuration.shelfPaths = files.count > 1 ? files : []
-        configuration.renderProcess.isEnabled = renderProcess == .on
+        // The reader draws in its render worker process unless told otherwise.
+        configuration.renderProcess.isEnabled = renderProcess != .off
         if let renderDeadline { configuration.renderProcess.deadline = renderDeadline }
         configuration.overrides = overrides
         return configuration
@@ -119,7 +120,7 @@ struct LaunchOptions: Equatable {
         mapLargeBlocks()
         Self.bootstrapLogging()
         // The render worker, forked while this process has one thread: it waits while the
-        // policy is read (which may turn it on; else it is let go). Not for an explicit "off".
+        // policy is read (which may turn it off: it is then let go). Not for an explicit "off".
         if renderProcess != .off { RenderWorkerMain.forkAtStart(channels: RenderProcess.defaultChannels) }
         let logger = Logger(label: "lectern")
         var configuration = configuration(documentPath: files.first ?? Lectern.bundledSamplePath())

@@ -86,7 +86,7 @@ struct Lectern: ParsableCommand {
 
     @Option(
         name: .customLong("render-process"),
-        help: "Draw pages in a separate, sandboxed worker process: on, or off (default: in this process).")
+        help: "Draw pages in a separate, sandboxed worker process: on (default), or off (in this process).")
     var renderProcess: RenderProcessOption?
 
     @Option(

@@ -13,11 +13,9 @@ struct RenderWorkerForkTests {
         return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    @Test(
-        "with --render-process on, the page is drawn by a render worker forked from the reader, confined like an exec'd one"
-    )
+    @Test("by default the page is drawn by a render worker forked from the reader, confined like an exec'd one")
     func firstWorkerIsForked() throws {
-        let lectern = try LecternHarness([LecternHarness.fixture("colors-8pages.pdf"), "--render-process", "on"])
+        let lectern = try LecternHarness([LecternHarness.fixture("colors-8pages.pdf")])
         #expect(lectern.settle())
         #expect(lectern.page(atX: 640, y: 360) == 1, "the worker drew page 1")
         let reader = lectern.process.processIdentifier
@@ -33,9 +31,13 @@ struct RenderWorkerForkTests {
         #expect(try lectern.stop() == 0)
     }
 
-    @Test("drawing in process (the default), the worker forked at the start is let go and reaped")
+    @Test("when the policy file has pages drawn in process, the worker forked at the start is let go and reaped")
     func unusedForkIsReaped() throws {
-        let lectern = try LecternHarness([LecternHarness.fixture("colors-8pages.pdf")])
+        // Only the policy says so: with --render-process off on the command line it never forks.
+        let policy = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-fork-\(getpid()).toml")
+        try "[render]\nprocess = \"off\"\n".write(to: policy, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: policy) }
+        let lectern = try LecternHarness([LecternHarness.fixture("colors-8pages.pdf"), "--config", policy.path])
         #expect(lectern.settle())
         #expect(lectern.page(atX: 640, y: 360) == 1)
         #expect(
