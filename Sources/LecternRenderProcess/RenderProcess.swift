@@ -90,6 +90,10 @@ public final class RenderProcess: @unchecked Sendable {
         var edits: [DocumentEdit] = []
     }
 
+    /// The size of a channel's buffer for small tiles: a 256-px grid tile, previews and
+    /// thumbnails up to 1 MiB of pixels. Bigger tiles get memory of their own.
+    static let channelBufferSize = SharedTileBuffer.pixelOffset + (1 << 20)
+
     /// The document the worker draws.
     public var documentPath: String { settings.documentPath }
 
@@ -163,27 +167,42 @@ public final class RenderProcess: @unchecked Sendable {
         let rect = key.rect
         guard rect.width > 0, rect.height > 0 else { return .failed("\(key) is outside its page") }
         let stride = rect.width * 4
-        // The tile's own shared memory: the worker draws into it, and it becomes the tile's
-        // image here (no copy; nothing stays mapped in the worker, nothing here beyond the
-        // tile cache). While the worker draws, this side's mapping of it is faulted in.
-        let tile: SharedTileBuffer
-        do throws(SystemError) {
-            tile = try SharedTileBuffer(size: SharedTileBuffer.pixelOffset + stride * rect.height)
-        } catch {
-            return .failed("cannot share tiles with the render worker: \(error)")
+        let size = SharedTileBuffer.pixelOffset + stride * rect.height
+        // A small tile (a 256-px grid tile, a thumbnail) is drawn into the channel's buffer and
+        // copied out while the channel is still this thread's. A bigger one (a page that is one
+        // tile) gets shared memory of its own, which becomes its image (no copy; let go in the
+        // worker after the answer). Fresh shared memory costs twice what a copy does per byte
+        // on this machine, and channel buffers for the biggest tiles would stay resident.
+        var own: SharedTileBuffer?
+        if size > Self.channelBufferSize {
+            do throws(SystemError) {
+                own = try SharedTileBuffer(size: size)
+            } catch {
+                return .failed("cannot share tiles with the render worker: \(error)")
+            }
         }
-        let outcome = ask(.render(key, stride: stride), page: key.page, cookie: cookie, tile: tile) {
-            Self.populate(tile.pixels, count: stride * rect.height, writing: false)
+        var image: RasterImage?
+        let outcome = ask(
+            .render(key, stride: stride, ownMemory: own != nil), page: key.page, cookie: cookie,
+            memory: own.map(TileMemory.own) ?? .channel
+        ) { drawn in
+            if let own {
+                // Not to be sent again (a retry after the worker died would).
+                own.closeDescriptor()
+                image = RasterImage(width: rect.width, height: rect.height, pixels: own.pixels, owner: own)
+            } else {
+                let copy = RasterImage(width: rect.width, height: rect.height)
+                copy.pixels.copyMemory(from: drawn.pixels, byteCount: stride * rect.height)
+                image = copy
+            }
         }
         switch outcome {
         case .answer(.drawn(.drawn(let isDamaged))):
+            guard let image else { return .failed("the render worker drew into no memory") }
             lock.lock()
             state.tilesDrawn += 1
             lock.unlock()
-            tile.closeDescriptor()
-            return .image(
-                RasterImage(width: rect.width, height: rect.height, pixels: tile.pixels, owner: tile),
-                isDamaged: isDamaged)
+            return .image(image, isDamaged: isDamaged)
         case .answer(.drawn(.cancelled)): return nil
         case .answer(.drawn(.failed(let reason))), .answer(.failed(let reason)), .failed(let reason):
             return .failed(reason)
@@ -198,7 +217,7 @@ public final class RenderProcess: @unchecked Sendable {
     ) -> Result<
         (blocks: [Rect], links: [PDFLink], characters: [PageCharacter]), WireError
     > {
-        switch ask(.pageText(page: page), page: page, cookie: nil, tile: nil) {
+        switch ask(.pageText(page: page), page: page, cookie: nil, memory: .none) {
         case .answer(.pageText(let blocks, let links, let characters)): .success((blocks, links, characters))
         case .answer(.failed(let reason)), .failed(let reason): .failure(WireError(reason))
         case .answer: .failure(WireError("the render worker answered a text request with something else"))
@@ -208,7 +227,7 @@ public final class RenderProcess: @unchecked Sendable {
 
     /// Where `query` is found on `page`, searched in the worker. Any thread but the main one.
     public func search(_ query: SearchQuery, page: Int) -> Result<[SearchHit], WireError> {
-        switch ask(.search(query: query.text, page: page), page: page, cookie: nil, tile: nil) {
+        switch ask(.search(query: query.text, page: page), page: page, cookie: nil, memory: .none) {
         case .answer(.searchHits(let hits)): .success(hits)
         case .answer(.failed(let reason)), .failed(let reason): .failure(WireError(reason))
         case .answer: .failure(WireError("the render worker answered a search with something else"))
@@ -219,7 +238,7 @@ public final class RenderProcess: @unchecked Sendable {
     /// Applies `edit` in the worker (and in every worker started after it); returns the field's
     /// value afterwards for field edits. Any thread but the main one.
     public func edit(_ edit: DocumentEdit) -> Result<String?, WireError> {
-        switch ask(.edit(edit), page: edit.page ?? -1, cookie: nil, tile: nil) {
+        switch ask(.edit(edit), page: edit.page ?? -1, cookie: nil, memory: .none) {
         case .answer(.edited(let value)):
             lock.lock()
             state.edits.append(edit)
@@ -237,13 +256,22 @@ public final class RenderProcess: @unchecked Sendable {
         case undrawable
     }
 
+    /// Where a render request's tile is drawn.
+    private enum TileMemory {
+        case none
+        /// The channel's buffer (made on its first use, sent once).
+        case channel
+        /// Memory of the tile's own, sent with the request.
+        case own(SharedTileBuffer)
+    }
+
     /// Asks `request` about `page` of a running worker (starting one if none runs), with the
-    /// tile's memory when there is one (`whileWaiting` runs once it is sent, unless the answer is
-    /// already there); asks a new worker once more when the worker dies, unless the page is to
-    /// blame.
+    /// tile's memory; `drawn` reads that memory after a drawn answer, while the channel is
+    /// still this thread's. Asks a new worker once more when the worker dies, unless the page is
+    /// to blame.
     private func ask(
-        _ request: WorkerRequest, page: Int, cookie: RenderCookie?, tile: SharedTileBuffer?,
-        whileWaiting: () -> Void = {}
+        _ request: WorkerRequest, page: Int, cookie: RenderCookie?, memory: TileMemory,
+        drawn: (SharedTileBuffer) -> Void = { _ in }
     ) -> Outcome {
         while true {
             lock.lock()
@@ -263,8 +291,24 @@ public final class RenderProcess: @unchecked Sendable {
             lock.unlock()
             events.signal()
 
-            let answer = exchange(
-                request, on: channel, worker: worker, tile: tile, cookie: cookie, whileWaiting: whileWaiting)
+            var answer: WorkerResponse?
+            var tile: SharedTileBuffer?
+            do throws(SystemError) {
+                switch memory {
+                case .none: break
+                case .own(let own): tile = own
+                case .channel:
+                    if channel.buffer == nil {
+                        channel.buffer = try SharedTileBuffer(size: Self.channelBufferSize)
+                        channel.bufferSent = false
+                    }
+                    tile = channel.buffer
+                }
+                answer = exchange(request, on: channel, worker: worker, tile: tile, cookie: cookie)
+                if case .drawn(.drawn)? = answer, let tile { drawn(tile) }
+            } catch {
+                answer = .failed("cannot share tiles with the render worker: \(error)")
+            }
 
             lock.lock()
             state.inFlight[id] = nil
@@ -284,8 +328,7 @@ public final class RenderProcess: @unchecked Sendable {
     /// Sends `request` on `channel` and waits for the answer, passing a cancel of `cookie` on to
     /// the worker through the tile's shared cookie. Nil when the worker died.
     private func exchange(
-        _ request: WorkerRequest, on channel: Channel, worker: Worker, tile: SharedTileBuffer?, cookie: RenderCookie?,
-        whileWaiting: () -> Void
+        _ request: WorkerRequest, on channel: Channel, worker: Worker, tile: SharedTileBuffer?, cookie: RenderCookie?
     ) -> WorkerResponse? {
         if channel.awaitsOpen {
             guard let opened = receive(on: channel.socket) else { return nil }
@@ -296,9 +339,15 @@ public final class RenderProcess: @unchecked Sendable {
         if let reason = worker.openFailure { return .failed(reason) }
         var shared: RenderCookie?
         if let tile { shared = RenderCookie(clearing: tile.memory) }
-        guard channel.socket.send(request, fd: tile?.fd ?? -1) else { return nil }
-        // Nothing to do meanwhile when the answer is already there.
-        if !channel.socket.waitReadable(milliseconds: 0) { whileWaiting() }
+        // The channel's buffer goes once; a tile's own memory each time.
+        let isChannelBuffer = tile != nil && tile === channel.buffer
+        let fd = tile.map { isChannelBuffer && channel.bufferSent ? -1 : $0.fd } ?? -1
+        guard channel.socket.send(request, fd: fd) else { return nil }
+        if isChannelBuffer {
+            // Sent for good (a new worker has new channels): the mappings keep the memory.
+            channel.bufferSent = true
+            tile?.closeDescriptor()
+        }
         if let cookie, let shared {
             while !channel.socket.waitReadable(milliseconds: 5) {
                 if cookie.isCancelled && !shared.isCancelled { shared.cancel() }
@@ -352,18 +401,6 @@ public final class RenderProcess: @unchecked Sendable {
         }
     }
 
-    /// Faults in the pages of `count` bytes at `pointer` now (MADV_POPULATE_WRITE for memory of
-    /// this process's own not yet used, MADV_POPULATE_READ for the shared pixels the worker is
-    /// writing: only this side's mapping is made). Contents do not change; a kernel without
-    /// these (before 5.14) leaves the faults to the copy.
-    private static func populate(_ pointer: UnsafeMutableRawPointer, count: Int, writing: Bool) {
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = Int(bitPattern: pointer) & ~(page - 1)
-        let end = (Int(bitPattern: pointer) + count + page - 1) & ~(page - 1)
-        _ = madvise(
-            UnsafeMutableRawPointer(bitPattern: start), end - start, writing ? MADV_POPULATE_WRITE : MADV_POPULATE_READ)
-    }
-
     private static func describe(_ status: Int32) -> String {
         if status < 0 { return "status unknown" }
         if status & 0x7f == 0 { return "exit status \((status >> 8) & 0xff)" }
@@ -371,10 +408,13 @@ public final class RenderProcess: @unchecked Sendable {
     }
 }
 
-/// One channel to the worker: its socket.
+/// One channel to the worker: its socket, and its buffer for small tiles.
 final class Channel: @unchecked Sendable {
     // Sendable: used by one render thread at a time (the worker hands it out under its lock).
     let socket: WorkerChannel
+    var buffer: SharedTileBuffer?
+    /// Whether the worker has this buffer's descriptor (sent with the first render using it).
+    var bufferSent = false
     /// Channel 0 of a new worker: the answer to the open request comes first.
     var awaitsOpen = false
 

@@ -201,19 +201,29 @@ private final class WorkerDocument: @unchecked Sendable {
 
     /// Answers requests on `channel` until the reader closes it, then ends the process.
     func serve(_ channel: WorkerChannel) {
+        // The channel's buffer, kept from the request that brought it.
+        var kept: SharedTileBuffer?
         while let (bytes, fd) = channel.receive() {
-            // A render brings its tile's memory: mapped while drawing, let go after the answer.
-            var buffer: SharedTileBuffer?
+            var sent: SharedTileBuffer?
             if fd >= 0 {
                 var info = stat()
                 fstat(fd, &info)
-                buffer = try? SharedTileBuffer(fd: fd, size: Int(info.st_size))
+                sent = try? SharedTileBuffer(fd: fd, size: Int(info.st_size))
+                // Mapped: the descriptor is not needed again.
+                sent?.closeDescriptor()
             }
             var reader = WireReader(bytes)
             let answer: WorkerResponse
             do throws(WireError) {
                 let request = try WorkerRequest.decode(&reader)
-                answer = respond(to: request, buffer: buffer)
+                // A tile's own memory is drawn into and let go after the answer (`sent` ends with
+                // this turn); the channel's buffer is kept.
+                if case .render(_, _, ownMemory: false) = request, let sent { kept = sent }
+                if case .render(_, _, ownMemory: true) = request {
+                    answer = respond(to: request, buffer: sent)
+                } else {
+                    answer = respond(to: request, buffer: kept)
+                }
             } catch {
                 answer = .failed(error.description)
             }
@@ -232,7 +242,7 @@ private final class WorkerDocument: @unchecked Sendable {
         switch request {
         case .open:
             return .failed("the document is already open")
-        case let .render(key, stride):
+        case let .render(key, stride, _):
             let rect = key.rect
             guard let buffer, stride >= rect.width * 4,
                 SharedTileBuffer.pixelOffset + stride * rect.height <= buffer.size

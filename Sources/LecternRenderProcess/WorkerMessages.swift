@@ -13,8 +13,10 @@ public enum WorkerRequest: Sendable, Equatable {
     /// rasterizes. The worker limits itself first (`WorkerLimits`): a worker forked at the
     /// reader's start learns them only here.
     case open(path: String, password: String?, preparePage: Int, edits: [DocumentEdit], limits: WorkerLimits)
-    /// Draws tile `key` into the channel's shared buffer (after its header), `stride` bytes a row.
-    case render(TileKey, stride: Int)
+    /// Draws tile `key`, `stride` bytes a row, into shared memory (after its header): the memory
+    /// sent with this request when `ownMemory` (drawn into, then let go), else the channel's
+    /// buffer (sent with the first request that uses it, then kept).
+    case render(TileKey, stride: Int, ownMemory: Bool)
     /// The text blocks and links of a page.
     case pageText(page: Int)
     /// Where `query` (as typed: `SearchQuery` folds it) is found on a page.
@@ -34,10 +36,11 @@ public enum WorkerRequest: Sendable, Equatable {
             writer.put(preparePage)
             writer.put(edits.count)
             for edit in edits { edit.encode(into: &writer) }
-        case let .render(key, stride):
+        case let .render(key, stride, ownMemory):
             writer.put(UInt8(2))
             writer.put(key)
             writer.put(stride)
+            writer.put(ownMemory)
         case let .pageText(page):
             writer.put(UInt8(3))
             writer.put(page)
@@ -63,7 +66,7 @@ public enum WorkerRequest: Sendable, Equatable {
             return .open(
                 path: path, password: hasPassword ? password : nil, preparePage: preparePage, edits: edits,
                 limits: limits)
-        case 2: return .render(try reader.tileKey(), stride: try reader.int())
+        case 2: return .render(try reader.tileKey(), stride: try reader.int(), ownMemory: try reader.bool())
         case 3: return .pageText(page: try reader.int())
         case 4: return .search(query: try reader.string(), page: try reader.int())
         case 5: return .edit(try DocumentEdit.decode(&reader))

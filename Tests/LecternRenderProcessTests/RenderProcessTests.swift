@@ -37,8 +37,9 @@ struct RenderWorkerTests {
                     .toggleField(objectNumber: 9, page: 2), .readingDirection(rightToLeft: true),
                 ], limits: WorkerLimits(addressSpace: 0)),
             .edit(.fieldValue("Grace", objectNumber: 3, page: 0)),
-            .render(key, stride: 1024),
-            .render(TileKey(page: 0, pageWidth: 10, pageHeight: 20, kind: .preview), stride: 40), .pageText(page: 7),
+            .render(key, stride: 1024, ownMemory: true),
+            .render(TileKey(page: 0, pageWidth: 10, pageHeight: 20, kind: .preview), stride: 40, ownMemory: false),
+            .pageText(page: 7),
             .search(query: "harbour café", page: 2),
         ]
         for request in requests {
