@@ -411,6 +411,10 @@ int CLecternLinux_spawn(const char *path, char *const argv[], const int *fds, in
 }
 
 int CLecternLinux_limit_worker(long bytes) {
+    // A crash ends the worker at once (the reader reports it and starts another): not the
+    // Swift runtime's backtracer, which takes seconds to symbolicate and write its report.
+    static const int crashes[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+    for (unsigned i = 0; i < sizeof crashes / sizeof crashes[0]; i++) signal(crashes[i], SIG_DFL);
     struct rlimit none = {0, 0};
     if (setrlimit(RLIMIT_CORE, &none) != 0) return -1;
     if (bytes > 0) {

@@ -25,6 +25,8 @@ public struct RenderProcessPolicy: Sendable, Equatable {
     public var executable: String?
     /// Tests: milliseconds each render waits in the worker (to kill it mid-render).
     public var renderDelayMilliseconds = 0
+    /// Tests: the page (0-based) whose render crashes the worker (-1: none).
+    public var crashPage = -1
 
     public init() {}
 }
@@ -114,6 +116,7 @@ final class WorkerBackend: DocumentBackend {
             password: configuration.password, startPage: configuration.startPage,
             channels: RenderProcess.defaultChannels, addressSpace: policy.addressSpace)
         settings.renderDelayMilliseconds = policy.renderDelayMilliseconds
+        settings.crashPage = policy.crashPage
         self.settings = settings
         self.loop = loop
         self.logger = logger

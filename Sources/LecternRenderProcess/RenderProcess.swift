@@ -33,6 +33,8 @@ public final class RenderProcess: @unchecked Sendable {
         public var addressSpace: Int
         /// Tests: milliseconds each render waits in the worker first (0: none).
         public var renderDelayMilliseconds = 0
+        /// Tests: the page (0-based) whose render crashes the worker (-1: none).
+        public var crashPage = -1
         /// Whether the worker forked at this process's start may serve as the first worker
         /// (the executable is this process's own).
         var mayTakeForkedWorker: Bool { executable == "/proc/self/exe" }
@@ -83,6 +85,13 @@ public final class RenderProcess: @unchecked Sendable {
         var expired: Set<UInt64> = []
         /// The workers each page was in flight in when they died.
         var crashes: [Int: Set<ObjectIdentifier>] = [:]
+        /// Pages in flight beside others when a worker died: any of them may be to blame, so
+        /// each is asked again alone.
+        var suspects: Set<Int> = []
+        /// The suspect being asked alone now (nothing else is in flight meanwhile).
+        var isolating: Int?
+        /// Requests for suspects waiting their turn (others wait behind them).
+        var waitingSuspects = 0
         var undrawable: Set<Int> = []
         var tilesDrawn = 0
         var stopped = false
@@ -279,9 +288,15 @@ public final class RenderProcess: @unchecked Sendable {
                 lock.unlock()
                 return .undrawable
             }
-            guard let worker = runningWorker() else {
+            if !waitForTurn(page, cookie: cookie) {
                 lock.unlock()
-                return .failed("the render worker cannot start")
+                return .answer(.drawn(.cancelled))
+            }
+            guard !state.undrawable.contains(page), let worker = runningWorker() else {
+                let undrawable = state.undrawable.contains(page)
+                endTurn(page)
+                lock.unlock()
+                return undrawable ? .undrawable : .failed("the render worker cannot start")
             }
             let channel = worker.takeChannel(lock)
             let id = state.nextID
@@ -315,6 +330,9 @@ public final class RenderProcess: @unchecked Sendable {
             state.finished.append(id)
             let expired = state.expired.remove(id) != nil
             if answer == nil { workerDied(worker, page: page) }
+            // Asked alone and answered: not to blame.
+            if answer != nil, state.isolating == page { state.suspects.remove(page) }
+            endTurn(page)
             worker.returnChannel(channel, lock)
             lock.unlock()
             events.signal()
@@ -386,18 +404,57 @@ public final class RenderProcess: @unchecked Sendable {
         }
     }
 
-    /// `worker` died (or was killed) while `page` and perhaps others were in flight: each of
-    /// those pages is blamed once per worker, and one blamed twice is undrawable.
+    /// Waits (on `lock`, held) until a request about `page` may go to the worker: a suspect
+    /// goes alone, once nothing else is in flight, and the others wait while one does or waits.
+    /// False when `cookie` was cancelled meanwhile.
+    private func waitForTurn(_ page: Int, cookie: RenderCookie?) -> Bool {
+        let isSuspect = state.suspects.contains(page)
+        if isSuspect { state.waitingSuspects += 1 }
+        defer { if isSuspect { state.waitingSuspects -= 1 } }
+        while true {
+            if cookie?.isCancelled == true { return false }
+            if let isolating = state.isolating {
+                if isolating == page { return true }
+            } else if isSuspect {
+                if state.inFlight.isEmpty {
+                    state.isolating = page
+                    return true
+                }
+            } else if state.waitingSuspects == 0 {
+                return true
+            }
+            lock.wait()
+        }
+    }
+
+    /// A request about `page` is done: if it was the suspect asked alone and nothing more of it
+    /// is in flight, the others may go (`lock` held).
+    private func endTurn(_ page: Int) {
+        guard state.isolating == page, !state.inFlight.values.contains(where: { $0.page == page }) else { return }
+        state.isolating = nil
+        lock.broadcast()
+    }
+
+    /// `worker` died (or was killed) while `page` and perhaps others were in flight. A page in
+    /// flight alone is blamed (once per worker; blamed twice, it is undrawable); pages in flight
+    /// together become suspects, each asked again alone, so a page that crashes the worker
+    /// takes no innocent page down with it.
     private func workerDied(_ worker: Worker, page: Int) {
         guard !worker.isDead else { return }
         let status = worker.kill()
         logger.error("render worker \(worker.pid) ended (\(Self.describe(status))) while drawing page \(page + 1)")
         // A worker killed for a deadline is the overrunning page's fault alone.
         guard !worker.overran else { return }
-        let pages = [page] + state.inFlight.values.filter { $0.worker === worker }.map(\.page)
-        for page in pages {
-            state.crashes[page, default: []].insert(ObjectIdentifier(worker))
-            if state.crashes[page]!.count >= 2 { state.undrawable.insert(page) }
+        let pages = Set([page] + state.inFlight.values.filter { $0.worker === worker }.map(\.page))
+        guard pages.count == 1 else {
+            state.suspects.formUnion(pages)
+            logger.info("pages \(pages.sorted().map { $0 + 1 }) were drawn together: each is asked again alone")
+            return
+        }
+        state.crashes[page, default: []].insert(ObjectIdentifier(worker))
+        if state.crashes[page]!.count >= 2 {
+            state.undrawable.insert(page)
+            state.suspects.remove(page)
         }
     }
 
@@ -461,7 +518,8 @@ final class Worker: @unchecked Sendable {
         }
         // The password goes in a message, not on the command line (`ps` shows that).
         let limits = WorkerLimits(
-            addressSpace: settings.addressSpace, renderDelayMilliseconds: settings.renderDelayMilliseconds)
+            addressSpace: settings.addressSpace, renderDelayMilliseconds: settings.renderDelayMilliseconds,
+            crashPage: settings.crashPage)
         guard
             ours[0].socket.send(
                 .open(

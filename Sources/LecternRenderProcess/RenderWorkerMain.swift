@@ -130,6 +130,8 @@ private final class WorkerDocument: @unchecked Sendable {
     /// Tests: milliseconds each render waits first (so a test can kill the worker mid-render);
     /// set from the open request before `isOpen`.
     private var delay = 0
+    /// Tests: the page whose render crashes the worker (-1: none); set like `delay`.
+    private var crashPage = -1
 
     init(logger: Logger) {
         self.logger = logger
@@ -153,6 +155,7 @@ private final class WorkerDocument: @unchecked Sendable {
             return false
         }
         delay = limits.renderDelayMilliseconds
+        crashPage = limits.crashPage
         let answer: WorkerResponse
         do throws(PDFError) {
             let document = try PDFDocument(path: path, password: password)
@@ -247,6 +250,7 @@ private final class WorkerDocument: @unchecked Sendable {
             guard let buffer, stride >= rect.width * 4,
                 SharedTileBuffer.pixelOffset + stride * rect.height <= buffer.size
             else { return .failed("\(key) does not fit the tile buffer") }
+            if key.page == crashPage { raise(SIGSEGV) }
             if delay > 0 { usleep(useconds_t(delay * 1000)) }
             let cookie = RenderCookie(sharedAt: buffer.memory)
             return .drawn(TileContent.draw(key, of: document, into: buffer.pixels, stride: stride, cookie: cookie))

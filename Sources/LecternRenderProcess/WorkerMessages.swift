@@ -30,6 +30,7 @@ public enum WorkerRequest: Sendable, Equatable {
             writer.put(UInt8(1))
             writer.put(limits.addressSpace)
             writer.put(limits.renderDelayMilliseconds)
+            writer.put(limits.crashPage)
             writer.put(path)
             writer.put(password ?? "")
             writer.put(password != nil)
@@ -57,7 +58,8 @@ public enum WorkerRequest: Sendable, Equatable {
     static func decode(_ reader: inout WireReader) throws(WireError) -> WorkerRequest {
         switch try reader.byte() {
         case 1:
-            let limits = WorkerLimits(addressSpace: try reader.int(), renderDelayMilliseconds: try reader.int())
+            let limits = WorkerLimits(
+                addressSpace: try reader.int(), renderDelayMilliseconds: try reader.int(), crashPage: try reader.int())
             let path = try reader.string(), password = try reader.string()
             let hasPassword = try reader.bool()
             let preparePage = try reader.int()
@@ -81,10 +83,14 @@ public struct WorkerLimits: Sendable, Equatable {
     public var addressSpace: Int
     /// Tests: milliseconds each render waits first (0: none), so a test can kill it mid-render.
     public var renderDelayMilliseconds: Int
+    /// Tests: the page (0-based) whose render crashes the worker with SIGSEGV (-1: none), as a
+    /// page MuPDF crashes on would.
+    public var crashPage: Int
 
-    public init(addressSpace: Int, renderDelayMilliseconds: Int = 0) {
+    public init(addressSpace: Int, renderDelayMilliseconds: Int = 0, crashPage: Int = -1) {
         self.addressSpace = addressSpace
         self.renderDelayMilliseconds = renderDelayMilliseconds
+        self.crashPage = crashPage
     }
 }
 

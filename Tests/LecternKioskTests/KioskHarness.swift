@@ -111,6 +111,7 @@ final class KioskHarness {
                 configuration.renderProcess.executable = try LecternProcess.lecternExecutable().path
             case "--render-deadline": configuration.renderProcess.deadline = Double(try value()) ?? 4
             case "--render-delay-ms": configuration.renderProcess.renderDelayMilliseconds = Int(try value()) ?? 0
+            case "--render-crash-page": configuration.renderProcess.crashPage = (Int(try value()) ?? 0) - 1
             case let option where option.hasPrefix("--"): throw HarnessError("unknown option \(option)")
             case let path: configuration.documentPath = path
             }

@@ -128,4 +128,23 @@ struct RenderProcessTests {
         #expect(seccomp.contains("Seccomp:\t2"), "confined like the first")
         try lectern.stop()
     }
+
+    @Test("a page that crashes the worker whenever it is drawn shows its banner; the pages drawn beside it do not")
+    func onlyTheCrashingPageIsBlamed() throws {
+        // Page 2 crashes the worker (SIGSEGV) as soon as it is asked for; every other render
+        // takes 100 ms, and the spread 1|2 is drawn on two render threads at once, so the crash
+        // comes while page 1 is being drawn.
+        let lectern = try KioskHarness([
+            LecternHarness.fixture("colors-8pages.pdf"), "--render-process", "on", "--render-crash-page", "2",
+            "--render-delay-ms", "100", "--spreads", "double",
+        ])
+        #expect(lectern.wait { lectern.status.renderWorker?.failedPages == [1] }, "page 2 given up")
+        #expect(lectern.settle())
+        let worker = try #require(lectern.status.renderWorker)
+        #expect(worker.failedPages == [1], "only page 2: \(worker.failedPages)")
+        #expect(worker.restarts >= 1, "it crashed a second worker alone")
+        #expect(lectern.page(atX: 400, y: 360) == 1, "page 1 is drawn")
+        #expect(lectern.status.banner == "This page could not be drawn.", "page 2's banner")
+        try lectern.stop()
+    }
 }

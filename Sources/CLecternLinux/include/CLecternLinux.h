@@ -105,8 +105,8 @@ int CLecternLinux_wait_readable(int socket, int milliseconds);
 /// Returns the child's pid, or -1 with errno set.
 int CLecternLinux_spawn(const char *path, char *const argv[], const int *fds, int count);
 /// Limits this process's address space to `bytes` (RLIMIT_AS, 0: unchanged), forbids core dumps
-/// (RLIMIT_CORE 0), and asks for SIGKILL when the parent dies (PR_SET_PDEATHSIG). Returns 0, or
-/// -1 with errno set.
+/// (RLIMIT_CORE 0), lets crash signals end it at once (SIG_DFL, no backtracer), and asks for
+/// SIGKILL when the parent dies (PR_SET_PDEATHSIG). Returns 0, or -1 with errno set.
 int CLecternLinux_limit_worker(long bytes);
 /// Forks this process (which must have no other thread yet: the child keeps running the same
 /// code). In the child, asks for SIGKILL when the parent dies and ends at once if it already
