@@ -3,7 +3,8 @@
 # unprivileged user, survives 5 s, commits a frame of the output size, its frame dump
 # shows the page, the policy file it follows is re-read when edited (a mistake logged with its
 # line and key, not applied), the metrics file appears within 15 s and Prometheus's own parser
-# reads it, and SIGTERM ends Lectern and cage cleanly.
+# reads it, and SIGTERM ends Lectern and cage cleanly. Lectern runs under the system call filter
+# of kiosk/lectern.service (Tests/e2e/unit-filter.c), so its render worker must work there.
 #
 # Usage: Tests/e2e/cage.sh [LECTERN_BINARY]   (default: .build/debug/lectern)
 # Prints PASS/FAIL lines and a summary; exits 1 if anything failed.
@@ -32,6 +33,23 @@ e2e_stage "$bin" || e2e_summary
 start_page=()
 [[ -n $LECTERN_E2E_FILE ]] && start_page=(--page 3)
 
+# The unit's SystemCallFilter=, as systemd would apply it (a system call it leaves out kills the
+# process): its groups expanded by systemd-analyze, enforced by unit-filter.c in front of Lectern.
+filter=()
+cc=$(command -v cc || command -v clang || true)
+if command -v systemd-analyze >/dev/null && [[ -n $cc ]]; then
+  if python3 "$e2e_root/Tests/e2e/unit-filter.py" "$e2e_root/kiosk/lectern.service" >"$e2e_stage/syscalls.txt" &&
+    "$cc" -O2 -o "$e2e_stage/unit-filter" "$e2e_root/Tests/e2e/unit-filter.c" -lseccomp; then
+    chmod 0755 "$e2e_stage/unit-filter"
+    chmod 0644 "$e2e_stage/syscalls.txt"
+    filter=("$e2e_stage/unit-filter" "$e2e_stage/syscalls.txt" --)
+  else
+    fail "cannot build the unit's system call filter (Tests/e2e/unit-filter.py, unit-filter.c)"
+  fi
+else
+  note "no systemd-analyze or C compiler: Lectern runs without the unit's system call filter"
+fi
+
 log=$e2e_stage/cage.log
 # cage refuses to run as root; e2e_start runs it as $e2e_run_user.
 # The metrics file (Tests/e2e/promcheck.py reads it) goes in a directory the run user owns, as
@@ -41,7 +59,8 @@ mkdir "$e2e_stage/metrics"
 metrics=('[metrics]' 'textfile = "metrics/lectern.prom"')
 write_policy '[idle]' 'reset = 120' "${metrics[@]}"
 e2e_start "$log" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
-  cage -- "$e2e_bin" "${e2e_args[@]}" "${start_page[@]}" --frame-dump "$e2e_dump" --config "$e2e_stage/lectern.toml"
+  cage -- "${filter[@]}" "$e2e_bin" "${e2e_args[@]}" "${start_page[@]}" --frame-dump "$e2e_dump" \
+  --config "$e2e_stage/lectern.toml"
 sid=$e2e_sid
 
 cage_pid() { pgrep -s "$sid" -x cage; }
@@ -80,6 +99,26 @@ if [[ ${#start_page[@]} -gt 0 ]]; then
   check_page_shown "$size" 3
 else
   check_frame_dump "$size"
+fi
+
+# The render worker (a child of Lectern unless --render-process off) runs under its own seccomp
+# filter on top of the unit's.
+worker=$(pgrep -P "$pid" | head -n 1 || true)
+if [[ " ${e2e_args[*]} " == *" --render-process off "* ]]; then
+  [[ -z $worker ]] && pass "no render worker with --render-process off" || fail "a render worker $worker runs with --render-process off"
+elif [[ -n $worker ]]; then
+  filters=$(awk '/^Seccomp_filters:/ {print $2}' "/proc/$worker/status" 2>/dev/null || true)
+  want=$((${#filter[@]} > 0 ? 2 : 1))
+  how="its own"
+  [[ ${#filter[@]} -gt 0 ]] && how="the unit's and its own"
+  if [[ ${filters:-0} -ge $want ]]; then
+    pass "the render worker $worker runs under $filters seccomp filters ($how)"
+  else
+    fail "the render worker $worker runs under ${filters:-no} seccomp filters (expected $want)"
+  fi
+else
+  fail "Lectern $pid has no render worker"
+  show_log "$log"
 fi
 
 # The policy file edited while Lectern runs under cage (inotify as the kiosk user): a mistake is
@@ -135,6 +174,9 @@ fi
 if grep -qiE 'fatal error|assertion|segmentation|backtrace|core dumped' "$log"; then
   fail "the log shows a crash"
   show_log "$log"
+fi
+if grep -q 'render worker .* ended' "$log"; then
+  fail "a render worker died: $(grep -m 1 -o 'render worker .* ended ([^)]*)' "$log")"
 fi
 if [[ ${#start_page[@]} -gt 0 ]]; then
   [[ $(python3 "$e2e_root/Tests/e2e/pagecolour.py" "$e2e_dump" 2>&1) == "$size page 3" ]] ||
