@@ -101,8 +101,14 @@ final class DocumentSession {
         let startPage = restoredView?.pageIndex ?? configuration.startPage
         // The render worker prepares the page itself: MuPDF runs no page content here then.
         let prepares = backend.workerStatus == nil
+        // With a render worker, it opens the file first: one that crashes MuPDF's parser is
+        // then never opened here.
+        let workerOpened = backend.openCheck(forPath: path)
         worker.submit { [worker] in
             do throws(PDFError) {
+                if let reason = workerOpened?() {
+                    throw PDFError(.damaged, path: path, message: "cannot show \(path): \(reason)")
+                }
                 let document = try PDFDocument(path: path, password: password)
                 guard document.pageCount > 0 else {
                     throw PDFError(.noPages, path: path, message: "cannot show \(path): the document has no pages")

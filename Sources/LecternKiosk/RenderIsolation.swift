@@ -43,6 +43,10 @@ protocol DocumentBackend: AnyObject {
     /// and, when the worker draws it, in the worker too (the reader's copy answers annotation
     /// reads and saves; the worker's draws).
     func editor(for document: PDFDocument) -> @Sendable (DocumentEdit) -> Result<String?, PDFError>
+    /// What waits (off the main thread) until the render worker started for `path` has opened
+    /// it, and says why the reader must not open it itself (the worker died opening it); nil
+    /// when no worker opens it first. Main thread.
+    func openCheck(forPath path: String) -> (@Sendable () -> String?)?
     /// `document` is no longer shown (a new version replaced it, or it was refused): what draws
     /// it can stop. Main thread.
     func release(_ document: PDFDocument)
@@ -70,6 +74,7 @@ final class InProcessBackend: DocumentBackend {
         { edit in Result { () throws(PDFError) in try edit.apply(to: document) } }
     }
 
+    func openCheck(forPath path: String) -> (@Sendable () -> String?)? { nil }
     func release(_ document: PDFDocument) {}
     var workerStatus: RenderProcess.Status? { nil }
     func close() {}
@@ -210,6 +215,17 @@ final class WorkerBackend: DocumentBackend {
                 return .failure(PDFError(.renderFailed, path: document.path, message: "the render worker: \(error)"))
             }
             return result
+        }
+    }
+
+    func openCheck(forPath path: String) -> (@Sendable () -> String?)? {
+        guard let worker = workers.first(where: { !$0.isClaimed && $0.process.documentPath == path }) else {
+            return nil
+        }
+        let process = worker.process
+        return {
+            if case .failure(let error) = process.awaitOpen() { return error.description }
+            return nil
         }
     }
 

@@ -220,6 +220,36 @@ public final class RenderProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits until the worker has opened its document, or failed to (its reason then comes with
+    /// each request). A worker that dies opening it, as one whose MuPDF crashes on the file
+    /// does, is the failure returned: the reader must not open the file itself then. Any thread
+    /// but the main one.
+    public func awaitOpen() -> Result<Void, WireError> {
+        lock.lock()
+        guard let worker = runningWorker() else {
+            lock.unlock()
+            return .failure(WireError("the render worker cannot start"))
+        }
+        let channel = worker.takeFirstChannel(lock)
+        lock.unlock()
+        var died = false
+        if channel.awaitsOpen {
+            if let opened = receive(on: channel.socket) {
+                channel.awaitsOpen = false
+                if case .failed(let reason) = opened { worker.openFailure = reason }
+            } else {
+                died = true
+            }
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        worker.returnChannel(channel, lock)
+        guard died else { return .success(()) }
+        let status = worker.isDead ? -1 : worker.kill()
+        logger.error("render worker \(worker.pid) ended (\(Self.describe(status))) opening \(settings.documentPath)")
+        return .failure(WireError("MuPDF crashed opening it (\(Self.describe(status)))"))
+    }
+
     /// The text blocks, links and characters of `page`, read in the worker. Any thread but the main one.
     public func pageText(
         page: Int
@@ -392,7 +422,7 @@ public final class RenderProcess: @unchecked Sendable {
         if let worker = state.worker, !worker.isDead { return worker }
         guard !state.stopped else { return nil }
         do throws(SystemError) {
-            let worker = try Worker(settings: settings, edits: state.edits)
+            let worker = try Worker(settings: settings, edits: state.edits, isFirst: state.starts == 0)
             state.worker = worker
             state.starts += 1
             let how = worker.wasForked ? " (forked at start)" : state.starts > 1 ? " (restart \(state.starts - 1))" : ""
@@ -491,8 +521,12 @@ final class Worker: @unchecked Sendable {
     var overran = false
     /// It is the worker forked at this process's start (not exec'd).
     let wasForked: Bool
+    /// Channel 0: the open request went there.
+    let first: Channel
 
-    init(settings: RenderProcess.Settings, edits: [DocumentEdit]) throws(SystemError) {
+    /// The first worker interprets the start page as it opens; a restarted one does not (that
+    /// page may be what crashed the last one).
+    init(settings: RenderProcess.Settings, edits: [DocumentEdit], isFirst: Bool) throws(SystemError) {
         let channels = max(1, settings.channels)
         var ours: [Channel] = []
         if settings.mayTakeForkedWorker, let forked = ForkedWorker.take(channels: channels) {
@@ -523,15 +557,22 @@ final class Worker: @unchecked Sendable {
         guard
             ours[0].socket.send(
                 .open(
-                    path: settings.documentPath, password: settings.password, preparePage: settings.startPage,
-                    edits: edits, limits: limits))
+                    path: settings.documentPath, password: settings.password,
+                    preparePage: isFirst ? settings.startPage : -1, edits: edits, limits: limits))
         else {
             _ = CLecternLinux_kill_and_reap(pid)
             throw SystemError("sendmsg")
         }
         ours[0].awaitsOpen = true
-
+        first = ours[0]
         free = ours
+    }
+
+    /// Channel 0, the one the open answer comes on, once it is free (`lock` held).
+    func takeFirstChannel(_ lock: ConditionLock) -> Channel {
+        while !free.contains(where: { $0 === first }) { lock.wait() }
+        free.removeAll { $0 === first }
+        return first
     }
 
     /// A free channel, waiting for one (on `lock`, held) while all are in use.

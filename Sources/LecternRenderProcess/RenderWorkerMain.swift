@@ -157,7 +157,9 @@ private final class WorkerDocument: @unchecked Sendable {
         delay = limits.renderDelayMilliseconds
         crashPage = limits.crashPage
         let answer: WorkerResponse
+        var opened: PDFDocument?
         do throws(PDFError) {
+            if crashPage == WorkerLimits.crashesOpening { raise(SIGSEGV) }
             let document = try PDFDocument(path: path, password: password)
             // The edits an earlier worker applied (each succeeded there, so each should here).
             for edit in edits {
@@ -167,8 +169,7 @@ private final class WorkerDocument: @unchecked Sendable {
                     logger.error("cannot apply an earlier edit again: \(error)")
                 }
             }
-            try? document.prepare(page: min(max(0, preparePage), document.pageCount - 1))
-            publish(document: document, failure: nil)
+            opened = document
             answer = .opened(pageCount: document.pageCount, isRightToLeft: document.isRightToLeft)
         } catch {
             publish(document: nil, failure: error.description)
@@ -181,7 +182,16 @@ private final class WorkerDocument: @unchecked Sendable {
             logger.critical("cannot install the render worker's seccomp filter: \(errnoText(-status))")
             return false
         }
-        return send(answer, on: channel)
+        // The answer before the first page: the reader opens the file itself only once the
+        // worker has (a file that crashes MuPDF's parser then takes only the worker down).
+        guard send(answer, on: channel) else { return false }
+        if let opened {
+            // Then the first page (not for a restarted worker: -1), so that its first tile only
+            // rasterizes; requests wait for it.
+            if preparePage >= 0 { try? opened.prepare(page: min(preparePage, opened.pageCount - 1)) }
+            publish(document: opened, failure: nil)
+        }
+        return true
     }
 
     private func publish(document: PDFDocument?, failure: String?) {

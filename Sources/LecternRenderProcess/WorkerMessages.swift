@@ -84,8 +84,11 @@ public struct WorkerLimits: Sendable, Equatable {
     /// Tests: milliseconds each render waits first (0: none), so a test can kill it mid-render.
     public var renderDelayMilliseconds: Int
     /// Tests: the page (0-based) whose render crashes the worker with SIGSEGV (-1: none), as a
-    /// page MuPDF crashes on would.
+    /// page MuPDF crashes on would; `WorkerLimits.crashesOpening`: it crashes opening the file.
     public var crashPage: Int
+    /// `crashPage` for a worker that crashes as it opens the document (a file MuPDF's parser
+    /// crashes on).
+    public static let crashesOpening = -2
 
     public init(addressSpace: Int, renderDelayMilliseconds: Int = 0, crashPage: Int = -1) {
         self.addressSpace = addressSpace

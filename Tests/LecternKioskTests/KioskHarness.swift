@@ -112,6 +112,8 @@ final class KioskHarness {
             case "--render-deadline": configuration.renderProcess.deadline = Double(try value()) ?? 4
             case "--render-delay-ms": configuration.renderProcess.renderDelayMilliseconds = Int(try value()) ?? 0
             case "--render-crash-page": configuration.renderProcess.crashPage = (Int(try value()) ?? 0) - 1
+            // WorkerLimits.crashesOpening: the worker crashes as it opens the document.
+            case "--render-crash-opening": configuration.renderProcess.crashPage = -2
             case let option where option.hasPrefix("--"): throw HarnessError("unknown option \(option)")
             case let path: configuration.documentPath = path
             }

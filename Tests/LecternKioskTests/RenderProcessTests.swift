@@ -147,4 +147,20 @@ struct RenderProcessTests {
         #expect(lectern.status.banner == "This page could not be drawn.", "page 2's banner")
         try lectern.stop()
     }
+
+    @Test("a document whose opening crashes the render worker is an error on screen; the reader never opens it")
+    func crashOpeningIsAFailure() throws {
+        let lectern = try KioskHarness([
+            LecternHarness.fixture("colors-8pages.pdf"), "--render-process", "on", "--render-crash-opening",
+        ])
+        #expect(lectern.wait { if case .failed = lectern.status.document { true } else { false } })
+        guard case .failed(let message) = lectern.status.document else {
+            Issue.record("the document opened: \(lectern.status.document)")
+            return
+        }
+        #expect(message.contains("MuPDF crashed opening it"), "\(message)")
+        #expect(lectern.page(atX: 640, y: 360) == nil, "no page is shown")
+        #expect(!lectern.status.isStopping)
+        try lectern.stop()
+    }
 }
