@@ -440,10 +440,3 @@ int CLecternLinux_kill_and_reap(int pid) {
     } while (reaped < 0 && errno == EINTR);
     return reaped < 0 ? -1 : status;
 }
-
-int CLecternLinux_try_reap(int pid) {
-    int status;
-    pid_t reaped = waitpid(pid, &status, WNOHANG);
-    if (reaped == 0) return -2;
-    return reaped < 0 ? -1 : status;
-}

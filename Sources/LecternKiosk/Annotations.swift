@@ -28,7 +28,6 @@ final class Annotations {
         var kind: Kind
     }
 
-    let loop: EventLoop
     let session: DocumentSession
     let reloader: DocumentReloader
     let chrome: Chrome
@@ -51,12 +50,11 @@ final class Annotations {
     var onChange: (() -> Void)?
 
     init(session: DocumentSession, reloader: DocumentReloader, chrome: Chrome, logger: Logger) {
-        loop = session.loop
         self.session = session
         self.reloader = reloader
         self.chrome = chrome
         self.logger = logger
-        editor = AnnotationEditor(loop: loop, backend: session.backend, logger: logger)
+        editor = AnnotationEditor(loop: session.loop, backend: session.backend, logger: logger)
         keyboard = OnScreenKeyboard(session: session)
         keyboard.onKey = { [unowned self] action in
             switch action {

@@ -99,6 +99,11 @@ final class WorkerBackend: DocumentBackend {
 
         init(process: RenderProcess) { self.process = process }
 
+        func claim(_ document: PDFDocument) {
+            self.document = document
+            isClaimed = true
+        }
+
         func close() {
             watch?.cancel()
             for timer in timers.values { timer.cancel() }
@@ -155,11 +160,9 @@ final class WorkerBackend: DocumentBackend {
     private func process(for document: PDFDocument) -> RenderProcess? {
         if let worker = workers.first(where: { $0.isClaimed && $0.document === document }) { return worker.process }
         // The workers of documents no longer shown.
-        for worker in workers where worker.isClaimed && worker.document == nil { worker.close() }
-        workers.removeAll { $0.isClaimed && $0.document == nil }
+        stopWorkers { $0.isClaimed && $0.document == nil }
         if let worker = workers.first(where: { !$0.isClaimed && $0.process.documentPath == document.path }) {
-            worker.document = document
-            worker.isClaimed = true
+            worker.claim(document)
             return worker.process
         }
         var settings = settings
@@ -168,8 +171,7 @@ final class WorkerBackend: DocumentBackend {
         settings.startPage = 0
         do {
             let worker = try start(settings)
-            worker.document = document
-            worker.isClaimed = true
+            worker.claim(document)
             workers.append(worker)
             return worker.process
         } catch {
@@ -230,8 +232,12 @@ final class WorkerBackend: DocumentBackend {
     }
 
     func release(_ document: PDFDocument) {
-        for worker in workers where worker.isClaimed && worker.document === document { worker.close() }
-        workers.removeAll { $0.isClaimed && $0.document === document }
+        stopWorkers { $0.isClaimed && $0.document === document }
+    }
+
+    private func stopWorkers(where stops: (Worker) -> Bool) {
+        for worker in workers where stops(worker) { worker.close() }
+        workers.removeAll(where: stops)
     }
 
     /// The state of the worker started last whose document is still open (the shown one's, or
@@ -240,10 +246,7 @@ final class WorkerBackend: DocumentBackend {
         workers.last { !$0.isClaimed || $0.document != nil }?.process.status
     }
 
-    func close() {
-        for worker in workers { worker.close() }
-        workers.removeAll()
-    }
+    func close() { stopWorkers { _ in true } }
 }
 
 /// The backend `configuration` asks for. Without the worker process, the worker `lectern`

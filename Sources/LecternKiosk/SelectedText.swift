@@ -66,7 +66,7 @@ final class SelectedText {
     func handle(_ event: InputEvent) -> Bool {
         switch event.kind {
         case .touchDown(let id, let location):
-            guard let qrButton, selection != nil, Self.contains(qrButton, location) else { return false }
+            guard let qrButton, selection != nil, qrButton.contains(location) else { return false }
             buttonTouch = id
             return true
         case .touchMotion(let id, _):
@@ -81,10 +81,6 @@ final class SelectedText {
         default:
             return false
         }
-    }
-
-    private static func contains(_ box: PixelBox, _ point: Point) -> Bool {
-        point.x >= Double(box.x) && point.x < Double(box.maxX) && point.y >= Double(box.y) && point.y < Double(box.maxY)
     }
 
     private func showQRCode() {

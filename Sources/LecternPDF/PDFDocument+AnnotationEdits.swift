@@ -74,8 +74,7 @@ extension PDFDocument {
             CMuPDF_field_set_value(handle, Int32(page), try32(objectNumber), value, &result, &error)
         }
         defer { free(result) }
-        return result.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
-            ?? ""
+        return Self.text(result)
     }
 
     /// Toggles a checkbox or radio button (pdf_toggle_widget); returns the field's new value.
@@ -92,8 +91,7 @@ extension PDFDocument {
             CMuPDF_field_toggle(handle, Int32(page), try32(objectNumber), &result, &error)
         }
         defer { free(result) }
-        return result.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
-            ?? ""
+        return Self.text(result)
     }
 
     /// Whether edits were made since opening or the last save.

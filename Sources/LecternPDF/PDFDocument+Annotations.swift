@@ -57,7 +57,7 @@ extension PDFDocument {
     }
 
     /// A C string from the shim as Swift text; invalid UTF-8 becomes U+FFFD.
-    private static func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
+    static func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
         guard let pointer else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
     }

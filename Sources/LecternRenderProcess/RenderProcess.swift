@@ -232,15 +232,7 @@ public final class RenderProcess: @unchecked Sendable {
         }
         let channel = worker.takeFirstChannel(lock)
         lock.unlock()
-        var died = false
-        if channel.awaitsOpen {
-            if let opened = receive(on: channel.socket) {
-                channel.awaitsOpen = false
-                if case .failed(let reason) = opened { worker.openFailure = reason }
-            } else {
-                died = true
-            }
-        }
+        let died = !receiveOpenAnswer(on: channel, of: worker)
         lock.lock()
         defer { lock.unlock() }
         worker.returnChannel(channel, lock)
@@ -378,11 +370,7 @@ public final class RenderProcess: @unchecked Sendable {
     private func exchange(
         _ request: WorkerRequest, on channel: Channel, worker: Worker, tile: SharedTileBuffer?, cookie: RenderCookie?
     ) -> WorkerResponse? {
-        if channel.awaitsOpen {
-            guard let opened = receive(on: channel.socket) else { return nil }
-            channel.awaitsOpen = false
-            if case .failed(let reason) = opened { worker.openFailure = reason }
-        }
+        guard receiveOpenAnswer(on: channel, of: worker) else { return nil }
 
         if let reason = worker.openFailure { return .failed(reason) }
         var shared: RenderCookie?
@@ -402,6 +390,16 @@ public final class RenderProcess: @unchecked Sendable {
             }
         }
         return receive(on: channel.socket)
+    }
+
+    /// Reads the answer to the open request if `channel` (channel 0 of a new worker) still has
+    /// it coming, keeping a failure to open for the worker's requests. False when the worker died.
+    private func receiveOpenAnswer(on channel: Channel, of worker: Worker) -> Bool {
+        guard channel.awaitsOpen else { return true }
+        guard let opened = receive(on: channel.socket) else { return false }
+        channel.awaitsOpen = false
+        if case .failed(let reason) = opened { worker.openFailure = reason }
+        return true
     }
 
     private func receive(on socket: WorkerChannel) -> WorkerResponse? {

@@ -91,11 +91,7 @@ enum ForkedWorker {
 
     /// The forked worker, if one waits with `channels` channels (else it is let go).
     static func take(channels: Int) -> (pid: Int32, channels: [WorkerChannel])? {
-        let worker = forked.withLock { forked in
-            defer { forked = nil }
-            return forked
-        }
-        guard let worker else { return nil }
+        guard let worker = takeOut() else { return nil }
         guard worker.channels.count == channels else {
             release(worker)
             return nil
@@ -104,12 +100,12 @@ enum ForkedWorker {
     }
 
     /// Lets the forked worker go (rendering stays in process): it ends, and is reaped.
-    static func discard() {
-        if let worker = forked.withLock({ forked in
+    static func discard() { takeOut().map(release) }
+
+    private static func takeOut() -> (pid: Int32, channels: [WorkerChannel])? {
+        forked.withLock { forked in
             defer { forked = nil }
             return forked
-        }) {
-            release(worker)
         }
     }
 
@@ -231,12 +227,11 @@ private final class WorkerDocument: @unchecked Sendable {
                 let request = try WorkerRequest.decode(&reader)
                 // A tile's own memory is drawn into and let go after the answer (`sent` ends with
                 // this turn); the channel's buffer is kept.
-                if case .render(_, _, ownMemory: false) = request, let sent { kept = sent }
-                if case .render(_, _, ownMemory: true) = request {
-                    answer = respond(to: request, buffer: sent)
-                } else {
-                    answer = respond(to: request, buffer: kept)
+                var buffer = kept
+                if case .render(_, _, let ownMemory) = request {
+                    if ownMemory { buffer = sent } else if let sent { kept = sent; buffer = sent }
                 }
+                answer = respond(to: request, buffer: buffer)
             } catch {
                 answer = .failed(error.description)
             }

@@ -121,9 +121,6 @@ public final class Display {
         dataDevice?.offer(text, serial: seat.inputSerial)
     }
 
-    /// Whether the compositor offers a data device (the selection can be offered).
-    public var offersSelection: Bool { dataDeviceManager != nil && seat != nil }
-
     /// A pool of `wl_shm` buffers for one surface's frames.
     public func makeBufferPool() -> ShmBufferPool {
         ShmBufferPool(display: self)

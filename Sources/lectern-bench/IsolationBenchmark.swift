@@ -71,7 +71,7 @@ func runIsolationBenchmark(arguments: [String]) throws {
         "benchmark": "the render worker process against MuPDF in process",
         "method":
             "interleaved runs, medians; first frame and typed jump through the real binary under the test compositor, tiles through RenderProcess vs TileContent.render in this process",
-        "runs": runs, "load_average": loadAverage(), "results": results,
+        "runs": runs, "load_average": loadAverages(), "results": results,
     ])
 }
 
@@ -109,10 +109,4 @@ private func tileThroughput(kind: String, path: String, scale: Double) throws ->
     entry["ratio_two_threads"] = round2(
         (entry["worker_two_threads_ms_median"] as! Double) / (entry["in_process_two_threads_ms_median"] as! Double))
     return entry
-}
-
-/// /proc/loadavg's first three figures: how busy the shared machine was.
-func loadAverage() -> String {
-    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(
-        separator: " ") ?? "unknown"
 }

@@ -163,28 +163,16 @@ final class LecternSession {
 
     /// The peak resident set size so far (`VmHWM` in /proc/PID/status) of Lectern plus that of
     /// its render worker, in KiB.
-    func peakResidentKiB() throws -> Int {
-        let own = try procStatusField("VmHWM")
-        return ProcessFamily.children(of: process.processIdentifier).reduce(own) {
-            $0 + (ProcessFamily.statusKiB("VmHWM", of: $1) ?? 0)
-        }
-    }
+    func peakResidentKiB() throws -> Int { try procStatusField("VmHWM", family: true) }
 
     /// The process's resident set size now (`VmRSS`), in KiB.
-    func residentKiB() throws -> Int {
-        try procStatusField("VmRSS")
-    }
+    func residentKiB() throws -> Int { try procStatusField("VmRSS", family: false) }
 
-    private func procStatusField(_ name: String) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
-        for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
-            if let value = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first,
-                let kib = Int(value.trimmingCharacters(in: .whitespaces))
-            {
-                return kib
-            }
-        }
-        throw BenchmarkError(description: "no \(name) in /proc/\(process.processIdentifier)/status")
+    private func procStatusField(_ name: String, family: Bool) throws -> Int {
+        let pid = process.processIdentifier
+        let kib = family ? ProcessFamily.totalKiB(name, of: pid) : ProcessFamily.statusKiB(name, of: pid)
+        guard let kib else { throw BenchmarkError(description: "no \(name) in /proc/\(pid)/status") }
+        return kib
     }
 
     // MARK: Frames

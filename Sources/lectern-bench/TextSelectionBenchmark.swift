@@ -102,13 +102,11 @@ func runTextSelectionBenchmark(arguments: [String]) throws {
 
     let pan = sweep(selecting: false)
     let selecting = sweep(selecting: true)
-    var load = [Double](repeating: 0, count: 3)
-    _ = getloadavg(&load, 3)
     let results: [String: Any] = [
         "benchmark": "text selection handle drag frame at 1920x1080 over a dense page",
         "method":
             "per frame: a touch motion through the interaction controller (handle drag: nearest character, selection moved; reference: the same motion panning the document), highlight boxes, plan from cached tiles, scene, composite the damage into the older of two buffers; \(frames) frames sweeping down the page and back",
-        "document": (path as NSString).lastPathComponent,
+        "document": fileName(path),
         "characters_on_page": characters.count,
         "frames": frames,
         "target_ms": 16.7,
@@ -117,10 +115,9 @@ func runTextSelectionBenchmark(arguments: [String]) throws {
         "reference_pan_ms_median": round3(median(pan)),
         "reference_pan_ms_p99": round3(percentile(pan, 0.99)),
         "selection_drag_p99_ratio_to_pan_p99": round3(percentile(selecting, 0.99) / max(percentile(pan, 0.99), 1e-9)),
-        "load_average_1min": round3(load[0]),
+        "load_average_1min": round3(loadAverages().first ?? 0),
     ]
-    let json = try JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
-    print(String(decoding: json, as: UTF8.self))
+    try printJSON(results)
 }
 
 /// The interaction controller's host for the benchmark: a document view and one page's characters.

@@ -93,10 +93,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     CMuPDF_page_render(document, 0, 0.1f, 0, 0, 32, 32, pixels, 32 * 4, NULL, &error);
                     free(pixels);
                 }
-                CMuPDF_annotations_free(annotations, annotation_count);
-            } else {
-                CMuPDF_annotations_free(annotations, annotation_count);
             }
+            CMuPDF_annotations_free(annotations, annotation_count);
             CMuPDF_outline_entry *entries = NULL;
             int entry_count = 0;
             if (CMuPDF_document_outline(document, &entries, &entry_count, &error) == CMUPDF_OK) free(entries);

@@ -114,5 +114,3 @@ int CLecternLinux_limit_worker(long bytes);
 int CLecternLinux_fork_worker(void);
 /// Sends SIGKILL to `pid` and reaps it; returns the wait status, or -1 with errno set.
 int CLecternLinux_kill_and_reap(int pid);
-/// Reaps `pid` if it has ended (WNOHANG): its wait status, -2 while it runs, -1 with errno set.
-int CLecternLinux_try_reap(int pid);

@@ -76,11 +76,6 @@ public final class InteractionController {
     public init(host: any InteractionHost, configuration: InteractionConfiguration = .init()) {
         self.host = host
         self.configuration = configuration
-        func later(_ name: String, _ recognizer: GestureRecognizer) -> InteractionComponent<PageInteractionContext> {
-            InteractionComponent(
-                name: name, recognizers: [recognizer], resolve: { $0.annotationOrTextContext(at: $1) },
-                perform: { _, _, _ in })
-        }
         selectAnnotation = InteractionComponent(
             name: "selectAnnotation", recognizers: [TapGestureRecognizer(name: "selectAnnotation")],
             resolve: { $0.selectAnnotationContext(at: $1) },
@@ -348,12 +343,6 @@ public final class InteractionController {
         guard let link = host.link(at: pagePoint, onPage: context.page) else { return }
         host.documentView.stopAnimations()
         host.follow(link)
-    }
-
-    func annotationOrTextContext(at viewPoint: Point) -> PageInteractionContext? {
-        // Annotations and text selection come in a later issue; until then these
-        // components never activate, so everything waiting on them proceeds at once.
-        nil
     }
 
     func fastScrollContext(at viewPoint: Point) -> FastScrollContext? {
