@@ -12,7 +12,7 @@ import Logging
 ///   for each PDF given;
 /// - `typed_jump`: in the long PDF, settled at page 1, digits then Enter to an uncached page
 ///   (as `latency`'s typed jump), a fresh Lectern each run;
-/// - `tiles`: the 256-px tiles of page 1 (text, photo) at 2.5× / 2×, drawn by `RenderProcess`
+/// - `tiles`: the 256-px tiles of page 1 (text, photo) at 2.5× / 3×, drawn by `RenderProcess`
 ///   (request, worker renders into shared memory, copy out) vs `TileContent.render` in process,
 ///   on one thread and on two at once.
 func runIsolationBenchmark(arguments: [String]) throws {
@@ -63,7 +63,7 @@ func runIsolationBenchmark(arguments: [String]) throws {
     ]
 
     var tiles: [[String: Any]] = []
-    for (kind, path, scale) in [("text", documents[0], 2.5), ("photo", documents[2], 2.0)] {
+    for (kind, path, scale) in [("text", documents[0], 2.5), ("photo", documents[2], 3.0)] {
         tiles.append(try tileThroughput(kind: kind, path: path, scale: scale))
     }
     results["tiles"] = tiles
@@ -81,10 +81,14 @@ private func tileThroughput(kind: String, path: String, scale: Double) throws ->
     let document = try PDFDocument(path: path)
     let info = try document.pageInfo(at: 0)
     let size = info.pixelSize(scale: scale)
-    let keys = stride(from: 0, to: size.height, by: 256).enumerated().flatMap { row, _ in
-        stride(from: 0, to: size.width, by: 256).enumerated().map { column, _ in
-            TileKey(page: 0, pageWidth: size.width, pageHeight: size.height, kind: .tile(column: column, row: row))
-        }
+    // The page's tiles as the reader cuts them (a page of at most `TileGrid.singleTileArea`
+    // pixels would be one tile: the scales below make both pages bigger than that).
+    let grid = TileGrid(pageWidth: size.width, pageHeight: size.height)
+    let keys = grid.tiles(covering: PixelBox(x: 0, y: 0, width: size.width, height: size.height)).map {
+        TileKey(page: 0, grid: grid, column: $0.column, row: $0.row)
+    }
+    guard keys.count > 1 else {
+        throw BenchmarkError(description: "page 1 of \(path) is one tile at \(scale)×: no tile throughput to measure")
     }
     let executable = try LecternProcess.lecternExecutable().path
     let worker = try RenderProcess(
