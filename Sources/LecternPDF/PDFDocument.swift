@@ -15,7 +15,8 @@ public final class PDFDocument: @unchecked Sendable {
     /// The shim's document (its extensions in other files use it too).
     let handle: OpaquePointer
     private let context: MuPDFContext
-    private let labels: PageLabels?
+    /// The page labels read at open (nil: the document has none).
+    public let labels: PageLabels?
 
     /// The path the document was opened from.
     public let path: String

@@ -1,7 +1,7 @@
 /// Why a PDF could not be opened, read, rendered or written, with a message a kiosk operator can act on.
 public struct PDFError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, for code that reacts differently to different failures.
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable {
         /// The path does not exist.
         case fileNotFound
         /// The path exists but cannot be read (permissions, a directory, an I/O error).

@@ -5,9 +5,9 @@ import Glibc
 ///
 /// A value read once when the document opens; `label(forPage:)` is a binary search, so asking for
 /// every label of a 15,000-page document is cheap. Pages before the first range have no label.
-struct PageLabels: Sendable, Equatable {
+public struct PageLabels: Sendable, Equatable {
     /// How the number part of a label is written (/S).
-    enum Style: Sendable, Equatable {
+    public enum Style: Int, Sendable, Equatable {
         /// No number: the label is the prefix alone.
         case none
         case decimal
@@ -18,17 +18,24 @@ struct PageLabels: Sendable, Equatable {
     }
 
     /// From page `start` on: `prefix` then the number `first + (page - start)` in `style`.
-    struct Range: Sendable, Equatable {
-        var start: Int
-        var style: Style
-        var prefix: String
-        var first: Int
+    public struct Range: Sendable, Equatable {
+        public var start: Int
+        public var style: Style
+        public var prefix: String
+        public var first: Int
+
+        public init(start: Int, style: Style, prefix: String, first: Int) {
+            self.start = start
+            self.style = style
+            self.prefix = prefix
+            self.first = first
+        }
     }
 
     /// Sorted by `start`; a later range with the same start replaces an earlier one.
-    let ranges: [Range]
+    public let ranges: [Range]
 
-    init(ranges: [Range]) {
+    public init(ranges: [Range]) {
         var sorted: [Range] = []
         let ordered = ranges.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
         for range in ordered.map(\.element) {
@@ -39,7 +46,7 @@ struct PageLabels: Sendable, Equatable {
     }
 
     /// The label of page `index` (0-based), or nil when no range covers it.
-    func label(forPage index: Int) -> String? {
+    public func label(forPage index: Int) -> String? {
         // The last range whose start is <= index.
         var low = 0
         var high = ranges.count
@@ -56,7 +63,7 @@ struct PageLabels: Sendable, Equatable {
     /// The first page (0-based) of a document of `pageCount` pages whose label is `text`: an
     /// exact match first, then one ignoring case ("IV" finds "iv"). O(ranges): each range is asked
     /// whether `text` is its prefix followed by a number it writes, never page by page.
-    func page(forLabel text: String, pageCount: Int) -> Int? {
+    public func page(forLabel text: String, pageCount: Int) -> Int? {
         for ignoringCase in [false, true] {
             for (index, range) in ranges.enumerated() where range.start < pageCount {
                 let end = index + 1 < ranges.count ? min(ranges[index + 1].start, pageCount) : pageCount
