@@ -10,8 +10,8 @@ import Logging
 /// (MuPDF regenerating an appearance or writing a file never holds up a frame); each result
 /// comes back on the loop's thread with the page's annotations read again.
 ///
-/// The one door to LecternPDF's write API: when MuPDF moves to a worker process, this is what
-/// forwards there.
+/// The one door to the documents' write API (`ShownDocument.apply` and `saveIncrementally`):
+/// with the render worker on, edits are made in the worker and saves in a worker of their own.
 final class AnnotationEditor {
     /// A change to one annotation.
     enum Edit: Sendable, Equatable {
@@ -37,16 +37,14 @@ final class AnnotationEditor {
     private var started: RenderWorker<Result>?
     private var watch: EventLoop.Watch?
     private let loop: EventLoop
-    private let backend: any DocumentBackend
     private let logger: Logger
     /// Edits made to each open document since it was opened or last saved.
     private var unsaved: [ObjectIdentifier: Int] = [:]
     /// Called on the loop's thread with each result.
     var onResult: ((Result) -> Void)?
 
-    init(loop: EventLoop, backend: any DocumentBackend, logger: Logger) {
+    init(loop: EventLoop, logger: Logger) {
         self.loop = loop
-        self.backend = backend
         self.logger = logger
     }
 
@@ -76,18 +74,18 @@ final class AnnotationEditor {
     var isBusy: Bool { started?.isBusy ?? false }
 
     /// Whether `document` holds edits no save has written.
-    func hasUnsavedChanges(_ document: PDFDocument) -> Bool { unsaved[ObjectIdentifier(document)] != nil }
+    func hasUnsavedChanges(_ document: any ShownDocument) -> Bool { unsaved[ObjectIdentifier(document)] != nil }
 
     /// Forgets the edits of `document` (it is being dropped for a fresh copy of its file).
-    func discard(_ document: PDFDocument) { unsaved[ObjectIdentifier(document)] = nil }
+    func discard(_ document: any ShownDocument) { unsaved[ObjectIdentifier(document)] = nil }
 
     /// Applies `edit` to the annotation `objectNumber` of `page`.
-    func apply(_ edit: Edit, objectNumber: Int, page: Int, of document: PDFDocument) {
+    func apply(_ edit: Edit, objectNumber: Int, page: Int, of document: any ShownDocument) {
         let id = ObjectIdentifier(document)
         guard let worker else { return }
         unsaved[id, default: 0] += 1
-        // Through the backend: with the render worker on, the edit is made in the worker too
-        // (the pages it draws show it), not only in this process's copy, which saves.
+        // Where the document is: with the render worker on, the edit is made in the worker
+        // (and replayed to a worker started after it).
         let change: DocumentEdit =
             switch edit {
             case .rect(let rect): .annotationRect(rect, objectNumber: objectNumber, page: page)
@@ -95,24 +93,22 @@ final class AnnotationEditor {
             case .value(let value): .fieldValue(value, objectNumber: objectNumber, page: page)
             case .toggle: .toggleField(objectNumber: objectNumber, page: page)
             }
-        let apply = backend.editor(for: document)
         worker.submit {
             var failure: String?
-            if case .failure(let error) = apply(change) { failure = error.message }
-            let annotations = ((try? document.annotations(page: page))?.annotations ?? []).map(AnnotationInfo.init)
+            if case .failure(let error) = document.apply(change) { failure = error.message }
+            let annotations = document.annotationInfos(page: page)
             return .edited(document: id, page: page, annotations: annotations, error: failure)
         }
     }
 
     /// Sets `document`'s reading direction (/ViewerPreferences /Direction), an edit saved or
     /// discarded with the others.
-    func setReadingDirection(rightToLeft: Bool, of document: PDFDocument) {
+    func setReadingDirection(rightToLeft: Bool, of document: any ShownDocument) {
         let id = ObjectIdentifier(document)
         guard let worker else { return }
         unsaved[id, default: 0] += 1
-        let apply = backend.editor(for: document)
         worker.submit {
-            guard case .failure(let error) = apply(.readingDirection(rightToLeft: rightToLeft)) else {
+            guard case .failure(let error) = document.apply(.readingDirection(rightToLeft: rightToLeft)) else {
                 return .directionSet(document: id, error: nil)
             }
             return .directionSet(document: id, error: error.message)
@@ -121,7 +117,7 @@ final class AnnotationEditor {
 
     /// Saves `document`'s edits incrementally to `path` (atomically: the file there is either
     /// the last good one or the new one).
-    func save(_ document: PDFDocument, to path: String) {
+    func save(_ document: any ShownDocument, to path: String) {
         let id = ObjectIdentifier(document)
         guard let worker else { return }
         worker.submit {
@@ -151,32 +147,5 @@ final class AnnotationEditor {
             break
         }
         onResult?(result)
-    }
-}
-
-extension AnnotationInfo {
-    /// What the interaction components need of an annotation LecternPDF read.
-    init(_ annotation: PDFAnnotation) {
-        let field = annotation.field
-        self.init(
-            objectNumber: annotation.objectNumber, subtype: annotation.subtype, rect: annotation.rect,
-            flags: Flags(rawValue: annotation.flags.rawValue), contents: annotation.contents,
-            author: annotation.author, fieldType: field.map { Self.fieldType($0.type) }, fieldName: field?.name ?? "",
-            value: field?.value ?? "", options: field?.options ?? [], maxLength: field?.maxLength,
-            isFieldReadOnly: field?.isReadOnly ?? false)
-    }
-
-    private static func fieldType(_ type: PDFAnnotation.FieldType) -> FieldType {
-        switch type {
-        case .text: .text
-        case .multilineText: .multilineText
-        case .checkbox: .checkbox
-        case .radio: .radio
-        case .comboChoice: .comboChoice
-        case .listChoice: .listChoice
-        case .pushButton: .pushButton
-        case .signature: .signature
-        case .unknown: .unknown
-        }
     }
 }

@@ -54,7 +54,7 @@ final class Annotations {
         self.reloader = reloader
         self.chrome = chrome
         self.logger = logger
-        editor = AnnotationEditor(loop: session.loop, backend: session.backend, logger: logger)
+        editor = AnnotationEditor(loop: session.loop, logger: logger)
         keyboard = OnScreenKeyboard(session: session)
         keyboard.onKey = { [unowned self] action in
             switch action {

@@ -16,7 +16,7 @@ import Logging
 /// reason is logged, and the next change is tried again.
 final class DocumentReloader {
     enum WorkResult: Sendable {
-        case opened(PDFDocument, firstPage: PageInfo, version: Int)
+        case opened(any ShownDocument, firstPage: PageInfo, version: Int)
         case failed(PDFError, version: Int)
     }
 
@@ -89,19 +89,23 @@ final class DocumentReloader {
         dropCandidate()
         changeSeen = ContinuousClock.now
         loop.resetLongestTurn()
-        let path = session.configuration.documentPath, password = session.configuration.password
+        let path = session.configuration.documentPath
         let version = version
         logger.info("\(path) changed: opening the new version")
+        // In a worker of its own (with the render worker on): the reader never parses it.
+        let open = session.backend.opener(
+            path: path, password: session.configuration.password,
+            startPage: page ?? session.reader?.view.dominantPage() ?? session.configuration.startPage)
         worker.submit {
             do throws(PDFError) {
-                let document = try PDFDocument(path: path, password: password)
+                let document = try open()
                 guard document.pageCount > 0 else {
                     throw PDFError(.noPages, path: path, message: "the new version of \(path) has no pages")
                 }
                 guard !document.wasRepaired else {
                     throw PDFError(.damaged, path: path, message: "the new version of \(path) is damaged or incomplete")
                 }
-                return .opened(document, firstPage: try document.pageInfo(at: 0), version: version)
+                return .opened(document, firstPage: try document.firstPageInfo(), version: version)
             } catch {
                 return .failed(error, version: version)
             }
@@ -120,7 +124,7 @@ final class DocumentReloader {
     }
 
     /// Sets up the new version's reader where the old one is, and renders what it would show.
-    private func prepare(_ document: PDFDocument, firstPage: PageInfo) {
+    private func prepare(_ document: any ShownDocument, firstPage: PageInfo) {
         let configuration = session.configuration
         let reader: Reader
         do {
@@ -128,8 +132,7 @@ final class DocumentReloader {
                 document: document, firstPage: firstPage,
                 configuration: configuration.viewConfiguration(rightToLeft: document.isRightToLeft),
                 viewport: session.screenSize,
-                budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic,
-                render: session.backend.tileRenderer(for: document))
+                budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic)
         } catch {
             refuse("\(error)")
             return

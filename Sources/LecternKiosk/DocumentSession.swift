@@ -32,7 +32,7 @@ final class DocumentSession {
     }
 
     enum WorkResult: Sendable {
-        case opened(PDFDocument, firstPage: PageInfo)
+        case opened(any ShownDocument, firstPage: PageInfo)
         case openFailed(PDFError)
         /// The real page count and page sizes (after the page tree was walked); nil when cancelled.
         case pageSizes(PageSizes?)
@@ -97,26 +97,21 @@ final class DocumentSession {
             isFirstFrameLate = true
             onChange?()
         }
-        let path = configuration.documentPath, password = configuration.password
+        let path = configuration.documentPath
         let startPage = restoredView?.pageIndex ?? configuration.startPage
-        // The render worker prepares the page itself: MuPDF runs no page content here then.
-        let prepares = backend.workerStatus == nil
-        // With a render worker, it opens the file first: one that crashes MuPDF's parser is
-        // then never opened here.
-        let workerOpened = backend.openCheck(forPath: path)
+        // With the render worker, the worker opens the file (and prepares the start page): the
+        // reader never parses it, so a file that crashes MuPDF takes down only the worker.
+        let open = backend.opener(path: path, password: configuration.password, startPage: startPage)
         worker.submit { [worker] in
             do throws(PDFError) {
-                if let reason = workerOpened?() {
-                    throw PDFError(.damaged, path: path, message: "cannot show \(path): \(reason)")
-                }
-                let document = try PDFDocument(path: path, password: password)
+                let document = try open()
                 guard document.pageCount > 0 else {
                     throw PDFError(.noPages, path: path, message: "cannot show \(path): the document has no pages")
                 }
                 // Next on the worker, while the reader is set up: interpret the first page, so
                 // that its first tile only rasterizes (a render's errors are its own to report).
-                if prepares { worker.run { try? document.prepare(page: min(startPage, document.pageCount - 1)) } }
-                return .opened(document, firstPage: try document.pageInfo(at: 0))
+                worker.run { document.prepareStartPage(startPage) }
+                return .opened(document, firstPage: try document.firstPageInfo())
             } catch {
                 return .openFailed(error)
             }
@@ -168,8 +163,8 @@ final class DocumentSession {
 
     private func handle(_ result: WorkResult) {
         switch result {
-        case let .opened(pdf, firstPage):
-            opened(pdf, firstPage: firstPage)
+        case let .opened(document, firstPage):
+            opened(document, firstPage: firstPage)
         case let .openFailed(error):
             phase = .failed(.document(error))
             logger.error("\(error)")
@@ -191,7 +186,7 @@ final class DocumentSession {
         onChange?()
     }
 
-    private func opened(_ pdf: PDFDocument, firstPage: PageInfo) {
+    private func opened(_ pdf: any ShownDocument, firstPage: PageInfo) {
         logger.info(
             "opened \(pdf.path): \(pdf.pageCount) pages\(pdf.wasRepaired ? " (damaged, repaired)" : "") at \(elapsedMilliseconds) ms"
         )
@@ -203,8 +198,7 @@ final class DocumentSession {
             reader = try Reader(
                 document: pdf, firstPage: firstPage,
                 configuration: configuration.viewConfiguration(rightToLeft: pdf.isRightToLeft),
-                viewport: screenSize, budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic,
-                render: backend.tileRenderer(for: pdf))
+                viewport: screenSize, budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic)
         } catch {
             phase = .failed(.system(error))
             logger.error("\(Failure.system(error))")
@@ -277,17 +271,17 @@ final class DocumentSession {
     private func loadPageSizesIfNeeded(_ reader: Reader) {
         guard !reader.pageSizesKnown, !reader.loadingPageSizes else { return }
         reader.loadingPageSizes = true
-        let pdf = reader.document
+        let document = reader.document
         let estimate = reader.view.pages.estimate
         let cookie = reader.pageSizesCookie
-        worker.submit { .pageSizes(Reader.readPageSizes(of: pdf, differingFrom: estimate, cookie: cookie)) }
+        worker.submit { .pageSizes(document.readPageSizes(differingFrom: estimate, cookie: cookie)) }
     }
 
     private func loadPageText(for pages: [Int], reader: Reader) {
         let missing = pages.filter { reader.pageText[$0] == nil && !reader.pageTextLoading.contains($0) }
         guard !missing.isEmpty else { return }
         reader.pageTextLoading.formUnion(missing)
-        let read = backend.pageTextReader(for: reader.document)
-        worker.submit { .pageText(read(missing)) }
+        let document = reader.document
+        worker.submit { .pageText(document.readPageText(pages: missing)) }
     }
 }

@@ -66,7 +66,7 @@ final class PresenterMirror {
 
     /// Follows the reader and draws when something changed (the loop's idle handler).
     func update() {
-        screen?.update(following: session.reader, backend: session.backend)
+        screen?.update(following: session.reader)
     }
 
     /// Closes the mirror (shutdown).
@@ -110,10 +110,10 @@ private final class MirrorScreen {
 
     var isBusy: Bool { (needsFrame && window.isConfigured) || (mirror?.scheduler.isBusy ?? false) }
 
-    func update(following reader: Reader?, backend: any DocumentBackend) {
+    func update(following reader: Reader?) {
         guard let size = window.size else { return }
         let units = Size(width: Double(size.width), height: Double(size.height))
-        if reader !== followed { follow(reader, size: units, backend: backend) }
+        if reader !== followed { follow(reader, size: units) }
         if let reader, let mirror {
             if reader.view.pages.count != followedPageCount {
                 // The real page count or sizes arrived: the same pages as the reader's.
@@ -139,7 +139,7 @@ private final class MirrorScreen {
     }
 
     /// Starts following `reader` (a document opened, or a new version of it).
-    private func follow(_ reader: Reader?, size: Size, backend: any DocumentBackend) {
+    private func follow(_ reader: Reader?, size: Size) {
         tilesWatch?.cancel()
         tilesWatch = nil
         mirror?.stop(before: ContinuousClock.now + .milliseconds(500))
@@ -151,7 +151,7 @@ private final class MirrorScreen {
         do {
             let mirror = try Reader(
                 document: reader.document, pages: reader.view.pages, configuration: reader.view.configuration,
-                viewport: size, budget: .automatic, render: backend.tileRenderer(for: reader.document))
+                viewport: size, budget: .automatic)
             tilesWatch = loop.watch(mirror.scheduler.wakeDescriptor) { [unowned self] in
                 if mirror.collectTiles() > 0 { needsFrame = true }
             }

@@ -16,7 +16,7 @@ struct PageText: Sendable {
 
 /// An open document on screen: its view model, and the tiles rendered for it.
 final class Reader {
-    let document: PDFDocument
+    let document: any ShownDocument
     var view: DocumentView
     let cache: TileCache
     let planner: TilePlanner
@@ -52,7 +52,7 @@ final class Reader {
     }
 
     convenience init(
-        document: PDFDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size,
+        document: any ShownDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size,
         budget: TileBudget, render: TileScheduler.Render? = nil
     ) throws(SystemError) {
         let estimate = (try? Reader.geometry(of: firstPage)) ?? (try! PageGeometry(size: Size(width: 612, height: 792)))
@@ -64,9 +64,10 @@ final class Reader {
     }
 
     /// A reader of `document` laying out `pages` (another reader's: the presenter mirror's).
-    /// - Parameter render: draws a tile (default: MuPDF in this process; `DocumentBackend`).
+    /// - Parameter render: draws a tile (default: the document's renderer).
     init(
-        document: PDFDocument, pages: PageTable, configuration: ViewConfiguration, viewport: Size, budget: TileBudget,
+        document: any ShownDocument, pages: PageTable, configuration: ViewConfiguration, viewport: Size,
+        budget: TileBudget,
         render: TileScheduler.Render? = nil
     ) throws(SystemError) {
         self.document = document
@@ -74,7 +75,7 @@ final class Reader {
         cache = TileCache(budget: 0)
         planner = TilePlanner(cache: cache, budget: budget)
         scheduler = try TileScheduler(
-            render: render ?? { key, cookie in TileContent.render(key, of: document, cookie: cookie) })
+            render: render ?? { key, cookie in document.renderTile(key, cookie: cookie) })
     }
 
     /// Stops the work for this document: reading page sizes, and the tile workers, waited for
@@ -155,51 +156,6 @@ final class Reader {
         return results.count
     }
 
-    // MARK: Work for the worker thread
-
-    /// The pages the page tree holds and their real geometries: only those that differ from
-    /// `estimate` (page 1) are returned, so a uniform document stores nothing per page. Nil
-    /// when `cookie` was cancelled meanwhile (checked between slices of the walk and chunks of
-    /// pages: a few milliseconds).
-    static func readPageSizes(
-        of pdf: PDFDocument, differingFrom estimate: PageGeometry, cookie: RenderCookie
-    ) -> PageSizes? {
-        let start = ContinuousClock.now
-        let pageCount: Int
-        do throws(PDFError) {
-            pageCount = try pdf.readPageTree(cookie: cookie).pageCount
-        } catch {
-            if error.kind == .cancelled { return nil }
-            pageCount = pdf.pageCount  // a broken tree: what lookups found is all there is
-        }
-        defer {
-            pdf.releasePageObjects()
-            _ = trimHeap()
-        }
-        var updates: [(page: Int, geometry: PageGeometry)] = []
-        var failures = 0
-        var next = 0
-        while next < pageCount {
-            if cookie.isCancelled { return nil }
-            let range = next..<min(pageCount, next + 512)
-            next = range.upperBound
-            guard let infos = try? pdf.pageInfos(in: range) else {
-                failures += range.count
-                continue
-            }
-            for (page, result) in zip(range, infos) {
-                guard case .success(let info) = result, let geometry = try? geometry(of: info) else {
-                    failures += 1
-                    continue
-                }
-                if geometry != estimate { updates.append((page, geometry)) }
-            }
-        }
-        return PageSizes(
-            pageCount: pageCount, updates: updates, failures: failures,
-            milliseconds: (ContinuousClock.now - start).milliseconds)
-    }
-
     /// A link as touch sees it.
     static func linkTarget(_ link: PDFLink) -> (rect: Rect, target: LinkTarget) {
         switch link.target {
@@ -215,30 +171,4 @@ final class Reader {
         return geometry.pageToDisplay.concatenating(.scale(scale))
             .concatenating(.translation(x: Double(item.frame.x), y: Double(item.frame.y)))
     }
-
-    /// The text blocks, links and characters of `pages`.
-    static func readPageText(of pdf: PDFDocument, pages: [Int]) -> [Int: PageText] {
-        var result: [Int: PageText] = [:]
-        for page in pages {
-            let blocks = ((try? pdf.textBlocks(page: page)) ?? [])
-            let links = ((try? pdf.links(page: page)) ?? []).map(linkTarget)
-            let characters = (try? pdf.pageCharacters(page: page)) ?? .empty
-            let annotations = ((try? pdf.annotations(page: page))?.annotations ?? []).map(AnnotationInfo.init)
-            result[page] = PageText(blocks: blocks, links: links, characters: characters, annotations: annotations)
-        }
-        return result
-    }
-}
-
-/// The real page count and page sizes of a document, read on the worker once its first page
-/// is on screen (until then the view lays out the count the file claims, every page the size
-/// of page 1).
-struct PageSizes: Sendable {
-    /// The number of pages the page tree holds (the file may claim another).
-    var pageCount: Int
-    /// The pages whose size differs from page 1's.
-    var updates: [(page: Int, geometry: PageGeometry)]
-    /// Pages whose size could not be read (they keep the estimate).
-    var failures: Int
-    var milliseconds: Int64
 }

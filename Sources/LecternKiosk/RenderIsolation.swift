@@ -31,78 +31,50 @@ public struct RenderProcessPolicy: Sendable, Equatable {
     public init() {}
 }
 
-/// Where the session's document is drawn: a protocol so the reader's call sites do not care.
+/// Where the session's documents are opened, drawn and read: a protocol so the reader's call
+/// sites do not care.
 protocol DocumentBackend: AnyObject {
-    /// What the tile scheduler calls to draw a tile of `document` (render threads).
-    func tileRenderer(for document: PDFDocument) -> TileScheduler.Render
-    /// What reads the text blocks and links of pages of `document` (on the session's worker thread).
-    func pageTextReader(for document: PDFDocument) -> @Sendable ([Int]) -> [Int: PageText]
-    /// What finds a query on a page of `document` (on the search's worker thread).
-    func pageSearcher(for document: PDFDocument) -> @Sendable (SearchQuery, Int) -> [SearchHit]
-    /// What applies an edit to `document` (off the main thread: it waits for the worker): here
-    /// and, when the worker draws it, in the worker too (the reader's copy answers annotation
-    /// reads and saves; the worker's draws).
-    func editor(for document: PDFDocument) -> @Sendable (DocumentEdit) -> Result<String?, PDFError>
-    /// What waits (off the main thread) until the render worker started for `path` has opened
-    /// it, and says why the reader must not open it itself (the worker died opening it); nil
-    /// when no worker opens it first. Main thread.
-    func openCheck(forPath path: String) -> (@Sendable () -> String?)?
+    /// What opens `path` (run off the main thread: it waits until the document is open) and
+    /// returns it, or why it cannot be shown; `startPage` is the page shown first. Main thread.
+    func opener(path: String, password: String?, startPage: Int) -> @Sendable () throws(PDFError) -> any ShownDocument
     /// `document` is no longer shown (a new version replaced it, or it was refused): what draws
     /// it can stop. Main thread.
-    func release(_ document: PDFDocument)
+    func release(_ document: any ShownDocument)
     /// The render worker's state (nil: rendering is in process).
     var workerStatus: RenderProcess.Status? { get }
     /// Stops the worker (shutdown).
     func close()
 }
 
-/// Today's path: MuPDF on this process's render threads.
+/// MuPDF in this process: the reader opens the document itself.
 final class InProcessBackend: DocumentBackend {
-    func tileRenderer(for document: PDFDocument) -> TileScheduler.Render {
-        { key, cookie in TileContent.render(key, of: document, cookie: cookie) }
+    func opener(path: String, password: String?, startPage: Int) -> @Sendable () throws(PDFError) -> any ShownDocument {
+        { () throws(PDFError) in try PDFDocument(path: path, password: password) }
     }
 
-    func pageTextReader(for document: PDFDocument) -> @Sendable ([Int]) -> [Int: PageText] {
-        { pages in Reader.readPageText(of: document, pages: pages) }
-    }
-
-    func pageSearcher(for document: PDFDocument) -> @Sendable (SearchQuery, Int) -> [SearchHit] {
-        { query, page in (try? document.search(query, page: page)) ?? [] }
-    }
-
-    func editor(for document: PDFDocument) -> @Sendable (DocumentEdit) -> Result<String?, PDFError> {
-        { edit in Result { () throws(PDFError) in try edit.apply(to: document) } }
-    }
-
-    func openCheck(forPath path: String) -> (@Sendable () -> String?)? { nil }
-    func release(_ document: PDFDocument) {}
+    func release(_ document: any ShownDocument) {}
     var workerStatus: RenderProcess.Status? { nil }
     func close() {}
 }
 
-/// MuPDF in render worker processes, with a deadline per request on the loop's timers. The
-/// first is started at start-up (while the display connects) for the configured document;
-/// each other document the reader shows (a new version the live reload brings in, another one
-/// opened over the control socket) gets a worker of its own, stopped when the document is
-/// released (or found gone). The shelf's covers are drawn in process. Main thread.
+/// MuPDF in render worker processes, with a deadline per request on the loop's timers: the
+/// reader never opens a document itself. The first worker is started at start-up (while the
+/// display connects) for the configured document; each other document the reader shows (a
+/// new version the live reload brings in, another one opened over the control socket) gets a
+/// worker of its own, stopped when the document is released or gone. Main thread.
 final class WorkerBackend: DocumentBackend {
-    /// One worker process and the document it draws.
+    /// One worker process, and what claims it.
     private final class Worker {
         let process: RenderProcess
-        /// The document it draws: set when the first document at its path is asked for (the
-        /// first worker starts before the document opens here); weak, so the worker can be
-        /// stopped once the document is gone.
-        weak var document: PDFDocument?
+        /// The document it opens or draws (its opener, then the document, holds the claim):
+        /// nil before the document was asked for (the first worker starts before that), and
+        /// again once the document is gone.
+        weak var claim: WorkerClaim?
         var isClaimed = false
         var watch: EventLoop.Watch?
         var timers: [UInt64: EventLoop.Timer] = [:]
 
         init(process: RenderProcess) { self.process = process }
-
-        func claim(_ document: PDFDocument) {
-            self.document = document
-            isClaimed = true
-        }
 
         func close() {
             watch?.cancel()
@@ -155,84 +127,40 @@ final class WorkerBackend: DocumentBackend {
         for id in finished { worker.timers.removeValue(forKey: id)?.cancel() }
     }
 
-    /// The worker that draws `document`, started if none does; nil when none can start (then
-    /// it is drawn in process).
-    private func process(for document: PDFDocument) -> RenderProcess? {
-        if let worker = workers.first(where: { $0.isClaimed && $0.document === document }) { return worker.process }
-        // The workers of documents no longer shown.
-        stopWorkers { $0.isClaimed && $0.document == nil }
-        if let worker = workers.first(where: { !$0.isClaimed && $0.process.documentPath == document.path }) {
-            worker.claim(document)
-            return worker.process
-        }
-        var settings = settings
-        settings.documentPath = document.path
-        settings.password = document.password
-        settings.startPage = 0
-        do {
-            let worker = try start(settings)
-            worker.claim(document)
+    /// The worker started for `path` and not yet claimed (the one started at start-up), or a
+    /// new one; the opener waits for it to open the file. When no worker can start, the
+    /// document is opened and drawn in process.
+    func opener(path: String, password: String?, startPage: Int) -> @Sendable () throws(PDFError) -> any ShownDocument {
+        // The workers of documents no longer shown (or that did not open).
+        stopWorkers { $0.isClaimed && $0.claim == nil }
+        let worker: Worker
+        if let waiting = workers.first(where: { !$0.isClaimed && $0.process.documentPath == path }) {
+            worker = waiting
+        } else {
+            var settings = settings
+            settings.documentPath = path
+            settings.password = password
+            settings.startPage = startPage
+            do {
+                worker = try start(settings)
+            } catch {
+                logger.error("cannot start a render worker for \(path), opening it in process: \(error)")
+                return InProcessBackend().opener(path: path, password: password, startPage: startPage)
+            }
             workers.append(worker)
-            return worker.process
-        } catch {
-            logger.error("cannot start a render worker for \(document.path), drawing it in process: \(error)")
-            return nil
+        }
+        let claim = WorkerClaim(), process = worker.process
+        worker.claim = claim
+        worker.isClaimed = true
+        return { () throws(PDFError) in
+            let summary = try process.awaitOpen().get()
+            return WorkerDocument(process: process, summary: summary, password: password, claim: claim)
         }
     }
 
-    func tileRenderer(for document: PDFDocument) -> TileScheduler.Render {
-        guard let process = process(for: document) else { return InProcessBackend().tileRenderer(for: document) }
-        return { key, cookie in process.render(key, cookie: cookie) }
-    }
-
-    func pageTextReader(for document: PDFDocument) -> @Sendable ([Int]) -> [Int: PageText] {
-        guard let process = process(for: document) else { return InProcessBackend().pageTextReader(for: document) }
-        return { pages in
-            var result: [Int: PageText] = [:]
-            for page in pages {
-                let (blocks, links, characters) = (try? process.pageText(page: page).get()) ?? ([], [], [])
-                // Annotations are read here, like the page count and labels: from the object
-                // tree, without running the page's content.
-                let annotations = ((try? document.annotations(page: page))?.annotations ?? []).map(AnnotationInfo.init)
-                result[page] = PageText(
-                    blocks: blocks, links: links.map(Reader.linkTarget),
-                    characters: PageCharacters(readingOrder: characters), annotations: annotations)
-            }
-            return result
-        }
-    }
-
-    func pageSearcher(for document: PDFDocument) -> @Sendable (SearchQuery, Int) -> [SearchHit] {
-        guard let process = process(for: document) else { return InProcessBackend().pageSearcher(for: document) }
-        return { query, page in (try? process.search(query, page: page).get()) ?? [] }
-    }
-
-    func editor(for document: PDFDocument) -> @Sendable (DocumentEdit) -> Result<String?, PDFError> {
-        let here = InProcessBackend().editor(for: document)
-        guard let process = process(for: document) else { return here }
-        return { edit in
-            let result = here(edit)
-            guard case .success = result else { return result }
-            if case .failure(let error) = process.edit(edit) {
-                return .failure(PDFError(.renderFailed, path: document.path, message: "the render worker: \(error)"))
-            }
-            return result
-        }
-    }
-
-    func openCheck(forPath path: String) -> (@Sendable () -> String?)? {
-        guard let worker = workers.first(where: { !$0.isClaimed && $0.process.documentPath == path }) else {
-            return nil
-        }
-        let process = worker.process
-        return {
-            if case .failure(let error) = process.awaitOpen() { return error.description }
-            return nil
-        }
-    }
-
-    func release(_ document: PDFDocument) {
-        stopWorkers { $0.isClaimed && $0.document === document }
+    func release(_ document: any ShownDocument) {
+        guard let document = document as? WorkerDocument else { return }
+        stopWorkers { $0.process === document.process }
     }
 
     private func stopWorkers(where stops: (Worker) -> Bool) {
@@ -240,10 +168,10 @@ final class WorkerBackend: DocumentBackend {
         workers.removeAll(where: stops)
     }
 
-    /// The state of the worker started last whose document is still open (the shown one's, or
-    /// a new version's on its way).
+    /// The state of the worker started last whose document is still open or on its way (the
+    /// shown one's, or a new version's).
     var workerStatus: RenderProcess.Status? {
-        workers.last { !$0.isClaimed || $0.document != nil }?.process.status
+        workers.last { !$0.isClaimed || $0.claim != nil }?.process.status
     }
 
     func close() { stopWorkers { _ in true } }

@@ -117,7 +117,7 @@ final class Search {
         guard let reader = session.reader, let search = SearchQuery(query) else { return }
         let cookie = RenderCookie()
         self.cookie = cookie
-        let find = session.backend.pageSearcher(for: reader.document), generation = generation
+        let document = reader.document, generation = generation
         pageCount = reader.view.pages.count
         let start = reader.view.dominantPage()
         let order = Array(start..<pageCount) + Array(0..<start)
@@ -136,7 +136,7 @@ final class Search {
                         usleep(1000)
                         waited += 1
                     }
-                    if case let hits = find(search, page), !hits.isEmpty {
+                    if case let hits = document.find(search, page: page), !hits.isEmpty {
                         batch.hits.append((page, hits))
                     }
                     batch.pages += 1

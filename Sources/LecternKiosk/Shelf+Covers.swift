@@ -11,26 +11,31 @@ extension Shelf {
         var pageSize: Size?
         var image: RasterImage?
         var failure: String?
+        /// The document opened for it, to let go on the loop's thread.
+        var document: (any ShownDocument)?
     }
 
-    /// Opens `path`, reads its title and renders page 1 as large as fits `box`. Worker thread.
+    /// Opens `path` with `open` (`DocumentBackend.opener`), reads its title and renders page 1
+    /// as large as fits `box`. Worker thread.
     static func readCover(
-        path: String, password: String?, box: (width: Int, height: Int), index: Int, generation: Int
+        _ open: () throws(PDFError) -> any ShownDocument, path: String, box: (width: Int, height: Int), index: Int,
+        generation: Int
     ) -> CoverResult {
         var result = CoverResult(index: index, generation: generation)
         do throws(PDFError) {
-            let document = try PDFDocument(path: path, password: password)
+            let document = try open()
+            result.document = document
             guard document.pageCount > 0 else {
                 throw PDFError(.noPages, path: path, message: "\(path) has no pages")
             }
-            result.title = try? document.title()
-            let size = try document.pageInfo(at: 0).displaySize
+            result.title = document.title
+            let size = try document.firstPageInfo().displaySize
             result.pageSize = size
             let scale = min(Double(box.width) / size.width, Double(box.height) / size.height)
             let key = TileKey(
                 page: 0, pageWidth: max(1, Int((size.width * scale).rounded())),
                 pageHeight: max(1, Int((size.height * scale).rounded())), kind: .preview)
-            switch TileContent.render(key, of: document) {
+            switch document.renderTile(key, cookie: RenderCookie()) {
             case .image(let image, _): result.image = image
             case .failed(let message): result.failure = message
             case nil: result.failure = "cannot render the first page of \(path)"

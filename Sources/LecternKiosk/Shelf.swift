@@ -11,8 +11,9 @@ import Logging
 /// back here.
 ///
 /// Covers are read one document at a time on a worker of their own at utility priority (the
-/// open document's tiles go first): it opens the file, reads its title (/Info /Title, else the
-/// file name) and renders page 1 through the tile renderer at cover size, then closes it. So
+/// open document's tiles go first): it opens the file (in a render worker of its own when the
+/// session's documents are drawn in one), reads its title (/Info /Title, else the file name)
+/// and renders page 1 at cover size, then closes it. So
 /// a shelf of 20 documents keeps 20 small images and at most one document open besides the
 /// one being read. A document that cannot be opened gets a cover that says so, and a tap on
 /// it does nothing.
@@ -36,6 +37,8 @@ final class Shelf {
     private var workerWatch: EventLoop.Watch?
     private var generation = 0
     private var requested = false
+    /// The size covers are rendered at (set by the first layout).
+    private var coverBox = (width: 1, height: 1)
     private(set) var entries: [Entry] = []
     /// The shelf is on screen (else the open document is).
     private(set) var isShown = false
@@ -142,22 +145,28 @@ final class Shelf {
 
     // MARK: Covers
 
-    /// Asks for every cover, sized for `layout` (the first layout: later sizes scale them).
+    /// Asks for every cover, sized for `layout` (the first layout: later sizes scale them), one
+    /// after the other.
     private func requestCovers(for layout: ShelfLayout) {
         guard !requested else { return }
         requested = true
-        let box = (width: layout.coverWidth, height: layout.coverHeight)
-        let password = session.configuration.password
-        for (index, entry) in entries.enumerated() {
-            let path = entry.path, generation = generation
-            worker.submit {
-                Self.readCover(path: path, password: password, box: box, index: index, generation: generation)
-            }
-        }
+        coverBox = (width: layout.coverWidth, height: layout.coverHeight)
+        requestCover(0)
+    }
+
+    /// Asks for cover `index`: the document is opened where the session's are (with the render
+    /// worker on, in a worker of its own, under the same deadline), read, and let go.
+    private func requestCover(_ index: Int) {
+        guard entries.indices.contains(index) else { return }
+        let path = entries[index].path, generation = generation, box = coverBox
+        let open = session.backend.opener(path: path, password: session.configuration.password, startPage: 0)
+        worker.submit { Self.readCover(open, path: path, box: box, index: index, generation: generation) }
     }
 
     private func handle(_ result: CoverResult) {
+        if let document = result.document { session.backend.release(document) }
         guard result.generation == generation, entries.indices.contains(result.index) else { return }
+        requestCover(result.index + 1)
         var entry = entries[result.index]
         entry.isRead = true
         if let title = result.title { entry.title = title }

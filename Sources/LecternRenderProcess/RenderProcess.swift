@@ -35,9 +35,15 @@ public final class RenderProcess: @unchecked Sendable {
         public var renderDelayMilliseconds = 0
         /// Tests: the page (0-based) whose render crashes the worker (-1: none).
         public var crashPage = -1
+        /// Whether the worker installs its seccomp filter (a worker that saves a copy writes a
+        /// file: it does not).
+        public var isFiltered = true
+        /// Edits the worker applies as it opens the document (a worker that saves a copy is
+        /// given those the document's render worker applied).
+        public var edits: [DocumentEdit] = []
         /// Whether the worker forked at this process's start may serve as the first worker
         /// (the executable is this process's own).
-        var mayTakeForkedWorker: Bool { executable == "/proc/self/exe" }
+        var mayTakeForkedWorker: Bool { executable == "/proc/self/exe" && isFiltered }
 
         public init(
             executable: String, documentPath: String, password: String?, startPage: Int, channels: Int,
@@ -109,6 +115,7 @@ public final class RenderProcess: @unchecked Sendable {
     public init(settings: Settings, logger: Logger) throws(SystemError) {
         self.settings = settings
         self.logger = logger
+        state.edits = settings.edits
         events = try EventFD()
     }
 
@@ -224,11 +231,13 @@ public final class RenderProcess: @unchecked Sendable {
     /// each request). A worker that dies opening it, as one whose MuPDF crashes on the file
     /// does, is the failure returned: the reader must not open the file itself then. Any thread
     /// but the main one.
-    public func awaitOpen() -> Result<Void, WireError> {
+    public func awaitOpen() -> Result<DocumentSummary, PDFError> {
+        let path = settings.documentPath
         lock.lock()
         guard let worker = runningWorker() else {
             lock.unlock()
-            return .failure(WireError("the render worker cannot start"))
+            return .failure(
+                PDFError(.unreadable, path: path, message: "cannot show \(path): the render worker cannot start"))
         }
         let channel = worker.takeFirstChannel(lock)
         lock.unlock()
@@ -236,10 +245,86 @@ public final class RenderProcess: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         worker.returnChannel(channel, lock)
-        guard died else { return .success(()) }
+        if !died {
+            if let summary = worker.summary { return .success(summary) }
+            return .failure(
+                worker.openError ?? PDFError(.damaged, path: path, message: "cannot show \(path): it did not open"))
+        }
         let status = worker.isDead ? -1 : worker.kill()
-        logger.error("render worker \(worker.pid) ended (\(Self.describe(status))) opening \(settings.documentPath)")
-        return .failure(WireError("MuPDF crashed opening it (\(Self.describe(status)))"))
+        logger.error("render worker \(worker.pid) ended (\(Self.describe(status))) opening \(path)")
+        return .failure(
+            PDFError(
+                .damaged, path: path,
+                message: "cannot show \(path): MuPDF crashed opening it (\(Self.describe(status)))"))
+    }
+
+    /// Walks the page tree in the worker: the number of pages it holds. Any thread but the main one.
+    public func pageTree() -> Result<Int, WireError> {
+        call(.pageTree) { if case .pageCount(let count) = $0 { count } else { nil } }
+    }
+
+    /// The geometry and labels of the pages in `range` (nil: that page's cannot be read).
+    public func pageInfos(in range: Range<Int>) -> Result<[PageInfo?], WireError> {
+        call(.pageInfos(range)) {
+            if case .pageInfos(let infos) = $0, infos.count == range.count { infos } else { nil }
+        }
+    }
+
+    /// Frees the page objects reading every page's info kept in the worker.
+    public func releasePageObjects() {
+        _ = call(.releasePageObjects) { if case .done = $0 { () } else { nil } }
+    }
+
+    /// A page's annotations and form fields, read in the worker.
+    public func annotations(page: Int) -> Result<[AnnotationInfo], WireError> {
+        call(.annotations(page: page), page: page) { if case .annotations(let found) = $0 { found } else { nil } }
+    }
+
+    /// The document's outline, read in the worker.
+    public func outline() -> Result<[OutlineEntry], WireError> {
+        call(.outline) { if case .outline(let entries) = $0 { entries } else { nil } }
+    }
+
+    /// A page's presentation keys, read in the worker.
+    public func presentation(page: Int) -> Result<PagePresentation, WireError> {
+        call(.presentation(page: page), page: page) { if case .presentation(let keys) = $0 { keys } else { nil } }
+    }
+
+    /// Saves the document with the edits made so far incrementally to `path`, in a worker of
+    /// its own: the file opened again, the edits applied again, and the copy written there (the
+    /// render worker's seccomp filter forbids writing files, so that worker runs without it; it
+    /// ends with the save). Any thread but the main one.
+    public func save(to path: String) -> Result<Void, WireError> {
+        var saving = settings
+        lock.lock()
+        saving.edits = state.edits
+        lock.unlock()
+        saving.isFiltered = false
+        saving.channels = 1
+        saving.startPage = -1
+        do throws(SystemError) {
+            let saver = try RenderProcess(settings: saving, logger: logger)
+            defer { saver.stop() }
+            return saver.call(.save(path: path)) { if case .done = $0 { () } else { nil } }
+        } catch {
+            return .failure(WireError("cannot start a worker to save: \(error)"))
+        }
+    }
+
+    /// Asks `request` (about `page`; -1: the document's) and reads its answer with `answer`
+    /// (nil: an answer of another kind).
+    private func call<T>(
+        _ request: WorkerRequest, page: Int = -1, answer: (WorkerResponse) -> T?
+    ) -> Result<T, WireError> {
+        switch ask(request, page: page, cookie: nil, memory: .none) {
+        case .answer(.failed(let reason)), .failed(let reason): return .failure(WireError(failure: reason))
+        case .answer(let response):
+            guard let value = answer(response) else {
+                return .failure(WireError("the render worker answered \(request) with something else"))
+            }
+            return .success(value)
+        case .undrawable: return .failure(WireError(failure: TileContent.undrawableReason))
+        }
     }
 
     /// The text blocks, links and characters of `page`, read in the worker. Any thread but the main one.
@@ -277,7 +362,7 @@ public final class RenderProcess: @unchecked Sendable {
             return .success(value)
         case .answer(.failed(let reason)), .failed(let reason): return .failure(WireError(reason))
         case .answer: return .failure(WireError("the render worker answered an edit with something else"))
-        case .undrawable: return .failure(WireError(TileContent.undrawableReason))
+        case .undrawable: return .failure(WireError(failure: TileContent.undrawableReason))
         }
     }
 
@@ -398,7 +483,14 @@ public final class RenderProcess: @unchecked Sendable {
         guard channel.awaitsOpen else { return true }
         guard let opened = receive(on: channel.socket) else { return false }
         channel.awaitsOpen = false
-        if case .failed(let reason) = opened { worker.openFailure = reason }
+        switch opened {
+        case .opened(let summary): worker.summary = summary
+        case .openFailed(let error):
+            worker.openError = error
+            worker.openFailure = error.description
+        case .failed(let reason): worker.openFailure = reason
+        default: worker.openFailure = "the render worker answered the open with something else"
+        }
         return true
     }
 
@@ -515,6 +607,9 @@ final class Worker: @unchecked Sendable {
     private(set) var isDead = false
     /// Why the document did not open in the worker.
     var openFailure: String?
+    /// The document as the worker opened it, or why it did not open.
+    var summary: DocumentSummary?
+    var openError: PDFError?
     /// It was killed because a request overran its deadline.
     var overran = false
     /// It is the worker forked at this process's start (not exec'd).
@@ -551,7 +646,7 @@ final class Worker: @unchecked Sendable {
         // The password goes in a message, not on the command line (`ps` shows that).
         let limits = WorkerLimits(
             addressSpace: settings.addressSpace, renderDelayMilliseconds: settings.renderDelayMilliseconds,
-            crashPage: settings.crashPage)
+            crashPage: settings.crashPage, isFiltered: settings.isFiltered)
         guard
             ours[0].socket.send(
                 .open(

@@ -1,6 +1,7 @@
 import CLecternLinux
 import CSeccomp
 import Glibc
+import LecternCore
 import LecternLinux
 import LecternPDF
 import LecternRender
@@ -166,14 +167,14 @@ private final class WorkerDocument: @unchecked Sendable {
                 }
             }
             opened = document
-            answer = .opened(pageCount: document.pageCount, isRightToLeft: document.isRightToLeft)
+            answer = .opened(try DocumentSummary(document))
         } catch {
             publish(document: nil, failure: error.description)
-            answer = .failed(error.description)
+            answer = .openFailed(error)
         }
         // From here on the worker reads only the file it has open: no new files, no sockets,
-        // no processes.
-        let status = CSeccomp_install_render_filter()
+        // no processes (unless it is a worker that saves a copy).
+        let status = limits.isFiltered ? CSeccomp_install_render_filter() : 0
         if status != 0 {
             logger.critical("cannot install the render worker's seccomp filter: \(errnoText(-status))")
             return false
@@ -280,6 +281,47 @@ private final class WorkerDocument: @unchecked Sendable {
                 return .searchHits(try document.search(query, page: page))
             } catch {
                 return .failed(error.description)
+            }
+        case .pageTree:
+            do throws(PDFError) {
+                return .pageCount(try document.readPageTree().pageCount)
+            } catch {
+                return .failed(error.description)
+            }
+        case let .pageInfos(range):
+            do throws(PDFError) {
+                return .pageInfos(try document.pageInfos(in: range).map { try? $0.get() })
+            } catch {
+                return .failed(error.description)
+            }
+        case .releasePageObjects:
+            document.releasePageObjects()
+            _ = trimHeap()
+            return .done
+        case let .annotations(page):
+            do throws(PDFError) {
+                return .annotations(try document.annotations(page: page).annotations.map(AnnotationInfo.init))
+            } catch {
+                return .failed(error.description)
+            }
+        case .outline:
+            do throws(PDFError) {
+                return .outline(try document.outline())
+            } catch {
+                return .failed(error.description)
+            }
+        case let .presentation(page):
+            do throws(PDFError) {
+                return .presentation(try document.presentation(page: page))
+            } catch {
+                return .failed(error.description)
+            }
+        case let .save(path):
+            do throws(PDFError) {
+                try document.saveIncrementally(to: path)
+                return .done
+            } catch {
+                return .failed(error.message)
             }
         }
     }

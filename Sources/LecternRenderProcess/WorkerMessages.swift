@@ -23,6 +23,21 @@ public enum WorkerRequest: Sendable, Equatable {
     case search(query: String, page: Int)
     /// Edits the document (its later renders show the edit).
     case edit(DocumentEdit)
+    /// Walks the whole page tree: answered with the number of pages it holds.
+    case pageTree
+    /// The geometry and labels of the pages in a range (after `pageTree`).
+    case pageInfos(Range<Int>)
+    /// Frees the page objects reading every page's info kept (`PDFDocument.releasePageObjects`).
+    case releasePageObjects
+    /// A page's annotations and form fields.
+    case annotations(page: Int)
+    /// The outline (bookmarks).
+    case outline
+    /// A page's presentation keys (/Dur, /Trans).
+    case presentation(page: Int)
+    /// Saves the document with its edits incrementally to a path: only a worker opened without
+    /// its seccomp filter (`WorkerLimits.isFiltered` false) may write a file.
+    case save(path: String)
 
     func encode(into writer: inout WireWriter) {
         switch self {
@@ -31,6 +46,7 @@ public enum WorkerRequest: Sendable, Equatable {
             writer.put(limits.addressSpace)
             writer.put(limits.renderDelayMilliseconds)
             writer.put(limits.crashPage)
+            writer.put(limits.isFiltered)
             writer.put(path)
             writer.put(password ?? "")
             writer.put(password != nil)
@@ -52,6 +68,22 @@ public enum WorkerRequest: Sendable, Equatable {
         case let .edit(edit):
             writer.put(UInt8(5))
             edit.encode(into: &writer)
+        case .pageTree: writer.put(UInt8(6))
+        case let .pageInfos(range):
+            writer.put(UInt8(7))
+            writer.put(range.lowerBound)
+            writer.put(range.count)
+        case .releasePageObjects: writer.put(UInt8(8))
+        case let .annotations(page):
+            writer.put(UInt8(9))
+            writer.put(page)
+        case .outline: writer.put(UInt8(10))
+        case let .presentation(page):
+            writer.put(UInt8(11))
+            writer.put(page)
+        case let .save(path):
+            writer.put(UInt8(12))
+            writer.put(path)
         }
     }
 
@@ -59,7 +91,8 @@ public enum WorkerRequest: Sendable, Equatable {
         switch try reader.byte() {
         case 1:
             let limits = WorkerLimits(
-                addressSpace: try reader.int(), renderDelayMilliseconds: try reader.int(), crashPage: try reader.int())
+                addressSpace: try reader.int(), renderDelayMilliseconds: try reader.int(), crashPage: try reader.int(),
+                isFiltered: try reader.bool())
             let path = try reader.string(), password = try reader.string()
             let hasPassword = try reader.bool()
             let preparePage = try reader.int()
@@ -72,6 +105,16 @@ public enum WorkerRequest: Sendable, Equatable {
         case 3: return .pageText(page: try reader.int())
         case 4: return .search(query: try reader.string(), page: try reader.int())
         case 5: return .edit(try DocumentEdit.decode(&reader))
+        case 6: return .pageTree
+        case 7:
+            let start = try reader.int(), count = try reader.int()
+            guard start >= 0, count >= 0, count <= 1 << 20 else { throw WireError("bad page range") }
+            return .pageInfos(start..<start + count)
+        case 8: return .releasePageObjects
+        case 9: return .annotations(page: try reader.int())
+        case 10: return .outline
+        case 11: return .presentation(page: try reader.int())
+        case 12: return .save(path: try reader.string())
         case let tag: throw WireError("unknown request \(tag)")
         }
     }
@@ -89,11 +132,15 @@ public struct WorkerLimits: Sendable, Equatable {
     /// `crashPage` for a worker that crashes as it opens the document (a file MuPDF's parser
     /// crashes on).
     public static let crashesOpening = -2
+    /// Whether the worker installs its seccomp filter once the document is open (a worker that
+    /// saves a copy does not: it writes a file).
+    public var isFiltered: Bool
 
-    public init(addressSpace: Int, renderDelayMilliseconds: Int = 0, crashPage: Int = -1) {
+    public init(addressSpace: Int, renderDelayMilliseconds: Int = 0, crashPage: Int = -1, isFiltered: Bool = true) {
         self.addressSpace = addressSpace
         self.renderDelayMilliseconds = renderDelayMilliseconds
         self.crashPage = crashPage
+        self.isFiltered = isFiltered
     }
 }
 
@@ -105,8 +152,10 @@ public enum WorkerResponse: Sendable, Equatable {
     public static let maximumCharacters = 15_000
 
     /// The document opened: what the reader lays out before it reads anything else.
-    case opened(pageCount: Int, isRightToLeft: Bool)
-    /// The request failed (a document that does not open, a damaged page): the message to show.
+    case opened(DocumentSummary)
+    /// The document did not open (the answer to the open request).
+    case openFailed(PDFError)
+    /// The request failed (a damaged page, a document that did not open): the message to show.
     case failed(String)
     /// A tile was drawn into the shared buffer, or the render was cancelled.
     case drawn(TileContent.DrawOutcome)
@@ -117,13 +166,73 @@ public enum WorkerResponse: Sendable, Equatable {
     case searchHits([SearchHit])
     /// An edit was applied; the field's value afterwards for field edits.
     case edited(String?)
+    /// The number of pages the page tree holds.
+    case pageCount(Int)
+    /// The pages' geometry and labels, in order (nil: that page's info cannot be read).
+    case pageInfos([PageInfo?])
+    /// Done, with nothing to say (pages released, a save written).
+    case done
+    /// A page's annotations and form fields.
+    case annotations([AnnotationInfo])
+    /// The outline, entries that do not fit one message left out.
+    case outline([OutlineEntry])
+    /// A page's presentation keys.
+    case presentation(PagePresentation)
+
+    /// The most bytes an outline's entries take in one answer (their titles are at most 1 KB).
+    static let outlineBytes = WorkerChannel.maximumMessage - 4096
 
     func encode(into writer: inout WireWriter) {
         switch self {
-        case let .opened(pageCount, isRightToLeft):
+        case let .opened(summary):
             writer.put(UInt8(1))
-            writer.put(pageCount)
-            writer.put(isRightToLeft)
+            summary.encode(into: &writer)
+        case let .openFailed(error):
+            writer.put(UInt8(7))
+            writer.put(error.kind.rawValue)
+            writer.put(error.path)
+            writer.put(error.message)
+        case let .pageCount(count):
+            writer.put(UInt8(8))
+            writer.put(count)
+        case let .pageInfos(infos):
+            writer.put(UInt8(9))
+            writer.put(infos.count)
+            for info in infos {
+                writer.put(info != nil)
+                if let info { writer.put(info) }
+            }
+        case .done: writer.put(UInt8(10))
+        case let .annotations(annotations):
+            writer.put(UInt8(11))
+            writer.put(annotations.count)
+            for annotation in annotations { writer.put(annotation) }
+        case let .outline(entries):
+            writer.put(UInt8(12))
+            var fitting = 0, bytes = 0
+            for entry in entries {
+                bytes += 32 + entry.title.utf8.count
+                if bytes > Self.outlineBytes { break }
+                fitting += 1
+            }
+            writer.put(fitting)
+            for entry in entries.prefix(fitting) {
+                writer.put(entry.title)
+                writer.put(entry.page ?? -1)
+                writer.put(entry.depth)
+                writer.put(entry.isOpen)
+            }
+        case let .presentation(presentation):
+            writer.put(UInt8(13))
+            writer.put(presentation.duration ?? -1)
+            writer.put(presentation.transition != nil)
+            if let transition = presentation.transition {
+                writer.put(transition.style.rawValue)
+                writer.put(transition.duration)
+                writer.put(transition.direction)
+                writer.put(transition.isVertical)
+                writer.put(transition.isOutward)
+            }
         case let .failed(message):
             writer.put(UInt8(2))
             writer.put(message)
@@ -176,7 +285,7 @@ public enum WorkerResponse: Sendable, Equatable {
 
     static func decode(_ reader: inout WireReader) throws(WireError) -> WorkerResponse {
         switch try reader.byte() {
-        case 1: return .opened(pageCount: try reader.int(), isRightToLeft: try reader.bool())
+        case 1: return .opened(try DocumentSummary.decode(&reader))
         case 2: return .failed(try reader.string())
         case 3:
             switch try reader.byte() {
@@ -218,6 +327,40 @@ public enum WorkerResponse: Sendable, Equatable {
             let hasValue = try reader.bool()
             let value = try reader.string()
             return .edited(hasValue ? value : nil)
+        case 7:
+            let kind = try reader.string()
+            return .openFailed(
+                PDFError(
+                    PDFError.Kind(rawValue: kind) ?? .damaged, path: try reader.string(), message: try reader.string()))
+        case 8: return .pageCount(try reader.int())
+        case 9:
+            var infos: [PageInfo?] = []
+            for _ in 0..<(try reader.count()) { infos.append(try reader.bool() ? try reader.pageInfo() : nil) }
+            return .pageInfos(infos)
+        case 10: return .done
+        case 11:
+            var annotations: [AnnotationInfo] = []
+            for _ in 0..<(try reader.count()) { annotations.append(try reader.annotation()) }
+            return .annotations(annotations)
+        case 12:
+            var entries: [OutlineEntry] = []
+            for _ in 0..<(try reader.count()) {
+                let title = try reader.string(), page = try reader.int()
+                entries.append(
+                    OutlineEntry(
+                        title: title, page: page < 0 ? nil : page, depth: try reader.int(), isOpen: try reader.bool()))
+            }
+            return .outline(entries)
+        case 13:
+            let duration = try reader.double()
+            var presentation = PagePresentation(duration: duration < 0 ? nil : duration)
+            if try reader.bool() {
+                let style = try reader.string()
+                presentation.transition = PageTransition(
+                    style: PageTransition.Style(rawValue: style) ?? .replace, duration: try reader.double(),
+                    direction: try reader.int(), isVertical: try reader.bool(), isOutward: try reader.bool())
+            }
+            return .presentation(presentation)
         case let tag: throw WireError("unknown response \(tag)")
         }
     }
@@ -227,6 +370,8 @@ public enum WorkerResponse: Sendable, Equatable {
 public struct WireError: Error, Sendable, CustomStringConvertible {
     public var description: String
     init(_ description: String) { self.description = "render worker message: \(description)" }
+    /// A request the worker answered with a failure: `reason` as it said it.
+    init(failure reason: String) { description = reason }
 }
 
 /// Appends fixed-size little-endian fields and length-prefixed strings.
@@ -296,5 +441,169 @@ struct WireReader {
         let page = try int(), width = try int(), height = try int(), column = try int()
         let kind: TileKey.Kind = column < 0 ? .preview : .tile(column: column, row: try int())
         return TileKey(page: page, pageWidth: width, pageHeight: height, kind: kind)
+    }
+}
+
+/// What the reader learns of a document when the worker opens it: everything it lays out and
+/// labels the pages with before it asks for anything else (the reader never opens the file).
+public struct DocumentSummary: Sendable, Equatable {
+    /// The page count the file claims (the page tree's count comes with `WorkerRequest.pageTree`).
+    public var pageCount: Int
+    public var isRightToLeft: Bool
+    public var wasRepaired: Bool
+    /// Page 1's geometry: every page's estimate until the sizes are read.
+    public var firstPage: PageInfo
+    public var labels: PageLabels?
+    /// /Info /Title (nil: none).
+    public var title: String?
+
+    public init(
+        pageCount: Int, isRightToLeft: Bool, wasRepaired: Bool, firstPage: PageInfo, labels: PageLabels?,
+        title: String?
+    ) {
+        self.pageCount = pageCount
+        self.isRightToLeft = isRightToLeft
+        self.wasRepaired = wasRepaired
+        self.firstPage = firstPage
+        self.labels = labels
+        self.title = title
+    }
+
+    /// What `document` tells of itself (page 1 read from its page object).
+    public init(_ document: PDFDocument) throws(PDFError) {
+        self.init(
+            pageCount: document.pageCount, isRightToLeft: document.isRightToLeft, wasRepaired: document.wasRepaired,
+            firstPage: try document.pageInfo(at: 0), labels: document.labels, title: try? document.title())
+    }
+
+    func encode(into writer: inout WireWriter) {
+        writer.put(pageCount)
+        writer.put(isRightToLeft)
+        writer.put(wasRepaired)
+        writer.put(firstPage)
+        writer.put(optional: title)
+        let ranges = labels?.ranges ?? []
+        writer.put(labels != nil)
+        writer.put(ranges.count)
+        for range in ranges {
+            writer.put(range.start)
+            writer.put(range.style.rawValue)
+            writer.put(range.prefix)
+            writer.put(range.first)
+        }
+    }
+
+    static func decode(_ reader: inout WireReader) throws(WireError) -> DocumentSummary {
+        let pageCount = try reader.int(), isRightToLeft = try reader.bool(), wasRepaired = try reader.bool()
+        let firstPage = try reader.pageInfo(), title = try reader.optionalString()
+        let hasLabels = try reader.bool()
+        var ranges: [PageLabels.Range] = []
+        for _ in 0..<(try reader.count()) {
+            let start = try reader.int()
+            guard let style = PageLabels.Style(rawValue: try reader.int()) else { throw WireError("bad label style") }
+            ranges.append(
+                PageLabels.Range(start: start, style: style, prefix: try reader.string(), first: try reader.int()))
+        }
+        return DocumentSummary(
+            pageCount: pageCount, isRightToLeft: isRightToLeft, wasRepaired: wasRepaired, firstPage: firstPage,
+            labels: hasLabels ? PageLabels(ranges: ranges) : nil, title: title)
+    }
+}
+
+extension WireWriter {
+    mutating func put(optional value: String?) {
+        put(value != nil)
+        put(value ?? "")
+    }
+
+    mutating func put(_ info: PageInfo) {
+        put(info.index)
+        put(info.mediaBox)
+        put(info.cropBox)
+        put(info.rotation)
+        put(info.displaySize.width)
+        put(info.displaySize.height)
+        put(optional: info.label)
+    }
+
+    mutating func put(_ annotation: AnnotationInfo) {
+        put(annotation.objectNumber)
+        put(annotation.subtype)
+        put(annotation.rect)
+        put(annotation.flags.rawValue)
+        put(annotation.contents)
+        put(annotation.author)
+        put(optional: annotation.fieldType?.rawValue)
+        put(annotation.fieldName)
+        put(annotation.value)
+        put(annotation.options.count)
+        for option in annotation.options { put(option) }
+        put(annotation.maxLength ?? -1)
+        put(annotation.isFieldReadOnly)
+    }
+}
+
+extension WireReader {
+    mutating func optionalString() throws(WireError) -> String? {
+        let has = try bool()
+        let value = try string()
+        return has ? value : nil
+    }
+
+    mutating func pageInfo() throws(WireError) -> PageInfo {
+        let index = try int(), mediaBox = try rect(), cropBox = try rect(), rotation = try int()
+        let size = Size(width: try double(), height: try double())
+        return PageInfo(
+            index: index, mediaBox: mediaBox, cropBox: cropBox, rotation: rotation, displaySize: size,
+            label: try optionalString())
+    }
+
+    mutating func annotation() throws(WireError) -> AnnotationInfo {
+        let objectNumber = try int(), subtype = try string(), rect = try rect(), flags = try int()
+        let contents = try string(), author = try string(), fieldType = try optionalString()
+        let fieldName = try string(), value = try string()
+        var options: [String] = []
+        for _ in 0..<(try count()) { options.append(try string()) }
+        let maxLength = try int()
+        return AnnotationInfo(
+            objectNumber: objectNumber, subtype: subtype, rect: rect, flags: AnnotationInfo.Flags(rawValue: flags),
+            contents: contents, author: author, fieldType: fieldType.flatMap(AnnotationInfo.FieldType.init(rawValue:)),
+            fieldName: fieldName, value: value, options: options, maxLength: maxLength < 0 ? nil : maxLength,
+            isFieldReadOnly: try bool())
+    }
+}
+
+extension AnnotationInfo {
+    /// What the interaction components need of an annotation LecternPDF read.
+    public init(_ annotation: PDFAnnotation) {
+        let field = annotation.field
+        self.init(
+            objectNumber: annotation.objectNumber, subtype: annotation.subtype, rect: annotation.rect,
+            flags: Flags(rawValue: annotation.flags.rawValue), contents: annotation.contents,
+            author: annotation.author, fieldType: field.map { Self.fieldType($0.type) }, fieldName: field?.name ?? "",
+            value: field?.value ?? "", options: field?.options ?? [], maxLength: field?.maxLength,
+            isFieldReadOnly: field?.isReadOnly ?? false)
+    }
+
+    private static func fieldType(_ type: PDFAnnotation.FieldType) -> FieldType {
+        switch type {
+        case .text: .text
+        case .multilineText: .multilineText
+        case .checkbox: .checkbox
+        case .radio: .radio
+        case .comboChoice: .comboChoice
+        case .listChoice: .listChoice
+        case .pushButton: .pushButton
+        case .signature: .signature
+        case .unknown: .unknown
+        }
+    }
+}
+
+extension PDFDocument {
+    /// Page `index`'s annotations and form fields as the interaction components see them (none
+    /// when they cannot be read).
+    public func annotationInfos(page index: Int) -> [AnnotationInfo] {
+        ((try? annotations(page: index))?.annotations ?? []).map(AnnotationInfo.init)
     }
 }

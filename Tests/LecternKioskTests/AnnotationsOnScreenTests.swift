@@ -269,6 +269,42 @@ struct AnnotationsOnScreenTests {
         #expect(lectern.wait { lectern.status.documentReloads == 1 }, "and the screen shows the source again")
     }
 
+    /// The descriptors process `pid` holds open on the file at `path`.
+    static func descriptors(of pid: Int32, on path: String) -> [String] {
+        let directory = "/proc/\(pid)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)")) == path
+        }
+    }
+
+    /// With the render worker the reader never opens the file: the worker reads the page's
+    /// annotations, makes the edit, and a worker of its own saves the copy.
+    @Test func withTheRenderWorkerOnlyWorkersOpenTheFileEvenToSave() throws {
+        let saved = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-saved-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: saved, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: saved) }
+        let setup = try Setup(
+            policy: "[annotations]\nsave = \"copy\"\nsave-directory = \"\(saved.path)\"\n" + Self.idle,
+            arguments: ["--render-process", "on"])
+        let lectern = setup.lectern
+        let worker = try #require(lectern.status.renderWorker?.pid)
+        #expect(Self.descriptors(of: getpid(), on: setup.document).isEmpty, "the reader has not opened the file")
+        #expect(Self.descriptors(of: worker, on: setup.document).count == 1, "its worker has")
+        #expect(lectern.status.annotations.fieldValues["agree"] == "Yes", "the worker read the fields")
+        setup.tap(310, 710)
+        #expect(lectern.wait { lectern.status.annotations.fieldValues["agree"] == "Off" })
+        lectern.advance(by: 31)
+        #expect(lectern.wait { lectern.status.annotations.saves == 1 })
+        let copy = try #require(lectern.status.annotations.lastSavePath)
+        #expect(try Setup.savedValues(copy)["agree"] == "Off", "the copy has the box unchecked")
+        #expect(Self.isUntouched(setup.document), "the source is byte-identical")
+        #expect(lectern.wait { lectern.status.documentReloads == 1 }, "the screen shows the source again")
+        #expect(lectern.wait { lectern.status.annotations.fieldValues["agree"] == "Yes" })
+        #expect(Self.descriptors(of: getpid(), on: setup.document).isEmpty, "the reader has still not opened it")
+        #expect(lectern.status.renderWorker?.pid != worker, "the source is drawn by a new worker")
+    }
+
     @Test func aHandleResizesAnAnnotation() throws {
         let setup = try Setup(policy: "[annotations]\nmove = [\"freetext\"]\nsave = \"in-place\"\n" + Self.idle)
         let lectern = setup.lectern

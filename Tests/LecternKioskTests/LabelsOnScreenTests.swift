@@ -29,9 +29,14 @@ struct LabelsOnScreenTests {
         return (8..<56).flatMap { y in (commit.width / 2..<commit.width).map { commit.pixel(x: $0, y: y) } }
     }
 
-    @Test("the title bar shows the label with the page number where they differ; typed labels go there")
-    func labelsWithNumbers() throws {
-        let lectern = try KioskHarness([Self.labels])
+    /// Also with the render worker, which reads the labels when it opens the file (the reader
+    /// never opens it).
+    @Test(
+        "the title bar shows the label with the page number where they differ; typed labels go there",
+        arguments: [false, true])
+    func labelsWithNumbers(worker: Bool) throws {
+        let lectern = try KioskHarness([Self.labels] + (worker ? ["--render-process", "on"] : []))
+        #expect((lectern.status.renderWorker != nil) == worker)
         #expect(lectern.settle())
         #expect(lectern.status.pagePosition == "i (1 of 12)")
         lectern.tap(x: 640, y: 360)

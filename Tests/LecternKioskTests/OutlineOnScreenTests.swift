@@ -23,8 +23,9 @@ struct OutlineOnScreenTests {
     }
 
     /// The reader with the chrome shown and the outline read.
-    static func withChrome(_ path: String) throws -> KioskHarness {
-        let lectern = try KioskHarness([path])
+    static func withChrome(_ path: String, worker: Bool = false) throws -> KioskHarness {
+        let lectern = try KioskHarness([path] + (worker ? ["--render-process", "on"] : []))
+        #expect((lectern.status.renderWorker != nil) == worker)
         #expect(lectern.settle())
         #expect(lectern.wait { lectern.status.pageSizesKnown })
         #expect(lectern.settle())
@@ -39,9 +40,13 @@ struct OutlineOnScreenTests {
         lectern.settle()
     }
 
-    @Test("Contents opens the outline: nested entries, closed and open as the file says, a tap goes there")
-    func tapGoesThere() throws {
-        let lectern = try Self.withChrome(Self.outline)
+    /// Also with the render worker, which reads the outline and the page sizes (the reader
+    /// never opens the file).
+    @Test(
+        "Contents opens the outline: nested entries, closed and open as the file says, a tap goes there",
+        arguments: [false, true])
+    func tapGoesThere(worker: Bool) throws {
+        let lectern = try Self.withChrome(Self.outline, worker: worker)
         #expect(lectern.status.navigation.hasOutline)
         let contents = Scene.Chrome.buttonBox(1)
         Self.tap(lectern, (Double(contents.x + 20), Double(contents.y + 20)))

@@ -35,17 +35,20 @@ struct ShelfTests {
             && rgb(lectern, third) == Self.brokenCard && rgb(lectern, gap) == Self.background
     }
 
+    /// Also with the render worker: each cover is read by a worker of its own.
     @Test(
-        "a shelf of three documents, one broken: covers by pixels; a tap opens one, not the broken one; back by the chrome's button and by the idle reset"
+        "a shelf of three documents, one broken: covers by pixels; a tap opens one, not the broken one; back by the chrome's button and by the idle reset",
+        arguments: [false, true]
     )
-    func threeDocumentsOneBroken() throws {
+    func threeDocumentsOneBroken(worker: Bool) throws {
         let policy = try PolicyTests.PolicyDirectory(
             """
             documents = ["\(Self.colors)", "\(Self.presentation)", "\(Self.broken)"]
             [idle]
             reset = 4
             """)
-        let lectern = try KioskHarness(["--config", policy.path])
+        let lectern = try KioskHarness(["--config", policy.path] + (worker ? ["--render-process", "on"] : []))
+        #expect((lectern.status.renderWorker != nil) == worker)
         #expect(
             lectern.wait {
                 lectern.status.shelf.count == 3 && !lectern.status.shelf.contains { !$0.hasCover && $0.failure == nil }

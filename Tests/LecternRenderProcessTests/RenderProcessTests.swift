@@ -28,7 +28,7 @@ struct RenderWorkerTests {
         let requests: [WorkerRequest] = [
             .open(
                 path: "/srv/a.pdf", password: "pw", preparePage: 4, edits: [],
-                limits: WorkerLimits(addressSpace: 1 << 31, renderDelayMilliseconds: 5)),
+                limits: WorkerLimits(addressSpace: 1 << 31, renderDelayMilliseconds: 5, isFiltered: false)),
             .open(
                 path: "b", password: nil, preparePage: 0,
                 edits: [
@@ -41,6 +41,8 @@ struct RenderWorkerTests {
             .render(TileKey(page: 0, pageWidth: 10, pageHeight: 20, kind: .preview), stride: 40, ownMemory: false),
             .pageText(page: 7),
             .search(query: "harbour café", page: 2),
+            .pageTree, .pageInfos(512..<1024), .releasePageObjects, .annotations(page: 3), .outline,
+            .presentation(page: 9), .save(path: "/var/lib/lectern/copy é.pdf"),
         ]
         for request in requests {
             var writer = WireWriter()
@@ -50,8 +52,42 @@ struct RenderWorkerTests {
             var cut = WireReader(Array(writer.bytes.dropLast()))
             #expect(throws: WireError.self) { try WorkerRequest.decode(&cut) }
         }
+        let page = PageInfo(
+            index: 2, mediaBox: Rect(x: 0, y: 0, width: 612, height: 792),
+            cropBox: Rect(x: 10, y: 10, width: 500, height: 700),
+            rotation: 90, displaySize: Size(width: 700, height: 500), label: "iii")
+        let summary = DocumentSummary(
+            pageCount: 15_000, isRightToLeft: true, wasRepaired: true, firstPage: page,
+            labels: PageLabels(ranges: [
+                .init(start: 0, style: .lowerRoman, prefix: "", first: 1),
+                .init(start: 4, style: .decimal, prefix: "A-", first: 1),
+            ]), title: "Harbour")
+        var unlabelled = summary
+        unlabelled.labels = nil
+        unlabelled.title = nil
+        unlabelled.firstPage.label = nil
         let responses: [WorkerResponse] = [
-            .opened(pageCount: 15_000, isRightToLeft: true), .failed("no"), .drawn(.drawn(isDamaged: true)),
+            .opened(summary), .opened(unlabelled),
+            .openFailed(PDFError(.wrongPassword, path: "/srv/a.pdf", message: "cannot open /srv/a.pdf: wrong")),
+            .pageCount(15_000), .pageInfos([page, nil, page]), .done,
+            .annotations([
+                AnnotationInfo(
+                    objectNumber: 12, subtype: "Widget", rect: Rect(x: 1, y: 2, width: 3, height: 4),
+                    flags: [.locked, .hidden], contents: "c", author: "Ada", fieldType: .comboChoice, fieldName: "f",
+                    value: "Yes", options: ["Yes", "No"], maxLength: 20, isFieldReadOnly: true),
+                AnnotationInfo(objectNumber: 13, subtype: "FreeText", rect: Rect(x: 0, y: 0, width: 1, height: 1)),
+            ]),
+            .outline([
+                OutlineEntry(title: "Chapter 1", page: 0, depth: 0, isOpen: true),
+                OutlineEntry(title: "Web", page: nil, depth: 1, isOpen: false),
+            ]),
+            .presentation(PagePresentation()),
+            .presentation(
+                PagePresentation(
+                    duration: 2.5,
+                    transition: PageTransition(
+                        style: .wipe, duration: 0.5, direction: 90, isVertical: true, isOutward: true))),
+            .failed("no"), .drawn(.drawn(isDamaged: true)),
             .drawn(.drawn(isDamaged: false)), .drawn(.cancelled), .drawn(.failed("damaged")), .edited(nil),
             .edited("Yes"),
             .searchHits([SearchHit(rects: [Rect(x: 1, y: 2, width: 3, height: 4)]), SearchHit(rects: [])]),
