@@ -34,6 +34,10 @@ final class DocumentReloader {
     private var version = 0
     /// The page the version being opened is to show (nil: the page on screen now).
     private var requestedPage: Int?
+    /// The page the new version shows: the one asked for, else the one on screen.
+    private var pageToShow: Int {
+        requestedPage ?? session.reader?.view.dominantPage() ?? session.configuration.startPage
+    }
     /// Versions shown after the first.
     private(set) var reloads = 0
     /// Why the last new version was refused (nil once one was shown).
@@ -95,7 +99,7 @@ final class DocumentReloader {
         // In a worker of its own (with the render worker on): the reader never parses it.
         let open = session.backend.opener(
             path: path, password: session.configuration.password,
-            startPage: page ?? session.reader?.view.dominantPage() ?? session.configuration.startPage)
+            startPage: pageToShow)
         worker.submit {
             do throws(PDFError) {
                 let document = try open()
@@ -137,7 +141,7 @@ final class DocumentReloader {
             refuse("\(error)")
             return
         }
-        let current = requestedPage ?? session.reader?.view.dominantPage() ?? configuration.startPage
+        let current = pageToShow
         let page = current < document.pageCount ? current : min(configuration.startPage, document.pageCount - 1)
         try? reader.view.goToPage(page)
         let watch = loop.watch(reader.scheduler.wakeDescriptor) { [unowned self] in

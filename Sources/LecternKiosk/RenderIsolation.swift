@@ -154,7 +154,7 @@ final class WorkerBackend: DocumentBackend {
         worker.isClaimed = true
         return { () throws(PDFError) in
             let summary = try process.awaitOpen().get()
-            return WorkerDocument(process: process, summary: summary, password: password, claim: claim)
+            return WorkerDocument(process: process, summary: summary, claim: claim)
         }
     }
 

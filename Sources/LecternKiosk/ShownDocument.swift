@@ -13,7 +13,6 @@ import Synchronization
 /// opened the file); the methods do MuPDF work and wait for it: call them off the main thread.
 protocol ShownDocument: AnyObject, Sendable {
     var path: String { get }
-    var password: String? { get }
     /// The page count the file claims until the page sizes were read, then the page tree's.
     var pageCount: Int { get }
     /// MuPDF had to repair the file.
@@ -100,23 +99,20 @@ extension PDFDocument: ShownDocument {
 final class WorkerDocument: ShownDocument {
     let process: RenderProcess
     let path: String
-    let password: String?
-    let wasRepaired: Bool
     let summary: DocumentSummary
     /// Held while the document is: its worker is stopped once it is gone (`WorkerBackend`).
     let claim: WorkerClaim
     private let known: Mutex<(pageCount: Int, isRightToLeft: Bool)>
 
-    init(process: RenderProcess, summary: DocumentSummary, password: String?, claim: WorkerClaim) {
+    init(process: RenderProcess, summary: DocumentSummary, claim: WorkerClaim) {
         self.process = process
         path = process.documentPath
-        self.password = password
         self.summary = summary
         self.claim = claim
-        wasRepaired = summary.wasRepaired
         known = Mutex((summary.pageCount, summary.isRightToLeft))
     }
 
+    var wasRepaired: Bool { summary.wasRepaired }
     var pageCount: Int { known.withLock { $0.pageCount } }
     var isRightToLeft: Bool { known.withLock { $0.isRightToLeft } }
 

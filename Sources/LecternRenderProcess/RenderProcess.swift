@@ -333,37 +333,30 @@ public final class RenderProcess: @unchecked Sendable {
     ) -> Result<
         (blocks: [Rect], links: [PDFLink], characters: [PageCharacter]), WireError
     > {
-        switch ask(.pageText(page: page), page: page, cookie: nil, memory: .none) {
-        case .answer(.pageText(let blocks, let links, let characters)): .success((blocks, links, characters))
-        case .answer(.failed(let reason)), .failed(let reason): .failure(WireError(reason))
-        case .answer: .failure(WireError("the render worker answered a text request with something else"))
-        case .undrawable: .failure(WireError(TileContent.undrawableReason))
+        call(.pageText(page: page), page: page) {
+            if case .pageText(let blocks, let links, let characters) = $0 { (blocks, links, characters) } else { nil }
         }
     }
 
     /// Where `query` is found on `page`, searched in the worker. Any thread but the main one.
     public func search(_ query: SearchQuery, page: Int) -> Result<[SearchHit], WireError> {
-        switch ask(.search(query: query.text, page: page), page: page, cookie: nil, memory: .none) {
-        case .answer(.searchHits(let hits)): .success(hits)
-        case .answer(.failed(let reason)), .failed(let reason): .failure(WireError(reason))
-        case .answer: .failure(WireError("the render worker answered a search with something else"))
-        case .undrawable: .failure(WireError(TileContent.undrawableReason))
+        call(.search(query: query.text, page: page), page: page) {
+            if case .searchHits(let hits) = $0 { hits } else { nil }
         }
     }
 
     /// Applies `edit` in the worker (and in every worker started after it); returns the field's
     /// value afterwards for field edits. Any thread but the main one.
     public func edit(_ edit: DocumentEdit) -> Result<String?, WireError> {
-        switch ask(.edit(edit), page: edit.page ?? -1, cookie: nil, memory: .none) {
-        case .answer(.edited(let value)):
+        let result = call(.edit(edit), page: edit.page ?? -1) { response -> String?? in
+            if case .edited(let value) = response { .some(value) } else { nil }
+        }
+        if case .success = result {
             lock.lock()
             state.edits.append(edit)
             lock.unlock()
-            return .success(value)
-        case .answer(.failed(let reason)), .failed(let reason): return .failure(WireError(reason))
-        case .answer: return .failure(WireError("the render worker answered an edit with something else"))
-        case .undrawable: return .failure(WireError(failure: TileContent.undrawableReason))
         }
+        return result
     }
 
     private enum Outcome {
@@ -457,7 +450,7 @@ public final class RenderProcess: @unchecked Sendable {
     ) -> WorkerResponse? {
         guard receiveOpenAnswer(on: channel, of: worker) else { return nil }
 
-        if let reason = worker.openFailure { return .failed(reason) }
+        if let error = worker.openError { return .failed(error.description) }
         var shared: RenderCookie?
         if let tile { shared = RenderCookie(clearing: tile.memory) }
         // The channel's buffer goes once; a tile's own memory each time.
@@ -483,13 +476,14 @@ public final class RenderProcess: @unchecked Sendable {
         guard channel.awaitsOpen else { return true }
         guard let opened = receive(on: channel.socket) else { return false }
         channel.awaitsOpen = false
+        let path = settings.documentPath
         switch opened {
         case .opened(let summary): worker.summary = summary
-        case .openFailed(let error):
-            worker.openError = error
-            worker.openFailure = error.description
-        case .failed(let reason): worker.openFailure = reason
-        default: worker.openFailure = "the render worker answered the open with something else"
+        case .openFailed(let error): worker.openError = error
+        case .failed(let reason): worker.openError = PDFError(.damaged, path: path, message: reason)
+        default:
+            worker.openError = PDFError(
+                .damaged, path: path, message: "the render worker answered the open with something else")
         }
         return true
     }
@@ -605,8 +599,6 @@ final class Worker: @unchecked Sendable {
     let pid: Int32
     private var free: [Channel]
     private(set) var isDead = false
-    /// Why the document did not open in the worker.
-    var openFailure: String?
     /// The document as the worker opened it, or why it did not open.
     var summary: DocumentSummary?
     var openError: PDFError?

@@ -261,68 +261,49 @@ private final class WorkerDocument: @unchecked Sendable {
             let cookie = RenderCookie(sharedAt: buffer.memory)
             return .drawn(TileContent.draw(key, of: document, into: buffer.pixels, stride: stride, cookie: cookie))
         case let .pageText(page):
-            do throws(PDFError) {
+            return answering { () throws(PDFError) in
                 let characters = try document.pageCharacters(page: page).characters
                 return .pageText(
                     blocks: try document.textBlocks(page: page), links: try document.links(page: page),
                     characters: Array(characters.prefix(WorkerResponse.maximumCharacters)))
-            } catch {
-                return .failed(error.description)
             }
         case let .edit(edit):
-            do throws(PDFError) {
-                return .edited(try edit.apply(to: document))
-            } catch {
-                return .failed(error.description)
-            }
+            return answering { () throws(PDFError) in .edited(try edit.apply(to: document)) }
         case let .search(text, page):
             guard let query = SearchQuery(text) else { return .searchHits([]) }
-            do throws(PDFError) {
-                return .searchHits(try document.search(query, page: page))
-            } catch {
-                return .failed(error.description)
-            }
+            return answering { () throws(PDFError) in .searchHits(try document.search(query, page: page)) }
         case .pageTree:
-            do throws(PDFError) {
-                return .pageCount(try document.readPageTree().pageCount)
-            } catch {
-                return .failed(error.description)
-            }
+            return answering { () throws(PDFError) in .pageCount(try document.readPageTree().pageCount) }
         case let .pageInfos(range):
-            do throws(PDFError) {
-                return .pageInfos(try document.pageInfos(in: range).map { try? $0.get() })
-            } catch {
-                return .failed(error.description)
+            return answering { () throws(PDFError) in
+                .pageInfos(try document.pageInfos(in: range).map { try? $0.get() })
             }
         case .releasePageObjects:
             document.releasePageObjects()
             _ = trimHeap()
             return .done
         case let .annotations(page):
-            do throws(PDFError) {
-                return .annotations(try document.annotations(page: page).annotations.map(AnnotationInfo.init))
-            } catch {
-                return .failed(error.description)
+            return answering { () throws(PDFError) in
+                .annotations(try document.annotations(page: page).annotations.map(AnnotationInfo.init))
             }
         case .outline:
-            do throws(PDFError) {
-                return .outline(try document.outline())
-            } catch {
-                return .failed(error.description)
-            }
+            return answering { () throws(PDFError) in .outline(try document.outline()) }
         case let .presentation(page):
-            do throws(PDFError) {
-                return .presentation(try document.presentation(page: page))
-            } catch {
-                return .failed(error.description)
-            }
+            return answering { () throws(PDFError) in .presentation(try document.presentation(page: page)) }
         case let .save(path):
-            do throws(PDFError) {
+            return answering { () throws(PDFError) in
                 try document.saveIncrementally(to: path)
                 return .done
-            } catch {
-                return .failed(error.message)
             }
+        }
+    }
+
+    /// `body`'s answer, or the error it threw as a failed one.
+    private func answering(_ body: () throws(PDFError) -> WorkerResponse) -> WorkerResponse {
+        do throws(PDFError) {
+            return try body()
+        } catch {
+            return .failed(error.description)
         }
     }
 

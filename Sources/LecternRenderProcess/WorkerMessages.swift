@@ -48,8 +48,7 @@ public enum WorkerRequest: Sendable, Equatable {
             writer.put(limits.crashPage)
             writer.put(limits.isFiltered)
             writer.put(path)
-            writer.put(password ?? "")
-            writer.put(password != nil)
+            writer.put(optional: password)
             writer.put(preparePage)
             writer.put(edits.count)
             for edit in edits { edit.encode(into: &writer) }
@@ -93,13 +92,12 @@ public enum WorkerRequest: Sendable, Equatable {
             let limits = WorkerLimits(
                 addressSpace: try reader.int(), renderDelayMilliseconds: try reader.int(), crashPage: try reader.int(),
                 isFiltered: try reader.bool())
-            let path = try reader.string(), password = try reader.string()
-            let hasPassword = try reader.bool()
+            let path = try reader.string(), password = try reader.optionalString()
             let preparePage = try reader.int()
             var edits: [DocumentEdit] = []
             for _ in 0..<(try reader.count()) { edits.append(try DocumentEdit.decode(&reader)) }
             return .open(
-                path: path, password: hasPassword ? password : nil, preparePage: preparePage, edits: edits,
+                path: path, password: password, preparePage: preparePage, edits: edits,
                 limits: limits)
         case 2: return .render(try reader.tileKey(), stride: try reader.int(), ownMemory: try reader.bool())
         case 3: return .pageText(page: try reader.int())
@@ -271,8 +269,7 @@ public enum WorkerResponse: Sendable, Equatable {
             }
         case let .edited(value):
             writer.put(UInt8(6))
-            writer.put(value != nil)
-            writer.put(value ?? "")
+            writer.put(optional: value)
         case let .searchHits(hits):
             writer.put(UInt8(5))
             writer.put(hits.count)
@@ -324,9 +321,7 @@ public enum WorkerResponse: Sendable, Equatable {
             }
             return .searchHits(hits)
         case 6:
-            let hasValue = try reader.bool()
-            let value = try reader.string()
-            return .edited(hasValue ? value : nil)
+            return .edited(try reader.optionalString())
         case 7:
             let kind = try reader.string()
             return .openFailed(
