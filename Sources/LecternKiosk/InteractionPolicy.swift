@@ -25,10 +25,6 @@ enum InteractionPolicy {
             let name = component.name
             component.addActivationCondition { _, _, _ in policy().enables(name) }
         }
-        for component in [controller.selectText, controller.deselectText] {
-            let name = component.name
-            component.addActivationCondition { _, _, _ in policy().enables(name) }
-        }
         controller.openLinkAnnotation.addActivationCondition { [unowned session] context, point, _ in
             guard policy().enables("openLinkAnnotation"),
                 let target = session.reader?.pageText[context.page]?.links.first(where: { $0.rect.contains(point) })?

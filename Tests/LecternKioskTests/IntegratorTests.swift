@@ -19,6 +19,33 @@ struct IntegratorTests {
         try KioskHarness([Self.colors]) { $0.configureInteractions = configure }
     }
 
+    @Test("the policy adds each of its rules once: the conditions on every component, counted")
+    func policyConditionsCounted() throws {
+        let counts = Mutex<[String: Int]>([:])
+        let lectern = try running { controller in
+            // The integrator's hook runs after the policy's conditions are in place.
+            let components = [
+                controller.selectAnnotation, controller.deselectAnnotation, controller.transformAnnotation,
+                controller.editAnnotation, controller.openLinkAnnotation, controller.selectText,
+                controller.deselectText, controller.fastScroll, controller.smartZoom,
+                controller.toggleUserInterface,
+            ]
+            counts.withLock { table in
+                for component in components { table[component.name] = component.activationConditionCount }
+            }
+        }
+        #expect(lectern.settle())
+        // One "is this component enabled" rule each; the annotation rules (kinds, authors,
+        // locks) add one more to select, transform and edit.
+        let expected = [
+            "selectAnnotation": 2, "deselectAnnotation": 1, "transformAnnotation": 2, "editAnnotation": 2,
+            "openLinkAnnotation": 1, "selectText": 1, "deselectText": 1, "fastScroll": 1, "smartZoom": 1,
+            "toggleUserInterface": 1,
+        ]
+        #expect(counts.withLock { $0 } == expected)
+        try lectern.stop()
+    }
+
     @Test("an activation condition returning false blocks its component, and its callbacks do not run")
     func conditionBlocksComponent() throws {
         let log = Mutex<[String]>([])

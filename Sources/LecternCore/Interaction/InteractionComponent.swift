@@ -21,6 +21,10 @@ public class AnyInteractionComponent {
     /// The gesture recognizers that drive the component.
     public var gestureRecognizers: [GestureRecognizer] { [] }
 
+    /// How many activation conditions the component holds (a composite: the most any member
+    /// holds), so a test can see that a rule was added once.
+    public var activationConditionCount: Int { 0 }
+
     /// Whether the component would act at `point` (in `space`) now: its own precondition
     /// (an edge zone for fast scroll, …) and then its activation conditions, in order,
     /// stopping at the first false. Ignores `isEnabled`; runs no callback.
@@ -131,6 +135,8 @@ public final class InteractionComponent<Context: InteractionContext>: AnyInterac
 
     public override var gestureRecognizers: [GestureRecognizer] { recognizers }
 
+    public override var activationConditionCount: Int { conditions.count }
+
     /// Adds a condition, evaluated after those added before it; the point is in the
     /// context's `coordinateSpace`.
     public func addActivationCondition(_ condition: @escaping (Context, Point, CoordinateSpace) -> Bool) {
@@ -219,6 +225,8 @@ public final class InteractionComposite: AnyInteractionComponent {
     }
 
     public override var gestureRecognizers: [GestureRecognizer] { components.flatMap(\.gestureRecognizers) }
+
+    public override var activationConditionCount: Int { components.map(\.activationConditionCount).max() ?? 0 }
 
     /// Whether any member could act at `point`.
     public override func canActivate(at point: Point, in space: CoordinateSpace) -> Bool {
