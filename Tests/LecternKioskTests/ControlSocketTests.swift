@@ -179,13 +179,12 @@ struct ControlSocketTests {
         #expect(kiosk.lectern.page(atX: 640, y: 200) == 3)
     }
 
-    /// Runs `lectern ctl ARGUMENTS` as the user `kiosk` while the loop turns; its exit status
-    /// and output.
-    func ctlAsKioskUser(_ arguments: [String], kiosk: Kiosk) throws -> (status: Int32, output: String) {
+    /// Runs `lectern ctl ARGUMENTS` as `user` while the loop turns; its exit status and output.
+    func ctlAsKioskUser(_ arguments: [String], user: String, kiosk: Kiosk) throws -> (status: Int32, output: String) {
         let binary = try LecternProcess.lecternExecutable()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-        process.arguments = ["-u", "kiosk", "--", binary.path, "ctl"] + arguments
+        process.arguments = ["-u", user, "--", binary.path, "ctl"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -197,21 +196,37 @@ struct ControlSocketTests {
         return (process.terminationStatus, text)
     }
 
-    @Test("a peer of another user is refused, even when the socket file lets it connect; the policy's group admits it")
+    /// The unprivileged user `kiosk/install-deps` creates (LECTERN_USER, default kiosk): its
+    /// name, uid and primary gid, looked up, never assumed.
+    static func unprivilegedUser() -> (name: String, uid: uid_t, gid: gid_t)? {
+        let name = ProcessInfo.processInfo.environment["LECTERN_USER"] ?? "kiosk"
+        guard let entry = getpwnam(name) else {
+            Issue.record("no user '\(name)' to run lectern ctl as: kiosk/install-deps creates it")
+            return nil
+        }
+        return (name, entry.pointee.pw_uid, entry.pointee.pw_gid)
+    }
+
+    @Test(
+        "a peer of another user is refused, even when the socket file lets it connect; the policy's group admits it",
+        .enabled(if: geteuid() == 0, "runs lectern ctl as another user: needs root"))
     func wrongUser() throws {
+        guard let user = Self.unprivilegedUser() else { return }
         let kiosk = try Kiosk()
         // Open the way through the file system: only SO_PEERCRED stands between.
         #expect(chmod((kiosk.socket as NSString).deletingLastPathComponent, 0o711) == 0)
         #expect(chmod(kiosk.socket, 0o666) == 0)
-        let refused = try ctlAsKioskUser(["status", "--socket", kiosk.socket, "--json"], kiosk: kiosk)
+        let refused = try ctlAsKioskUser(["status", "--socket", kiosk.socket, "--json"], user: user.name, kiosk: kiosk)
         #expect(refused.status == 1, "\(refused.output)")
-        #expect(refused.output.contains("permission denied: uid 1001 may not use this socket"), "\(refused.output)")
+        #expect(
+            refused.output.contains("permission denied: uid \(user.uid) may not use this socket"), "\(refused.output)")
 
-        let admitted = try Kiosk(policy: "group = \"kiosk\"")
+        let group = String(cString: getgrgid(user.gid).pointee.gr_name)
+        let admitted = try Kiosk(policy: "group = \"\(group)\"")
         #expect(chmod((admitted.socket as NSString).deletingLastPathComponent, 0o711) == 0)
         var info = stat()
-        #expect(stat(admitted.socket, &info) == 0 && info.st_mode & 0o777 == 0o660 && info.st_gid == 1001)
-        let answered = try ctlAsKioskUser(["goto", "4", "--socket", admitted.socket], kiosk: admitted)
+        #expect(stat(admitted.socket, &info) == 0 && info.st_mode & 0o777 == 0o660 && info.st_gid == user.gid)
+        let answered = try ctlAsKioskUser(["goto", "4", "--socket", admitted.socket], user: user.name, kiosk: admitted)
         #expect(answered.status == 0, "\(answered.output)")
         #expect(answered.output.contains("page: 4 of 8"), "\(answered.output)")
     }

@@ -47,7 +47,7 @@ if command -v systemd-analyze >/dev/null && [[ -n $cc ]]; then
     fail "cannot build the unit's system call filter (Tests/e2e/unit-filter.py, unit-filter.c)"
   fi
 else
-  note "no systemd-analyze or C compiler: Lectern runs without the unit's system call filter"
+  fail "no systemd-analyze or C compiler to apply the unit's system call filter (run kiosk/install-deps)"
 fi
 
 log=$e2e_stage/cage.log

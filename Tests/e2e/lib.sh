@@ -27,10 +27,11 @@ note() { echo "     $e2e_name: $*"; }
 e2e_user() {
   if [[ $(id -u) -eq 0 ]]; then
     e2e_run_user=${LECTERN_USER:-kiosk}
-    if ! id "$e2e_run_user" >/dev/null 2>&1; then
-      useradd --create-home --shell /usr/sbin/nologin "$e2e_run_user"
-      note "created unprivileged user '$e2e_run_user' (compositors refuse to run as root)"
-    fi
+    id -u "$e2e_run_user" >/dev/null 2>&1 || {
+      fail "no user '$e2e_run_user' to run the compositor as (run kiosk/install-deps: it creates it)"
+      e2e_summary
+      exit 1
+    }
     as_user=(runuser -u "$e2e_run_user" --)
   else
     e2e_run_user=$(id -un)
