@@ -41,8 +41,10 @@ final class Home {
             shelf.show()
         }
         shelf.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
-        // A touch while pages turn by themselves stops them and goes home, and does nothing else.
-        input.onActivity = { [unowned idle, unowned attract] in
+        // A touch, click, key or wheel while pages turn by themselves stops them and goes home,
+        // and does nothing else; a pointer that only moves does not stop them.
+        input.onActivity = { [unowned idle, unowned attract] isPress in
+            if attract.isRunning, !isPress { return idle.restart() }
             let stopped = attract.stop()
             if stopped { idle.goHome() }
             return idle.restart() || stopped

@@ -27,9 +27,10 @@ final class InputRouter {
 
     /// Lets an integrator change what gestures do (see `KioskApp.configureInteractions`).
     var configureInteractions: ((InteractionController) -> Void)?
-    /// Called for every event (the idle countdown starts over); returns whether the event took a
-    /// countdown notice away (then the touch or click that did so does nothing else).
-    var onActivity: (() -> Bool)?
+    /// Called for every event (the idle countdown starts over) with whether it is a press (a
+    /// finger down, a button, a key, the wheel); returns whether the event took a countdown notice
+    /// away or stopped the attract loop (then the touch or click that did so does nothing else).
+    var onActivity: ((_ isPress: Bool) -> Bool)?
     /// Touches and the pointer button that took a notice away: their events go nowhere until
     /// they end (a visitor touching "to stay" must not turn a page as well).
     private var absorbedTouches: Set<Int> = []
@@ -82,7 +83,7 @@ final class InputRouter {
     func handle(_ raw: InputEvent) {
         var event = raw
         event.time = localTime(ofEventTime: raw.time)
-        var dismissed = onActivity?() ?? false
+        var dismissed = onActivity?(event.startsAction) ?? false
         defer { onChange?() }
         if chrome.qrCode != nil, event.isPress {
             chrome.clearNotice()
@@ -122,6 +123,8 @@ final class InputRouter {
         case .pointerButton(_, false) where absorbsButton:
             absorbsButton = false
             return true
+        case .key, .scroll:
+            return dismissing
         case .capabilitiesChanged:
             absorbedTouches.removeAll()
             absorbsButton = false
@@ -166,6 +169,15 @@ extension InputEvent {
     fileprivate var isPress: Bool {
         switch kind {
         case .touchDown, .pointerButton(_, true): true
+        default: false
+        }
+    }
+
+    /// A press, a key or the wheel: what a visitor does on purpose, as opposed to a pointer that
+    /// only moves (a touch panel seen as a pointer moves it just before it presses).
+    fileprivate var startsAction: Bool {
+        switch kind {
+        case .touchDown, .pointerButton(_, true), .key, .scroll: true
         default: false
         }
     }

@@ -105,4 +105,62 @@ struct AttractLoopTests {
         #expect(lectern.waitForPage(2))
         try lectern.stop()
     }
+
+    /// The reader on the presentation fixture with the chrome on tap, the attract loop running
+    /// (idle reset after 4 s, the loop 1 s later, a page every 2 s, cut).
+    func runningLoop() throws -> (KioskHarness, PolicyTests.PolicyDirectory) {
+        let policy = try PolicyTests.PolicyDirectory(
+            """
+            document = "\(Self.presentation)"
+            [idle]
+            reset = 4
+            countdown = 0
+            [attract]
+            after = 1
+            interval = 2
+            transition = "none"
+            """)
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        lectern.advance(by: 4.1)
+        _ = try waitForAdvance(lectern)
+        #expect(lectern.settle())
+        #expect(lectern.status.isAttractRunning && lectern.dominantPage == 2)
+        #expect(!lectern.status.isUserInterfaceVisible)
+        return (lectern, policy)
+    }
+
+    @Test("a touch in the middle of the page stops the loop and goes home; it does not open the chrome")
+    func touchStopsWithoutChrome() throws {
+        let (lectern, policy) = try runningLoop()
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 1)
+        #expect(!lectern.status.isAttractRunning)
+        #expect(lectern.dominantPage == 1)
+        #expect(!lectern.status.isUserInterfaceVisible, "the touch that stopped the loop does nothing else")
+        // The next tap acts as usual: it shows the chrome.
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 1)
+        #expect(lectern.status.isUserInterfaceVisible)
+        try lectern.stop()
+        _ = policy
+    }
+
+    @Test(
+        "a click (a touch panel seen as a pointer: it moves, then presses) stops the loop; it does not open the chrome")
+    func clickStopsWithoutChrome() throws {
+        let (lectern, policy) = try runningLoop()
+        #expect(lectern.compositor.pointerEnter(x: 100, y: 100))
+        lectern.turn()
+        lectern.click(x: 640, y: 360)
+        lectern.advance(by: 1)
+        #expect(!lectern.status.isAttractRunning)
+        #expect(lectern.dominantPage == 1)
+        #expect(!lectern.status.isUserInterfaceVisible, "the click that stopped the loop does nothing else")
+        lectern.click(x: 640, y: 360)
+        lectern.advance(by: 1)
+        #expect(lectern.status.isUserInterfaceVisible, "the next click acts as usual")
+        try lectern.stop()
+        _ = policy
+    }
 }
