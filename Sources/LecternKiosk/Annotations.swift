@@ -73,7 +73,7 @@ final class Annotations {
             navigation.reset()
             reset()
         }
-        navigation.partAbove = { [unowned self] in part(at: $0) }
+        navigation.partsAbove.append { [unowned self] in part(at: $0) }
         onChange = { [unowned presenter] in presenter.setNeedsFrame() }
     }
 

@@ -92,9 +92,7 @@ final class InputRouter {
         if absorb(event, dismissing: dismissed) || shelf.handle(event) { return }
         guard let reader = session.reader, let interactions else { return }
         if case .key(let key, _) = event.kind, annotations.handle(key) { return }
-        if navigation.handle(event, reader: reader) || chrome.handle(event, reader: reader)
-            || selectedText.handle(event)
-        {
+        if navigation.handle(event, reader: reader) || chrome.handle(event, reader: reader) {
             scheduleGestureDeadline()
             return
         }

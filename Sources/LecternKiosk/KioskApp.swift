@@ -243,6 +243,7 @@ public final class KioskApp {
         navigation.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         input.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         selectedText.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
+        navigation.partsAbove.append { [unowned selectedText] in selectedText.part(at: $0) }
         home.connect(
             session: session, reloader: reloader, chrome: chrome, input: input, idle: idle, presenter: presenter)
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }

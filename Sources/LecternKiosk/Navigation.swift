@@ -30,8 +30,9 @@ final class Navigation {
     private var thumbnailPages: [Int] = []
     /// Called when what the overlays show changed outside input (search results, outline read).
     var onChange: (() -> Void)?
-    /// Overlays above these that take touches first (the annotation bar and its keyboard).
-    var partAbove: ((Point) -> (any NavigationPart)?)?
+    /// Overlays above these that take touches and clicks first, in order (the annotation bar
+    /// and its keyboard, the selection's QR-code button).
+    var partsAbove: [(Point) -> (any NavigationPart)?] = []
 
     init(loop: EventLoop, session: DocumentSession, chrome: Chrome, logger: Logger) throws(SystemError) {
         self.loop = loop
@@ -206,7 +207,8 @@ final class Navigation {
     private func part(at point: Point, reader: Reader) -> (any NavigationPart)? {
         let size = session.screenSize
         let (width, height) = (Int(size.width), Int(size.height))
-        if let part = partAbove?(point) ?? search.part(at: point) { return part }
+        for above in partsAbove { if let part = above(point) { return part } }
+        if let part = search.part(at: point) { return part }
         if grid.isOpen { return grid }
         if outline.isOpen {
             if Scene.OutlinePanel.box(width: width, height: height).contains(point) { return outline }

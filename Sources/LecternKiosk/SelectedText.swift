@@ -21,8 +21,6 @@ final class SelectedText {
     private var offered: String?
     /// The QR-code button in the last frame, in surface units.
     private var qrButton: PixelBox?
-    /// A touch that went down on the button: its events go nowhere else until it ends.
-    private var buttonTouch: Int?
     /// Called when what is on screen changed.
     var onChange: (() -> Void)?
 
@@ -61,26 +59,11 @@ final class SelectedText {
 
     // MARK: Input
 
-    /// A tap on the QR-code button shows the selected text as a QR code (until the next tap);
-    /// returns whether the event was the button's.
-    func handle(_ event: InputEvent) -> Bool {
-        switch event.kind {
-        case .touchDown(let id, let location):
-            guard let qrButton, selection != nil, qrButton.contains(location) else { return false }
-            buttonTouch = id
-            return true
-        case .touchMotion(let id, _):
-            return id == buttonTouch
-        case .touchUp(let id) where id == buttonTouch:
-            buttonTouch = nil
-            showQRCode()
-            return true
-        case .touchCancel:
-            buttonTouch = nil
-            return false
-        default:
-            return false
-        }
+    /// The QR-code button under `point`, as a part that takes the whole touch or click and shows
+    /// the selected text as a QR code (until the next tap) when it ends; nil elsewhere.
+    func part(at point: Point) -> (any NavigationPart)? {
+        guard let qrButton, selection != nil, qrButton.contains(point) else { return nil }
+        return TapTarget { [unowned self] _, _ in showQRCode() }
     }
 
     private func showQRCode() {

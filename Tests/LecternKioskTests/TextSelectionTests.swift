@@ -282,4 +282,25 @@ struct TextSelectionQRCodeTests {
         #expect(try QRCodeTests().decoded(lectern, "selection-qr-closed") == "", "a tap closes it")
         try lectern.stop()
     }
+
+    @Test(
+        "a pointer click on the QR-code button shows the QR code too (touch panels that are pointers); a click closes it"
+    )
+    func qrCodeByClick() throws {
+        let lectern = try KioskHarness([TextSelectionTests.selection])
+        #expect(lectern.settle())
+        TextSelectionTests.longPress(lectern, at: try TextSelectionTests.word("aloud", page: 0, in: lectern))
+        let button = try #require(lectern.status.textSelection?.qrCodeButton)
+        #expect(lectern.compositor.pointerEnter(x: 10, y: 10))
+        lectern.turn()
+        lectern.click(x: Double(button.x + button.width / 2), y: Double(button.y + button.height / 2))
+        #expect(lectern.settle())
+        #expect(lectern.status.textSelection?.text == "aloud", "the click did not deselect")
+        #expect(try QRCodeTests().decoded(lectern, "selection-qr-click") == "aloud", "zbarimg reads the selection back")
+        let (x, y) = try TextSelectionTests.screen(lectern, page: 0, Point(x: 210, y: 200))
+        lectern.click(x: x, y: y)
+        #expect(lectern.settle())
+        #expect(try QRCodeTests().decoded(lectern, "selection-qr-click-closed") == "", "a click closes it")
+        try lectern.stop()
+    }
 }
