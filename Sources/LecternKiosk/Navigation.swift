@@ -76,6 +76,9 @@ final class Navigation {
         status.outline = outline.visibleTitles
         status.thumbnailsInFrame = thumbnailPages.count
         status.thumbnailPages = thumbnailPages
+        status.barOffset = bar.scroll.offset
+        status.gridOffset = grid.scroll.offset
+        status.outlineOffset = outline.scroll.offset
         status.search = session.reader.flatMap { search.status(for: $0) }
         return status
     }
@@ -188,6 +191,12 @@ final class Navigation {
             if pressed, let pointer { return begin(-1, at: pointer, time: event.time, reader: reader) }
             guard !pressed, let part = claims.removeValue(forKey: -1) else { return false }
             part.touchEnded(-1, time: event.time, reader: reader)
+            return true
+        case .scroll(let delta, let steps):
+            // The wheel belongs to the overlay under the pointer (it scrolls a list, and never
+            // turns the pages behind); the pages take it only where no overlay is.
+            guard let pointer, let part = part(at: pointer, reader: reader) else { return false }
+            (part as? ScrollingPart)?.scroll(by: delta, steps: steps)
             return true
         case .key(let key, _):
             return search.handle(key, reader: reader) || grid.handle(key) || outline.handle(key)

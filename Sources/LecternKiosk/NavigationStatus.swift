@@ -12,6 +12,10 @@ public struct NavigationStatus: Sendable, Equatable {
     public var thumbnailsInFrame = 0
     /// Their pages, left to right (row by row in the grid).
     public var thumbnailPages: [Int] = []
+    /// How far the thumbnail bar, the grid and the outline panel are scrolled, in screen units.
+    public var barOffset = 0.0
+    public var gridOffset = 0.0
+    public var outlineOffset = 0.0
     /// The search, while the search bar is open.
     public var search: SearchStatus?
 

@@ -6,8 +6,10 @@ import LecternCore
 class ScrollingPart: NavigationPart {
     var scroll = KineticScroll()
     private var gesture: ListGesture
+    private let axis: Axis
 
     init(axis: Axis) {
+        self.axis = axis
         gesture = ListGesture(axis: axis)
     }
 
@@ -16,6 +18,18 @@ class ScrollingPart: NavigationPart {
 
     /// Moves a flick on; returns whether it still moves.
     func advance(to now: Double) -> Bool { scroll.advance(to: now) }
+
+    /// How far one wheel detent moves a list: about two rows of the outline, half a thumbnail.
+    static let detent = 96.0
+
+    /// The wheel (`steps` detents) or a touchpad (`delta`, in screen units) moved the content
+    /// (positive: towards the end); a vertical wheel scrolls a horizontal list too.
+    func scroll(by delta: Point, steps: Point?) {
+        func along(_ point: Point) -> Double { axis == .horizontal && point.x != 0 ? point.x : point.y }
+        let distance = steps.map { along($0) * Self.detent } ?? along(delta)
+        guard distance != 0, !gesture.isActive else { return }
+        scroll.scroll(to: scroll.offset + distance)
+    }
 
     /// Lets go of a finger on it (the part closes or hides).
     func cancelTouches() { gesture.cancel(scroll: &scroll) }

@@ -1,5 +1,6 @@
 import Foundation
 import LecternCore
+import LecternRender
 import LecternTestSupport
 import Testing
 
@@ -156,6 +157,57 @@ struct WheelOnScreenTests {
         #expect(lectern.viewState == "page 4", "one page on, at zoom 1")
         #expect(lectern.page(atX: 640, y: 200) == 4)
         #expect(lectern.page(atX: 300, y: 200) == nil, "page 4 fitted: background beside it")
+        try lectern.stop()
+    }
+
+    @Test("the wheel over the Pages grid scrolls the grid, not the pages behind it")
+    func wheelScrollsGrid() throws {
+        let lectern = try ThumbnailGridTests.withGrid([try TextDocument.path(pages: 36)])
+        #expect(lectern.dominantPage == 1 && lectern.status.navigation.gridOffset == 0)
+        let before = lectern.status.navigation.thumbnailPages
+        enterPointer(lectern, x: 640, y: 400)
+        wheel(lectern, detents: 3)
+        #expect(lectern.status.navigation.isGridOpen)
+        #expect(lectern.status.navigation.gridOffset > 0, "the grid scrolled")
+        #expect(lectern.status.navigation.thumbnailPages != before, "other thumbnails show")
+        #expect(lectern.dominantPage == 1, "the pages behind stayed: \(lectern.viewState ?? "none")")
+        wheel(lectern, detents: -3)
+        #expect(lectern.status.navigation.gridOffset == 0, "and back")
+        try lectern.stop()
+    }
+
+    @Test("the wheel over the thumbnail bar scrolls the bar; over the page it still turns the page")
+    func wheelScrollsBar() throws {
+        let lectern = try KioskHarness([try TextDocument.path(pages: 36)])
+        #expect(lectern.settle(timeout: .seconds(30)))
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.35)
+        #expect(lectern.status.navigation.isThumbnailBarShown)
+        let offset = lectern.status.navigation.barOffset
+        enterPointer(lectern, x: 640, y: Double(ThumbnailBarTests.row))
+        wheel(lectern, detents: 4)
+        #expect(lectern.status.navigation.barOffset > offset, "the bar scrolled")
+        #expect(lectern.dominantPage == 1, "the pages behind stayed: \(lectern.viewState ?? "none")")
+        enterPointer(lectern, x: 640, y: 300)
+        wheel(lectern, detents: 1)
+        #expect(lectern.dominantPage == 2, "over the page, a detent turns it")
+        try lectern.stop()
+    }
+
+    @Test("the wheel over the Contents panel, or beside it, does not turn the pages behind it")
+    func wheelOverOutline() throws {
+        let lectern = try OutlineOnScreenTests.withChrome(OutlineOnScreenTests.outline)
+        let contents = Scene.Chrome.buttonBox(1)
+        OutlineOnScreenTests.tap(lectern, (Double(contents.x + 20), Double(contents.y + 20)))
+        #expect(lectern.status.navigation.isOutlineOpen)
+        let panel = OutlineOnScreenTests.panel
+        enterPointer(lectern, x: Double(panel.x + 100), y: Double(panel.y + 100))
+        wheel(lectern, detents: 2)
+        #expect(lectern.dominantPage == 1, "over the panel: \(lectern.viewState ?? "none")")
+        enterPointer(lectern, x: Double(panel.maxX + 100), y: 400)
+        wheel(lectern, detents: 2)
+        #expect(lectern.dominantPage == 1, "beside the open panel: \(lectern.viewState ?? "none")")
+        #expect(lectern.status.navigation.isOutlineOpen)
         try lectern.stop()
     }
 }
