@@ -46,6 +46,13 @@ public struct DocumentView: Sendable {
     public internal(set) var zoomScale: Double = 1
     /// The zoom of each spread that is not at zoom 1, under spread-based zooming.
     public internal(set) var spreadZooms: [Int: SpreadZoom] = [:]
+    /// How much of the viewport's edges something drawn over the pages covers (a search bar
+    /// and its keyboard): every offset may go that far past its bounds, so `reveal` can bring
+    /// what lies under them into view even on a fitted page. Drags across the paging axis stay
+    /// locked. Changing it moves the offsets back inside the new bounds.
+    public var obscuredInsets = EdgeInsets.zero {
+        didSet { if obscuredInsets != oldValue { clampAll() } }
+    }
 
     /// The page the reader last navigated to; it wins ties for the dominant page.
     var rememberedPage = 0

@@ -5,6 +5,14 @@ public struct OffsetBounds: Hashable, Sendable {
     /// The largest offset on each axis.
     public var upper: Point
 
+    /// The bounds grown by `insets`: an offset may go that far past each edge, so content can
+    /// be brought out from under what covers the viewport there (UIScrollView's content inset).
+    public func widened(by insets: EdgeInsets) -> OffsetBounds {
+        OffsetBounds(
+            lower: Point(x: lower.x - insets.left, y: lower.y - insets.top),
+            upper: Point(x: upper.x + insets.right, y: upper.y + insets.bottom))
+    }
+
     /// The offset moved into the bounds.
     public func clamp(_ p: Point) -> Point {
         Point(x: min(max(p.x, lower.x), upper.x), y: min(max(p.y, lower.y), upper.y))
@@ -73,8 +81,9 @@ extension DocumentView {
         return x
     }
 
-    /// The bounds of `contentOffset` at document zoom `scale` (at 1 under spread-based zooming).
-    public func documentOffsetBounds(scale: Double? = nil) -> OffsetBounds {
+    /// The bounds of `contentOffset` at document zoom `scale` (at 1 under spread-based zooming),
+    /// widened by `obscuredInsets` unless `obscured` is false.
+    public func documentOffsetBounds(scale: Double? = nil, obscured: Bool = true) -> OffsetBounds {
         let content = Rect(origin: .zero, size: layout.contentSize)
         var bounds = OffsetBounds.of(
             content: content, scale: scale ?? (layout.spreadBasedZooming ? 1 : zoomScale), viewport: viewportSize)
@@ -88,14 +97,16 @@ extension DocumentView {
                 bounds.upper.x = 0
             }
         }
-        return bounds
+        return obscured ? bounds.widened(by: obscuredInsets) : bounds
     }
 
-    /// The bounds of a zoomed spread's own offset at `scale`.
-    public func spreadOffsetBounds(spread: Int, scale: Double) -> OffsetBounds {
+    /// The bounds of a zoomed spread's own offset at `scale`, widened by `obscuredInsets`
+    /// unless `obscured` is false.
+    public func spreadOffsetBounds(spread: Int, scale: Double, obscured: Bool = true) -> OffsetBounds {
         let cell = zoomCell(forSpread: spread)
         let local = layout.frame(forSpread: spread).offsetBy(Point(x: -cell.minX, y: -cell.minY))
-        return OffsetBounds.of(content: local, scale: scale, viewport: viewportSize)
+        let bounds = OffsetBounds.of(content: local, scale: scale, viewport: viewportSize)
+        return obscured ? bounds.widened(by: obscuredInsets) : bounds
     }
 
     func clampedDocumentOffset(_ offset: Point, scale: Double) -> Point {
@@ -119,11 +130,11 @@ extension DocumentView {
         }
     }
 
-    /// The bounds of `target`'s offset.
-    public func bounds(of target: ScrollTarget) -> OffsetBounds {
+    /// The bounds of `target`'s offset (widened by `obscuredInsets` unless `obscured` is false).
+    public func bounds(of target: ScrollTarget, obscured: Bool = true) -> OffsetBounds {
         switch target {
-        case .document: documentOffsetBounds()
-        case .spread(let s): spreadOffsetBounds(spread: s, scale: spreadZooms[s]?.scale ?? 1)
+        case .document: documentOffsetBounds(obscured: obscured)
+        case .spread(let s): spreadOffsetBounds(spread: s, scale: spreadZooms[s]?.scale ?? 1, obscured: obscured)
         }
     }
 
@@ -184,7 +195,9 @@ extension DocumentView {
         let bounds = bounds(of: drag.target)
         if drag.target == .document && layout.spreadBasedZooming {
             // Paging never moves across the scroll axis.
-            if layout.scrollAxis == .horizontal { raw.y = bounds.lower.y } else { raw.x = bounds.lower.x }
+            // (It stays where it is: inside obscured insets a search may have moved it.)
+            let kept = bounds.clamp(drag.startOffset)
+            if layout.scrollAxis == .horizontal { raw.y = kept.y } else { raw.x = kept.x }
         }
         if case .spread = drag.target, layout.isPagingEnabled {
             // A zoomed spread pans to its edge; the rest of the movement along the scroll

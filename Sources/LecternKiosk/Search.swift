@@ -81,21 +81,41 @@ final class Search {
     /// Opens the search bar with the keyboard.
     func open() {
         isOpen = true
-        showsKeyboard = true
+        showKeyboard()
     }
 
     /// Closes the search: no bar, no keyboard, no highlights.
     func close() {
         cancel()
         isOpen = false
-        hideKeyboard()
         query = ""
         results = SearchResults()
+        hideKeyboard()
     }
 
+    private func showKeyboard() {
+        showsKeyboard = true
+        followCover()
+    }
+
+    /// The keyboard goes; the current hit, which may have been brought up above it, is brought
+    /// clear of what covers the screen's foot now (the thumbnail bar).
     private func hideKeyboard() {
         showsKeyboard = false
         keyboardPart.release()
+        followCover()
+        if let reader = session.reader, let current = results.current { reveal(current, reader: reader) }
+    }
+
+    /// Tells the pages how much of the screen the search bar, the keyboard and the chrome cover,
+    /// so a hit under them can be brought out even on a fitted page (nothing while closed).
+    func followCover() {
+        guard let reader = session.reader else { return }
+        let (width, height) = size
+        let free = uncovered
+        reader.view.obscuredInsets =
+            isOpen && width > 0 && height > 0
+            ? EdgeInsets(top: free.minY, left: 0, bottom: Double(height) - free.maxY, right: 0) : .zero
     }
 
     private func cancel() {
@@ -171,6 +191,12 @@ final class Search {
         if spreads.spreadIndex(forPage: position.page) != spreads.spreadIndex(forPage: reader.view.dominantPage()) {
             try? reader.view.goToPage(position.page)
         }
+        followCover()
+        reveal(position, reader: reader)
+    }
+
+    /// Scrolls the hit at `position` (on its page, already shown) clear of the bar and keyboard.
+    private func reveal(_ position: SearchResults.Position, reader: Reader) {
         guard let hit = results.hitsByPage[position.page]?[position.index], let first = hit.rects.first else { return }
         reader.view.reveal(
             hit.rects.dropFirst().reduce(first) { $0.union($1) }, onPage: position.page, within: uncovered)
@@ -269,7 +295,7 @@ extension Search {
         if Scene.SearchBar.closeButton(width: width, height: height).contains(point) {
             close()
         } else if Scene.SearchBar.field(width: width, height: height).contains(point) {
-            showsKeyboard = true
+            showKeyboard()
         } else if Scene.SearchBar.previousButton(width: width, height: height).contains(point) {
             previous(reader: reader)
         } else if Scene.SearchBar.nextButton(width: width, height: height).contains(point) {

@@ -212,6 +212,63 @@ struct SearchOnScreenTests {
         try lectern.stop()
     }
 
+    /// Where `rect` (PDF points of an A4 page) of page `index` is on screen, in pixels.
+    static func onScreen(
+        _ lectern: KioskHarness, _ rect: (x0: Double, y0: Double, x1: Double, y1: Double), page index: Int
+    ) -> Rect? {
+        guard let page = lectern.status.pagesOnScreen.first(where: { $0.page == index }) else { return nil }
+        let scale = Double(page.frame.width) / 595
+        return Rect(
+            x: Double(page.frame.x) + rect.x0 * scale, y: Double(page.frame.y) + (842 - rect.y1) * scale,
+            width: (rect.x1 - rect.x0) * scale, height: (rect.y1 - rect.y0) * scale)
+    }
+
+    @Test(
+        "a hit under the keyboard is brought above it, and above the thumbnail bar after Done, in every layout",
+        arguments: [
+            [], ["--spreads", "double"], ["--scroll", "continuous"],
+            ["--scroll", "continuous", "--direction", "vertical"], ["--binding", "right"],
+        ])
+    func revealsHitsUnderTheKeyboard(layout: [String]) throws {
+        // Fitted at 1280×720, page 3's Muller sits 520–555 px down: under the keyboard.
+        let lectern = try KioskHarness([Self.search] + layout)
+        #expect(lectern.settle())
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.35)
+        Self.tap(Scene.Chrome.buttonBox(1), on: lectern)
+        Self.type("muller", on: lectern)
+        #expect(lectern.settle())
+        #expect(lectern.status.navigation.search?.hitCount == 2)
+        Self.tap(Scene.SearchBar.nextButton(width: 1280, height: 720), on: lectern)
+        #expect(lectern.status.navigation.search?.currentHit == 1)
+        let bar = Scene.SearchBar.box(width: 1280, height: 720)
+        let hit = try #require(Self.onScreen(lectern, Self.muller3, page: 2), "page 3 on screen")
+        #expect(
+            hit.minY >= Double(bar.maxY) && hit.maxY <= Self.keyboard.frame.minY && hit.minX >= 0 && hit.maxX <= 1280,
+            "\(layout): the hit \(hit) is between the search bar (\(bar.maxY)) and the keyboard (\(Self.keyboard.frame.minY))"
+        )
+        #expect(Self.highlighted(lectern, Self.muller3, onPage: 2) > 0.3, "\(layout): and highlighted there")
+
+        // Done: the keyboard goes, the chrome's thumbnail bar stays; the hit is above the bar.
+        let done = try #require(Self.keyboard.keys.first { $0.action == .done })
+        lectern.tap(x: done.frame.midX, y: done.frame.midY)
+        #expect(lectern.settle())
+        #expect(lectern.status.navigation.isThumbnailBarShown)
+        let thumbnails = Scene.ThumbnailBar.box(width: 1280, height: 720)
+        let after = try #require(Self.onScreen(lectern, Self.muller3, page: 2), "page 3 on screen")
+        #expect(
+            after.minY >= Double(bar.maxY) && after.maxY <= Double(thumbnails.y),
+            "\(layout): after Done the hit \(after) is between the search bar and the thumbnail bar (\(thumbnails.y))")
+
+        // Closing the search puts the page back where it rests.
+        Self.tap(Scene.SearchBar.closeButton(width: 1280, height: 720), on: lectern)
+        #expect(lectern.status.navigation.search == nil)
+        if layout.isEmpty {
+            #expect(lectern.status.pagesOnScreen.first?.frame.y == 12, "fitted again: \(lectern.status.pagesOnScreen)")
+        }
+        try lectern.stop()
+    }
+
     @Test("a hardware keyboard types the query; Escape hides the keyboard, then closes the search")
     func hardwareKeyboard() throws {
         let lectern = try Self.withSearch(Self.search)

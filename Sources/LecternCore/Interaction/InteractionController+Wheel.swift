@@ -93,7 +93,7 @@ extension InteractionController {
     /// cannot move vertically (continuous horizontal mode, not zoomed in): down leads on,
     /// which is left under right-edge binding. The wheel and the up and down keys use it.
     func alongTheScrollAxis(_ motion: Point, in view: DocumentView) -> Point {
-        let bounds = view.bounds(of: view.activeScrollTarget)
+        let bounds = view.bounds(of: view.activeScrollTarget, obscured: false)
         guard view.layout.scrollAxis == .horizontal, bounds.upper.y - bounds.lower.y < 0.5 else { return motion }
         let sign = view.configuration.pageBinding.isRightToLeft ? -1.0 : 1.0
         return Point(x: motion.x + motion.y * sign, y: 0)
