@@ -113,6 +113,10 @@ final class ControlCommands {
         guard let reader = session.reader else { return .failure("no document is open") }
         let count = reader.view.pages.count
         guard let page = page ?? label.flatMap({ reader.document.pageIndex(forLabel: $0).map { $0 + 1 } }) else {
+            // A number too large to be a page number (the client sends it as a label).
+            if let label, !label.isEmpty, label.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                return .failure("page \(label) is out of range (1–\(count))")
+            }
             if let label { return .failure("no page is labelled \"\(label)\"") }
             return .failure("goto needs a page (counting from 1) or a label")
         }
@@ -140,7 +144,15 @@ final class ControlCommands {
         reloader.follow()
         reloader.reload(page: session.configuration.startPage)
         idle.restart()
-        return ControlReply(ok: true, status: status)
+        // The status of the document being opened, not of the one still on screen.
+        var opening = status
+        opening.document = path
+        opening.state = "opening"
+        opening.page = 0
+        opening.pageCount = 0
+        opening.viewState = nil
+        opening.zoom = 1
+        return ControlReply(ok: true, status: opening)
     }
 
     /// Whether `document` lies in the policy's `control.documents` directory (symbolic links and
@@ -177,11 +189,14 @@ final class ControlCommands {
 
     private func screenshot(to path: String?, reply: @escaping (ControlReply) -> Void) {
         guard let path, path.hasSuffix(".png") else { return reply(.failure("screenshot needs a path ending in .png")) }
-        guard let directory = session.configuration.operations.screenshotDirectory ?? defaultScreenshotDirectory,
-            Self.isInside(path, directory: directory, resolvingFile: false)
-        else {
+        let directory = session.configuration.operations.screenshotDirectory ?? defaultScreenshotDirectory
+        guard let directory, Self.isInside(path, directory: directory, resolvingFile: false) else {
+            let allowed = session.configuration.operations.screenshotDirectory.map { "\($0) (control.screenshots)" }
             return reply(
-                .failure("screenshots go in \(defaultScreenshotDirectory ?? "the policy's control.screenshots")"))
+                .failure(
+                    "screenshots go in "
+                        + (allowed ?? defaultScreenshotDirectory.map { "\($0) (control.screenshots names none)" }
+                            ?? "the directory control.screenshots names (it names none)")))
         }
         guard let buffer = presenter.lastCommitted else { return reply(.failure("nothing is on screen yet")) }
         let copy = FrameCopy(buffer)

@@ -30,6 +30,25 @@ public struct ControlRequest: Codable, Equatable, Sendable {
         self.path = path
         self.binding = binding
     }
+
+    private enum CodingKeys: String, CodingKey { case command, page, label, path, binding }
+
+    /// Reads `page` as any JSON number first: a decoder asked for an `Int` calls a fraction or
+    /// a number past `Int`'s range "not valid JSON", which would hide which field is wrong.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        command = try container.decode(String.self, forKey: .command)
+        if let number = try container.decodeIfPresent(Double.self, forKey: .page) {
+            guard number.rounded() == number, let whole = Int(exactly: number) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .page, in: container, debugDescription: "not a whole number in range")
+            }
+            page = whole
+        }
+        label = try container.decodeIfPresent(String.self, forKey: .label)
+        path = try container.decodeIfPresent(String.self, forKey: .path)
+        binding = try container.decodeIfPresent(String.self, forKey: .binding)
+    }
 }
 
 /// What a kiosk reports about itself (`status`).
@@ -99,6 +118,11 @@ extension ControlRequest {
         } catch DecodingError.typeMismatch(_, let context) where !context.codingPath.isEmpty {
             return .failure(
                 .invalid("\(context.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type"))
+        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+            // A number too large for its field, or a fraction where a whole number goes.
+            return .failure(
+                .invalid(
+                    "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is not a whole number in range"))
         } catch {
             return .failure(.invalid("not a JSON object: \(String(decoding: line.prefix(80), as: UTF8.self))"))
         }

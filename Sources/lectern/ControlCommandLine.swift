@@ -19,8 +19,14 @@ struct Ctl: ParsableCommand {
     @Argument(help: "status, goto, open, reset, reload, screenshot or binding.")
     var command: String
 
-    @Argument(help: "goto: the page or its label; open, screenshot: the path; binding: left or right.")
-    var argument: String?
+    /// The command's argument. Parsed as everything the options leave, so that `goto -1` is a
+    /// page (the kiosk says it is out of range), not an unknown option.
+    @Argument(
+        parsing: .allUnrecognized,
+        help: "goto: the page or its label; open, screenshot: the path; binding: left or right.")
+    var arguments: [String] = []
+
+    var argument: String? { arguments.first }
 
     @Option(
         help: ArgumentHelp(
@@ -37,6 +43,9 @@ struct Ctl: ParsableCommand {
         guard ControlRequest.commands.contains(command) else {
             throw ValidationError(
                 "unknown command \(command) (known: \(ControlRequest.commands.joined(separator: ", ")))")
+        }
+        guard arguments.count <= 1 else {
+            throw ValidationError("\(command) takes one argument, not \(arguments.joined(separator: " "))")
         }
         let needsArgument = ["goto", "open", "screenshot", "binding"].contains(command)
         if needsArgument, argument == nil { throw ValidationError("\(command) needs an argument") }

@@ -129,6 +129,9 @@ struct FastCommandLineTests {
         #expect(try Ctl.parse(["goto", "12"]).request == ControlRequest(command: "goto", page: 12))
         #expect(try Ctl.parse(["open", "/srv/a.pdf"]).request == ControlRequest(command: "open", path: "/srv/a.pdf"))
         #expect(try Ctl.parse(["status", "--json"]).request == ControlRequest(command: "status"))
+        // A negative page is the command's argument, not an option: the kiosk says it is out of range.
+        #expect(try Ctl.parse(["goto", "-1"]).request == ControlRequest(command: "goto", page: -1))
+        #expect(try Ctl.parse(["goto", "-1", "--json"]).json)
         for bad in [["explode"], ["goto"], ["status", "now"], ["screenshot"], ["reset", "--timeout", "0"]] {
             #expect(throws: (any Error).self, "\(bad)") { try Ctl.parse(bad) }
         }

@@ -110,6 +110,9 @@ struct ControlSocketTests {
         try FileManager.default.copyItem(atPath: LecternHarness.fixture("text-3pages.pdf"), toPath: other)
         let opened = try kiosk.ask(ControlRequest(command: "open", path: other))
         #expect(opened?.ok == true)
+        #expect(
+            opened?.status?.document == other && opened?.status?.state == "opening",
+            "the reply names the document being opened: \(String(describing: opened?.status))")
         #expect(lectern.wait { lectern.status.documentReloads == 1 })
         lectern.settle()
         let now = try #require(try kiosk.ask(ControlRequest(command: "status"))?.status)
@@ -135,9 +138,19 @@ struct ControlSocketTests {
             ("{\"command\": \"goto\", \"page\": 9}", "page 9 is out of range (1–8)"),
             ("{\"command\": \"goto\", \"page\": \"two\"}", "wrong type"),
             ("{\"command\": \"goto\", \"label\": \"iv\"}", "no page is labelled \"iv\""),
+            ("{\"command\": \"goto\", \"page\": 99999999999999999999}", "page is not a whole number in range"),
+            ("{\"command\": \"goto\", \"page\": 2.5}", "page is not a whole number in range"),
+            ("{\"command\": \"goto\", \"page\": -1}", "page -1 is out of range (1–8)"),
+            (
+                "{\"command\": \"goto\", \"label\": \"99999999999999999999\"}",
+                "page 99999999999999999999 is out of range (1–8)"
+            ),
             ("{\"command\": \"open\", \"path\": \"/etc/passwd\"}", "is not the policy's document"),
             ("{\"command\": \"open\", \"path\": \"\(kiosk.directory.path)/documents/../../x.pdf\"}", "is not"),
-            ("{\"command\": \"screenshot\", \"path\": \"\(outside)\"}", "screenshots go in"),
+            (
+                "{\"command\": \"screenshot\", \"path\": \"\(outside)\"}",
+                "screenshots go in \(kiosk.directory.path)/shots (control.screenshots)"
+            ),
             (
                 "{\"command\": \"screenshot\", \"path\": \"\(kiosk.directory.path)/shots/../x.png\"}",
                 "screenshots go in"
