@@ -29,6 +29,23 @@ final class DocumentSession {
             case .system(let error): "cannot show the document: \(error)"
             }
         }
+
+        /// What the screen tells a visitor: the file's name and a plain sentence. The full path
+        /// and MuPDF's own words ("invalid key in dict") are for the log (`description`).
+        var onScreen: String {
+            guard case .document(let error) = self else { return "Something went wrong on this kiosk." }
+            let name = error.path.split(separator: "/").last.map(String.init) ?? error.path
+            let reason =
+                switch error.kind {
+                case .fileNotFound: "the file is missing."
+                case .unreadable: "the file cannot be read."
+                case .notAPDF: "it is not a PDF document."
+                case .passwordRequired, .wrongPassword: "it is protected by a password."
+                case .noPages: "it has no pages."
+                default: "the file is damaged."
+                }
+            return name.isEmpty ? "The document cannot be shown: \(reason)" : "\(name): \(reason)"
+        }
     }
 
     enum WorkResult: Sendable {

@@ -193,7 +193,7 @@ final class FramePresenter {
         case .opening:
             document = .opening(title: fileName(session.configuration.documentPath), isLate: session.isFirstFrameLate)
         case .failed(let failure):
-            document = .failed(failure.description)
+            document = .failed(failure.onScreen)
         case .open(let reader):
             document = .open(plan ?? TilePlanner.Plan(), wasRepaired: reader.document.wasRepaired)
         }

@@ -10,6 +10,8 @@ public struct KioskStatus: Sendable {
     }
 
     public var document = Document.opening
+    /// Why the document cannot be shown, in full, as the log says it (the path, MuPDF's words).
+    public var documentError: String?
     /// The app was asked to stop (its loop ends after this turn).
     public var isStopping = false
     /// Where the reader is (nil until the document is open).
@@ -165,7 +167,9 @@ extension KioskApp {
         switch parts.session.phase {
         case .opening: status.document = .opening
         case .open(let reader): status.document = .open(pageCount: reader.view.pages.count)
-        case .failed(let failure): status.document = .failed(failure.description)
+        case .failed(let failure):
+            status.document = .failed(failure.onScreen)
+            status.documentError = failure.description
         }
         if let reader = parts.session.reader {
             status.viewState = reader.view.viewState()

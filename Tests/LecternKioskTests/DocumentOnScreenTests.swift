@@ -110,20 +110,24 @@ struct DocumentOnScreenTests {
     @Test(
         "bad documents keep Lectern up and show a readable message",
         arguments: [
-            ("does-not-exist.pdf", "no such file"),
-            ("not-a-pdf.pdf", "not a PDF"),
-            ("zero-pages.pdf", "no pages"),
-            ("encrypted.pdf", "password"),
+            ("does-not-exist.pdf", "the file is missing", "no such file"),
+            ("not-a-pdf.pdf", "it is not a PDF document", "not a PDF"),
+            ("zero-pages.pdf", "it has no pages", "no pages"),
+            ("encrypted.pdf", "it is protected by a password", "password"),
         ])
-    func badDocument(name: String, reason: String) throws {
+    func badDocument(name: String, reason: String, detail: String) throws {
         let lectern = try KioskHarness([LecternHarness.fixture(name)])
         #expect(lectern.settle())
         guard case .failed(let message) = lectern.status.document else {
             Issue.record("\(name) is not shown as failed: \(lectern.status.document)")
             return
         }
-        #expect(message.lowercased().contains(reason.lowercased()), "the message says why: \(message)")
-        #expect(message.contains(name), "and names the file: \(message)")
+        #expect(message == "\(name): \(reason).", "the screen names the file and says why plainly: \(message)")
+        #expect(!message.contains("/"), "no path on screen: \(message)")
+        let error = try #require(lectern.status.documentError)
+        #expect(
+            error.contains(LecternHarness.fixture(name)) && error.lowercased().contains(detail.lowercased()),
+            "the log keeps the path and the details: \(error)")
         let commit = try #require(lectern.lastCommit)
         #expect(!commit.isUniform, "never a blank screen")
         // The message card: bright text pixels in the middle band.

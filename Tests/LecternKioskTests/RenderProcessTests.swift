@@ -158,7 +158,9 @@ struct RenderProcessTests {
             Issue.record("the document opened: \(lectern.status.document)")
             return
         }
-        #expect(message.contains("MuPDF crashed opening it"), "\(message)")
+        #expect(message == "colors-8pages.pdf: the file is damaged.", "plain words on screen: \(message)")
+        let error = try #require(lectern.status.documentError)
+        #expect(error.contains("MuPDF crashed opening it"), "the details are in the log: \(error)")
         #expect(lectern.page(atX: 640, y: 360) == nil, "no page is shown")
         #expect(!lectern.status.isStopping)
         try lectern.stop()
