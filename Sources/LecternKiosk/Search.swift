@@ -31,6 +31,9 @@ final class Search {
     private var cookie: RenderCookie?
     private var pagesSearched = 0
     private var pageCount = 0
+    /// Where the reader was before a hit moved the view, and where the last hit left it: a
+    /// query that stops matching goes back there, unless the visitor moved on since.
+    private var origin: (before: ViewState, shown: ViewState)?
     /// Called when results arrived.
     var onChange: (() -> Void)?
     /// How many pixels at the bottom of a `width` × `height` screen the thumbnail bar and the
@@ -90,6 +93,7 @@ final class Search {
         isOpen = false
         query = ""
         results = SearchResults()
+        origin = nil
         hideKeyboard()
     }
 
@@ -134,7 +138,10 @@ final class Search {
         cancel()
         results = SearchResults()
         pagesSearched = 0
-        guard let reader = session.reader, let search = SearchQuery(query) else { return }
+        guard let reader = session.reader, let search = SearchQuery(query) else {
+            goBack()
+            return
+        }
         let cookie = RenderCookie()
         self.cookie = cookie
         let document = reader.document, generation = generation
@@ -178,6 +185,7 @@ final class Search {
         }
         if pagesSearched >= pageCount {
             logger.debug("search done: \(results.count) hits on \(results.pages.count) pages")
+            if results.count == 0 { goBack() }
         }
         onChange?()
     }
@@ -187,6 +195,16 @@ final class Search {
     private func show(_ position: SearchResults.Position, reader: Reader) {
         results.select(position)
         reader.view.stopAnimations()
+        let before = reader.view.viewState()
+        defer {
+            let shown = reader.view.viewState()
+            // The first hit that moves the view remembers where the visitor was.
+            if let origin, origin.shown == before {
+                self.origin = (origin.before, shown)
+            } else if shown != before {
+                origin = (before, shown)
+            }
+        }
         let spreads = reader.view.spreads
         if spreads.spreadIndex(forPage: position.page) != spreads.spreadIndex(forPage: reader.view.dominantPage()) {
             try? reader.view.goToPage(position.page)
@@ -210,6 +228,17 @@ final class Search {
         let top = Double(bar.y + bar.height)
         let bottom = isEditing ? keyboardPart.layout.frame.minY : Double(height - coveredBottom(width, height))
         return Rect(x: 0, y: top, width: Double(width), height: max(0, bottom - top))
+    }
+
+    /// No hit (any more): the view goes back to where the search found the visitor, if it is
+    /// still where the last hit left it.
+    private func goBack() {
+        guard let reader = session.reader, let origin else { return }
+        self.origin = nil
+        guard reader.view.viewState() == origin.shown else { return }
+        reader.view.stopAnimations()
+        try? reader.view.restore(origin.before)
+        onChange?()
     }
 
     func next(reader: Reader) { results.next().map { show($0, reader: reader) } }

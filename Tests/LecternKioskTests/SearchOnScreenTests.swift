@@ -269,6 +269,28 @@ struct SearchOnScreenTests {
         try lectern.stop()
     }
 
+    @Test("a query that stops matching takes the view back to where the search began, not where a prefix took it")
+    func noMatchGoesBack() throws {
+        let lectern = try KioskHarness([Self.search, "--page", "2"])
+        #expect(lectern.settle())
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.35)
+        Self.tap(Scene.Chrome.buttonBox(1), on: lectern)
+        Self.type("muller", on: lectern)
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 3, "the first hit from page 2 on is page 3's")
+        Self.type("x", on: lectern)
+        #expect(lectern.settle())
+        #expect(lectern.status.navigation.search?.hitCount == 0)
+        #expect(lectern.dominantPage == 2, "no match: back on page 2, where the visitor was")
+        // A match again: the view follows it again.
+        let backspace = try #require(Self.keyboard.keys.first { $0.action == .backspace })
+        lectern.tap(x: backspace.frame.midX, y: backspace.frame.midY)
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 3)
+        try lectern.stop()
+    }
+
     @Test("a hardware keyboard types the query; Escape hides the keyboard, then closes the search")
     func hardwareKeyboard() throws {
         let lectern = try Self.withSearch(Self.search)
