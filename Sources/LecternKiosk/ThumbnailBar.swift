@@ -12,8 +12,8 @@ import LecternRender
 /// when it appears and scrolls it back into view when the page changes.
 final class ThumbnailBar: ScrollingPart {
     let session: DocumentSession
-    /// The spread the bar last brought into view, while shown.
-    private var followed: Int?
+    /// The spread the bar last brought into view, while shown, and where it was in the strip.
+    private var followed: (spread: Int, frame: Rect)?
 
     init(session: DocumentSession) {
         self.session = session
@@ -47,12 +47,15 @@ final class ThumbnailBar: ScrollingPart {
         let view = reader.view
         guard view.pages.count > 0, !isMoving else { return }
         let current = view.spreads.spreadIndex(forPage: view.dominantPage())
-        guard current != followed else { return }
         let frame = layout.frame(ofSpread: current)
-        if followed == nil || frame.minX < scroll.offset || frame.maxX > scroll.offset + width {
+        guard current != followed?.spread || frame != followed?.frame else { return }
+        // The same spread elsewhere in the strip: the strip itself changed (it flipped with the
+        // binding): centre it again, as when the bar appears.
+        let stripChanged = current == followed?.spread
+        if followed == nil || stripChanged || frame.minX < scroll.offset || frame.maxX > scroll.offset + width {
             scroll.scroll(to: frame.midX - width / 2)
         }
-        followed = current
+        followed = (current, frame)
     }
 
     /// The thumbnails in view and the current spread's outline, in screen pixels.

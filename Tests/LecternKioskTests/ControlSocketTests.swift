@@ -327,4 +327,22 @@ struct ControlSocketTests {
         #expect(try !PDFDocument(path: Self.colors).isRightToLeft, "the source does not")
     }
 
+    @Test("after binding right and left the thumbnail bar shows the current page again (its strip flips)")
+    func bindingRecentresTheBar() throws {
+        let kiosk = try Kiosk([try TextDocument.path(pages: 36), "--page", "5"])
+        let lectern = kiosk.lectern
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.35)
+        #expect(lectern.status.navigation.isThumbnailBarShown)
+        #expect(lectern.status.navigation.thumbnailPages.contains(4), "page 5's thumbnail shows")
+        for binding in ["right", "left"] {
+            #expect(try kiosk.ask(ControlRequest(command: "binding", binding: binding))?.ok == true)
+            #expect(lectern.wait { lectern.status.readsRightToLeft == (binding == "right") })
+            lectern.settle()
+            #expect(lectern.status.navigation.isThumbnailBarShown)
+            #expect(
+                lectern.status.navigation.thumbnailPages.contains(4),
+                "binding \(binding): page 5's thumbnail shows: \(lectern.status.navigation.thumbnailPages)")
+        }
+    }
 }
