@@ -218,7 +218,7 @@ final class Navigation {
         let (width, height) = (Int(size.width), Int(size.height))
         for above in partsAbove { if let part = above(point) { return part } }
         if let part = search.part(at: point) { return part }
-        if grid.isOpen { return grid }
+        if grid.isOpen { return grid.closeButton(at: point) ?? grid }
         if outline.isOpen {
             if Scene.OutlinePanel.box(width: width, height: height).contains(point) { return outline }
             // A touch beside the panel closes it (and does nothing else).

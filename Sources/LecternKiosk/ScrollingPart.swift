@@ -63,6 +63,8 @@ class ScrollingPanel: ScrollingPart {
     func close() {
         isOpen = false
         cancelTouches()
+        // A flick stops where it is: a closed panel does not move (nor keep frames coming).
+        scroll.scroll(to: scroll.offset)
     }
 
     override func advance(to now: Double) -> Bool { isOpen && super.advance(to: now) }

@@ -103,11 +103,16 @@ final class ThumbnailGrid: ScrollingPanel {
 
     // MARK: Input
 
+    /// The Close button under `point`: a button of its own, not part of what scrolls, so a tap
+    /// on it closes the grid even while a flick moves the thumbnails (a touch on them only
+    /// stops the flick).
+    func closeButton(at point: Point) -> (any NavigationPart)? {
+        guard isOpen, Scene.ThumbnailSheet.closeButton(width: size.width, height: size.height).contains(point)
+        else { return nil }
+        return TapTarget { [unowned self] _, _ in close() }
+    }
+
     override func tapped(at tap: Point, reader: Reader) {
-        if Scene.ThumbnailSheet.closeButton(width: size.width, height: size.height).contains(tap) {
-            close()
-            return
-        }
         guard area.contains(tap) else { return }
         let point = Point(x: tap.x - origin.x, y: tap.y - origin.y)
         let layout = layout(for: reader)

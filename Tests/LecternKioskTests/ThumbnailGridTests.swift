@@ -157,6 +157,22 @@ struct ThumbnailGridTests {
         #expect(atStart[36] == atStart[15_000] && (14...28).contains(atStart[36] ?? 0), "at the start: \(atStart)")
     }
 
+    @Test("a tap on Close while the grid still moves after a flick closes it (it only stopped the flick)")
+    func closeWhileFlinging() throws {
+        let lectern = try Self.withGrid([try TextDocument.path(pages: 200)])
+        lectern.drag(from: (640, 650), to: (640, 150), steps: 5, interval: .nanoseconds(16_666_667))
+        for _ in 0..<90 {
+            lectern.clock.advance(by: KioskHarness.frame)
+            lectern.turn(wait: .milliseconds(1))
+        }
+        #expect(lectern.status.isAnimating, "1.5 s on, the grid still moves")
+        let close = Scene.ThumbnailSheet.closeButton(width: 1280, height: 720)
+        lectern.tap(x: Double(close.x + close.width / 2), y: Double(close.y + close.height / 2))
+        #expect(lectern.settle())
+        #expect(!lectern.status.navigation.isGridOpen, "one tap on Close closes the grid")
+        try lectern.stop()
+    }
+
     @Test("with a shelf, the Pages button sits after the back button: each does what it says")
     func besideTheBackButton() throws {
         let colors = LecternHarness.fixture("colors-8pages.pdf")
