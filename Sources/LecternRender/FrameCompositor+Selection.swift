@@ -36,7 +36,7 @@ extension FrameCompositor {
         guard let selection else { return }
         for handle in selection.handles {
             fillPixels(target, handle.stem(scale: scale), .selectionHandle, op: PIXMAN_OP_SRC)
-            fillPixels(target, handle.knob, .selectionHandle, op: PIXMAN_OP_SRC)
+            fillPixels(target, handle.knob, .selectionKnob, op: PIXMAN_OP_OVER)
         }
         if let button = selection.qrButton {
             paintButton(Scene.TextSelection.qrButtonLabel, in: button, font: bodyFont, into: target)

@@ -32,13 +32,15 @@ extension Scene {
             public var isStart: Bool
 
             /// A handle for `anchor` (the bottom of the text at the selection's end), in buffer pixels.
+            /// The knob's size and place are LecternCore's (`TextSelectionHandle.knob`), the
+            /// ones the controller's touch target is built around.
             public init(anchor: Point, isStart: Bool, scale: DisplayScale) {
-                let side = scale.pixels(18)
+                let side = scale.pixels(Int(TextSelectionHandle.knobSide))
                 let stem = scale.pixels(2)
                 let x = Int(anchor.x.rounded())
                 box = PixelBox(
                     x: isStart ? x - side + stem / 2 : x - stem / 2, y: Int(anchor.y.rounded()),
-                    width: side, height: side + scale.pixels(6))
+                    width: side, height: side + scale.pixels(Int(TextSelectionHandle.stemLength)))
                 self.isStart = isStart
             }
 
@@ -63,4 +65,6 @@ extension Color {
     public static let textSelection = Color(rgb: 0x9CC8FF)
     /// The selection handles.
     public static let selectionHandle = Color(rgb: 0x1E6FD9)
+    /// A handle's knob: see-through enough that the line it hangs over stays readable.
+    public static let selectionKnob = Color(rgb: 0x1E6FD9, alpha: 0xA0)
 }

@@ -108,6 +108,22 @@ struct TextSelectionTests {
         try lectern.stop()
     }
 
+    @Test("a handle is a finger-sized target (44 px): a finger near its outer corner still drags it")
+    func handleTargetIsFingerSized() throws {
+        let lectern = try KioskHarness([Self.selection])
+        #expect(lectern.settle())
+        Self.longPress(lectern, at: try Self.word("reads", page: 0, in: lectern))
+        #expect(lectern.status.textSelection?.text == "reads")
+        let rect = try Self.characters(0).characters[12].rect
+        let anchor = try Self.screen(lectern, page: 0, Point(x: rect.maxX, y: rect.minY))
+        // 28 px right of the stem and 34 px below the line: 44 px from the anchor, inside the
+        // knob's 44-px target, off the knob itself.
+        lectern.drag(from: (anchor.0 + 28, anchor.1 + 34), to: try Self.word("kiosk", page: 0, in: lectern))
+        lectern.settle()
+        #expect(lectern.status.textSelection?.text == "reads aloud\nquiet ki")
+        try lectern.stop()
+    }
+
     @Test("in continuous layout a handle drags the selection onto the next page")
     func handleDragAcrossPages() throws {
         let lectern = try KioskHarness([Self.selection, "--scroll", "continuous"])

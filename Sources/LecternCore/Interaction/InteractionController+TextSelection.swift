@@ -49,7 +49,8 @@ extension InteractionController {
         arena.add(textHandlePan)
     }
 
-    /// The handle whose anchor is within `handleReach` of `viewPoint`, if any.
+    /// The handle whose anchor is within `handleReach` of `viewPoint`, or whose knob's touch
+    /// target holds it, if any (the nearer anchor when both are).
     func handle(near viewPoint: Point) -> TextSelectionHandle? {
         guard let host, let selection = textSelectionState.selection else { return nil }
         var best: (TextSelectionHandle, Double)?
@@ -58,8 +59,10 @@ extension InteractionController {
             guard let characters = host.pageCharacters(onPage: page),
                 let anchor = selection.anchor(of: handle, in: characters)
             else { continue }
-            let distance = host.documentView.convert(anchor, from: .page(page), to: .view).distance(to: viewPoint)
-            if distance <= Self.handleReach, best == nil || distance < best!.1 { best = (handle, distance) }
+            let viewAnchor = host.documentView.convert(anchor, from: .page(page), to: .view)
+            let distance = viewAnchor.distance(to: viewPoint)
+            let reaches = distance <= Self.handleReach || handle.touchArea(anchor: viewAnchor).contains(viewPoint)
+            if reaches, best == nil || distance < best!.1 { best = (handle, distance) }
         }
         return best?.0
     }

@@ -78,4 +78,28 @@ public struct TextSelection: Hashable, Sendable {
 /// The two ends of a text selection, each with a handle the visitor drags.
 public enum TextSelectionHandle: Hashable, Sendable {
     case start, end
+
+    /// The knob's side, in view units: small, so that it hides little of the next line.
+    public static let knobSide = 18.0
+    /// How far the knob hangs below the text, in view units (the stem's length).
+    public static let stemLength = 6.0
+    /// The side of the square a finger may touch to take the handle, in view units: 44, the
+    /// smallest touch target the platform guides ask for (9 mm once the screen's size is known).
+    public static let touchTarget = 44.0
+
+    /// The knob of the handle whose text ends at `anchor` (the bottom of the last character's
+    /// line, in view units): beside the stem, outside the selection (left of the start, right
+    /// of the end), below the text.
+    public func knob(anchor: Point) -> Rect {
+        let side = Self.knobSide
+        return Rect(
+            x: self == .start ? anchor.x - side : anchor.x, y: anchor.y + Self.stemLength, width: side, height: side)
+    }
+
+    /// The square around the knob a finger may touch to take the handle.
+    public func touchArea(anchor: Point) -> Rect {
+        let knob = knob(anchor: anchor)
+        let side = Self.touchTarget
+        return Rect(x: knob.midX - side / 2, y: knob.midY - side / 2, width: side, height: side)
+    }
 }
