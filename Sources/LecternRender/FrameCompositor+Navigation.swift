@@ -191,8 +191,20 @@ extension FrameCompositor {
         }
         let status = Scene.SearchBar.statusArea(width: width, height: height)
         font.draw(
-            bar.status, x: status.x, baselineY: status.y + (status.height - font.lineHeight) / 2 + font.ascent,
-            color: .text, into: target)
+            Self.fitted(bar.status, width: status.width, font: font), x: status.x,
+            baselineY: status.y + (status.height - font.lineHeight) / 2 + font.ascent, color: .text, into: target)
+    }
+
+    /// The search status as it fits `width`: whole, else without the progress (" · 95%"),
+    /// else cut with "…" (it never runs into the buttons).
+    private static func fitted(_ status: String, width: Int, font: TextRenderer) -> String {
+        guard font.width(of: status) > width else { return status }
+        if let dot = status.firstIndex(of: "·") {
+            return fitted(String(status[..<dot]).trimmingSuffix(" "), width: width, font: font)
+        }
+        var cut = status
+        while !cut.isEmpty, font.width(of: cut + "…") > width { cut.removeLast() }
+        return cut + "…"
     }
 
     private func paint(_ keyboard: Scene.Keyboard, repaint: Region, into target: OpaquePointer) {
@@ -207,5 +219,14 @@ extension FrameCompositor {
             if let font = bodyFont { paintCentred(key.label, in: box, font: font, color: .text, into: target) }
         }
         repaint.clip(target)
+    }
+}
+
+extension String {
+    /// The string without `character` repeated at its end.
+    fileprivate func trimmingSuffix(_ character: Character) -> String {
+        var trimmed = self
+        while trimmed.last == character { trimmed.removeLast() }
+        return trimmed
     }
 }

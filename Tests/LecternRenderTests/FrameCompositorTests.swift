@@ -138,4 +138,30 @@ struct FrameCompositorTests {
         #expect(bright > 500, "the title and detail are drawn (\(bright) bright pixels)")
         #expect(buffer.pixel(2, 2) == Color.background.argb)
     }
+
+    @Test("a long search count stays clear of the ‹ button: the progress goes first, then the text is cut")
+    func searchCountFits() throws {
+        for status in ["130553 of 139600 · 95%", "Searching… 95%", "1 of 3"] {
+            let compositor = FrameCompositor(logger: logger)
+            let buffer = Buffer(width: 1280, height: 720)
+            var scene = Scene(width: 1280, height: 720)
+            scene.overlays.search = .init(query: "der", status: status, isEditing: false)
+            compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+            // From the end of the status area (the field's end + 256) into the ‹ button's left
+            // part, left of its glyph: no text.
+            let previous = Scene.SearchBar.previousButton(width: 1280, height: 720)
+            let from = Scene.SearchBar.field(width: 1280, height: 720).maxX + 256
+            var ink = 0
+            for y in previous.y..<previous.maxY {
+                for x in from..<(previous.x + 16) where (buffer.pixel(x, y) >> 8 & 0xFF) > 0xC0 { ink += 1 }
+            }
+            #expect(ink == 0, "\(status): \(ink) text pixels between the count and the ‹ glyph")
+            // The count itself is there.
+            var drawn = 0
+            for y in previous.y..<previous.maxY {
+                for x in (from - 244)..<from where (buffer.pixel(x, y) >> 8 & 0xFF) > 0xC0 { drawn += 1 }
+            }
+            #expect(drawn > 50, "\(status): the count is drawn")
+        }
+    }
 }
