@@ -92,6 +92,7 @@ extension DocumentView {
         to end: ViewSnapshot, target: ScrollTarget, duration: Double, curve: TimingCurve, at now: Double,
         page: Int? = nil
     ) {
+        if target == .document { notePageTurnOrigin() }
         let start = snapshot(of: target)
         guard start != end, duration > 0 else {
             setSnapshot(end, of: target)

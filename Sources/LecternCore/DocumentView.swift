@@ -67,6 +67,8 @@ public struct DocumentView: Sendable {
     var drag: DragState?
     /// The running pinch, if any.
     var pinch: PinchState?
+    /// The spread the view rested on when the page turn under way began (see `pageCurl()`).
+    var pageTurnOrigin: Int?
 
     /// Creates a view of a document.
     ///

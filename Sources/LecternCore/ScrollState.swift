@@ -162,6 +162,7 @@ extension DocumentView {
     public mutating func scroll(by delta: Point) {
         userChanged()
         animation = nil
+        notePageTurnOrigin()
         let target = activeScrollTarget
         setOffset(bounds(of: target).clamp(offset(of: target) + delta), of: target)
     }
@@ -170,6 +171,7 @@ extension DocumentView {
     public mutating func setContentOffset(_ offset: Point) {
         userChanged()
         animation = nil
+        notePageTurnOrigin()
         contentOffset = documentOffsetBounds().clamp(offset)
     }
 
@@ -180,6 +182,7 @@ extension DocumentView {
     public mutating func beginDrag() {
         userChanged()
         animation = nil
+        notePageTurnOrigin()
         let target = activeScrollTarget
         drag = DragState(
             target: target, startOffset: offset(of: target), startSpread: currentSpread,
