@@ -56,6 +56,12 @@ final class Region {
         return result
     }
 
+    func intersecting(_ other: Region) -> Region {
+        let result = Region()
+        pixman_region32_intersect(&result.region, &region, &other.region)
+        return result
+    }
+
     func intersecting(_ box: PixelBox) -> Region {
         let result = Region()
         pixman_region32_intersect_rect(

@@ -10,6 +10,9 @@ extension Scene {
     /// spine as `progress` goes from 0 to 1. The part past the fold lies folded back over the
     /// page: its back, the page mirrored and lightened, shaded towards the fold. Past the fold
     /// the next spread shows, darkened where the lifted paper casts its shadow.
+    ///
+    /// In double and cover spreads one leaf turns instead (`leaf`, drawn as `LeafFold` says):
+    /// the rest of both spreads lies still around it.
     public struct Curl: Equatable, Sendable {
         /// The lifting spread's pages, where they rest.
         public var top: [PageItem]
@@ -21,13 +24,20 @@ extension Scene {
         public var progress: Double
         /// The sheet lifts from its left edge and the fold moves right (right-edge binding).
         public var liftsFromLeft: Bool
+        /// In double and cover spreads, the leaf that turns: a page of `top` on its front, one
+        /// of `under` on its back.
+        public var leaf: PageCurl.Leaf?
 
-        public init(top: [PageItem], under: [PageItem], underShadow: Shadow?, progress: Double, liftsFromLeft: Bool) {
+        public init(
+            top: [PageItem], under: [PageItem], underShadow: Shadow?, progress: Double, liftsFromLeft: Bool,
+            leaf: PageCurl.Leaf? = nil
+        ) {
             self.top = top
             self.under = under
             self.underShadow = underShadow
             self.progress = progress
             self.liftsFromLeft = liftsFromLeft
+            self.leaf = leaf
         }
 
         /// The lifting sheet: its pages together.
@@ -67,6 +77,72 @@ extension Scene {
             let width = min(72, 8 + lifted / 3)
             return PixelBox(x: liftsFromLeft ? fold - width : fold, y: sheet.y, width: width, height: sheet.height)
         }
+    }
+}
+
+extension Scene.Curl {
+    /// Where the parts of a turning leaf (`Curl.leaf`) lie in one frame of the turn, in buffer
+    /// pixels.
+    ///
+    /// The leaf lies on one side of the spine, one page up (`held`: the front turning forward,
+    /// the back turning back), and lifts from that page's outer edge. Its free edge moves across
+    /// the book to where the other page's outer edge rests, and the part of the leaf it folds over
+    /// (`flap`) shows the other page from its outer edge, as much of it as the turn has gone:
+    /// at the end of the turn the other page lies where it rests. The held page shows beyond
+    /// the free edge as long as the free edge is on it; the rest of both spreads lies still
+    /// wherever the leaf does not cover it.
+    struct LeafFold: Equatable {
+        /// The page lying up as the leaf lifts, where it rests.
+        var held: Scene.PageItem
+        /// The page on the leaf's other side, where it will rest.
+        var other: Scene.PageItem
+        /// The held page lifts from its left edge: the free edge moves right.
+        var liftsFromLeft: Bool
+        /// The x of the free edge.
+        var freeEdge: Int
+        /// Where the folded-over part lies, `other` showing there moved right by `shift`.
+        var flap: PixelBox
+        var shift: Int
+        /// The part of the held page that still lies flat and shows.
+        var flat: PixelBox
+        /// The other pages of both spreads, where they rest.
+        var rest: [Scene.PageItem]
+
+        /// The x of the fold: the flap's edge away from the free edge.
+        var fold: Int { liftsFromLeft ? flap.x : flap.maxX }
+
+        /// `other` as it shows on the flap.
+        var shiftedOther: Scene.PageItem {
+            var page = other
+            page.frame = page.frame.offsetBy(dx: shift, dy: 0)
+            page.layers = page.layers.map {
+                Scene.Layer($0.source, rect: $0.rect.offsetBy(Point(x: Double(shift), y: 0)))
+            }
+            return page
+        }
+    }
+
+    /// The leaf's parts this frame; nil for a sheet that folds away (single-page spreads).
+    var leafFold: LeafFold? {
+        guard let leaf, let front = top.first(where: { $0.page == leaf.front }),
+            let back = under.first(where: { $0.page == leaf.back })
+        else { return nil }
+        let held = leaf.turnsBack ? back : front, other = leaf.turnsBack ? front : back
+        // How far the held page has turned away from where it lies.
+        let p = min(1, max(0, progress)), turned = leaf.turnsBack ? 1 - p : p
+        // Turning forward the front lifts from its outer edge; turning back, the back from its own.
+        let fromLeft = liftsFromLeft != leaf.turnsBack
+        let h = held.frame, o = other.frame
+        let start = fromLeft ? h.x : h.maxX, end = fromLeft ? o.maxX : o.x
+        let edge = start + Int((Double(end - start) * turned).rounded())
+        let width = Int((Double(o.width) * turned).rounded())
+        let flatStart = fromLeft ? max(h.x, edge) : h.x, flatEnd = fromLeft ? h.maxX : min(h.maxX, edge)
+        return LeafFold(
+            held: held, other: other, liftsFromLeft: fromLeft, freeEdge: edge,
+            flap: PixelBox(x: fromLeft ? edge - width : edge, y: o.y, width: width, height: o.height),
+            shift: fromLeft ? edge - o.maxX : edge - o.x,
+            flat: PixelBox(x: flatStart, y: h.y, width: max(0, flatEnd - flatStart), height: h.height),
+            rest: (top + under).filter { $0.page != leaf.front && $0.page != leaf.back })
     }
 }
 
@@ -166,6 +242,11 @@ extension FrameCompositor {
     /// Draws the whole frame's pages as a page curl: the next spread where the sheet has
     /// lifted off it, the flat part of the sheet, its back, and the shading.
     func paint(_ curl: Scene.Curl, in scene: Scene, target: OpaquePointer) {
+        if let leaf = curl.leafFold {
+            curlBack = nil
+            paint(leaf, in: scene, target: target)
+            return
+        }
         // Pages and the sheet are in buffer pixels.
         let frame = PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight)
         let flat = curl.flat.intersection(frame), back = curl.back.intersection(frame)
@@ -212,6 +293,46 @@ extension FrameCompositor {
         let free = PixelBox(
             x: curl.liftsFromLeft ? back.maxX : back.x - edge, y: back.y, width: edge, height: back.height)
         shade(target, free.intersection(flat), darkAt: curl.liftsFromLeft ? .minX : .maxX, alpha: 0.25)
+    }
+
+    /// Draws a leaf turning in a book: the pages at rest around it, where it lies flat, the part
+    /// folded over, and the shading.
+    func paint(_ leaf: Scene.Curl.LeafFold, in scene: Scene, target: OpaquePointer) {
+        let frame = PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight)
+        let flat = leaf.flat.intersection(leaf.held.visible), flap = leaf.flap.intersection(frame)
+        let uncovered = Region([frame]).subtracting(Region([flat, flap]))
+        // The background, and the shadows of the paper, around the pages at rest.
+        let around = uncovered.subtracting(Region(leaf.rest.map(\.visible)))
+        around.clip(target)
+        fillPixels(target, frame, scene.background, op: PIXMAN_OP_SRC)
+        let paper = leaf.rest.map { $0.frame.intersection($0.clip) } + [flat, flap]
+        around.intersecting(Region(paper.map { $0.offsetBy(dx: 3, dy: 4) })).clip(target)
+        fillPixels(target, frame, .pageShadow, op: PIXMAN_OP_OVER)
+        for page in leaf.rest { paintPage(page, repaint: uncovered, into: target) }
+        // The shadow the lifted paper casts beside the fold, on the pages beneath.
+        uncovered.intersecting(Region(leaf.rest.map(\.visible))).clip(target)
+        let fold = leaf.fold, cast = min(72, 8 + flap.width / 3)
+        shade(
+            target, PixelBox(x: leaf.liftsFromLeft ? fold - cast : fold, y: flap.y, width: cast, height: flap.height),
+            darkAt: leaf.liftsFromLeft ? .maxX : .minX, alpha: 0.5)
+        paintPage(leaf.held, repaint: Region([flat]), into: target)
+        paintPage(leaf.shiftedOther, repaint: Region([flap]), into: target)
+        pixman_image_set_clip_region32(target, nil)
+        guard !flap.isEmpty else { return }
+        // The paper curves away into the fold, and its free edge casts a shadow on what it lies on.
+        let band = min(flap.width, max(4, flap.width / 4))
+        shade(
+            target, PixelBox(x: leaf.liftsFromLeft ? fold : fold - band, y: flap.y, width: band, height: flap.height),
+            darkAt: leaf.liftsFromLeft ? .minX : .maxX, alpha: 0.3)
+        let edge = 16
+        Region(paper).subtracting(Region([flap])).clip(target)
+        shade(
+            target,
+            PixelBox(
+                x: leaf.liftsFromLeft ? leaf.freeEdge : leaf.freeEdge - edge, y: flap.y, width: edge,
+                height: flap.height),
+            darkAt: leaf.liftsFromLeft ? .minX : .maxX, alpha: 0.25)
+        pixman_image_set_clip_region32(target, nil)
     }
 
     /// Which side of a shaded box is darkest.

@@ -7,11 +7,11 @@ import Logging
 /// Frame time of a page-curl frame at 1920×1080 (target under 8 ms) from cached tiles, as the
 /// kiosk makes one: the document view's `pageCurl()`, the plan of both spreads, the scene, and
 /// compositing into the older of two buffers; over a sweep of fold positions across the
-/// page, one spread (a page) and two (a double spread, the widest sheet). References measured
-/// in the same run: a slide frame at the same paging offsets (the same planning and
-/// compositing without the curl), and one full-frame memcpy. The sheet's mirrored back is
-/// drawn as the fold uncovers it; a turn's first frame (a fifth of the way, as a tap's) is
-/// reported on its own.
+/// page, one spread (a page) and two (a double spread, where one leaf turns over the rest).
+/// References measured in the same run: a slide frame at the same paging offsets (the same
+/// planning and compositing without the curl), and one full-frame memcpy. A single page's
+/// mirrored back is drawn as the fold uncovers it; a turn's first frame (a fifth of the way,
+/// as a tap's) is reported on its own.
 func runCurlBenchmark(arguments: [String]) throws {
     guard let path = arguments.first else { throw BenchmarkError(description: "curl needs a PDF") }
     let width = 1920, height = 1080

@@ -99,4 +99,58 @@ struct CurlCompositingTests {
         #expect(isDarker(b.pixel(63, 50), than: blue), "the shadow beside the fold")
         #expect(b.pixel(45, 50) == blue, "the next page")
     }
+
+    /// A double spread's page at `x` (80 × 80 at y 10): `fill`, with `edge` in its 10 columns on
+    /// the `left` or right.
+    func bookPage(_ page: Int, x: Int, _ fill: UInt32, edge: UInt32, left: Bool) -> Scene.PageItem {
+        let image = RasterImage(width: 80, height: 80)
+        for y in 0..<80 {
+            for column in 0..<80 {
+                let atEdge = left ? column < 10 : column >= 70
+                image.pixels.storeBytes(
+                    of: atEdge ? edge : fill, toByteOffset: y * image.stride + column * 4, as: UInt32.self)
+            }
+        }
+        return Scene.PageItem(
+            page: page, frame: PixelBox(x: x, y: 10, width: 80, height: 80),
+            clip: PixelBox(x: 0, y: 0, width: 200, height: 100),
+            layers: [Scene.Layer(.image(image), rect: Rect(x: Double(x), y: 10, width: 80, height: 80))])
+    }
+
+    @Test("in a double spread the leaf's back is the next page, its outer edge at the free edge; the rest lies still")
+    func leafOfABook() {
+        // 0|1 over 2|3, the spine at x 100; 1 has a white outer edge, 2 a black one.
+        let white: UInt32 = 0xFFFF_FFFF, black: UInt32 = 0xFF00_0000, green: UInt32 = 0xFF43_A047
+        let top = [
+            bookPage(0, x: 20, red, edge: red, left: true), bookPage(1, x: 100, yellow, edge: white, left: false),
+        ]
+        let under = [
+            bookPage(2, x: 20, blue, edge: black, left: true), bookPage(3, x: 100, green, edge: green, left: true),
+        ]
+        func draw(progress: Double, turnsBack: Bool) -> FrameCompositorTests.Buffer {
+            let buffer = FrameCompositorTests.Buffer(width: 200, height: 100)
+            var scene = Scene(width: 200, height: 100)
+            scene.pages = top + under
+            scene.curl = Scene.Curl(
+                top: top, under: under, underShadow: nil, progress: progress, liftsFromLeft: false,
+                leaf: PageCurl.Leaf(front: 1, back: 2, turnsBack: turnsBack))
+            FrameCompositor(logger: Logger(label: "test")).draw(
+                scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+            return buffer
+        }
+        // Forward, a quarter: 1's free edge at 140, 2's outer 20 columns folded over 140…160.
+        let forward = draw(progress: 0.25, turnsBack: false)
+        #expect(forward.pixel(60, 50) == red, "0 stays")
+        #expect(forward.pixel(110, 50) == yellow, "1 flat up to its free edge")
+        #expect(forward.pixel(145, 50) == black && forward.pixel(152, 50) == blue, "2 from its outer edge, unmirrored")
+        #expect(isDarker(forward.pixel(162, 50), than: green) && forward.pixel(177, 50) == green, "3 beneath")
+        #expect(forward.pixel(10, 50) == Color.background.argb && forward.pixel(190, 50) == Color.background.argb)
+        // Back, a quarter from 2|3: 2's free edge at 60, 1's outer 20 columns folded over 40…60.
+        let back = draw(progress: 0.75, turnsBack: true)
+        #expect(back.pixel(22, 50) == red, "0 beneath")
+        #expect(isDarker(back.pixel(38, 50), than: red), "the shadow the fold casts on it")
+        #expect(back.pixel(47, 50) == yellow && back.pixel(55, 50) == white, "1 from its outer edge, unmirrored")
+        #expect(back.pixel(80, 50) == blue, "2 flat from its free edge")
+        #expect(back.pixel(105, 50) == green && back.pixel(175, 50) == green, "3 stays")
+    }
 }

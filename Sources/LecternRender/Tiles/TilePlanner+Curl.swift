@@ -23,7 +23,7 @@ extension TilePlanner {
         }
         plan.curl = Scene.Curl(
             top: plan.pages.filter { lifting.contains($0.page) }, under: under, underShadow: shadow,
-            progress: curl.progress, liftsFromLeft: curl.liftsFromLeft)
+            progress: curl.progress, liftsFromLeft: curl.liftsFromLeft, leaf: curl.leaf)
         return plan
     }
 }
