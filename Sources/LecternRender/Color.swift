@@ -39,7 +39,9 @@ public struct Color: Equatable, Sendable {
 }
 
 extension Color {
-    public static let chrome = Color(rgb: 0x1B1E23, alpha: 225)
+    /// The title bar's and scrubber's ground: solid, the same as the thumbnail bar's between
+    /// them, so the chrome reads as one thing over any page.
+    public static let chrome = Color(rgb: 0x1B1E23)
 
     public func withAlpha(_ alpha: UInt8) -> Color {
         Color(red: red, green: green, blue: blue, alpha: alpha)

@@ -300,8 +300,8 @@ public final class FrameCompositor {
     private func paint(_ chrome: Scene.Chrome, in scene: Scene, target: OpaquePointer) {
         let boxes = chromeBoxes(in: scene)
         let top = boxes[0], bottom = boxes[1]
-        fill(target, top, .chrome, op: PIXMAN_OP_OVER)
-        fill(target, bottom, .chrome, op: PIXMAN_OP_OVER)
+        fill(target, top, .chrome, op: PIXMAN_OP_SRC)
+        fill(target, bottom, .chrome, op: PIXMAN_OP_SRC)
         // The scrubber: a track with the current position.
         let track = Scene.Chrome.scrubberTrack(width: scene.width, height: scene.height)
         fill(target, track, .secondaryText.withAlpha(110), op: PIXMAN_OP_OVER)

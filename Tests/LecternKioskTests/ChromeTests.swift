@@ -28,6 +28,29 @@ struct ChromeTests {
         return (Double(track.x) + fraction * Double(track.width), Double(track.y + track.height / 2))
     }
 
+    @Test(
+        "the title bar, the thumbnail bar and the scrubber have one look: the same solid ground over page and background"
+    )
+    func oneLook() throws {
+        let lectern = try KioskHarness([LecternHarness.fixture("colors-8pages.pdf")])
+        #expect(lectern.settle())
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.35)
+        #expect(lectern.status.isUserInterfaceVisible)
+        let commit = try #require(lectern.lastCommit)
+        let ground = Color.thumbnailGround.argb
+        let title = Scene.Chrome.titleBar(width: 1280, height: 720)
+        let scrubber = Scene.Chrome.scrubberBar(width: 1280, height: 720)
+        let bar = Scene.ThumbnailBar.box(width: 1280, height: 720)
+        // Over the page (x 640) and over the background (x 1260), away from buttons and labels.
+        for x in [640, 1260] {
+            #expect(commit.pixel(x: x, y: title.y + 2) == ground, "title bar at x \(x)")
+            #expect(commit.pixel(x: x, y: scrubber.maxY - 2) == ground, "scrubber at x \(x)")
+        }
+        #expect(commit.pixel(x: 4, y: bar.y + 2) == ground, "thumbnail bar")
+        try lectern.stop()
+    }
+
     @Test("a finger on the scrubber goes to the page under it and follows the drag; it is not a page gesture")
     func touchDrag() throws {
         let lectern = try withChrome()
