@@ -2,7 +2,7 @@
 // Lectern: a fullscreen PDF reader for touchscreen kiosks (Wayland, MuPDF, Pixman).
 import PackageDescription
 
-/// MuPDF is static only on Debian; this is the link order that resolves (see README).
+/// MuPDF is static only on Debian; this is the link order that resolves.
 /// The libraries only MuPDF uses are linked statically too (`-l:libNAME.a`, Debian's -dev
 /// packages ship them): five shared libraries fewer to load and relocate at every start.
 /// HarfBuzz, FreeType and zlib stay shared: fcft loads them as well, and two copies in one
@@ -61,7 +61,7 @@ let package = Package(
             publicHeadersPath: "include"
         ),
 
-        // Swift modules (ARCHITECTURE.md).
+        // Swift modules (README.md, "The repository").
         .target(
             name: "LecternCore",
             // The standard library's rounding and squareRoot call libm; nothing else here links it.
