@@ -25,7 +25,7 @@ final class Implementations {
             },
             frame: { _, resource, id in object(resource, Surface.self).frame(id: id) },
             set_opaque_region: { _, _, _ in },
-            set_input_region: { _, _, _ in },
+            set_input_region: { _, resource, region in object(resource, Surface.self).setInputRegion(region) },
             commit: { _, resource in object(resource, Surface.self).commit() },
             set_buffer_transform: { _, _, _ in },
             set_buffer_scale: { _, resource, scale in object(resource, Surface.self).setBufferScale(scale) },
@@ -37,8 +37,26 @@ final class Implementations {
     let region = allocate(
         wl_region_interface(
             destroy: { _, resource in wl_resource_destroy(resource) },
-            add: { _, _, _, _, _, _ in },
+            add: { _, resource, _, _, width, height in
+                object(resource, Region.self).add(width: width, height: height)
+            },
             subtract: { _, _, _, _, _, _ in }))
+
+    let subcompositor = allocate(
+        wl_subcompositor_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            get_subsurface: { _, resource, id, surface, parent in
+                object(resource, SubcompositorResource.self).getSubsurface(id: id, surface: surface!, parent: parent!)
+            }))
+
+    let subsurface = allocate(
+        wl_subsurface_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            set_position: { _, resource, x, y in object(resource, Subsurface.self).setPosition(x: x, y: y) },
+            place_above: { _, _, _ in },
+            place_below: { _, _, _ in },
+            set_sync: { _, resource in object(resource, Subsurface.self).setSynchronized(true) },
+            set_desync: { _, resource in object(resource, Subsurface.self).setSynchronized(false) }))
 
     let output = allocate(
         wl_output_interface(
@@ -182,6 +200,7 @@ final class Implementations {
 
     func deallocate() {
         compositor.deallocate(); surface.deallocate(); region.deallocate(); output.deallocate()
+        subcompositor.deallocate(); subsurface.deallocate()
         seat.deallocate(); pointer.deallocate(); keyboard.deallocate(); touch.deallocate()
         xdgWmBase.deallocate(); xdgPositioner.deallocate(); xdgSurface.deallocate()
         xdgToplevel.deallocate(); xdgPopup.deallocate(); viewporter.deallocate(); viewport.deallocate()

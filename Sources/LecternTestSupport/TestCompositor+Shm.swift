@@ -7,13 +7,47 @@ extension TestCompositor {
     /// Copies a committed shm buffer into a `Commit`, then releases it (`autoRelease`) or keeps
     /// it busy. A buffer that is not shm is a protocol error here.
     func record(buffer: WLResource, surface: Surface, surfaceDamage: [DamageRect], bufferDamage: [DamageRect]) {
+        let timestamp = ContinuousClock.now
+        guard let (width, height, format, pixels) = copyPixels(of: buffer, surface: surface) else { return }
+
+        let xdgSurface = surface.xdgSurface
+        commits.append(
+            Commit(
+                sequence: nextCommitSequence, timestamp: timestamp, width: width, height: height, format: format,
+                pixels: pixels, surfaceDamage: surfaceDamage, bufferDamage: bufferDamage,
+                configureAcked: xdgSurface.map { $0.lastAckedSerial == $0.lastSentSerial } ?? true,
+                ackedConfigureSerial: xdgSurface?.lastAckedSerial ?? 0,
+                bufferScale: surface.bufferScale, viewportDestination: surface.viewportDestination,
+                title: xdgSurface?.toplevel?.state.title))
+        nextCommitSequence += 1
+        if let limit = commitHistoryLimit.map({ max(1, $0) }), commits.count > limit {
+            commits.removeFirst(commits.count - limit)
+        }
+
+        releaseOrKeep(buffer)
+    }
+
+    /// Releases a buffer whose pixels were copied (`autoRelease`), or keeps it busy.
+    func releaseOrKeep(_ buffer: WLResource) {
+        let busy = BusyBuffer(resource: buffer)
+        if autoRelease {
+            busy.release()
+        } else {
+            busyBuffers.append(busy)
+        }
+    }
+
+    /// A copy of a committed shm buffer's pixels (`Commit.pixels`); nil, after a protocol error
+    /// on `surface`, for a buffer that is not shm.
+    func copyPixels(
+        of buffer: WLResource, surface: Surface
+    ) -> (width: Int, height: Int, format: ShmFormat, pixels: [UInt32])? {
         guard let shm = wl_shm_buffer_get(buffer) else {
             postError(
                 surface.resource, code: UInt32(WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue),
                 "the test compositor only takes wl_shm buffers")
-            return
+            return nil
         }
-        let timestamp = ContinuousClock.now
         let width = Int(wl_shm_buffer_get_width(shm)), height = Int(wl_shm_buffer_get_height(shm))
         let stride = Int(wl_shm_buffer_get_stride(shm))
         let format = ShmFormat(rawValue: wl_shm_buffer_get_format(shm))
@@ -36,27 +70,7 @@ extension TestCompositor {
         } else {
             protocolErrors.append("committed a \(format) buffer; pixels not copied")
         }
-
-        let xdgSurface = surface.xdgSurface
-        commits.append(
-            Commit(
-                sequence: nextCommitSequence, timestamp: timestamp, width: width, height: height, format: format,
-                pixels: pixels, surfaceDamage: surfaceDamage, bufferDamage: bufferDamage,
-                configureAcked: xdgSurface.map { $0.lastAckedSerial == $0.lastSentSerial } ?? true,
-                ackedConfigureSerial: xdgSurface?.lastAckedSerial ?? 0,
-                bufferScale: surface.bufferScale, viewportDestination: surface.viewportDestination,
-                title: xdgSurface?.toplevel?.state.title))
-        nextCommitSequence += 1
-        if let limit = commitHistoryLimit.map({ max(1, $0) }), commits.count > limit {
-            commits.removeFirst(commits.count - limit)
-        }
-
-        let busy = BusyBuffer(resource: buffer)
-        if autoRelease {
-            busy.release()
-        } else {
-            busyBuffers.append(busy)
-        }
+        return (width, height, format, pixels)
     }
 }
 

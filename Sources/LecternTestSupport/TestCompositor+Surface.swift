@@ -41,8 +41,15 @@ final class CompositorResource: ResourceObject {
     }
 }
 
-/// A region: accepted and ignored (the test compositor has no input or opaque regions).
-final class Region: ResourceObject {}
+/// A region: only whether it is empty is kept (a surface's input region: `SubsurfaceState.takesInput`).
+/// Subtracted rectangles are not: a region made by subtracting everything counts as not empty.
+final class Region: ResourceObject {
+    private(set) var isEmpty = true
+
+    func add(width: Int32, height: Int32) {
+        if width > 0 && height > 0 { isEmpty = false }
+    }
+}
 
 /// A frame callback, answered by `TestCompositor.sendFrameCallbacks()`.
 final class Callback: ResourceObject {}
@@ -74,6 +81,12 @@ final class Surface: ResourceObject {
     private var hasEnteredOutputs = false
     /// The xdg_surface that gave this surface its role, if any.
     weak var xdgSurface: XdgSurface?
+    /// The wl_subsurface that gave this surface its role, if any.
+    weak var subsurfaceRole: Subsurface?
+    /// `wl_surface.set_input_region` pending (nil: unchanged), and in effect: whether input on
+    /// the surface reaches it (false: an empty input region).
+    private var pendingTakesInput: Bool?
+    private(set) var takesInput = true
 
     override init(compositor: TestCompositor, resource: WLResource) {
         compositor.objectCounter += 1
@@ -110,6 +123,11 @@ final class Surface: ResourceObject {
     func damageBuffer(_ rect: DamageRect) { pendingBufferDamage.append(rect) }
     func setBufferScale(_ scale: Int32) { pendingScale = scale }
 
+    /// `wl_surface.set_input_region`: nil is the whole surface.
+    func setInputRegion(_ region: WLResource?) {
+        pendingTakesInput = region.map { !ResourceObject.from($0, as: Region.self).isEmpty } ?? true
+    }
+
     func frame(id: UInt32) {
         if let callback = compositor.makeResource(
             client: client, interface: compositor.interfaces.callback,
@@ -132,6 +150,15 @@ final class Surface: ResourceObject {
         pendingSurfaceDamage.removeAll()
         pendingBufferDamage.removeAll()
 
+        if let pendingTakesInput {
+            takesInput = pendingTakesInput
+            self.pendingTakesInput = nil
+        }
+        if let subsurfaceRole {
+            committedAsSubsurface(subsurfaceRole)
+            return
+        }
+
         if pendingAttach {
             pendingAttach = false
             let buffer = pendingBuffer
@@ -146,7 +173,25 @@ final class Surface: ResourceObject {
                 isMapped = false
             }
         }
+        for child in compositor.subsurfaces(of: self) { child.parentCommitted() }
         xdgSurface?.surfaceCommitted()
+    }
+
+    /// A subsurface's commit: its buffer is kept by its role, not recorded as a frame.
+    private func committedAsSubsurface(_ role: Subsurface) {
+        var buffer: SubsurfaceState?
+        let detached = pendingAttach && pendingBuffer == nil
+        if pendingAttach, let resource = pendingBuffer {
+            if let (width, height, format, pixels) = compositor.copyPixels(of: resource, surface: self) {
+                buffer = SubsurfaceState(width: width, height: height, format: format, pixels: pixels)
+                compositor.releaseOrKeep(resource)
+            }
+        }
+        pendingAttach = false
+        dropPendingBuffer()
+        isMapped = buffer != nil || (isMapped && !detached)
+        role.committed(buffer: buffer, detached: detached, takesInput: takesInput)
+        for child in compositor.subsurfaces(of: self) { child.parentCommitted() }
     }
 
     private func enterOutputsOnce() {

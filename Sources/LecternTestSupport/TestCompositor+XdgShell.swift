@@ -17,6 +17,8 @@ public struct ToplevelState: Sendable, Equatable {
     public var configuredHeight: Int32 = 0
     /// The name of the output it asked to be fullscreen on (nil: none named).
     public var fullscreenOutput: String?
+    /// The subsurfaces of its surface, oldest first.
+    public var subsurfaces: [SubsurfaceState] = []
 }
 
 /// The states `TestCompositor.configure` can send (`xdg_toplevel.state`).
@@ -43,11 +45,12 @@ extension TestCompositor {
 
     /// The states of every live toplevel, oldest first.
     public var toplevels: [ToplevelState] {
-        liveObjects.values.compactMap { $0 as? XdgToplevel }.sorted { $0.serialNumber < $1.serialNumber }.map(\.state)
+        liveObjects.values.compactMap { $0 as? XdgToplevel }.sorted { $0.serialNumber < $1.serialNumber }
+            .map(\.publicState)
     }
 
     /// The newest toplevel's state, nil if no client has a toplevel.
-    public var toplevel: ToplevelState? { currentToplevel?.state }
+    public var toplevel: ToplevelState? { currentToplevel?.publicState }
 
     /// Sends `xdg_toplevel.configure` (size and states) and `xdg_surface.configure` with a new
     /// serial to the newest toplevel. 0x0 means "choose your own size".
@@ -193,6 +196,15 @@ final class XdgToplevel: ResourceObject {
     var state = ToplevelState()
     /// The output it asked to be fullscreen on.
     weak var fullscreenOutput: OutputResource?
+
+    /// `state` with the subsurfaces of its surface.
+    var publicState: ToplevelState {
+        var state = state
+        if let surface = xdgSurface?.surface {
+            state.subsurfaces = compositor.subsurfaces(of: surface).map(\.publicState)
+        }
+        return state
+    }
 
     func setFullscreen(on output: WLResource?) {
         state.wantsFullscreen = true

@@ -10,8 +10,8 @@ import Foundation
 ///
 /// It listens on a socket in a private `XDG_RUNTIME_DIR` (see `environment`) and runs in lock
 /// step on the calling thread: nothing happens unless a test calls `dispatch(timeout:)` or
-/// `wait(timeout:until:)`. It offers `wl_compositor`, `wl_shm`, `wl_output`, `xdg_wm_base` and
-/// `wl_seat`, records every commit of a buffer as a `Commit` with a copy of its pixels, and
+/// `wait(timeout:until:)`. It offers `wl_compositor`, `wl_subcompositor`, `wl_shm`, `wl_output`,
+/// `xdg_wm_base` and `wl_seat`, records every commit of a buffer as a `Commit` with a copy of its pixels, and
 /// answers as switched by `autoConfigure`, `autoRelease` and `autoFrameCallback`.
 ///
 /// Not thread-safe: create, use and tear it down on one thread.
@@ -160,6 +160,9 @@ public final class TestCompositor {
         globals = [
             wl_global_create(display, interfaces.compositor, 5, me) { client, data, version, id in
                 TestCompositor.from(data).bindCompositor(client: client!, version: Int32(version), id: id)
+            },
+            wl_global_create(display, interfaces.subcompositor, 1, me) { client, data, version, id in
+                TestCompositor.from(data).bindSubcompositor(client: client!, version: Int32(version), id: id)
             },
             wl_global_create(display, interfaces.output, 4, me) { client, data, version, id in
                 TestCompositor.from(data).bindOutput(client: client!, version: Int32(version), id: id)
@@ -425,6 +428,8 @@ final class Interfaces {
     let compositor = copy(wl_compositor_interface)
     let surface = copy(wl_surface_interface)
     let region = copy(wl_region_interface)
+    let subcompositor = copy(wl_subcompositor_interface)
+    let subsurface = copy(wl_subsurface_interface)
     let callback = copy(wl_callback_interface)
     let output = copy(wl_output_interface)
     let seat = copy(wl_seat_interface)
@@ -452,7 +457,7 @@ final class Interfaces {
 
     func deallocate() {
         for pointer in [
-            compositor, surface, region, callback, output, seat, pointer, keyboard, touch,
+            compositor, surface, region, subcompositor, subsurface, callback, output, seat, pointer, keyboard, touch,
             xdgWmBase, xdgPositioner, xdgSurface, xdgToplevel, xdgPopup, viewporter, viewport,
             fractionalScaleManager, fractionalScale, dataDeviceManager, dataSource, dataDevice,
         ] {

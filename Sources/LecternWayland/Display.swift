@@ -33,6 +33,8 @@ public final class Display {
     private(set) var fractionalScaleManager: OpaquePointer?
     /// `wl_data_device_manager`, when offered: the selection (`offerSelection(_:)`).
     private(set) var dataDeviceManager: OpaquePointer?
+    /// `wl_subcompositor`, when offered: a toplevel's `ScanOutBlocker`.
+    private(set) var subcompositor: OpaquePointer?
     private var dataDevice: DataDevice?
     /// Told when an output appeared, changed (`wl_output.done`) or went away.
     private var outputObservers: [ObjectIdentifier: () -> Void] = [:]
@@ -165,6 +167,8 @@ public final class Display {
                 bind(
                     name, CWaylandClient_data_device_manager_interface(), advertised: version, preferred: 3
                 ).0
+        case "wl_subcompositor" where subcompositor == nil:
+            subcompositor = bind(name, CWaylandClient_subcompositor_interface(), advertised: version, preferred: 1).0
         case "wp_viewporter":
             viewporter = bind(name, CWaylandProtocols_viewporter_interface(), advertised: version, preferred: 1).0
         case "wp_fractional_scale_manager_v1":
@@ -283,6 +287,7 @@ public final class Display {
         outputs.removeAll()
         if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
         if let viewporter { wp_viewporter_destroy(viewporter) }
+        if let subcompositor { wl_subcompositor_destroy(subcompositor) }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let shm { wl_shm_destroy(shm) }
         if let compositor { wl_compositor_destroy(compositor) }

@@ -4,8 +4,9 @@ import LecternCore
 import Logging
 
 /// A fullscreen `xdg_toplevel` with its `wl_surface`: configure handling (ack before
-/// attaching; 0x0 means "use the output size"), one frame callback at a time, and the scale
-/// its buffers are drawn at (`SurfaceScale`).
+/// attaching; 0x0 means "use the output size"), one frame callback at a time, the scale
+/// its buffers are drawn at (`SurfaceScale`), and a subsurface that keeps the compositor
+/// compositing it rather than scanning its buffers out (`ScanOutBlocker`).
 public final class XdgToplevel {
     public let surface: OpaquePointer
     private let xdgSurface: OpaquePointer
@@ -21,6 +22,8 @@ public final class XdgToplevel {
     private weak var fullscreenOutput: Output?
     /// The density the buffers are drawn at, and how the compositor is told.
     private let surfaceScale: SurfaceScale
+    /// Keeps the compositor from scanning the buffers out directly (nil: no `wl_subcompositor`).
+    private let scanOutBlocker: ScanOutBlocker?
 
     /// The size of the last acknowledged configure, in surface coordinates; nil before the first.
     public private(set) var size: (width: Int, height: Int)?
@@ -71,6 +74,8 @@ public final class XdgToplevel {
         xdgSurface = xdg_wm_base_get_xdg_surface(display.wmBase, surface)
         toplevel = xdg_surface_get_toplevel(xdgSurface)
         surfaceScale = SurfaceScale(surface: surface, display: display, logger: logger)
+        // Before the initial commit, which applies the subsurface's state.
+        scanOutBlocker = ScanOutBlocker(parent: surface, display: display)
         surfaceListener = Listener(
             xdg_surface_listener(configure: { data, xdgSurface, serial in
                 guard let data else { return }
@@ -167,6 +172,7 @@ public final class XdgToplevel {
         if display.inputSurface == surface { display.inputSurface = nil }
         if let frameCallback { wl_callback_destroy(frameCallback) }
         surfaceScale.destroy()
+        scanOutBlocker?.destroy()
         xdg_toplevel_destroy(toplevel)
         xdg_surface_destroy(xdgSurface)
         wl_surface_destroy(surface)

@@ -44,6 +44,41 @@ struct PresenterMirrorTests {
         try lectern.stop()
     }
 
+    /// Under sway 1.7 the mirror showed sway's background on its output, in every capture of it
+    /// (grim), unless that output had the focus: sway scanned the mirror's lone fullscreen
+    /// surface out directly, and its one flag for all outputs (whether scan-out just stopped, so
+    /// the output must be repainted whole) was reset by the reader's output, which a software
+    /// cursor kept from scanning out. The mirror drew, and got its frame callbacks, all along.
+    /// A surface with a subsurface is never scanned out: both windows have one, 1×1, transparent,
+    /// taking no input (`ScanOutBlocker`). Tests/e2e/sway.sh checks the pixels under sway.
+    @Test("both windows have a 1x1 transparent subsurface that takes no input: never scanned out")
+    func notScannedOut() throws {
+        let lectern = try KioskHarness([Self.colors, "--page", "3"])
+        #expect(lectern.settle())
+        let second = lectern.compositor.plugOutput(width: 1920, height: 1080)
+        #expect(lectern.wait { lectern.status.mirror?.page == 2 }, "plugged in: the mirror shows page 3")
+        #expect(lectern.settle())
+        let windows = lectern.compositor.toplevels
+        #expect(windows.map(\.title) == ["Lectern", Self.title])
+        for window in windows {
+            let name = window.title ?? "?"
+            #expect(window.subsurfaces.count == 1, "\(name): \(window.subsurfaces.count) subsurfaces")
+            guard let blocker = window.subsurfaces.first else { continue }
+            #expect(blocker.isMapped, "\(name): the subsurface shows")
+            #expect(blocker.width == 1 && blocker.height == 1, "\(name): \(blocker.width)x\(blocker.height)")
+            #expect(blocker.isTransparent, "\(name): \(blocker.pixels.map { String($0, radix: 16) })")
+            #expect(!blocker.takesInput, "\(name): an empty input region")
+            #expect(blocker.x == 0 && blocker.y == 0)
+        }
+        let mirror = try #require(Self.mirrorCommit(lectern))
+        #expect(Self.page(in: mirror) == 3, "the mirror's frames are the surface's own, as before")
+        lectern.compositor.unplug(second)
+        #expect(lectern.wait { lectern.status.mirror == nil })
+        #expect(
+            lectern.wait { lectern.compositor.surfaceCount == 2 }, "the mirror's surface and subsurface are destroyed")
+        try lectern.stop()
+    }
+
     @Test("a second output gets the page aspect-fit without the chrome, follows turns and zoom, and goes cleanly")
     func mirror() throws {
         let lectern = try KioskHarness([Self.colors, "--page", "3"])
@@ -92,7 +127,9 @@ struct PresenterMirrorTests {
         let frames = lectern.status.framesCommitted
         lectern.compositor.unplug(second)
         #expect(lectern.wait { lectern.status.mirror == nil }, "unplugged: no mirror")
-        #expect(lectern.wait { lectern.compositor.surfaceCount == 1 }, "its surface is destroyed")
+        #expect(
+            lectern.wait { lectern.compositor.surfaceCount == 2 && lectern.compositor.toplevels.count == 1 },
+            "its surface and subsurface are destroyed; the reader's two remain")
         lectern.press(LecternHarness.Key.minus)
         lectern.press(LecternHarness.Key.minus)
         #expect(lectern.settle())
