@@ -2047,6 +2047,111 @@ static void copy_field_value(fz_context *ctx, pdf_annot *annot, field_edit *edit
     if (!edit->result) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory copying a field value");
 }
 
+/// The text of a structured-text line, as UTF-8 into `out` (cut at `size`).
+static void line_text(fz_stext_line *line, char *out, size_t size) {
+    size_t used = 0;
+    for (fz_stext_char *ch = line->first_char; ch; ch = ch->next) {
+        char bytes[8];
+        int n = fz_runetochar(bytes, ch->c);
+        if (used + (size_t)n + 1 > size) break;
+        memcpy(out + used, bytes, (size_t)n);
+        used += (size_t)n;
+    }
+    while (used > 0 && out[used - 1] == ' ') used--;
+    out[used] = 0;
+}
+
+/// Marks a list box's chosen option in its appearance, as PDF viewers do: MuPDF writes the
+/// options as lines of text and nothing more ("TODO: Highlight selected items"). The option's
+/// line is found in the appearance MuPDF just wrote (its structured text), and a light blue bar
+/// the width of the field goes under it, inside the appearance's own clip, before its text.
+static void highlight_list_choice(fz_context *ctx, pdf_page *page, pdf_annot *annot) {
+    pdf_obj *field = pdf_annot_obj(ctx, annot);
+    const char *value = pdf_field_value(ctx, field);
+    const char *shown = NULL;
+    int n = pdf_choice_field_option_count(ctx, field);
+    for (int i = 0; i < n && !shown; i++)
+        if (!strcmp(pdf_choice_field_option(ctx, field, 1, i), value) ||
+            !strcmp(pdf_choice_field_option(ctx, field, 0, i), value))
+            shown = pdf_choice_field_option(ctx, field, 0, i);
+    if (!shown || !*shown) return;
+    pdf_update_annot(ctx, annot);
+    pdf_obj *ap = pdf_annot_ap(ctx, annot);
+    if (!ap || !pdf_is_stream(ctx, ap)) return;
+
+    // Where the option's line is, in page space (y down, the page's transform applied).
+    fz_rect line_box = fz_empty_rect;
+    fz_stext_page *text = pdf_new_stext_page_from_annot(ctx, annot, NULL);
+    fz_try(ctx) {
+        char buffer[512];
+        for (fz_stext_block *block = text->first_block; block && fz_is_empty_rect(line_box); block = block->next) {
+            if (block->type != FZ_STEXT_BLOCK_TEXT) continue;
+            for (fz_stext_line *line = block->u.t.first_line; line; line = line->next) {
+                line_text(line, buffer, sizeof buffer);
+                if (!strcmp(buffer, shown) && line->first_char) {
+                    // One line's pitch (MuPDF sets lines 1.116 sizes apart) about its baseline,
+                    // not the glyphs' box, which reaches into the lines beside it.
+                    float baseline = line->first_char->origin.y, size = line->first_char->size;
+                    line_box = line->bbox;
+                    line_box.y0 = baseline - 0.86f * size;
+                    line_box.y1 = baseline + 0.25f * size;
+                    break;
+                }
+            }
+        }
+    }
+    fz_always(ctx) fz_drop_stext_page(ctx, text);
+    fz_catch(ctx) fz_rethrow(ctx);
+    if (fz_is_empty_rect(line_box)) return;
+
+    // Page space to PDF user space, then to the appearance's form space (its /Matrix maps the
+    // /BBox, and the result is fitted to /Rect).
+    fz_matrix page_ctm;
+    pdf_page_transform(ctx, page, NULL, &page_ctm);
+    fz_rect user = fz_transform_rect(line_box, fz_invert_matrix(page_ctm));
+    // /Rect as written (user space; pdf_annot_rect is in page space).
+    fz_rect rect = pdf_dict_get_rect(ctx, field, PDF_NAME(Rect));
+    float border = pdf_annot_border(ctx, annot);
+    user.x0 = rect.x0 + border;
+    user.x1 = rect.x1 - border;
+    fz_matrix matrix = pdf_dict_get_matrix(ctx, ap, PDF_NAME(Matrix));
+    fz_rect bbox = fz_transform_rect(pdf_dict_get_rect(ctx, ap, PDF_NAME(BBox)), matrix);
+    if (bbox.x1 <= bbox.x0 || bbox.y1 <= bbox.y0) return;
+    fz_matrix fit = fz_concat(
+        fz_translate(-bbox.x0, -bbox.y0),
+        fz_concat(
+            fz_scale((rect.x1 - rect.x0) / (bbox.x1 - bbox.x0), (rect.y1 - rect.y0) / (bbox.y1 - bbox.y0)),
+            fz_translate(rect.x0, rect.y0)));
+    fz_rect form = fz_transform_rect(user, fz_invert_matrix(fz_concat(matrix, fit)));
+
+    fz_buffer *old = pdf_load_stream(ctx, ap);
+    fz_buffer *contents = NULL;
+    fz_var(contents);
+    fz_try(ctx) {
+        unsigned char *data = NULL;
+        size_t length = fz_buffer_storage(ctx, old, &data);
+        // Before the first text object: inside the clip MuPDF sets for the text, over the
+        // field's own background.
+        size_t at = length;
+        for (size_t i = 0; i + 2 <= length; i++)
+            if (data[i] == 'B' && data[i + 1] == 'T' && (i == 0 || data[i - 1] == '\n' || data[i - 1] == ' ')) {
+                at = i;
+                break;
+            }
+        contents = fz_new_buffer(ctx, length + 96);
+        fz_append_data(ctx, contents, data, at);
+        fz_append_printf(ctx, contents, "q 0.6 0.75 0.95 rg %g %g %g %g re f Q\n", form.x0, form.y0,
+                         form.x1 - form.x0, form.y1 - form.y0);
+        fz_append_data(ctx, contents, data + at, length - at);
+        pdf_update_stream(ctx, pdf_get_bound_document(ctx, ap), ap, contents, 0);
+    }
+    fz_always(ctx) {
+        fz_drop_buffer(ctx, contents);
+        fz_drop_buffer(ctx, old);
+    }
+    fz_catch(ctx) fz_rethrow(ctx);
+}
+
 static void edit_value(fz_context *ctx, pdf_page *page, pdf_annot *annot, void *state) {
     field_edit *edit = state;
     enum pdf_widget_type type = fillable_field(ctx, annot);
@@ -2065,6 +2170,7 @@ static void edit_value(fz_context *ctx, pdf_page *page, pdf_annot *annot, void *
                     !strcmp(pdf_choice_field_option(ctx, field, 1, i), edit->value);
         if (!known) refuse(ctx, "\"%.64s\" is not one of the field's options", edit->value);
         pdf_set_choice_field_value(ctx, annot, edit->value);
+        if (type == PDF_WIDGET_TYPE_LISTBOX) highlight_list_choice(ctx, page, annot);
     } else {
         refuse(ctx, "only text and choice fields take a value (checkboxes and radio buttons toggle)");
     }

@@ -151,6 +151,26 @@ struct AnnotationsOnScreenTests {
         let apple = Scene.AnnotationBar.option(0, width: 1280)
         lectern.tap(x: Double(apple.x + 10), y: Double(apple.y + 10))
         #expect(lectern.wait { lectern.status.annotations.fieldValues["fruit"] == "Apple" })
+        // The page marks the chosen option in the list box (user space 300 520 400 580; Apple is
+        // its first line, at its top): light blue in the top third, none in the bottom third.
+        lectern.tap(x: 1200, y: 700)
+        #expect(lectern.settle())
+        func marked(fromY top: Double, toY bottom: Double) -> Int {
+            guard let commit = lectern.lastCommit else { return -1 }
+            let (x0, y0) = setup.point(304, top)
+            let (x1, y1) = setup.point(396, bottom)
+            var count = 0
+            for y in Int(y0)..<Int(y1) {
+                for x in Int(x0)..<Int(x1) {
+                    let pixel = commit.pixel(x: x, y: y)
+                    let (r, g, b) = (pixel >> 16 & 0xFF, pixel >> 8 & 0xFF, pixel & 0xFF)
+                    if b > 200 && r < 190 && g > r && b > g { count += 1 }
+                }
+            }
+            return count
+        }
+        #expect(marked(fromY: 578, toY: 562) > 100, "Apple's line is marked")
+        #expect(marked(fromY: 538, toY: 522) == 0, "Cherry's line is not")
     }
 
     @Test func checkboxAndRadioToggleAtOnce() throws {

@@ -47,6 +47,55 @@ import Testing
         #expect(after.crop(outside) == before.crop(outside))
     }
 
+    /// The rows of `box` with text in them, grouped into lines (top to bottom).
+    static func textLines(_ bitmap: Bitmap, in box: PixelBox) -> [ClosedRange<Int>] {
+        var lines: [ClosedRange<Int>] = []
+        for y in box.y..<box.maxY where bitmap.darkPixels(in: PixelBox(x: box.x, y: y, width: box.width, height: 1)) > 0
+        {
+            if let last = lines.last, last.upperBound == y - 1 {
+                lines[lines.count - 1] = last.lowerBound...y
+            } else {
+                lines.append(y...y)
+            }
+        }
+        return lines
+    }
+
+    /// Pixels of `rect` in the list box's highlight (light blue: blue well above red).
+    static func highlighted(_ bitmap: Bitmap, in rect: PixelBox) -> Int {
+        var count = 0
+        for y in rect.y..<rect.maxY {
+            for x in rect.x..<rect.maxX {
+                let (b, g, r, _) = bitmap.pixel(x, y)
+                if b > 200 && r < 190 && g > r && b > g { count += 1 }
+            }
+        }
+        return count
+    }
+
+    @Test func choosingInAListBoxHighlightsTheChosenLine() throws {
+        let document = try PDFDocument(path: AnnotationTests.annotationsPDF)
+        let fruit = try Self.field(document, "fruit")
+        // The list box (user space 300 520 400 580) at scale 2, y down on the 792-pt page.
+        let box = PixelBox(x: 600, y: 424, width: 200, height: 120)
+        let before = try Bitmap.renderPage(document, page: 0, scale: 2)
+        let lines = Self.textLines(before, in: box)
+        #expect(lines.count == 3, "Apple, Banana, Cherry: \(lines)")
+        #expect(try document.setFieldValue("Banana", objectNumber: fruit.objectNumber, page: 0) == "Banana")
+        let after = try Bitmap.renderPage(document, page: 0, scale: 2)
+        guard lines.count == 3 else { return }
+        let rows = lines.map { PixelBox(x: box.x + 4, y: $0.lowerBound, width: box.width - 8, height: $0.count) }
+        let marks = rows.map { Self.highlighted(after, in: $0) }
+        #expect(marks[1] > rows[1].width * rows[1].height / 3, "Banana's line is highlighted: \(marks)")
+        #expect(marks[0] == 0 && marks[2] == 0, "the other lines are not: \(marks)")
+        #expect(Self.textLines(after, in: box) == lines, "the options stay where they were")
+        // Choosing again moves the mark.
+        #expect(try document.setFieldValue("Apple", objectNumber: fruit.objectNumber, page: 0) == "Apple")
+        let again = try Bitmap.renderPage(document, page: 0, scale: 2)
+        let moved = rows.map { Self.highlighted(again, in: $0) }
+        #expect(moved[0] > 0 && moved[1] == 0 && moved[2] == 0, "now Apple's: \(moved)")
+    }
+
     @Test func editsSaveIncrementallyToACopyAndReadBack() throws {
         let (directory, source, sourceBytes) = try Self.copyOfFixture()
         defer { try? FileManager.default.removeItem(at: directory) }
