@@ -9,8 +9,10 @@ public struct ShelfLayout: Equatable, Sendable {
     /// Space around the grid and between its cells.
     public static let margin = 32
     public static let spacing = 32
-    /// The room under each cover for its title (two lines).
+    /// The room under each cover for its title (`titleLines` lines).
     public static let titleHeight = 72
+    /// The lines a title may take; the last one ends with "…" when the title needs more.
+    public static let titleLines = 2
     public static let minimumCoverWidth = 160
     public static let maximumCoverWidth = 360
     /// A cover box's height over its width: a portrait page's.

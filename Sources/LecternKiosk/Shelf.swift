@@ -209,7 +209,8 @@ final class Shelf {
                 let layers = entry.cover.map { [Scene.Layer(.image($0), rect: frame.rect)] } ?? []
                 scene.pages.append(Scene.PageItem(page: index, frame: frame, clip: screen, layers: layers))
             }
-            scene.labels.append(.init(entry.title, in: layout.titleBox(index, scroll: scroll)))
+            scene.labels.append(
+                .init(entry.title, in: layout.titleBox(index, scroll: scroll), maxLines: ShelfLayout.titleLines))
         }
         scene.banner = notice
         return scene

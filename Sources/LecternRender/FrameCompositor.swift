@@ -27,9 +27,13 @@ public final class FrameCompositor {
     /// the path to the first page frame, which has no text of ours. Loaded again at another
     /// scale (a window moved to a denser screen).
     private var fonts: (scale: DisplayScale, title: TextRenderer?, body: TextRenderer?, small: TextRenderer?)?
+    /// The lines of the labels drawn lately, with their widths, in the body font: a shelf that
+    /// scrolls draws the same titles at new places every frame (`paint(_:repaint:target:)`).
+    var labelLines: [LabelLinesKey: [(text: String, width: Int)]] = [:]
 
     private func loadedFonts() -> (title: TextRenderer?, body: TextRenderer?, small: TextRenderer?) {
         if let fonts, fonts.scale == scale { return (fonts.title, fonts.body, fonts.small) }
+        labelLines = [:]
         let factor = scale.factor
         let title = TextRenderer(pixelSize: 34, scale: factor, logger: logger)
         let body = title == nil ? nil : TextRenderer(pixelSize: 22, scale: factor, logger: logger)
@@ -188,8 +192,8 @@ public final class FrameCompositor {
             curlBack = nil
             paintPages(scene, repaint: repaint, into: target)
         }
+        for label in scene.labels { paint(label, repaint: repaint, target: target) }
         repaint.clip(target)
-        for label in scene.labels { paint(label, target: target) }
         if let chrome = scene.chrome { paint(chrome, in: scene, target: target) }
         paintOverlays(scene.overlays, in: scene, repaint: repaint, into: target)
         if let message = scene.message { paint(message, in: scene, target: target) }

@@ -342,7 +342,12 @@ final class KioskHarness {
     /// Writes the last commit as a PNG (for looking at a failure); returns the path, or nil.
     @discardableResult
     func saveLastCommit(_ name: String) -> String? {
-        guard let commit = lastCommit else { return nil }
+        lastCommit.flatMap { save($0, name) }
+    }
+
+    /// Writes `commit` as a PNG named after `name` in the temporary directory; returns the path, or nil.
+    @discardableResult
+    func save(_ commit: Commit, _ name: String) -> String? {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-\(name).png").path
         let written = commit.pixels.withUnsafeBytes { raw in
             (try? PNGWriter.write(

@@ -139,6 +139,176 @@ struct ShelfTests {
         try lectern.stop()
     }
 
+    /// Copies of colors-8pages.pdf (no /Title: the shelf shows the file name) named `longName(i)`,
+    /// in a directory of their own.
+    final class LongNamedDocuments {
+        let url: URL
+        let paths: [String]
+
+        init(count: Int) throws {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "lectern-shelf-\(UUID().uuidString)")
+            self.url = url
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            paths = (0..<count).map { url.appendingPathComponent(ShelfTests.longName($0)).path }
+            for path in paths { try FileManager.default.copyItem(atPath: ShelfTests.colors, toPath: path) }
+        }
+
+        /// A policy naming them.
+        var policy: String { "documents = [\(paths.map { "\"\($0)\"" }.joined(separator: ", "))]\n" }
+
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// A file name of 80 characters for document `index`: words, or dashes and underscores, or
+    /// one long word, or Hebrew or Arabic words.
+    static func longName(_ index: Int) -> String {
+        let stems = [
+            "Quarterly-report_board-meeting-minutes_final-version_with-all-the-appendices_",
+            "Minutes of the annual general meeting of the board of trustees held in spring ",
+            "Quarterlyfinancialstatementsandauditorsreportforthemuseumsboardoftrusteesandstaff",
+            "דוח שנתי של ועדת הביקורת על פעילות המוזיאון והספרייה בשנה החולפת ",
+            "التقرير السنوي لمجلس أمناء المتحف والمكتبة عن أعمال السنة الماضية ",
+        ]
+        let suffix = "-\(index + 1).pdf"
+        return String(String(repeating: stems[index % stems.count], count: 2).prefix(80 - suffix.count)) + suffix
+    }
+
+    /// The pixels of the last commit that are not the background although they are in no
+    /// cover's column (its box and the room for its title under it): a title drawn over the
+    /// gaps and its neighbours, or what an old frame left.
+    func inkOutsideColumns(_ lectern: KioskHarness) -> [(x: Int, y: Int)] {
+        guard let commit = lectern.lastCommit else { return [] }
+        var inColumn = [Bool](repeating: false, count: commit.width * commit.height)
+        for cover in lectern.status.shelf {
+            let box = cover.box
+            let column = PixelBox(x: box.x, y: box.y, width: box.width, height: box.height + ShelfLayout.titleHeight)
+                .intersection(PixelBox(x: 0, y: 0, width: commit.width, height: commit.height))
+            guard !column.isEmpty else { continue }
+            for y in column.y..<column.maxY {
+                for x in column.x..<column.maxX { inColumn[y * commit.width + x] = true }
+            }
+        }
+        var ink: [(x: Int, y: Int)] = []
+        for y in 0..<commit.height {
+            for x in 0..<commit.width
+            where !inColumn[y * commit.width + x] && commit.pixel(x: x, y: y) & 0xFF_FFFF != Self.background {
+                ink.append((x, y))
+            }
+        }
+        return ink
+    }
+
+    /// The titles on screen that are not two lines: no ink in the room for the first line, or
+    /// none in the room for the second (the body font's lines are 26 pixels apart).
+    func titlesNotOnTwoLines(_ lectern: KioskHarness) -> [String] {
+        guard let commit = lectern.lastCommit else { return [] }
+        func hasInk(_ box: PixelBox, rows: Range<Int>) -> Bool {
+            rows.clamped(to: 0..<commit.height).contains { y in
+                (box.x..<box.maxX).contains { commit.pixel(x: $0, y: y) & 0xFF_FFFF != Self.background }
+            }
+        }
+        return lectern.status.shelf.filter { cover in
+            let top = cover.box.maxY + 12
+            guard top >= 0, top + 56 <= commit.height else { return false }
+            return !hasInk(cover.box, rows: top..<top + 24) || !hasInk(cover.box, rows: top + 30..<top + 56)
+        }.map(\.title)
+    }
+
+    /// Draws the frame again from scratch (a resize and back repaints every pixel) and tells
+    /// whether it equals the one committed before, pixel for pixel (and the scroll is the same).
+    func equalsFrameFromScratch(_ lectern: KioskHarness, _ name: String) -> Bool {
+        guard let before = lectern.lastCommit else { return false }
+        let scroll = lectern.status.shelfScroll
+        guard lectern.resize(to: 1280, 700), lectern.resize(to: 1280, 720), let after = lectern.lastCommit,
+            lectern.status.shelfScroll == scroll
+        else { return false }
+        guard before.pixels != after.pixels else { return true }
+        let differing = zip(before.pixels, after.pixels).filter { $0 != $1 }.count
+        let saved = [lectern.save(before, name), lectern.save(after, "\(name)-from-scratch")].compactMap { $0 }
+        Issue.record("\(differing) pixels differ from the frame drawn from scratch at scroll \(scroll): \(saved)")
+        return false
+    }
+
+    @Test(
+        "A shelf of file names of 80 characters stays inside its columns: at rest, after a fling and after the wheel",
+        arguments: [8, 22])
+    func longFileNamesStayInTheirColumns(count: Int) throws {
+        let documents = try LongNamedDocuments(count: count)
+        #expect(documents.paths.allSatisfy { ShelfTests.fileName($0).count == 80 })
+        let policy = try PolicyTests.PolicyDirectory(documents.policy)
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.wait { lectern.status.shelf.count == count && lectern.status.shelf.allSatisfy(\.hasCover) })
+        #expect(lectern.settle())
+        #expect(lectern.status.shelf.map(\.title) == documents.paths.map(ShelfTests.fileName))
+        var ink = inkOutsideColumns(lectern)
+        #expect(
+            ink.isEmpty,
+            "at rest, \(ink.count) pixels of ink outside the columns, from \(ink.first.map { "\($0)" } ?? ""): \(lectern.saveLastCommit("shelf-\(count)-rest") ?? "")"
+        )
+        var notTwoLines = titlesNotOnTwoLines(lectern)
+        #expect(notTwoLines.isEmpty, "titles not on two lines at rest: \(notTwoLines)")
+        guard count > 8 else { return try lectern.stop() }
+
+        // A fling up (the shelf follows the finger), then the wheel back down a little.
+        lectern.drag(from: (640, 650), to: (640, 250), steps: 3, interval: .milliseconds(8))
+        #expect(lectern.settle())
+        #expect(lectern.status.shelfScroll == 400)
+        ink = inkOutsideColumns(lectern)
+        #expect(
+            ink.isEmpty,
+            "after a fling, \(ink.count) pixels of ink outside the columns, from \(ink.first.map { "\($0)" } ?? ""): \(lectern.saveLastCommit("shelf-\(count)-fling") ?? "")"
+        )
+        notTwoLines = titlesNotOnTwoLines(lectern)
+        #expect(notTwoLines.isEmpty, "titles not on two lines after a fling: \(notTwoLines)")
+
+        lectern.compositor.pointerEnter(x: 640, y: 360)
+        lectern.compositor.pointerFrame()
+        lectern.turn()
+        for _ in 0..<5 {
+            lectern.compositor.pointerAxis(.vertical, value: -15, value120: -120, source: 0)
+            lectern.compositor.pointerFrame()
+            lectern.advanceWithoutSettling(by: 0.03)
+        }
+        #expect(lectern.settle())
+        #expect(lectern.status.shelfScroll < 400, "the wheel scrolled the shelf back")
+        ink = inkOutsideColumns(lectern)
+        #expect(
+            ink.isEmpty,
+            "after the wheel, \(ink.count) pixels of ink outside the columns, from \(ink.first.map { "\($0)" } ?? ""): \(lectern.saveLastCommit("shelf-\(count)-wheel") ?? "")"
+        )
+        try lectern.stop()
+    }
+
+    @Test("after a fling and the wheel on a shelf of long file names, the frame is the one drawn from scratch")
+    func scrollingLeavesNothingBehind() throws {
+        let documents = try LongNamedDocuments(count: 22)
+        let policy = try PolicyTests.PolicyDirectory(documents.policy)
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.wait { lectern.status.shelf.count == 22 && lectern.status.shelf.allSatisfy(\.hasCover) })
+        #expect(lectern.settle())
+        lectern.drag(from: (640, 650), to: (640, 250), steps: 3, interval: .milliseconds(8))
+        #expect(lectern.settle())
+        #expect(lectern.status.shelfScroll == 400)
+        #expect(equalsFrameFromScratch(lectern, "shelf-after-fling"), "after a fling")
+
+        lectern.compositor.pointerEnter(x: 640, y: 360)
+        lectern.compositor.pointerFrame()
+        lectern.turn()
+        for detent in [-1, -1, 1, -1, -1, -1] {
+            lectern.compositor.pointerAxis(
+                .vertical, value: 15 * Double(detent), value120: 120 * Int32(detent), source: 0)
+            lectern.compositor.pointerFrame()
+            lectern.advanceWithoutSettling(by: 0.03)
+        }
+        #expect(lectern.settle())
+        #expect(lectern.status.shelfScroll < 400, "the wheel scrolled the shelf back")
+        #expect(equalsFrameFromScratch(lectern, "shelf-after-wheel"), "after the wheel")
+        try lectern.stop()
+    }
+
+    static func fileName(_ path: String) -> String { URL(fileURLWithPath: path).lastPathComponent }
+
     @Test("one document in the list: no shelf, the document as always")
     func oneDocument() throws {
         let policy = try PolicyTests.PolicyDirectory("documents = [\"\(Self.colors)\"]\n")

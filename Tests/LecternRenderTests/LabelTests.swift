@@ -1,0 +1,97 @@
+import LecternCore
+import LecternRender
+import Logging
+import Testing
+
+/// Labels (the shelf's titles): lines wrapped inside their box, at most as many as asked, the
+/// last one ellipsized; nothing drawn outside the box, so a label that moves leaves nothing.
+@Suite("Labels")
+struct LabelTests {
+    let logger = Logger(label: "test")
+    typealias Buffer = FrameCompositorTests.Buffer
+
+    /// File names of 80 characters: dashes and underscores, words, one long word.
+    static let underscored = "Quarterly-report_board-meeting-minutes_final-version_with-all-the-appendices_1.pdf"
+    static let words = "Minutes of the annual general meeting of the board of trustees held in spring 2.pdf"
+    static let oneWord = "Quarterlyfinancialstatementsandauditorsreportforthemuseumsboardoftrusteesand3.pdf"
+
+    func font() throws -> TextRenderer { try #require(TextRenderer(pixelSize: 22, logger: logger)) }
+
+    /// Checks `lines` are `text` from its start, on at most two lines as wide as `width`, the second
+    /// ellipsized; returns the first line's end in `text`.
+    func expectTwoLines(_ lines: [String], of text: String, width: Int, _ font: TextRenderer) -> String.Index? {
+        #expect(lines.count == 2, "\(lines)")
+        for line in lines { #expect(font.width(of: line) <= width, "\(line) is \(font.width(of: line)) wide") }
+        guard lines.count == 2, lines[1].hasSuffix("…"), text.hasPrefix(lines[0]) else {
+            Issue.record("not the text's start then an ellipsized line: \(lines)")
+            return nil
+        }
+        let rest = text[text.index(text.startIndex, offsetBy: lines[0].count)...].drop { $0 == " " }
+        #expect(rest.hasPrefix(lines[1].dropLast()), "the second line goes on from the first: \(lines)")
+        return text.index(text.startIndex, offsetBy: lines[0].count)
+    }
+
+    @Test("a file name with dashes and underscores breaks after one of them, on two lines, the second ellipsized")
+    func underscoredFileName() throws {
+        let font = try font()
+        let lines = font.wrap(Self.underscored, maxWidth: 160, maxLines: 2)
+        let end = try #require(expectTwoLines(lines, of: Self.underscored, width: 160, font))
+        #expect("-_".contains(Self.underscored[Self.underscored.index(before: end)]), "\(lines[0])")
+    }
+
+    @Test("words break at spaces; a title that fits is left whole")
+    func words() throws {
+        let font = try font()
+        let lines = font.wrap(Self.words, maxWidth: 160, maxLines: 2)
+        let end = try #require(expectTwoLines(lines, of: Self.words, width: 160, font))
+        #expect(Self.words[end] == " ", "the first line ends at a word's end: \(lines[0])")
+        #expect(font.wrap("Colours in motion", maxWidth: 300, maxLines: 2) == ["Colours in motion"])
+        let narrow = font.width(of: "Colours in")
+        #expect(font.wrap("Colours in motion", maxWidth: narrow, maxLines: 2) == ["Colours in", "motion"])
+        #expect(font.wrap("Colours in motion", maxWidth: narrow - 1, maxLines: 2) == ["Colours", "in motion"])
+    }
+
+    @Test("a word too long for a line breaks where the line is full")
+    func oneLongWord() throws {
+        let font = try font()
+        let lines = font.wrap(Self.oneWord, maxWidth: 160, maxLines: 2)
+        let end = try #require(expectTwoLines(lines, of: Self.oneWord, width: 160, font))
+        #expect(font.width(of: String(Self.oneWord[...end])) > 160, "one more letter would not fit: \(lines[0])")
+        #expect(font.wrap(Self.oneWord, maxWidth: 160).count > 2, "without a limit, every letter is on a line")
+        #expect(font.wrap(Self.oneWord, maxWidth: 160).joined() == Self.oneWord)
+    }
+
+    @Test("a label draws nothing outside its box; moved, an age-1 buffer equals one drawn from scratch")
+    func labelStaysInItsBox() throws {
+        let compositor = FrameCompositor(logger: logger)
+        let buffer = Buffer(width: 600, height: 200)
+        var scene = Scene(width: 600, height: 200)
+        let first = PixelBox(x: 40, y: 20, width: 160, height: 60)
+        scene.labels = [Scene.Label(Self.oneWord, in: first, maxLines: 2)]
+        compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        let background = Color.background.argb
+        func inkOutside(_ box: PixelBox, _ buffer: Buffer) -> Int {
+            var ink = 0
+            for y in 0..<200 {
+                for x in 0..<600 where !(box.x..<box.maxX ~= x && box.y..<box.maxY ~= y) {
+                    if buffer.pixel(x, y) != background { ink += 1 }
+                }
+            }
+            return ink
+        }
+        let inside = (first.y..<first.maxY).contains { y in
+            (first.x..<first.maxX).contains { buffer.pixel($0, y) != background }
+        }
+        #expect(inside, "the label is drawn")
+        #expect(inkOutside(first, buffer) == 0, "nothing is drawn outside the label's box")
+
+        let second = first.offsetBy(dx: 200, dy: 60)
+        scene.labels = [Scene.Label(Self.oneWord, in: second, maxLines: 2)]
+        compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 1)
+        let fresh = Buffer(width: 600, height: 200)
+        FrameCompositor(logger: logger).draw(scene, into: fresh.pixels, stride: fresh.stride, bufferAge: 0)
+        let same = (0..<200).allSatisfy { y in (0..<600).allSatisfy { buffer.pixel($0, y) == fresh.pixel($0, y) } }
+        #expect(same, "the moved label left nothing behind")
+        #expect(inkOutside(second, buffer) == 0)
+    }
+}
