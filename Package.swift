@@ -35,8 +35,9 @@ let package = Package(
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon"),
         // QR codes for web links (Debian libqrencode-dev).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode"),
-        // utf8proc folds case and accents for search. No pkgConfig: its flags would link the
-        // shared library; LecternPDF links the static one (Debian's libutf8proc-dev ships it).
+        // utf8proc folds case and accents for search, and gives the bidi classes that put
+        // right-to-left text on screen in order (VisualOrder). No pkgConfig: its flags would link
+        // the shared library; LecternPDF links the static one (Debian's libutf8proc-dev ships it).
         .systemLibrary(name: "CUTF8Proc"),
         // fcft is loaded with dlopen when text is first drawn (Sources/CFcft says why). Its
         // pkg-config flags carry a define SwiftPM rejects; its header needs only pixman's.
@@ -78,6 +79,7 @@ let package = Package(
             name: "LecternRender",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternLinux", "CLecternLinux", "CPixman", "CFcft", "CQRencode",
+                "CUTF8Proc",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -88,9 +88,14 @@ public final class TextRenderer {
         return pen
     }
 
-    /// Shapes a line and calls `body` with each glyph and its pen position, left to right.
+    /// Shapes a line and calls `body` with each glyph and its pen position, left to right: a
+    /// line with right-to-left letters in pieces that fcft shapes one by one (`VisualOrder`).
     private func forEachGlyph(_ text: String, _ body: (fcft_glyph, _ x: Int) -> Void) -> Int {
-        forEachGlyph(text.unicodeScalars.map(\.value)) { glyph, x, _ in body(glyph, x) }
+        var pen = 0
+        for piece in VisualOrder.pieces(text.unicodeScalars.map(\.value)) {
+            pen += forEachGlyph(piece) { glyph, x, _ in body(glyph, pen + x) }
+        }
+        return pen
     }
 
     /// The advance width of `text` in surface units.
@@ -103,7 +108,8 @@ public final class TextRenderer {
     /// broken after punctuation in it (`_`, `.`, …: file names), else between any two
     /// characters. When the text needs more lines than `maxLines`, the last one ends with "…".
     ///
-    /// Lines are pieces of the text in its own (logical) order, shaped when they are drawn.
+    /// Lines are pieces of the text in its own (logical) order, put in the order they are drawn
+    /// in when they are: a right-to-left title's lines read from the right, its "…" at the left.
     public func wrap(_ text: String, maxWidth: Int, maxLines: Int = .max) -> [String] {
         guard maxLines > 0 else { return [] }
         let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: false)

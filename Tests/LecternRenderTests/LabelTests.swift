@@ -10,10 +10,13 @@ struct LabelTests {
     let logger = Logger(label: "test")
     typealias Buffer = FrameCompositorTests.Buffer
 
-    /// File names of 80 characters: dashes and underscores, words, one long word.
+    /// File names of 80 characters (dashes and underscores, words, one long word), and Hebrew and
+    /// Arabic titles.
     static let underscored = "Quarterly-report_board-meeting-minutes_final-version_with-all-the-appendices_1.pdf"
     static let words = "Minutes of the annual general meeting of the board of trustees held in spring 2.pdf"
     static let oneWord = "Quarterlyfinancialstatementsandauditorsreportforthemuseumsboardoftrusteesand3.pdf"
+    static let hebrew = "דוח שנתי של ועדת הביקורת על פעילות המוזיאון והספרייה בשנה החולפת ודוח הכספים"
+    static let arabic = "التقرير السنوي لمجلس أمناء المتحف والمكتبة عن أعمال السنة الماضية والحسابات"
 
     func font() throws -> TextRenderer { try #require(TextRenderer(pixelSize: 22, logger: logger)) }
 
@@ -59,6 +62,46 @@ struct LabelTests {
         #expect(font.width(of: String(Self.oneWord[...end])) > 160, "one more letter would not fit: \(lines[0])")
         #expect(font.wrap(Self.oneWord, maxWidth: 160).count > 2, "without a limit, every letter is on a line")
         #expect(font.wrap(Self.oneWord, maxWidth: 160).joined() == Self.oneWord)
+    }
+
+    @Test(
+        "a right-to-left title wraps in reading order and is drawn from the right: its first word at the right, its ellipsis at the left",
+        arguments: [hebrew, arabic])
+    func rightToLeft(title: String) throws {
+        let font = try font()
+        let lines = font.wrap(title, maxWidth: 200, maxLines: 2)
+        _ = try #require(expectTwoLines(lines, of: title, width: 200, font))
+        let background = Color.background.argb
+        /// `text` in a label just as wide, from `x`.
+        func drawn(_ text: String, x: Int) -> Buffer {
+            let compositor = FrameCompositor(logger: logger)
+            let buffer = Buffer(width: 300, height: 40)
+            var scene = Scene(width: 300, height: 40)
+            scene.labels = [Scene.Label(text, in: PixelBox(x: x, y: 4, width: font.width(of: text), height: 32))]
+            compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+            return buffer
+        }
+        func same(_ a: Buffer, _ b: Buffer, columns: Range<Int>) -> Bool {
+            columns.allSatisfy { x in (0..<40).allSatisfy { a.pixel(x, $0) == b.pixel(x, $0) } }
+        }
+        // The first line's first word drawn alone at the line's right end: the same pixels there.
+        let first = lines[0], word = String(lines[0].prefix { $0 != " " })
+        #expect(word != first, "the first line has several words: \(first)")
+        let right = 20 + font.width(of: first)
+        let line = drawn(first, x: 20), alone = drawn(word, x: right - font.width(of: word))
+        #expect(
+            same(line, alone, columns: right - font.width(of: word) + 2..<right), "the first word is at the right end")
+        // The second line, and its words without the "…" moved right by the ellipsis' width: the
+        // words are at the same pixels, and the "…" left of them.
+        let ellipsized = lines[1], words = String(lines[1].dropLast())
+        let ellipsis = font.width(of: "…")
+        #expect(font.width(of: ellipsized) == font.width(of: words) + ellipsis)
+        let whole = drawn(ellipsized, x: 20), moved = drawn(words, x: 20 + ellipsis)
+        #expect(
+            same(whole, moved, columns: 20 + ellipsis..<300),
+            "the words are drawn at the same pixels, right of the ellipsis")
+        let dots = (20..<20 + ellipsis).contains { x in (0..<40).contains { whole.pixel(x, $0) != background } }
+        #expect(dots, "the ellipsis is drawn at the left end")
     }
 
     @Test("a label draws nothing outside its box; moved, an age-1 buffer equals one drawn from scratch")
