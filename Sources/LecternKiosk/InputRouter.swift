@@ -35,6 +35,9 @@ final class InputRouter {
     /// they end (a visitor touching "to stay" must not turn a page as well).
     private var absorbedTouches: Set<Int> = []
     private var absorbsButton = false
+    /// Where the pointer is over the window (nil: not over it), so that a new controller knows
+    /// it: a compositor sends no motion for a pointer that stays where it is.
+    private var pointerLocation: Point?
     /// Called after an event was handled (something on screen may have changed).
     var onChange: (() -> Void)?
 
@@ -65,6 +68,9 @@ final class InputRouter {
         self.host = host
         interactions = controller
         configureInteractions?(controller)
+        if let pointerLocation {
+            _ = controller.handle(InputEvent(.pointerEnter(location: pointerLocation), time: loop.clock.now))
+        }
     }
 
     /// Stops the gesture deadline's timer (shutdown).
@@ -83,6 +89,12 @@ final class InputRouter {
     func handle(_ raw: InputEvent) {
         var event = raw
         event.time = localTime(ofEventTime: raw.time)
+        switch event.kind {
+        case .pointerEnter(let location), .pointerMotion(let location): pointerLocation = location
+        case .pointerLeave: pointerLocation = nil
+        case .capabilitiesChanged(let devices) where !devices.contains(.pointer): pointerLocation = nil
+        default: break
+        }
         var dismissed = onActivity?(event.startsAction) ?? false
         defer { onChange?() }
         if chrome.qrCode != nil, event.isPress {
