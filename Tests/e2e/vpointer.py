@@ -11,6 +11,8 @@ Connects to $WAYLAND_DISPLAY, creates one virtual pointer on the default seat, p
   doubleclick X Y  motion to (X, Y), then two left clicks sent at once, stamped 0, 40, 100
                  and 140 ms after the motion (a double click whose timing does not depend on
                  how fast this script, sway or the client run)
+  wheel N        N detents of a mouse wheel (negative: up), as axis_source wheel,
+                 axis_discrete N and 15 px of axis a detent, then a frame
 Each command is sent (with a CLOCK_MONOTONIC millisecond timestamp, the clock sway's own
 events use) as soon as it is read. Exits 1 with a message on a protocol error.
 
@@ -33,6 +35,8 @@ DISPLAY_SYNC, DISPLAY_GET_REGISTRY = 0, 1
 REGISTRY_BIND = 0
 MANAGER_CREATE_VIRTUAL_POINTER = 0
 POINTER_MOTION_ABSOLUTE, POINTER_BUTTON, POINTER_FRAME = 1, 2, 4
+POINTER_AXIS_SOURCE, POINTER_AXIS_DISCRETE = 5, 7
+AXIS_VERTICAL, AXIS_SOURCE_WHEEL = 0, 0
 MANAGER_INTERFACE = "zwlr_virtual_pointer_manager_v1"
 
 
@@ -142,6 +146,12 @@ def main(argv):
                 wl.send(pointer, POINTER_BUTTON, struct.pack("=III", time_ms, BTN_LEFT, pressed))
                 if offset != 140:
                     wl.send(pointer, POINTER_FRAME)
+        elif words[0] == "wheel" and len(words) == 2:
+            detents = int(words[1])
+            wl.send(pointer, POINTER_AXIS_SOURCE, struct.pack("=I", AXIS_SOURCE_WHEEL))
+            # axis_discrete: time, axis, value (24.8 fixed), discrete steps.
+            value = int(15 * detents * 256)
+            wl.send(pointer, POINTER_AXIS_DISCRETE, struct.pack("=IIii", now_ms(), AXIS_VERTICAL, value, detents))
         else:
             print("vpointer: unknown command %r" % line.strip(), file=sys.stderr)
             return 2
