@@ -214,6 +214,28 @@ else
   fail "Lectern did not get a pointer: $(grep -o 'input devices: .*' "$log" | head -n 1)"
 fi
 
+# 1b. The wheel over the Pages grid scrolls the grid, never the pages behind it: a click shows
+# the chrome, its Pages button (72, 32) opens the grid, three detents of the virtual pointer's
+# wheel over it, Close (1208, 32) closes it, and the reader is still on page 1.
+m=$(mark)
+click $((width / 2)) $((height / 2)) || true
+sleep 0.6 # the double tap's window: then the single tap shows the chrome
+click 72 32 || true
+sleep 0.3
+pointer move $((width / 2)) $((height / 2))
+pointer wheel 3
+sleep 0.3
+click 1208 32 || true
+click $((width / 2)) $((height / 2)) || true # hides the chrome again
+sleep 0.6
+if logged_since "$m" "view state: page [2-8]( |$)"; then
+  fail "the wheel over the Pages grid turned the pages behind it: $(last_view_state)"
+elif ! wait_for 3 shows "$size" 1; then
+  fail "after the wheel over the Pages grid the frame dump shows $(on_screen), not page 1"
+else
+  pass "the wheel over the Pages grid left the pages behind it on page 1"
+fi
+
 # 2. A click in the right edge zone turns the page.
 m=$(mark)
 click $((width * 9 / 10)) $((height / 2)) || true
