@@ -28,21 +28,27 @@ struct AttractLoopTests {
         return quiet
     }
 
-    @Test(
-        "the attract loop: after the idle reset and 5 s more, pages turn by /Dur (else the interval) with their /Trans; a touch stops it and goes home without turning the page"
-    )
-    func advancesByDurationAndStopsOnTouch() throws {
-        let policy = try PolicyTests.PolicyDirectory(
+    /// A policy on the presentation fixture: the idle reset after 4 s (no countdown), the loop
+    /// `after` seconds later, a page every `interval` seconds unless it says otherwise.
+    static func policy(after: Int, interval: Int) throws -> PolicyTests.PolicyDirectory {
+        try PolicyTests.PolicyDirectory(
             """
             document = "\(Self.presentation)"
             [idle]
             reset = 4
             countdown = 0
             [attract]
-            after = 5
-            interval = 3
+            after = \(after)
+            interval = \(interval)
             transition = "none"
             """)
+    }
+
+    @Test(
+        "the attract loop: after the idle reset and 5 s more, pages turn by /Dur (else the interval) with their /Trans; a touch stops it and goes home without turning the page"
+    )
+    func advancesByDurationAndStopsOnTouch() throws {
+        let policy = try Self.policy(after: 5, interval: 3)
         let lectern = try KioskHarness(["--config", policy.path])
         #expect(lectern.settle())
         lectern.tap(x: 1240, y: 360)
@@ -109,17 +115,7 @@ struct AttractLoopTests {
     /// The reader on the presentation fixture with the chrome on tap, the attract loop running
     /// (idle reset after 4 s, the loop 1 s later, a page every 2 s, cut).
     func runningLoop() throws -> (KioskHarness, PolicyTests.PolicyDirectory) {
-        let policy = try PolicyTests.PolicyDirectory(
-            """
-            document = "\(Self.presentation)"
-            [idle]
-            reset = 4
-            countdown = 0
-            [attract]
-            after = 1
-            interval = 2
-            transition = "none"
-            """)
+        let policy = try Self.policy(after: 1, interval: 2)
         let lectern = try KioskHarness(["--config", policy.path])
         #expect(lectern.settle())
         lectern.advance(by: 4.1)

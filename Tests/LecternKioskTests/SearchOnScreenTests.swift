@@ -14,8 +14,8 @@ struct SearchOnScreenTests {
     static let keyboard = OnScreenKeyboardLayout(width: 1280, height: 720)
 
     /// The reader with the search bar and keyboard open (the chrome's Search button).
-    static func withSearch(_ path: String, hasOutline: Bool = false) throws -> KioskHarness {
-        let lectern = try KioskHarness([path])
+    static func withSearch(_ path: String, hasOutline: Bool = false, arguments: [String] = []) throws -> KioskHarness {
+        let lectern = try KioskHarness([path] + arguments)
         #expect(lectern.settle())
         lectern.tap(x: 640, y: 360)
         lectern.advance(by: 0.35)
@@ -231,11 +231,7 @@ struct SearchOnScreenTests {
         ])
     func revealsHitsUnderTheKeyboard(layout: [String]) throws {
         // Fitted at 1280×720, page 3's Muller sits 520–555 px down: under the keyboard.
-        let lectern = try KioskHarness([Self.search] + layout)
-        #expect(lectern.settle())
-        lectern.tap(x: 640, y: 360)
-        lectern.advance(by: 0.35)
-        Self.tap(Scene.Chrome.buttonBox(1), on: lectern)
+        let lectern = try Self.withSearch(Self.search, arguments: layout)
         Self.type("muller", on: lectern)
         #expect(lectern.settle())
         #expect(lectern.status.navigation.search?.hitCount == 2)
@@ -271,11 +267,7 @@ struct SearchOnScreenTests {
 
     @Test("a query that stops matching takes the view back to where the search began, not where a prefix took it")
     func noMatchGoesBack() throws {
-        let lectern = try KioskHarness([Self.search, "--page", "2"])
-        #expect(lectern.settle())
-        lectern.tap(x: 640, y: 360)
-        lectern.advance(by: 0.35)
-        Self.tap(Scene.Chrome.buttonBox(1), on: lectern)
+        let lectern = try Self.withSearch(Self.search, arguments: ["--page", "2"])
         Self.type("muller", on: lectern)
         #expect(lectern.settle())
         #expect(lectern.dominantPage == 3, "the first hit from page 2 on is page 3's")
