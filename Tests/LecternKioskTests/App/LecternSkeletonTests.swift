@@ -8,8 +8,7 @@ import Testing
 /// visitor sees is tested in process (`DocumentOnScreenTests` and the others).
 @Suite("The lectern binary", .serialized)
 struct LecternSkeletonTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let fixtures = LecternHarness.fixtures
 
     static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
 
