@@ -65,7 +65,8 @@ public final class KioskApp {
         let input: InputRouter
         let idle: IdleReset
         let operations: Operations
-        let idleHandler: EventLoop.Watch
+        /// Closes every part, in reverse order of building (`shutdown()`).
+        let teardown: Teardown
     }
 
     public let configuration: KioskConfiguration
@@ -127,6 +128,13 @@ public final class KioskApp {
                 throw .system(error)
             }
         }
+        // Each part pushes its close as it is built: a failed start and `shutdown()` run the
+        // same stack, in reverse.
+        let teardown = Teardown()
+        func failing<T>(_ error: T) -> T {
+            teardown.run()
+            return error
+        }
         let files: FileWatcher
         let session: DocumentSession
         let display: Display
@@ -135,7 +143,9 @@ public final class KioskApp {
         } catch {
             throw .system(error)
         }
+        teardown.push { files.close() }
         let policy = PolicyWatcher(launch: configuration, files: files, loop: loop, logger: logger)
+        teardown.push { policy.close() }
         // A restart comes back to the view saved before it (the document's same version only).
         let statePath = SavedView.path(variable: environment.variable)
         var opening = policy.current
@@ -143,18 +153,13 @@ public final class KioskApp {
         // The render worker starts before the display connects and opens the document meanwhile:
         // the one the policy names, at the page the saved view restores.
         let backend = makeDocumentBackend(opening, loop: loop, logger: logger)
-        // What a failed start closes after the parts built on these (setup order, reversed).
-        let closeBase = {
-            policy.close()
-            files.close()
-            backend.close()
-        }
+        teardown.push { backend.close() }
         do {
             session = try DocumentSession(configuration: opening, backend: backend, loop: loop, logger: logger)
         } catch {
-            closeBase()
-            throw .system(error)
+            throw failing(.system(error))
         }
+        teardown.push { session.close() }
         session.restoredView = restored
         session.open()
         let reloader: DocumentReloader
@@ -162,68 +167,60 @@ public final class KioskApp {
         let transitions = TransitionPlayer(logger: logger)
         do {
             reloader = try DocumentReloader(session: session, files: files, loop: loop, logger: logger)
+        } catch {
+            throw failing(.system(error))
+        }
+        teardown.push { reloader.close() }
+        do {
             home = try Home(session: session, reloader: reloader, transitions: transitions, loop: loop, logger: logger)
         } catch {
-            session.close()
-            closeBase()
-            throw .system(error)
+            throw failing(.system(error))
         }
+        teardown.push { home.close() }
         do {
             display = try Display(
                 name: configuration.displayName, loop: loop, logger: logger, whileWaiting: environment.whileWaiting)
         } catch {
-            home.close()
-            reloader.close()
-            session.close()
-            closeBase()
-            throw .wayland(error)
+            throw failing(.wayland(error))
         }
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
         let chrome = Chrome(loop: loop, session: session, logger: logger)
+        teardown.push { chrome.close() }
         let navigation: Navigation
         do {
             navigation = try Navigation(loop: loop, session: session, chrome: chrome, logger: logger)
         } catch {
-            chrome.close()
-            home.close()
-            reloader.close()
-            session.close()
-            closeBase()
-            throw .system(error)
+            throw failing(.system(error))
         }
+        teardown.push { navigation.close() }
         let selectedText = SelectedText(session: session, chrome: chrome, display: display, logger: logger)
         let annotations = Annotations(session: session, reloader: reloader, chrome: chrome, logger: logger)
+        teardown.push { annotations.close() }
         let dumper = configuration.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
         let presenter = FramePresenter(
             display: display, loop: loop, session: session, chrome: chrome, navigation: navigation,
             annotations: annotations, shelf: home.shelf, transitions: transitions, selectedText: selectedText,
             dumper: dumper, logger: logger)
+        teardown.push { presenter.close() }
         let mirror = PresenterMirror(
             display: display, loop: loop, session: session, presenter: presenter,
             isEnabled: configuration.policy.mirror != .off, logger: logger)
+        teardown.push { mirror.close() }
         let input = InputRouter(
             loop: loop, session: session, chrome: chrome, navigation: navigation, annotations: annotations,
             shelf: home.shelf, selectedText: selectedText, logger: logger)
+        teardown.push { input.close() }
         let idle = IdleReset(loop: loop, session: session, chrome: chrome, input: input, logger: logger)
+        teardown.push { idle.cancel() }
         let operations: Operations
         do {
             operations = try Operations(
                 statePath: statePath, session: session, policy: policy, reloader: reloader, presenter: presenter,
                 idle: idle, variable: environment.variable, loop: loop, logger: logger)
         } catch {
-            idle.cancel()
-            input.close()
-            mirror.close()
-            presenter.close()
-            annotations.close()
-            navigation.close()
-            chrome.close()
-            home.close()
-            reloader.close()
-            session.close()
-            closeBase()
-            throw .system(error)
+            throw failing(.system(error))
         }
+        teardown.push { operations.close() }
         input.configureInteractions = { [unowned session, unowned operations, configureInteractions] controller in
             InteractionPolicy.install(on: controller, session: session)
             operations.install(on: controller)
@@ -252,6 +249,7 @@ public final class KioskApp {
             operations.inputArrived(event)
             input.handle(event)
         }
+        teardown.push { display.onInput = nil }
         let idleHandler = loop.addIdleHandler {
             [unowned presenter, unowned mirror, unowned session, unowned operations] in
             presenter.drawIfNeeded()
@@ -259,12 +257,13 @@ public final class KioskApp {
             session.logViewStateIfResting(hasShownPage: presenter.hasShownPage)
             operations.afterIteration()
         }
+        teardown.push { idleHandler.cancel() }
         idle.restart()
         parts = Parts(
             backend: backend, files: files, policy: policy, session: session, reloader: reloader, home: home,
             display: display, chrome: chrome, navigation: navigation, annotations: annotations, presenter: presenter,
             mirror: mirror, selectedText: selectedText, input: input, idle: idle, operations: operations,
-            idleHandler: idleHandler)
+            teardown: teardown)
     }
 
     /// One turn of the event loop (tests drive the app with it).
@@ -277,25 +276,26 @@ public final class KioskApp {
         loop.stop()
     }
 
-    /// Tears the parts down in reverse: input first, the document's threads last.
+    /// Tears the parts down in reverse order of building: input first, the document's
+    /// threads and worker processes last.
     public func shutdown() {
         guard let parts else { return }
         self.parts = nil
-        parts.idleHandler.cancel()
-        parts.operations.close()
-        parts.idle.cancel()
-        parts.display.onInput = nil
-        parts.input.close()
-        parts.mirror.close()
-        parts.presenter.close()
-        parts.annotations.close()
-        parts.navigation.close()
-        parts.chrome.close()
-        parts.home.close()
-        parts.reloader.close()
-        parts.session.close()
-        parts.policy.close()
-        parts.files.close()
-        parts.backend.close()
+        parts.teardown.run()
+    }
+}
+
+/// What `KioskApp.start()` built, closed in reverse: each part pushes its close once it is
+/// built, so a start that fails halfway and `shutdown()` close the same things the same way
+/// (cage's one cleanup path).
+final class Teardown {
+    private var steps: [() -> Void] = []
+
+    /// Adds the close of a part just built.
+    func push(_ step: @escaping () -> Void) { steps.append(step) }
+
+    /// Closes everything pushed, last first; running it again does nothing.
+    func run() {
+        while let step = steps.popLast() { step() }
     }
 }
