@@ -1,5 +1,5 @@
 // CMuPDF text for selection: a page's characters with their quads and line/block ids
-// (shim_text.c). Included at the end of CMuPDF.h, whose types it uses.
+// (shim_selection.c). Included at the end of CMuPDF.h, whose types it uses.
 #ifndef CMUPDF_TEXT_H
 #define CMUPDF_TEXT_H
 
