@@ -84,6 +84,10 @@ final class KioskHarness {
     /// The configuration the command line `arguments` give (the options the tests use).
     static func configuration(_ arguments: [String]) throws -> KioskConfiguration {
         var configuration = KioskConfiguration(documentPath: "")
+        // The transport that ships: pages drawn in the render worker, the built `lectern` run as
+        // it (`--render-process off`: in process, for the tests about that transport).
+        configuration.renderProcess.isEnabled = true
+        configuration.renderProcess.executable = try LecternProcess.lecternExecutable().path
         var index = 0
         func value() throws -> String {
             index += 1

@@ -11,10 +11,9 @@ import SystemPackage
 /// Where MuPDF draws the document's tiles and reads its pages' text (`render.process`): in
 /// this process, on the render threads, or in the render worker process.
 public struct RenderProcessPolicy: Sendable, Equatable {
-    /// Whether tiles and page text come from the render worker process. The `lectern` binary
-    /// turns it on unless `--render-process off` or the policy's `render.process = "off"`; a
-    /// configuration built in code (the in-process tests) draws in process unless it asks.
-    public var isEnabled = false
+    /// Whether tiles and page text come from the render worker process: yes unless
+    /// `--render-process off` or the policy's `render.process = "off"` (in code as in the binary).
+    public var isEnabled = true
     /// Seconds a request may take in the worker before it is killed and the page shows as
     /// undrawable (`--render-deadline`).
     public var deadline = 4.0

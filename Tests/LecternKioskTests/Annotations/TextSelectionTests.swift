@@ -69,7 +69,7 @@ struct TextSelectionTests {
         "a long press selects the word under the finger, highlighted; a tap elsewhere clears it (MuPDF in process, and in the render worker)",
         arguments: [false, true])
     func longPressSelectsWord(inWorker: Bool) throws {
-        let lectern = try KioskHarness([Self.selection] + (inWorker ? ["--render-process", "on"] : []))
+        let lectern = try KioskHarness([Self.selection] + ["--render-process", inWorker ? "on" : "off"])
         #expect(lectern.settle())
         #expect(Self.selectionPixels(lectern) == 0)
         Self.longPress(lectern, at: try Self.word("reads", page: 0, in: lectern))

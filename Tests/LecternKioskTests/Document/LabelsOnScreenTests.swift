@@ -35,7 +35,7 @@ struct LabelsOnScreenTests {
         "the title bar shows the label with the page number where they differ; typed labels go there",
         arguments: [false, true])
     func labelsWithNumbers(worker: Bool) throws {
-        let lectern = try KioskHarness([Self.labels] + (worker ? ["--render-process", "on"] : []))
+        let lectern = try KioskHarness([Self.labels] + ["--render-process", worker ? "on" : "off"])
         #expect((lectern.status.renderWorker != nil) == worker)
         #expect(lectern.settle())
         #expect(lectern.status.pagePosition == "i (1 of 12)")

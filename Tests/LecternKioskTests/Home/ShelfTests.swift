@@ -47,7 +47,7 @@ struct ShelfTests {
             [idle]
             reset = 4
             """)
-        let lectern = try KioskHarness(["--config", policy.path] + (worker ? ["--render-process", "on"] : []))
+        let lectern = try KioskHarness(["--config", policy.path] + ["--render-process", worker ? "on" : "off"])
         #expect((lectern.status.renderWorker != nil) == worker)
         #expect(
             lectern.wait {

@@ -23,8 +23,8 @@ struct OutlineOnScreenTests {
     }
 
     /// The reader with the chrome shown and the outline read.
-    static func withChrome(_ path: String, worker: Bool = false) throws -> KioskHarness {
-        let lectern = try KioskHarness([path] + (worker ? ["--render-process", "on"] : []))
+    static func withChrome(_ path: String, worker: Bool = true) throws -> KioskHarness {
+        let lectern = try KioskHarness([path] + ["--render-process", worker ? "on" : "off"])
         #expect((lectern.status.renderWorker != nil) == worker)
         #expect(lectern.settle())
         #expect(lectern.wait { lectern.status.pageSizesKnown })
