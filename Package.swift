@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "LecternKiosk",
             dependencies: [
-                "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "LecternLinux", "CLecternLinux",
+                "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "LecternLinux",
                 "LecternRenderProcess",
                 // The policy file (PolicyFile.swift says why this library).
                 .product(name: "TOMLKit", package: "TOMLKit"),
