@@ -29,6 +29,7 @@ final class Annotations {
     }
 
     let session: DocumentSession
+    let screen: Screen
     let reloader: DocumentReloader
     let chrome: Chrome
     let editor: AnnotationEditor
@@ -49,13 +50,14 @@ final class Annotations {
     /// Called when what is shown changed outside input (an edit came back).
     var onChange: (() -> Void)?
 
-    init(session: DocumentSession, reloader: DocumentReloader, chrome: Chrome, logger: Logger) {
+    init(session: DocumentSession, screen: Screen, reloader: DocumentReloader, chrome: Chrome, logger: Logger) {
         self.session = session
+        self.screen = screen
         self.reloader = reloader
         self.chrome = chrome
         self.logger = logger
         editor = AnnotationEditor(loop: session.loop, logger: logger)
-        keyboard = OnScreenKeyboard(session: session)
+        keyboard = OnScreenKeyboard(screen: screen)
         keyboard.onKey = { [unowned self] action in
             switch action {
             case .character(let character): type(character)
@@ -178,7 +180,7 @@ final class Annotations {
     /// The part of the annotation bar, keyboard or option list under `point` (Navigation).
     func part(at point: Point) -> (any NavigationPart)? {
         guard editing != nil || selection != nil else { return nil }
-        let (width, height) = (Int(session.screenSize.width), Int(session.screenSize.height))
+        let (width, height) = (screen.width, screen.height)
         if case .typing = editing?.kind, keyboard.layout.frame.contains(point) { return keyboard }
         if editing?.kind == .choosing, let options = editing?.annotation.options,
             let index = options.indices.first(where: { Scene.AnnotationBar.option($0, width: width).contains(point) })

@@ -153,9 +153,12 @@ public final class KioskApp {
         // The render worker starts before the display connects and opens the document meanwhile:
         // the one the policy names, at the page the saved view restores.
         let backend = makeDocumentBackend(opening, loop: loop, logger: logger)
+        // The screen's size and scale: the frame presenter sets them, the parts read them.
+        let screen = Screen()
         teardown.push { backend.close() }
         do {
-            session = try DocumentSession(configuration: opening, backend: backend, loop: loop, logger: logger)
+            session = try DocumentSession(
+                configuration: opening, backend: backend, screen: screen, loop: loop, logger: logger)
         } catch {
             throw failing(.system(error))
         }
@@ -172,7 +175,9 @@ public final class KioskApp {
         }
         teardown.push { reloader.close() }
         do {
-            home = try Home(session: session, reloader: reloader, transitions: transitions, loop: loop, logger: logger)
+            home = try Home(
+                session: session, screen: screen, reloader: reloader, transitions: transitions, loop: loop,
+                logger: logger)
         } catch {
             throw failing(.system(error))
         }
@@ -184,21 +189,22 @@ public final class KioskApp {
             throw failing(.wayland(error))
         }
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
-        let chrome = Chrome(loop: loop, session: session, logger: logger)
+        let chrome = Chrome(loop: loop, session: session, screen: screen, logger: logger)
         teardown.push { chrome.close() }
         let navigation: Navigation
         do {
-            navigation = try Navigation(loop: loop, session: session, chrome: chrome, logger: logger)
+            navigation = try Navigation(loop: loop, session: session, screen: screen, chrome: chrome, logger: logger)
         } catch {
             throw failing(.system(error))
         }
         teardown.push { navigation.close() }
         let selectedText = SelectedText(session: session, chrome: chrome, display: display, logger: logger)
-        let annotations = Annotations(session: session, reloader: reloader, chrome: chrome, logger: logger)
+        let annotations = Annotations(
+            session: session, screen: screen, reloader: reloader, chrome: chrome, logger: logger)
         teardown.push { annotations.close() }
         let dumper = configuration.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
         let presenter = FramePresenter(
-            display: display, loop: loop, session: session, chrome: chrome, navigation: navigation,
+            display: display, loop: loop, session: session, screen: screen, chrome: chrome, navigation: navigation,
             annotations: annotations, shelf: home.shelf, transitions: transitions, selectedText: selectedText,
             dumper: dumper, logger: logger)
         teardown.push { presenter.close() }

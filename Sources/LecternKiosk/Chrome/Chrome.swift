@@ -13,6 +13,7 @@ import Logging
 final class Chrome {
     let loop: EventLoop
     let session: DocumentSession
+    let screen: Screen
     private let logger: Logger
     private var noticeTimer: EventLoop.Timer?
 
@@ -40,9 +41,10 @@ final class Chrome {
     /// Called by `reset()`: what hangs off the chrome (the navigation overlays) closes too.
     var onReset: (() -> Void)?
 
-    init(loop: EventLoop, session: DocumentSession, logger: Logger) {
+    init(loop: EventLoop, session: DocumentSession, screen: Screen, logger: Logger) {
         self.loop = loop
         self.session = session
+        self.screen = screen
         self.logger = logger
     }
 
@@ -122,7 +124,7 @@ final class Chrome {
     /// The scrubber's bar and track, when the chrome is shown (as the compositor draws them).
     private func scrubber() -> (bar: PixelBox, track: PixelBox)? {
         guard isVisible else { return nil }
-        let width = Int(session.screenSize.width), height = Int(session.screenSize.height)
+        let width = screen.width, height = screen.height
         return (
             Scene.Chrome.scrubberBar(width: width, height: height),
             Scene.Chrome.scrubberTrack(width: width, height: height)
@@ -132,7 +134,7 @@ final class Chrome {
     /// A press on the back button goes back to the shelf when it is released (the whole touch
     /// or click belongs to the button). Escape does the same when nothing is typed.
     private func handleBack(_ event: InputEvent) -> Bool {
-        let width = Int(session.screenSize.width), height = Int(session.screenSize.height)
+        let width = screen.width, height = screen.height
         func onButton(_ point: Point?) -> Bool {
             guard isVisible, hasBack, let point else { return false }
             let button = Scene.Chrome.backButton(width: width, height: height)

@@ -135,7 +135,7 @@ final class DocumentReloader {
             reader = try Reader(
                 document: document, firstPage: firstPage,
                 configuration: configuration.viewConfiguration(rightToLeft: document.isRightToLeft),
-                viewport: session.screenSize,
+                viewport: session.screen.size,
                 budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic)
         } catch {
             refuse("\(error)")
@@ -155,7 +155,7 @@ final class DocumentReloader {
     /// Shows the candidate once the page it would show is rendered; refuses it if that failed.
     private func checkCandidate() {
         guard let (reader, _) = candidate else { return }
-        let plan = reader.plan(size: session.pixelScreenSize, prefetching: false, scale: session.screenScale)
+        let plan = reader.plan(size: session.screen.pixelSize, prefetching: false, scale: session.screen.scale)
         if plan.showsFailure {
             refuse("the first page of the new version of \(reader.document.path) cannot be rendered")
             return

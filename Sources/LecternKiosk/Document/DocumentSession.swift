@@ -76,32 +76,28 @@ final class DocumentSession {
     /// The first page takes long enough to come (300 ms) that "Opening…", or whatever of
     /// the page is there, is worth showing.
     private(set) var isFirstFrameLate = false
-    /// The screen size the reader lays out for (the window's last configure), in surface units.
-    private(set) var screenSize = Size(width: 1, height: 1)
-    /// Buffer pixels per surface unit on the screen the window is on (tiles are rendered at it).
-    var screenScale = DisplayScale.one
-    /// `screenSize` in buffer pixels.
-    var pixelScreenSize: (width: Int, height: Int) {
-        (screenScale.pixels(Int(screenSize.width)), screenScale.pixels(Int(screenSize.height)))
-    }
+    /// The screen the reader lays out for (its size and scale are the screen's own).
+    let screen: Screen
     /// Where to start instead of the start page: the view saved before a restart
     /// (`ViewStateStore`), restored once the document is open and the window has its size.
     var restoredView: ViewState?
-    private var hasScreenSize = false
     /// Called on the loop's thread when the reader opens.
     var onOpen: ((Reader) -> Void)?
     /// Called when something on screen may have changed (a tile arrived, the document opened).
     var onChange: (() -> Void)?
 
     init(
-        configuration: KioskConfiguration, backend: any DocumentBackend, loop: EventLoop, logger: Logger
+        configuration: KioskConfiguration, backend: any DocumentBackend, screen: Screen, loop: EventLoop,
+        logger: Logger
     ) throws(SystemError) {
         self.configuration = configuration
         self.backend = backend
+        self.screen = screen
         self.loop = loop
         self.logger = logger
         worker = try RenderWorker()
         startTime = loop.clock.now
+        screen.onResize = { [unowned self] in screenSizeChanged(to: $0) }
     }
 
     /// Starts opening the document on the worker; "Opening…" shows if the first page has
@@ -157,9 +153,7 @@ final class DocumentSession {
     var elapsedMilliseconds: Int { Int(((loop.clock.now - startTime) * 1000).rounded()) }
 
     /// The window has a new size: the reader keeps its view state across it.
-    func screenSizeChanged(to size: Size) {
-        screenSize = size
-        hasScreenSize = true
+    private func screenSizeChanged(to size: Size) {
         reader?.view.setViewportSize(size)
         restoreViewIfReady()
     }
@@ -167,7 +161,7 @@ final class DocumentSession {
     /// Restores `restoredView` once there is a reader and a screen size (a zoomed viewport is
     /// kept by its width on screen); a view the document cannot show leaves the start page.
     private func restoreViewIfReady() {
-        guard let view = restoredView, hasScreenSize, let reader else { return }
+        guard let view = restoredView, screen.hasSize, let reader else { return }
         restoredView = nil
         do {
             try reader.view.restore(view)
@@ -215,7 +209,7 @@ final class DocumentSession {
             reader = try Reader(
                 document: pdf, firstPage: firstPage,
                 configuration: configuration.viewConfiguration(rightToLeft: pdf.isRightToLeft),
-                viewport: screenSize, budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic)
+                viewport: screen.size, budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic)
         } catch {
             phase = .failed(.system(error))
             logger.error("\(Failure.system(error))")

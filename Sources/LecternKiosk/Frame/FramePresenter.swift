@@ -54,7 +54,8 @@ final class FramePresenter {
     private(set) weak var lastCommitted: ShmBuffer?
 
     init(
-        display: Display, loop: EventLoop, session: DocumentSession, chrome: Chrome, navigation: Navigation,
+        display: Display, loop: EventLoop, session: DocumentSession, screen: Screen, chrome: Chrome,
+        navigation: Navigation,
         annotations: Annotations, shelf: Shelf, transitions: TransitionPlayer, selectedText: SelectedText,
         dumper: FrameDumper?, logger: Logger
     ) {
@@ -73,15 +74,15 @@ final class FramePresenter {
         frameCompositor = FrameCompositor(logger: logger)
         window.onConfigure = { [unowned self] width, height in
             logger.trace("configured \(width)x\(height) at \(session.elapsedMilliseconds) ms")
-            session.screenSizeChanged(to: Size(width: Double(width), height: Double(height)))
+            screen.resize(to: Size(width: Double(width), height: Double(height)))
             setNeedsFrame()
         }
         window.onClose = { [logger] in logger.info("the compositor asked to close the window; a kiosk stays open") }
         // The window moved to a denser screen (or the screen's scale changed): the same layout,
         // drawn with more pixels; the tiles of the new size are rendered for it.
-        session.screenScale = window.scale
-        window.onScaleChange = { [unowned self] in
-            session.screenScale = window.scale
+        screen.scale = window.scale
+        window.onScaleChange = { [unowned self, unowned screen] in
+            screen.scale = window.scale
             setNeedsFrame()
         }
     }

@@ -14,10 +14,10 @@ final class Home {
     let attract: AttractLoop
 
     init(
-        session: DocumentSession, reloader: DocumentReloader, transitions: TransitionPlayer, loop: EventLoop,
-        logger: Logger
+        session: DocumentSession, screen: Screen, reloader: DocumentReloader, transitions: TransitionPlayer,
+        loop: EventLoop, logger: Logger
     ) throws(SystemError) {
-        shelf = try Shelf(session: session, reloader: reloader, loop: loop, logger: logger)
+        shelf = try Shelf(session: session, screen: screen, reloader: reloader, loop: loop, logger: logger)
         do {
             attract = try AttractLoop(session: session, transitions: transitions, loop: loop, logger: logger)
         } catch {

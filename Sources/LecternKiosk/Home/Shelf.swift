@@ -31,6 +31,7 @@ final class Shelf {
 
     let loop: EventLoop
     let session: DocumentSession
+    let screen: Screen
     let reloader: DocumentReloader
     private let logger: Logger
     private let worker: RenderWorker<CoverResult>
@@ -58,8 +59,11 @@ final class Shelf {
     /// How far a finger moves before a touch scrolls the shelf instead of opening a cover.
     static let slop = 16.0
 
-    init(session: DocumentSession, reloader: DocumentReloader, loop: EventLoop, logger: Logger) throws(SystemError) {
+    init(
+        session: DocumentSession, screen: Screen, reloader: DocumentReloader, loop: EventLoop, logger: Logger
+    ) throws(SystemError) {
         self.session = session
+        self.screen = screen
         self.reloader = reloader
         self.loop = loop
         self.logger = logger
@@ -218,7 +222,7 @@ final class Shelf {
 
     /// The documents and where their covers are now (`KioskStatus.shelf`).
     var covers: [KioskStatus.ShelfCover] {
-        let layout = layout(width: Int(session.screenSize.width), height: Int(session.screenSize.height))
+        let layout = layout(width: screen.width, height: screen.height)
         return entries.enumerated().map { index, entry in
             KioskStatus.ShelfCover(
                 path: entry.path, title: entry.title, hasCover: entry.cover != nil, failure: entry.failure,
@@ -268,7 +272,7 @@ final class Shelf {
 
     private func release() {
         defer { press = nil }
-        guard let press, !press.moved, opening == nil, case let size = session.screenSize,
+        guard let press, !press.moved, opening == nil, case let size = screen.size,
             let index = layout(width: Int(size.width), height: Int(size.height)).index(at: press.start, scroll: scroll)
         else { return }
         open(index)

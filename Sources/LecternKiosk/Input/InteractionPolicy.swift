@@ -35,9 +35,9 @@ enum InteractionPolicy {
         // The built-in zone is the widest the policy may ask for; the condition narrows it.
         controller.configuration.fastScrollEdgeFraction = 0.5
         controller.fastScroll.addActivationCondition { [unowned session] _, point, _ in
-            let zone = session.screenSize.width * policy().edgeWidth
+            let zone = session.screen.size.width * policy().edgeWidth
             return policy().enables("fastScroll")
-                && (point.x < zone || point.x > session.screenSize.width - zone)
+                && (point.x < zone || point.x > session.screen.size.width - zone)
         }
         controller.smartZoom.addActivationCondition { [unowned session] context, _, _ in
             let rules = policy()

@@ -15,6 +15,7 @@ import Logging
 final class Navigation {
     let loop: EventLoop
     let session: DocumentSession
+    let screen: Screen
     let chrome: Chrome
     private let logger: Logger
     let bar: ThumbnailBar
@@ -34,15 +35,20 @@ final class Navigation {
     /// and its keyboard, the selection's QR-code button).
     var partsAbove: [(Point) -> (any NavigationPart)?] = []
 
-    init(loop: EventLoop, session: DocumentSession, chrome: Chrome, logger: Logger) throws(SystemError) {
+    init(
+        loop: EventLoop, session: DocumentSession, screen: Screen, chrome: Chrome, logger: Logger
+    )
+        throws(SystemError)
+    {
         self.loop = loop
         self.session = session
+        self.screen = screen
         self.chrome = chrome
         self.logger = logger
-        bar = ThumbnailBar(session: session)
-        grid = ThumbnailGrid(session: session)
-        outline = try OutlinePanel(loop: loop, session: session, logger: logger)
-        search = try Search(loop: loop, session: session, logger: logger)
+        bar = ThumbnailBar(screen: screen)
+        grid = ThumbnailGrid(screen: screen)
+        outline = try OutlinePanel(loop: loop, screen: screen, logger: logger)
+        search = try Search(loop: loop, session: session, screen: screen, logger: logger)
         search.onChange = { [unowned self] in onChange?() }
         search.coveredBottom = { [unowned self] width, height in
             showsBar ? height - Scene.ThumbnailBar.box(width: width, height: height).y : 0
@@ -214,7 +220,7 @@ final class Navigation {
     }
 
     private func part(at point: Point, reader: Reader) -> (any NavigationPart)? {
-        let size = session.screenSize
+        let size = screen.size
         let (width, height) = (Int(size.width), Int(size.height))
         for above in partsAbove { if let part = above(point) { return part } }
         if let part = search.part(at: point) { return part }

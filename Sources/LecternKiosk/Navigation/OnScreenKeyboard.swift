@@ -5,19 +5,19 @@ import LecternRender
 /// `OnScreenKeyboardLayout` along the bottom of the screen. A key types when the finger lifts
 /// on it; sliding to another key first types that one instead, as on a phone.
 final class OnScreenKeyboard: NavigationPart {
-    let session: DocumentSession
+    let screen: Screen
     /// The key under each finger that is down.
     private var pressed: [Int: Int] = [:]
     /// Called with what a key did.
     var onKey: ((OnScreenKeyboardLayout.Action) -> Void)?
 
-    init(session: DocumentSession) {
-        self.session = session
+    init(screen: Screen) {
+        self.screen = screen
     }
 
     /// The keys for the screen now.
     var layout: OnScreenKeyboardLayout {
-        OnScreenKeyboardLayout(width: session.screenSize.width, height: session.screenSize.height)
+        OnScreenKeyboardLayout(width: screen.size.width, height: screen.size.height)
     }
 
     /// The keyboard as drawn.

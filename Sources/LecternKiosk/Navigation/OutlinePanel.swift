@@ -14,7 +14,7 @@ import Logging
 /// the shim), after the page sizes: the page tree is walked by then.
 final class OutlinePanel: ScrollingPanel {
     let loop: EventLoop
-    let session: DocumentSession
+    let screen: Screen
     private let logger: Logger
     private let worker: RenderWorker<(reader: ObjectIdentifier, entries: [OutlineEntry])>
     private var watch: EventLoop.Watch?
@@ -27,9 +27,9 @@ final class OutlinePanel: ScrollingPanel {
     /// Called when the outline arrived.
     var onChange: (() -> Void)?
 
-    init(loop: EventLoop, session: DocumentSession, logger: Logger) throws(SystemError) {
+    init(loop: EventLoop, screen: Screen, logger: Logger) throws(SystemError) {
         self.loop = loop
-        self.session = session
+        self.screen = screen
         self.logger = logger
         worker = try RenderWorker()
         super.init(axis: .vertical)
@@ -86,7 +86,7 @@ final class OutlinePanel: ScrollingPanel {
     }
 
     private var box: PixelBox {
-        Scene.OutlinePanel.box(width: Int(session.screenSize.width), height: Int(session.screenSize.height))
+        Scene.OutlinePanel.box(width: screen.width, height: screen.height)
     }
 
     /// Fits the scroll range to the entries shown and the screen (before each frame).

@@ -18,6 +18,7 @@ import Logging
 final class Search {
     let loop: EventLoop
     let session: DocumentSession
+    let screen: Screen
     private let logger: Logger
     let keyboardPart: OnScreenKeyboard
     private let worker: RenderWorker<Batch>
@@ -50,11 +51,12 @@ final class Search {
     /// How many pages a job searches before it reports.
     static let chunk = 32
 
-    init(loop: EventLoop, session: DocumentSession, logger: Logger) throws(SystemError) {
+    init(loop: EventLoop, session: DocumentSession, screen: Screen, logger: Logger) throws(SystemError) {
         self.loop = loop
         self.session = session
+        self.screen = screen
         self.logger = logger
-        keyboardPart = OnScreenKeyboard(session: session)
+        keyboardPart = OnScreenKeyboard(screen: screen)
         worker = try RenderWorker()
         watch = loop.watch(worker.wakeDescriptor) { [unowned self] in
             for batch in worker.drain() { received(batch) }
@@ -248,7 +250,7 @@ final class Search {
 extension Search {
     // MARK: What it shows
 
-    private var size: (width: Int, height: Int) { (Int(session.screenSize.width), Int(session.screenSize.height)) }
+    private var size: (width: Int, height: Int) { (screen.width, screen.height) }
 
     /// "3 of 17", "Searching… 45%", "No matches".
     var statusText: String {

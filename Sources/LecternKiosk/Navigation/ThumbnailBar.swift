@@ -11,12 +11,12 @@ import LecternRender
 /// costs what a 36-page one does. The bar follows the reader: it centres the current spread
 /// when it appears and scrolls it back into view when the page changes.
 final class ThumbnailBar: ScrollingPart {
-    let session: DocumentSession
+    let screen: Screen
     /// The spread the bar last brought into view, while shown, and where it was in the strip.
     private var followed: (spread: Int, frame: Rect)?
 
-    init(session: DocumentSession) {
-        self.session = session
+    init(screen: Screen) {
+        self.screen = screen
         super.init(axis: .horizontal)
     }
 
@@ -28,7 +28,7 @@ final class ThumbnailBar: ScrollingPart {
 
     /// Where the thumbnails scroll.
     private var area: PixelBox {
-        Scene.ThumbnailBar.stripArea(width: Int(session.screenSize.width), height: Int(session.screenSize.height))
+        Scene.ThumbnailBar.stripArea(width: screen.width, height: screen.height)
     }
 
     /// Hidden: the next time it shows, it centres the current spread.

@@ -9,11 +9,11 @@ import LecternRender
 /// Virtualized like the bar: only the rows in view are laid out and their thumbnails asked
 /// for, so scrolling 15,000 pages costs per frame what 36 do.
 final class ThumbnailGrid: ScrollingPanel {
-    let session: DocumentSession
+    let screen: Screen
     private var needsCentring = false
 
-    init(session: DocumentSession) {
-        self.session = session
+    init(screen: Screen) {
+        self.screen = screen
         super.init(axis: .vertical)
     }
 
@@ -23,7 +23,7 @@ final class ThumbnailGrid: ScrollingPanel {
         needsCentring = true
     }
 
-    private var size: (width: Int, height: Int) { (Int(session.screenSize.width), Int(session.screenSize.height)) }
+    private var size: (width: Int, height: Int) { (screen.width, screen.height) }
 
     /// Where the cells scroll.
     private var area: PixelBox { Scene.ThumbnailSheet.area(width: size.width, height: size.height) }

@@ -1,0 +1,30 @@
+import LecternCore
+
+/// The screen the reader's window fills: its size in surface units (the window's last
+/// configure) and its scale (buffer pixels per unit, at which tiles are rendered). Its one
+/// owner: `KioskApp` makes it, the frame presenter sets it from the window, and every part that
+/// lays something out reads it here (it used to be a property of the document session).
+final class Screen {
+    /// The size the reader lays out for, in surface units (1 × 1 until the first configure).
+    private(set) var size = Size(width: 1, height: 1)
+    /// Buffer pixels per surface unit.
+    var scale = DisplayScale.one
+    /// Whether a configure has given the size yet.
+    private(set) var hasSize = false
+    /// Called when the size changed (the document session keeps the reader's view across it).
+    var onResize: ((Size) -> Void)?
+
+    /// The size in whole surface units.
+    var width: Int { Int(size.width) }
+    var height: Int { Int(size.height) }
+
+    /// The size in buffer pixels.
+    var pixelSize: (width: Int, height: Int) { (scale.pixels(width), scale.pixels(height)) }
+
+    /// The window has a new size.
+    func resize(to newSize: Size) {
+        size = newSize
+        hasSize = true
+        onResize?(newSize)
+    }
+}
