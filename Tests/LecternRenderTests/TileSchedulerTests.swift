@@ -33,8 +33,24 @@ struct TileSchedulerTests {
 
     /// Waits until the scheduler has nothing queued or in flight (or 20 s passed).
     static func waitUntilIdle(_ scheduler: TileScheduler) {
-        let deadline = Date().addingTimeInterval(20)
-        while scheduler.isBusy, Date() < deadline { usleep(2000) }
+        _ = scheduler.waitUntilIdle(timeout: 20)
+    }
+
+    @Test("waitUntilIdle is false at its timeout while a render runs, true once nothing is queued or in flight")
+    func waitUntilIdleWakesAtTheEnd() throws {
+        let gate = ConditionGate()
+        let scheduler = try TileScheduler(workerCount: 1) { _, _ in
+            gate.wait()
+            return nil
+        }
+        defer { scheduler.stop() }
+        #expect(scheduler.waitUntilIdle(timeout: 0), "idle before anything is wanted")
+        scheduler.setWanted([Self.key(0)])
+        #expect(!scheduler.waitUntilIdle(timeout: 0.05), "a render holds it busy")
+        #expect(scheduler.isBusy)
+        gate.open()
+        #expect(scheduler.waitUntilIdle(timeout: 20), "idle once the render ended")
+        #expect(!scheduler.isBusy)
     }
 
     /// A tile of page 1 of text-3pages.pdf (595 × 842 pt) drawn at 3× (1785 × 2526 px, more
@@ -291,5 +307,25 @@ struct TileSchedulerShutdownTests {
         release.signal()
         #expect(finished.wait(timeout: .now() + 10) == .success)
         usleep(50_000)  // the worker returns into the scheduler after its render: no crash
+    }
+}
+
+/// A gate render threads wait at until a test opens it.
+final class ConditionGate: @unchecked Sendable {
+    // Sendable: `isOpen` is guarded by `condition`.
+    private let condition = NSCondition()
+    private var isOpen = false
+
+    func wait() {
+        condition.lock()
+        while !isOpen { condition.wait() }
+        condition.unlock()
+    }
+
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
     }
 }

@@ -159,11 +159,11 @@ final class Search {
                 var batch = Batch(generation: generation, pages: 0, hits: [])
                 for page in pages {
                     if cookie.isCancelled { return batch }
-                    // The page on screen before the search: wait while tiles render.
-                    var waited = 0
-                    while renders.scheduler.isBusy, waited < 200, !cookie.isCancelled {
-                        usleep(1000)
-                        waited += 1
+                    // The page on screen before the search: wait (200 ms at most) while tiles
+                    // render, looking at the search's cookie every 20 ms.
+                    var slices = 0
+                    while !cookie.isCancelled, slices < 10, !renders.scheduler.waitUntilIdle(timeout: 0.02) {
+                        slices += 1
                     }
                     if case let hits = document.find(search, page: page), !hits.isEmpty {
                         batch.hits.append((page, hits))

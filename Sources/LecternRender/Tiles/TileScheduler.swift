@@ -50,7 +50,12 @@ public final class TileScheduler {
     public func setWanted(_ keys: [TileKey]) { queue.setWanted(keys) }
 
     /// Whether any tile is queued or being rendered.
-    public var isBusy: Bool { queue.locked { !$0.queue.isEmpty || !$0.inFlight.isEmpty } }
+    public var isBusy: Bool { queue.locked { $0.isBusy } }
+
+    /// Waits until no tile is queued or being rendered, `seconds` at most; returns whether the
+    /// scheduler is idle. The workers wake it as the last render ends (no polling). Any thread
+    /// but the main one, which must not block.
+    public func waitUntilIdle(timeout seconds: Double) -> Bool { queue.waitUntilIdle(timeout: seconds) }
 
     /// Renders aborted because their tile left the screen (for logs and tests).
     public var cancelledCount: Int { queue.locked { $0.cancelled } }
@@ -78,6 +83,8 @@ public final class TileScheduler {
             var runningThreads = 0
             var cancelled = 0
             var started = 0
+
+            var isBusy: Bool { !queue.isEmpty || !inFlight.isEmpty }
         }
 
         private let condition = ConditionLock()
@@ -101,6 +108,17 @@ public final class TileScheduler {
         }
 
         var isStopping: Bool { locked { $0.stopped } }
+
+        func waitUntilIdle(timeout seconds: Double) -> Bool {
+            let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+            condition.lock()
+            defer { condition.unlock() }
+            while state.isBusy, !state.stopped {
+                let left = ContinuousClock.now.duration(to: deadline).seconds
+                if left <= 0 || !condition.wait(seconds: left) { break }
+            }
+            return !state.isBusy
+        }
 
         func stop() { _ = stop(before: nil) }
 
@@ -155,6 +173,8 @@ public final class TileScheduler {
                     state.outbox.append((key, content))
                     wakeUp.signal()
                 }
+                // The last render ended: whoever waits for the scheduler to be idle goes on.
+                if !state.isBusy { condition.broadcast() }
             }
             state.runningThreads -= 1
             condition.broadcast()
