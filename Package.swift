@@ -142,6 +142,7 @@ let package = Package(
             name: "LecternCoreTests",
             dependencies: ["LecternCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "LecternLinuxTests", dependencies: ["LecternLinux"]),
         .testTarget(name: "LecternPDFTests", dependencies: ["LecternPDF"]),
         .testTarget(
             name: "LecternRenderProcessTests",
