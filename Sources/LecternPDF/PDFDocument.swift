@@ -282,65 +282,6 @@ public final class PDFDocument: @unchecked Sendable {
         return PageTree(pageCount: Int(tree.pages), skippedKids: Int(tree.skipped))
     }
 
-    /// The bounding boxes of the text blocks of page `index` (paragraphs and columns as MuPDF's
-    /// structured text groups them; images are left out), in PDF user space like `PageInfo.cropBox`:
-    /// unrotated, y up. Map them with the page's rotation and crop box to place them on screen.
-    /// Uses the page's cached display list, so it is cheap for a page on screen.
-    ///
-    /// - Throws: `.pageOutOfRange`, or `.damaged` when the page content cannot be read.
-    /// Corresponding C function: `CMuPDF_page_text_blocks`.
-    public func textBlocks(page index: Int) throws(PDFError) -> [Rect] {
-        try checkIndex(index)
-        var error = CMuPDF_error()
-        var rects: UnsafeMutablePointer<Float>?
-        var count: Int32 = 0
-        guard CMuPDF_page_text_blocks(handle, Int32(index), &rects, &count, &error) == 0 else {
-            throw PDFError(
-                .damaged, path: path,
-                message:
-                    "cannot read the text of page \(index + 1) of \(path): the page is damaged (MuPDF: \(error.text))"
-            )
-        }
-        defer { free(rects) }
-        guard let rects else { return [] }
-        return (0..<Int(count)).map { i in
-            Rect(corners: (rects[4 * i], rects[4 * i + 1], rects[4 * i + 2], rects[4 * i + 3]))
-        }
-    }
-
-    /// The links of page `index`, in the order of the page's /Annots: internal links (GoTo actions and
-    /// destinations) resolved to a page of this document, external ones as URIs. A link whose
-    /// destination does not resolve to a page of the document is left out. Rects are in PDF user
-    /// space like `textBlocks(page:)`. Loads the page (annotations and links) without running its
-    /// content or rendering.
-    ///
-    /// - Throws: `.pageOutOfRange`, or `.damaged` when the page cannot be loaded.
-    /// Corresponding C functions: `fz_load_links`, `fz_resolve_link` (`CMuPDF_page_links`).
-    public func links(page index: Int) throws(PDFError) -> [PDFLink] {
-        try checkIndex(index)
-        var error = CMuPDF_error()
-        var links: UnsafeMutablePointer<CMuPDF_link>?
-        var count: Int32 = 0
-        guard CMuPDF_page_links(handle, Int32(index), &links, &count, &error) == 0 else {
-            throw PDFError(
-                .damaged, path: path,
-                message:
-                    "cannot read the links of page \(index + 1) of \(path): the page is damaged (MuPDF: \(error.text))"
-            )
-        }
-        defer { free(links) }
-        guard let links else { return [] }
-        return (0..<Int(count)).map { i in
-            let link = links[i]
-            let rect = link.rect
-            let target: PDFLink.Target =
-                if let uri = link.uri { .uri(String(cString: uri)) } else { .page(Int(link.page)) }
-            return PDFLink(
-                rect: Rect(corners: rect),
-                target: target)
-        }
-    }
-
     private func pageInfo(_ index: Int, _ info: CMuPDF_page_info) -> PageInfo {
         let media = info.media_box
         let crop = info.crop_box
@@ -355,7 +296,7 @@ public final class PDFDocument: @unchecked Sendable {
         )
     }
 
-    private func damagedPage(_ index: Int, _ reason: String) -> PDFError {
+    func damagedPage(_ index: Int, _ reason: String) -> PDFError {
         PDFError(
             .damaged, path: path,
             message: "cannot read page \(index + 1) of \(path): the page is damaged (MuPDF: \(reason))")
@@ -495,55 +436,5 @@ public final class PDFDocument: @unchecked Sendable {
             throw PDFError.open(.notAPDF, path, "the file is not a PDF (it does not start with %PDF-)")
         }
         return Int64(info.st_size)
-    }
-}
-
-extension Rect {
-    /// The rectangle the shim reports as (x0, y0, x1, y1) in PDF user space.
-    init(corners c: (Float, Float, Float, Float)) {
-        self.init(corner: Point(x: Double(c.0), y: Double(c.1)), corner: Point(x: Double(c.2), y: Double(c.3)))
-    }
-}
-
-extension PDFDocument {
-    /// The document's title (/Info /Title), or nil when it has none (or only white space).
-    /// Corresponding C function: `CMuPDF_document_title` (`fz_lookup_metadata`).
-    public func title() throws(PDFError) -> String? {
-        var buffer = [CChar](repeating: 0, count: 1024)
-        var error = CMuPDF_error()
-        let status = buffer.withUnsafeMutableBufferPointer {
-            CMuPDF_document_title(handle, $0.baseAddress, Int32($0.count), &error)
-        }
-        guard status == 0 else {
-            throw PDFError(.damaged, path: path, message: "cannot read the title of \(path) (MuPDF: \(error.text))")
-        }
-        let title = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let trimmed = title.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return trimmed.isEmpty ? nil : trimmed
-    }
-
-    /// Page `index`'s presentation keys: /Dur and /Trans, read from the page object.
-    /// - Throws: `.pageOutOfRange`, or `.damaged` when the page object cannot be read.
-    /// Corresponding C function: `CMuPDF_page_get_presentation`.
-    public func presentation(page index: Int) throws(PDFError) -> PagePresentation {
-        try checkIndex(index)
-        var keys = CMuPDF_page_presentation()
-        var error = CMuPDF_error()
-        guard CMuPDF_page_get_presentation(handle, Int32(index), &keys, &error) == 0 else {
-            throw damagedPage(index, error.text)
-        }
-        var presentation = PagePresentation()
-        if keys.duration > 0 { presentation.duration = Double(keys.duration) }
-        let style = withUnsafeBytes(of: keys.style) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        if !style.isEmpty {
-            presentation.transition = PageTransition(
-                // An effect PDF does not name (or a later one) is drawn as a cut.
-                style: PageTransition.Style(rawValue: style) ?? .replace,
-                duration: max(0, Double(keys.transition_duration)), direction: Int(keys.direction),
-                isVertical: keys.vertical != 0, isOutward: keys.outward != 0)
-        }
-        return presentation
     }
 }

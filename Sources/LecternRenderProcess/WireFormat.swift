@@ -1,0 +1,245 @@
+import LecternCore
+import LecternPDF
+import LecternRender
+
+/// A message that does not decode (a bug, or a worker that is not ours).
+public struct WireError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = "render worker message: \(description)" }
+    /// A request the worker answered with a failure: `reason` as it said it.
+    init(failure reason: String) { description = reason }
+}
+
+/// Appends fixed-size little-endian fields and length-prefixed strings.
+struct WireWriter {
+    var bytes: [UInt8] = []
+
+    mutating func put(_ value: UInt8) { bytes.append(value) }
+    mutating func put(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    mutating func put(_ value: Int) { withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func put(_ value: Double) { put(Int(Int64(bitPattern: value.bitPattern))) }
+    mutating func put(_ value: String) {
+        put(value.utf8.count)
+        bytes.append(contentsOf: value.utf8)
+    }
+    mutating func put(_ rect: Rect) {
+        for value in [rect.minX, rect.minY, rect.width, rect.height] { put(value) }
+    }
+    mutating func put(_ key: TileKey) {
+        put(key.page)
+        put(key.pageWidth)
+        put(key.pageHeight)
+        switch key.kind {
+        case .preview: put(-1)
+        case .tile(let column, let row):
+            put(column)
+            put(row)
+        }
+    }
+}
+
+/// Reads what `WireWriter` wrote, checking every length against what is left.
+struct WireReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func byte() throws(WireError) -> UInt8 {
+        guard offset < bytes.count else { throw WireError("truncated") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+    mutating func bool() throws(WireError) -> Bool { try byte() != 0 }
+    mutating func int() throws(WireError) -> Int {
+        guard offset + 8 <= bytes.count else { throw WireError("truncated") }
+        var value: Int64 = 0
+        for index in 0..<8 { value |= Int64(bytes[offset + index]) << (8 * index) }
+        offset += 8
+        return Int(value)
+    }
+    /// A count of items that follow (each at least one byte).
+    mutating func count() throws(WireError) -> Int {
+        let value = try int()
+        guard value >= 0, value <= bytes.count - offset else { throw WireError("bad count \(value)") }
+        return value
+    }
+    mutating func double() throws(WireError) -> Double { Double(bitPattern: UInt64(bitPattern: Int64(try int()))) }
+    mutating func string() throws(WireError) -> String {
+        let length = try count()
+        defer { offset += length }
+        return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
+    }
+    mutating func rect() throws(WireError) -> Rect {
+        Rect(x: try double(), y: try double(), width: try double(), height: try double())
+    }
+    mutating func tileKey() throws(WireError) -> TileKey {
+        let page = try int(), width = try int(), height = try int(), column = try int()
+        let kind: TileKey.Kind = column < 0 ? .preview : .tile(column: column, row: try int())
+        return TileKey(page: page, pageWidth: width, pageHeight: height, kind: kind)
+    }
+}
+
+/// What the reader learns of a document when the worker opens it: everything it lays out and
+/// labels the pages with before it asks for anything else (the reader never opens the file).
+public struct DocumentSummary: Sendable, Equatable {
+    /// The page count the file claims (the page tree's count comes with `WorkerRequest.pageTree`).
+    public var pageCount: Int
+    public var isRightToLeft: Bool
+    public var wasRepaired: Bool
+    /// Page 1's geometry: every page's estimate until the sizes are read.
+    public var firstPage: PageInfo
+    public var labels: PageLabels?
+    /// /Info /Title (nil: none).
+    public var title: String?
+
+    public init(
+        pageCount: Int, isRightToLeft: Bool, wasRepaired: Bool, firstPage: PageInfo, labels: PageLabels?,
+        title: String?
+    ) {
+        self.pageCount = pageCount
+        self.isRightToLeft = isRightToLeft
+        self.wasRepaired = wasRepaired
+        self.firstPage = firstPage
+        self.labels = labels
+        self.title = title
+    }
+
+    /// What `document` tells of itself (page 1 read from its page object).
+    public init(_ document: PDFDocument) throws(PDFError) {
+        self.init(
+            pageCount: document.pageCount, isRightToLeft: document.isRightToLeft, wasRepaired: document.wasRepaired,
+            firstPage: try document.pageInfo(at: 0), labels: document.labels, title: try? document.title())
+    }
+
+    func encode(into writer: inout WireWriter) {
+        writer.put(pageCount)
+        writer.put(isRightToLeft)
+        writer.put(wasRepaired)
+        writer.put(firstPage)
+        writer.put(optional: title)
+        let ranges = labels?.ranges ?? []
+        writer.put(labels != nil)
+        writer.put(ranges.count)
+        for range in ranges {
+            writer.put(range.start)
+            writer.put(range.style.rawValue)
+            writer.put(range.prefix)
+            writer.put(range.first)
+        }
+    }
+
+    static func decode(_ reader: inout WireReader) throws(WireError) -> DocumentSummary {
+        let pageCount = try reader.int(), isRightToLeft = try reader.bool(), wasRepaired = try reader.bool()
+        let firstPage = try reader.pageInfo(), title = try reader.optionalString()
+        let hasLabels = try reader.bool()
+        var ranges: [PageLabels.Range] = []
+        for _ in 0..<(try reader.count()) {
+            let start = try reader.int()
+            guard let style = PageLabels.Style(rawValue: try reader.int()) else { throw WireError("bad label style") }
+            ranges.append(
+                PageLabels.Range(start: start, style: style, prefix: try reader.string(), first: try reader.int()))
+        }
+        return DocumentSummary(
+            pageCount: pageCount, isRightToLeft: isRightToLeft, wasRepaired: wasRepaired, firstPage: firstPage,
+            labels: hasLabels ? PageLabels(ranges: ranges) : nil, title: title)
+    }
+}
+
+extension WireWriter {
+    mutating func put(optional value: String?) {
+        put(value != nil)
+        put(value ?? "")
+    }
+
+    mutating func put(_ info: PageInfo) {
+        put(info.index)
+        put(info.mediaBox)
+        put(info.cropBox)
+        put(info.rotation)
+        put(info.displaySize.width)
+        put(info.displaySize.height)
+        put(optional: info.label)
+    }
+
+    mutating func put(_ annotation: AnnotationInfo) {
+        put(annotation.objectNumber)
+        put(annotation.subtype)
+        put(annotation.rect)
+        put(annotation.flags.rawValue)
+        put(annotation.contents)
+        put(annotation.author)
+        put(optional: annotation.fieldType?.rawValue)
+        put(annotation.fieldName)
+        put(annotation.value)
+        put(annotation.options.count)
+        for option in annotation.options { put(option) }
+        put(annotation.maxLength ?? -1)
+        put(annotation.isFieldReadOnly)
+    }
+}
+
+extension WireReader {
+    mutating func optionalString() throws(WireError) -> String? {
+        let has = try bool()
+        let value = try string()
+        return has ? value : nil
+    }
+
+    mutating func pageInfo() throws(WireError) -> PageInfo {
+        let index = try int(), mediaBox = try rect(), cropBox = try rect(), rotation = try int()
+        let size = Size(width: try double(), height: try double())
+        return PageInfo(
+            index: index, mediaBox: mediaBox, cropBox: cropBox, rotation: rotation, displaySize: size,
+            label: try optionalString())
+    }
+
+    mutating func annotation() throws(WireError) -> AnnotationInfo {
+        let objectNumber = try int(), subtype = try string(), rect = try rect(), flags = try int()
+        let contents = try string(), author = try string(), fieldType = try optionalString()
+        let fieldName = try string(), value = try string()
+        var options: [String] = []
+        for _ in 0..<(try count()) { options.append(try string()) }
+        let maxLength = try int()
+        return AnnotationInfo(
+            objectNumber: objectNumber, subtype: subtype, rect: rect, flags: AnnotationInfo.Flags(rawValue: flags),
+            contents: contents, author: author, fieldType: fieldType.flatMap(AnnotationInfo.FieldType.init(rawValue:)),
+            fieldName: fieldName, value: value, options: options, maxLength: maxLength < 0 ? nil : maxLength,
+            isFieldReadOnly: try bool())
+    }
+}
+
+extension AnnotationInfo {
+    /// What the interaction components need of an annotation LecternPDF read.
+    public init(_ annotation: PDFAnnotation) {
+        let field = annotation.field
+        self.init(
+            objectNumber: annotation.objectNumber, subtype: annotation.subtype, rect: annotation.rect,
+            flags: Flags(rawValue: annotation.flags.rawValue), contents: annotation.contents,
+            author: annotation.author, fieldType: field.map { Self.fieldType($0.type) }, fieldName: field?.name ?? "",
+            value: field?.value ?? "", options: field?.options ?? [], maxLength: field?.maxLength,
+            isFieldReadOnly: field?.isReadOnly ?? false)
+    }
+
+    private static func fieldType(_ type: PDFAnnotation.FieldType) -> FieldType {
+        switch type {
+        case .text: .text
+        case .multilineText: .multilineText
+        case .checkbox: .checkbox
+        case .radio: .radio
+        case .comboChoice: .comboChoice
+        case .listChoice: .listChoice
+        case .pushButton: .pushButton
+        case .signature: .signature
+        case .unknown: .unknown
+        }
+    }
+}
+
+extension PDFDocument {
+    /// Page `index`'s annotations and form fields as the interaction components see them (none
+    /// when they cannot be read).
+    public func annotationInfos(page index: Int) -> [AnnotationInfo] {
+        ((try? annotations(page: index))?.annotations ?? []).map(AnnotationInfo.init)
+    }
+}
