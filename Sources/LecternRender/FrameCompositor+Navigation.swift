@@ -196,15 +196,13 @@ extension FrameCompositor {
     }
 
     /// The search status as it fits `width`: whole, else without the progress (" · 95%"),
-    /// else cut with "…" (it never runs into the buttons).
+    /// else one line ellipsized as labels are (it never runs into the buttons).
     private static func fitted(_ status: String, width: Int, font: TextRenderer) -> String {
         guard font.width(of: status) > width else { return status }
         if let dot = status.firstIndex(of: "·") {
             return fitted(String(status[..<dot]).trimmingSuffix(" "), width: width, font: font)
         }
-        var cut = status
-        while !cut.isEmpty, font.width(of: cut + "…") > width { cut.removeLast() }
-        return cut + "…"
+        return font.wrap(status, maxWidth: width, maxLines: 1).first ?? ""
     }
 
     private func paint(_ keyboard: Scene.Keyboard, repaint: Region, into target: OpaquePointer) {

@@ -34,7 +34,7 @@ final class DocumentSession {
         /// and MuPDF's own words ("invalid key in dict") are for the log (`description`).
         var onScreen: String {
             guard case .document(let error) = self else { return "Something went wrong on this kiosk." }
-            let name = error.path.split(separator: "/").last.map(String.init) ?? error.path
+            let name = fileName(error.path)
             let reason =
                 switch error.kind {
                 case .fileNotFound: "the file is missing."
