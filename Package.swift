@@ -51,7 +51,7 @@ let package = Package(
         // shared by the modules that poll, wake and time things.
         .target(
             name: "LecternLinux",
-            dependencies: ["CLecternLinux", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CLecternLinux", "LecternCore", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
             name: "CWaylandProtocols",
@@ -142,7 +142,7 @@ let package = Package(
             name: "LecternCoreTests",
             dependencies: ["LecternCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "LecternLinuxTests", dependencies: ["LecternLinux"]),
+        .testTarget(name: "LecternLinuxTests", dependencies: ["LecternLinux", "LecternCore"]),
         .testTarget(name: "LecternPDFTests", dependencies: ["LecternPDF"]),
         .testTarget(
             name: "LecternRenderProcessTests",
@@ -154,7 +154,8 @@ let package = Package(
             name: "LecternRenderTests",
             dependencies: ["LecternRender", "LecternPDF", "LecternCore", "LecternTestSupport"]),
         .testTarget(
-            name: "LecternWaylandTests", dependencies: ["LecternWayland", "LecternTestSupport", "LecternCore"]),
+            name: "LecternWaylandTests",
+            dependencies: ["LecternWayland", "LecternTestSupport", "LecternCore", "LecternLinux"]),
         .testTarget(
             name: "LecternKioskTests",
             dependencies: ["LecternTestSupport", "LecternPDF", "LecternCore", "LecternRender", "LecternKiosk"]),

@@ -101,7 +101,7 @@ public final class Display {
         guard compositor != nil else { throw .missingGlobal(interface: "wl_compositor", requiredVersion: 4) }
         guard shm != nil else { throw .missingGlobal(interface: "wl_shm", requiredVersion: 1) }
         guard wmBase != nil else { throw .missingGlobal(interface: "xdg_wm_base", requiredVersion: 1) }
-        loop.display = self
+        loop.connection = self
     }
 
     /// The format Lectern's frames use: `xrgb8888` when offered (frames are opaque, and a

@@ -1,4 +1,5 @@
 import LecternCore
+import LecternLinux
 import LecternTestSupport
 import LecternWayland
 import Logging

@@ -273,7 +273,7 @@ public final class KioskApp {
     }
 
     /// One turn of the event loop (tests drive the app with it).
-    public func runOnce(timeout: Duration?) throws(WaylandError) {
+    public func runOnce(timeout: Duration?) throws {
         try loop.runOnce(timeout: timeout)
     }
 

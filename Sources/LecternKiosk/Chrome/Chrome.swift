@@ -1,4 +1,5 @@
 import LecternCore
+import LecternLinux
 import LecternRender
 import LecternWayland
 import Logging

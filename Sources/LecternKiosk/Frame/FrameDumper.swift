@@ -1,4 +1,5 @@
 import Dispatch
+import LecternLinux
 import LecternPDF
 import LecternWayland
 import Logging

@@ -1,4 +1,5 @@
 import LecternCore
+import LecternLinux
 import LecternWayland
 import Logging
 

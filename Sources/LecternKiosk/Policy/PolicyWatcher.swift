@@ -1,3 +1,4 @@
+import LecternLinux
 import LecternWayland
 import Logging
 

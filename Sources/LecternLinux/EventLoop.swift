@@ -1,18 +1,30 @@
-import CWaylandClient
 import Glibc
 import LecternCore
-import LecternLinux
 import Synchronization
 import SystemPackage
 
-/// The one loop of the process, in production and in tests: the Wayland connection, timers,
-/// wake-ups from other threads, signals, and the file descriptors of other parts.
+/// A connection the loop polls with its own descriptors, which must get ready before each poll
+/// and read after it: the Wayland display (`prepare_read`, `read_events`, `dispatch_pending`).
+public protocol LoopConnection: AnyObject {
+    /// Before the poll: dispatches what is queued and flushes what was sent; the descriptor to
+    /// poll, and whether the connection waits for room to write (EAGAIN). Throws when it broke.
+    func prepareToPoll() throws -> (descriptor: Int32, waitsToWrite: Bool)
+    /// The poll failed: gives up the read `prepareToPoll()` prepared.
+    func cancelPoll()
+    /// After the poll, with the events the connection's descriptor got: reads and dispatches.
+    func finishPoll(events: Int16) throws
+    /// Sends what was queued since (after the idle handlers, so a frame goes out this turn).
+    func flush()
+}
+
+/// The one loop of the process, in production and in tests: a connection (the Wayland
+/// display), timers, wake-ups from other threads, signals, and the file descriptors of other
+/// parts.
 ///
-/// Per iteration: due timers fire; `prepare_read` (dispatching what is queued), flush
-/// (EAGAIN is back-pressure: poll for POLLOUT), poll, `read_events` or `cancel_read`,
-/// `dispatch_pending`, the input still waiting for a frame event (`Display.flushInput`), the
-/// handlers of ready descriptors, due timers again, then the idle handlers (the place to draw),
-/// and a last flush of what they sent.
+/// Per iteration: due timers fire; the connection gets ready to poll (Wayland: `prepare_read`,
+/// dispatching what is queued, and a flush whose EAGAIN is back-pressure: poll for POLLOUT),
+/// poll, the connection reads and dispatches, the handlers of ready descriptors, due timers
+/// again, then the idle handlers (the place to draw), and a last flush of what they sent.
 ///
 /// Timers run on the injected clock: one timerfd is armed for the earliest deadline when the
 /// clock passes by itself; on a test's manual clock, a timer fires in the first iteration
@@ -83,8 +95,8 @@ public final class EventLoop {
     /// When the last poll returned: the loop has been busy since, unless it is polling.
     private var lastPollReturn: ContinuousClock.Instant?
     private var longestFinishedTurn: Duration = .zero
-    /// The Wayland connection, once a `Display` was made on this loop.
-    weak var display: Display?
+    /// The connection polled with the loop's descriptors (the Wayland display, once made).
+    public weak var connection: (any LoopConnection)?
 
     /// Creates a loop on `clock` (its descriptors are checked: a failure throws).
     public init(clock: any MonotonicClock) throws(SystemError) {
@@ -177,8 +189,9 @@ public final class EventLoop {
         lastPollReturn = lastPollReturn.map { _ in ContinuousClock.now }
     }
 
-    /// Runs until `stop()`. Throws when the compositor connection is lost.
-    public func run() throws(WaylandError) {
+    /// Runs until `stop()`. Throws what the connection threw when it broke (the Wayland
+    /// display: a `WaylandError`), or a `SystemError` when poll failed.
+    public func run() throws {
         stopRequested.store(false, ordering: .sequentiallyConsistent)
         isRunning = true
         defer { isRunning = false }
@@ -187,30 +200,16 @@ public final class EventLoop {
 
     /// Runs one iteration, waiting at most `timeout` for something to happen (nil: until
     /// something does or a timer is due; `.zero`: not at all).
-    public func runOnce(timeout: Duration?) throws(WaylandError) {
+    public func runOnce(timeout: Duration?) throws {
         fireDueTimers()
-        let wl = display?.connection
-        var wantWrite = false
-        if let display, let wl {
-            while wl_display_prepare_read(wl) != 0 {
-                if wl_display_dispatch_pending(wl) < 0 { throw display.connectionError() }
-                display.flushInput()
-            }
-            if wl_display_flush(wl) < 0 {
-                if errno == EAGAIN {
-                    wantWrite = true
-                } else {
-                    wl_display_cancel_read(wl)
-                    throw display.connectionError()
-                }
-            }
-        }
+        let connection = connection
+        let polled = try connection?.prepareToPoll()
         armTimerFD()
         let ordered = watches.sorted { $0.key < $1.key }
         var fds: [pollfd] = [
             pollfd(
-                fd: wl.map { wl_display_get_fd($0) } ?? -1, events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0),
-                revents: 0),
+                fd: polled?.descriptor ?? -1,
+                events: Int16(POLLIN) | (polled?.waitsToWrite == true ? Int16(POLLOUT) : 0), revents: 0),
             pollfd(fd: timerFD.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeUp.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
         ]
@@ -222,22 +221,10 @@ public final class EventLoop {
         lastPollReturn = ContinuousClock.now
         if ready < 0 {
             let code = errno
-            if let wl { wl_display_cancel_read(wl) }
-            throw .system(call: "poll", errno: code)
+            if polled != nil { connection?.cancelPoll() }
+            throw SystemError("poll", errno: code)
         }
-        if let display, let wl {
-            let events = Int32(fds[0].revents)
-            if events & Int32(POLLIN) != 0 {
-                if wl_display_read_events(wl) < 0 { throw display.connectionError() }
-            } else {
-                wl_display_cancel_read(wl)
-            }
-            if events & Int32(POLLHUP | POLLERR) != 0 && events & Int32(POLLIN) == 0 {
-                throw .connectionLost("the compositor hung up")
-            }
-            if wl_display_dispatch_pending(wl) < 0 { throw display.connectionError() }
-            display.flushInput()
-        }
+        if polled != nil { try connection?.finishPoll(events: fds[0].revents) }
         if fds[1].revents != 0 {
             timerFD.drain()
             armedDeadline = nil
@@ -250,7 +237,7 @@ public final class EventLoop {
         fireDueTimers()
         for (_, handler) in idleHandlers.sorted(by: { $0.key < $1.key }) { handler() }
         // What the idle handlers sent (a frame's commit) goes out now, not at the next turn.
-        if let wl { wl_display_flush(wl) }
+        connection?.flush()
     }
 
     /// The poll timeout in milliseconds: the caller's, shortened to the next deadline when the

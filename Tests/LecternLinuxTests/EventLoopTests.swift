@@ -1,8 +1,7 @@
 import Glibc
 import LecternCore
+import LecternLinux
 import Testing
-
-@testable import LecternWayland
 
 /// The loop's own measure of how long it went without polling (a reload must not stall it).
 @Suite("Event loop")
