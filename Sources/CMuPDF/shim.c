@@ -227,6 +227,16 @@ int shim_lock_document(CMuPDF_document *document, fz_cookie *cookie, CMuPDF_erro
 
 void shim_unlock_document(CMuPDF_document *document) { pthread_mutex_unlock(&document->doc_lock); }
 
+fz_context *shim_enter(CMuPDF_document *document) {
+    pthread_mutex_lock(&document->doc_lock);
+    return document->ctx;
+}
+
+int shim_leave(CMuPDF_document *document, int status) {
+    pthread_mutex_unlock(&document->doc_lock);
+    return status;
+}
+
 /// A context for one render on the calling thread: from the pool, or cloned from the base.
 /// NULL (with `error` filled) when MuPDF cannot clone. Give it back with checkin_context.
 fz_context *shim_checkout_context(CMuPDF_document *document, CMuPDF_error *error) {
@@ -306,8 +316,7 @@ void CMuPDF_document_drop(CMuPDF_document *document) {
 
 int CMuPDF_document_needs_password(CMuPDF_document *document, CMuPDF_error *error) {
     shim_set_error(error, CMUPDF_OK, "");
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     int needs = 0, failed = 0;
     fz_try(ctx) needs = fz_needs_password(ctx, document->doc);
     fz_catch(ctx) failed = shim_caught(ctx, error);
@@ -319,8 +328,7 @@ int CMuPDF_document_needs_password(CMuPDF_document *document, CMuPDF_error *erro
 int CMuPDF_document_authenticate(CMuPDF_document *document, const char *password,
                                         CMuPDF_error *error) {
     shim_set_error(error, CMUPDF_OK, "");
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     int ok = 0, failed = 0;
     fz_try(ctx) ok = fz_authenticate_password(ctx, document->doc, password);
     fz_catch(ctx) failed = shim_caught(ctx, error);
@@ -348,8 +356,7 @@ int CMuPDF_document_count_pages(CMuPDF_document *document, int *count, CMuPDF_er
     shim_set_error(error, CMUPDF_OK, "");
     shim_lock_document(document, NULL, error);
     int status = count_pages_locked(document, count, error);
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }
 
 int CMuPDF_document_known_page_count(CMuPDF_document *document) {
@@ -371,16 +378,14 @@ int CMuPDF_document_is_right_to_left(CMuPDF_document *document, int *rtl, CMuPDF
     shim_set_error(error, CMUPDF_OK, "");
     *rtl = 0;
     if (!document->pdf) return CMUPDF_OK;
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     int status = CMUPDF_OK;
     fz_try(ctx) {
         pdf_obj *direction = pdf_dict_getp(ctx, pdf_trailer(ctx, document->pdf), "Root/ViewerPreferences/Direction");
         *rtl = strcmp(pdf_to_name(ctx, direction), "R2L") == 0 ? 1 : 0; // R2L has no PDF_NAME constant
     }
     fz_catch(ctx) status = shim_caught(ctx, error);
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }
 
 void shim_copy_rect(float out[4], fz_rect rect) {

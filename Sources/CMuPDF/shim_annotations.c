@@ -143,8 +143,7 @@ int CMuPDF_page_annotations(CMuPDF_document *document, int index, CMuPDF_annotat
     *truncated = 0;
     int status = shim_check_index(document, index, error);
     if (status != CMUPDF_OK) return status;
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     fz_page *page = NULL;
     CMuPDF_annotation *out = NULL;
     int used = 0, cut = 0;
@@ -197,8 +196,7 @@ int CMuPDF_page_annotations(CMuPDF_document *document, int index, CMuPDF_annotat
         *count = 0;
         status = shim_caught(ctx, error);
     }
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }
 
 // MARK: - Annotation edits
@@ -241,8 +239,7 @@ static int edit_annotation(CMuPDF_document *document, int index, int object, ann
     }
     int status = shim_check_index(document, index, error);
     if (status != CMUPDF_OK) return status;
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     fz_page *page = NULL;
     fz_var(page);
     fz_try(ctx) {
@@ -267,8 +264,7 @@ static int edit_annotation(CMuPDF_document *document, int index, int object, ann
     }
     // Even a failed edit may have changed part of the document before it threw.
     drop_cached_lists(document);
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }
 
 /// The flags that forbid moving, resizing or editing an annotation (or filling its field).
@@ -621,8 +617,7 @@ int CMuPDF_document_set_right_to_left(CMuPDF_document *document, int rtl, CMuPDF
         shim_set_error(error, CMUPDF_ERROR_REFUSED, "the document is not a PDF: it cannot be edited");
         return CMUPDF_ERROR_REFUSED;
     }
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     int status = CMUPDF_OK;
     fz_try(ctx) {
         pdf_obj *root = pdf_dict_get(ctx, pdf_trailer(ctx, document->pdf), PDF_NAME(Root));
@@ -637,8 +632,7 @@ int CMuPDF_document_set_right_to_left(CMuPDF_document *document, int rtl, CMuPDF
         atomic_fetch_add(&document->edits, 1);
     }
     fz_catch(ctx) status = shim_caught(ctx, error);
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }
 
 int CMuPDF_document_has_unsaved_changes(CMuPDF_document *document) {
@@ -656,8 +650,7 @@ int CMuPDF_document_save_incremental(CMuPDF_document *document, const char *path
         shim_set_error(error, CMUPDF_ERROR_REFUSED, "the document is not a PDF: it cannot be saved");
         return CMUPDF_ERROR_REFUSED;
     }
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     int status = CMUPDF_OK;
     int64_t startxref = document->pdf->startxref;
     fz_try(ctx) {
@@ -680,6 +673,5 @@ int CMuPDF_document_save_incremental(CMuPDF_document *document, const char *path
         status = fz_caught(ctx) == CMUPDF_ERROR_REFUSED ? CMUPDF_ERROR_REFUSED : FZ_ERROR_GENERIC;
         shim_set_error(error, status, fz_caught_message(ctx));
     }
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }

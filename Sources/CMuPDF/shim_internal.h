@@ -153,6 +153,19 @@ fz_page *shim_load_page_locked(CMuPDF_document *document, int index);
 /// waits for another page's recording to finish.
 int shim_lock_document(CMuPDF_document *document, fz_cookie *cookie, CMuPDF_error *error);
 
+/// The prologue of an entry point that works on the document: takes `doc_lock` and returns the
+/// document's context, for the fz_try that follows. End with `return shim_leave(document, status)`:
+///
+///     fz_context *ctx = shim_enter(document);
+///     int status = CMUPDF_OK;
+///     fz_try(ctx) ...;
+///     fz_catch(ctx) status = shim_caught(ctx, error);
+///     return shim_leave(document, status);
+fz_context *shim_enter(CMuPDF_document *document);
+
+/// Releases `doc_lock` (the end of what `shim_enter` began) and returns `status`.
+int shim_leave(CMuPDF_document *document, int status);
+
 /// PDF user space -> fitz page space (rotated, y down) of a loaded page (pdf_page_transform), the
 /// space of its display list and of its links; the identity for other formats. Call inside fz_try.
 fz_matrix shim_page_transform(fz_context *ctx, fz_page *page);

@@ -62,8 +62,7 @@ int CMuPDF_document_outline(CMuPDF_document *document, CMuPDF_outline_entry **en
     *entries = NULL;
     *count = 0;
     int status = CMUPDF_OK;
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     fz_outline *outline = NULL;
     CMuPDF_outline_entry *out = NULL;
     int *hidden_map = NULL;
@@ -102,8 +101,7 @@ int CMuPDF_document_outline(CMuPDF_document *document, CMuPDF_outline_entry **en
         *count = 0;
         status = shim_caught(ctx, error);
     }
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }
 
 // MARK: - Testing
@@ -115,8 +113,7 @@ int CMuPDF_page_get_info_by_loading_for_testing(CMuPDF_document *document, int i
     memset(info, 0, sizeof *info);
     int status = shim_check_index(document, index, error);
     if (status != CMUPDF_OK) return status;
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     fz_page *page = NULL;
     fz_var(page);
     fz_try(ctx) {
@@ -135,8 +132,7 @@ int CMuPDF_page_get_info_by_loading_for_testing(CMuPDF_document *document, int i
     }
     fz_always(ctx) fz_drop_page(ctx, page);
     fz_catch(ctx) status = shim_caught(ctx, error);
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }
 
 void CMuPDF_document_hold_lock_for_testing(CMuPDF_document *document, int hold) {

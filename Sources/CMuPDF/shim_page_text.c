@@ -105,8 +105,7 @@ int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links,
     *count = 0;
     int status = shim_check_index(document, index, error);
     if (status != CMUPDF_OK) return status;
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     fz_page *page = NULL;
     fz_link *head = NULL;
     CMuPDF_link *out = NULL;
@@ -183,8 +182,7 @@ int CMuPDF_page_links(CMuPDF_document *document, int index, CMuPDF_link **links,
         *count = 0;
         status = shim_caught(ctx, error);
     }
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }
 
 // MARK: - Text for search
@@ -196,8 +194,7 @@ int CMuPDF_page_text_chars(CMuPDF_document *document, int index, CMuPDF_text_cha
     *count = 0;
     int status = shim_check_index(document, index, error);
     if (status != CMUPDF_OK) return status;
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     fz_page *page = NULL;
     fz_stext_page *text = NULL;
     CMuPDF_text_char *out = NULL;
@@ -249,6 +246,5 @@ int CMuPDF_page_text_chars(CMuPDF_document *document, int index, CMuPDF_text_cha
         *count = 0;
         status = shim_caught(ctx, error);
     }
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }

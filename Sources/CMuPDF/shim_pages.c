@@ -346,8 +346,7 @@ int CMuPDF_document_walk_page_tree(CMuPDF_document *document, int max_kids,
         tree->pages = count;
         return status;
     }
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     int status = CMUPDF_OK;
     fz_try(ctx) shim_walk_locked(document, INT_MAX, max_kids > 0 ? max_kids : INT_MAX);
     fz_catch(ctx) status = shim_caught(ctx, error);
@@ -356,8 +355,7 @@ int CMuPDF_document_walk_page_tree(CMuPDF_document *document, int max_kids,
     tree->pages = walk->page_count;
     tree->kids = walk->kids;
     tree->skipped = walk->skipped;
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }
 
 int CMuPDF_document_claimed_page_count(CMuPDF_document *document, int64_t *claimed,
@@ -365,13 +363,11 @@ int CMuPDF_document_claimed_page_count(CMuPDF_document *document, int64_t *claim
     shim_set_error(error, CMUPDF_OK, "");
     *claimed = -1;
     if (!document->pdf) return CMUPDF_OK;
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     int status = CMUPDF_OK;
     fz_try(ctx) *claimed = read_claimed_count_locked(ctx, document->pdf);
     fz_catch(ctx) status = shim_caught(ctx, error);
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }
 
 /// pdf_clear_xref, sparing the edits: MuPDF's own drops every object only its xref holds, in every
@@ -402,8 +398,7 @@ void shim_clear_unedited_objects(fz_context *ctx, pdf_document *pdf) {
 void CMuPDF_document_release_page_objects(CMuPDF_document *document) {
     if (!document->pdf) return;
     CMuPDF_error error;
-    shim_lock_document(document, NULL, &error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     // Objects only the xref cache holds (the page dictionaries read for the sizes) go; MuPDF reads
     // them again from the file when a page needs them. The page map stays: 12 bytes a page.
     fz_try(ctx) shim_clear_unedited_objects(ctx, document->pdf);
@@ -464,8 +459,7 @@ int CMuPDF_page_get_info(CMuPDF_document *document, int index, CMuPDF_page_info 
         shim_set_error(error, CMUPDF_ERROR_ARGUMENT, "not a PDF document");
         return CMUPDF_ERROR_ARGUMENT;
     }
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     fz_try(ctx) page_info_locked(document, index, info);
     fz_catch(ctx) status = shim_caught(ctx, error);
     shim_unlock_document(document);
@@ -485,8 +479,7 @@ int CMuPDF_page_get_infos(CMuPDF_document *document, int start, int count,
         return CMUPDF_ERROR_ARGUMENT;
     }
     memset(infos, 0, sizeof *infos * (size_t)count);
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     for (int i = 0; i < count; i++) {
         fz_try(ctx) page_info_locked(document, start + i, &infos[i]);
         fz_catch(ctx) {
@@ -570,8 +563,7 @@ int CMuPDF_document_page_labels(CMuPDF_document *document, CMuPDF_page_label_ran
     *ranges = NULL;
     *count = 0;
     if (!document->pdf) return CMUPDF_OK;
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     label_walk walk = {0};
     int status = CMUPDF_OK;
     fz_try(ctx) {
@@ -616,8 +608,7 @@ int CMuPDF_document_title(CMuPDF_document *document, char *title, int size, CMuP
         return CMUPDF_ERROR_ARGUMENT;
     }
     title[0] = 0;
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     int status = CMUPDF_OK, found = -1;
     fz_try(ctx) found = fz_lookup_metadata(ctx, document->doc, FZ_META_INFO_TITLE, title, size);
     fz_catch(ctx) status = shim_caught(ctx, error);
@@ -656,10 +647,8 @@ int CMuPDF_page_get_presentation(CMuPDF_document *document, int index,
     int status = shim_check_index(document, index, error);
     if (status != CMUPDF_OK) return status;
     if (!document->pdf) return CMUPDF_OK; // other formats have no presentation keys
-    shim_lock_document(document, NULL, error);
-    fz_context *ctx = document->ctx;
+    fz_context *ctx = shim_enter(document);
     fz_try(ctx) page_presentation_locked(document, index, presentation);
     fz_catch(ctx) status = shim_caught(ctx, error);
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }

@@ -213,8 +213,7 @@ static int acquire_list(CMuPDF_document *document, fz_context *ctx, int index, f
         shim_set_error(error, CMUPDF_ERROR_ABORT, "render cancelled");
         status = CMUPDF_ERROR_ABORT;
     }
-    shim_unlock_document(document);
-    return status;
+    return shim_leave(document, status);
 }
 
 // MARK: - Rendering
