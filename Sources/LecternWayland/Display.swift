@@ -241,22 +241,15 @@ public final class Display {
     /// Flushes, reads what has arrived and dispatches it, without waiting: the round trips of a
     /// client whose compositor runs on the same thread (the event loop does this otherwise).
     private func readWithoutBlocking() throws(WaylandError) {
-        while wl_display_prepare_read(connection) != 0 {
-            if wl_display_dispatch_pending(connection) < 0 { throw connectionError() }
-            flushInput()
+        do {
+            var fd = pollfd(fd: try prepareToPoll().descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&fd, 1, 0) < 0 { fd.revents = 0 }
+            try finishPoll(events: fd.revents)
+        } catch let error as WaylandError {
+            throw error
+        } catch {
+            throw .connectionLost("\(error)")
         }
-        if wl_display_flush(connection) < 0 && errno != EAGAIN {
-            wl_display_cancel_read(connection)
-            throw connectionError()
-        }
-        var fd = pollfd(fd: wl_display_get_fd(connection), events: Int16(POLLIN), revents: 0)
-        if poll(&fd, 1, 0) > 0 && fd.revents & Int16(POLLIN) != 0 {
-            if wl_display_read_events(connection) < 0 { throw connectionError() }
-        } else {
-            wl_display_cancel_read(connection)
-        }
-        if wl_display_dispatch_pending(connection) < 0 { throw connectionError() }
-        flushInput()
     }
 
     /// Delivers the touch and pointer events that are waiting for a `frame` event that may
