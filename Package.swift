@@ -100,13 +100,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The policy file: its keys, parsing and checks, and the configuration they fill. Pure:
+        // `lectern --check-config` needs nothing else.
+        .target(
+            name: "LecternPolicy",
+            dependencies: [
+                "LecternCore", "LecternLinux",
+                // The policy file (PolicyFile.swift says why this library).
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
         .target(
             name: "LecternKiosk",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "LecternLinux",
-                "LecternRenderProcess",
-                // The policy file (PolicyFile.swift says why this library).
-                .product(name: "TOMLKit", package: "TOMLKit"),
+                "LecternRenderProcess", "LecternPolicy",
                 // The metrics file (KioskMetrics.swift says why these).
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -117,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "LecternKiosk", "LecternCore", "LecternLinux", "LecternRenderProcess",
+                "LecternKiosk", "LecternPolicy", "LecternCore", "LecternLinux", "LecternRenderProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -158,11 +166,15 @@ let package = Package(
             dependencies: ["LecternWayland", "LecternTestSupport", "LecternCore", "LecternLinux"]),
         .testTarget(
             name: "LecternKioskTests",
-            dependencies: ["LecternTestSupport", "LecternPDF", "LecternCore", "LecternRender", "LecternKiosk"]),
+            dependencies: [
+                "LecternTestSupport", "LecternPDF", "LecternCore", "LecternRender", "LecternKiosk", "LecternPolicy",
+            ]),
+        .testTarget(name: "LecternPolicyTests", dependencies: ["LecternPolicy"]),
         .testTarget(
             name: "LecternCommandLineTests",
             dependencies: [
-                "lectern", "LecternKiosk", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "lectern", "LecternKiosk", "LecternPolicy",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

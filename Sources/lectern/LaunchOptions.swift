@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import LecternKiosk
 import LecternLinux
+import LecternPolicy
 import LecternRenderProcess
 import Logging
 

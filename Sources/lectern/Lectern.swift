@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import LecternCore
 import LecternKiosk
+import LecternPolicy
 import LecternRenderProcess
 import Logging
 

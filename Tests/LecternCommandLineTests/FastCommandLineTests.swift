@@ -1,5 +1,6 @@
 import ArgumentParser
 import LecternKiosk
+import LecternPolicy
 import PropertyBased
 import Testing
 

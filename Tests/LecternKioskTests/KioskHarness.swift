@@ -2,6 +2,7 @@ import Foundation
 import LecternCore
 import LecternKiosk
 import LecternPDF
+import LecternPolicy
 import LecternTestSupport
 import Logging
 import Testing

@@ -1,6 +1,7 @@
 import Glibc
 import LecternCore
 import LecternLinux
+import LecternPolicy
 import LecternWayland
 import Logging
 

@@ -1,6 +1,7 @@
 import LecternCore
 import LecternLinux
 import LecternPDF
+import LecternPolicy
 import LecternRender
 import Logging
 

@@ -1,5 +1,6 @@
 import Glibc
 import LecternCore
+import LecternPolicy
 
 /// The policy's declarative rules as activation conditions on the interaction controller's
 /// components: which components act, the page-turn zones' width, how far a double tap zooms,

@@ -1,6 +1,7 @@
 import Glibc
 import LecternLinux
 import LecternPDF
+import LecternPolicy
 import LecternWayland
 import Logging
 

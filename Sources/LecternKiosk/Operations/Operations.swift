@@ -1,5 +1,6 @@
 import LecternCore
 import LecternLinux
+import LecternPolicy
 import LecternWayland
 import Logging
 

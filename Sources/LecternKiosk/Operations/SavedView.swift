@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import LecternCore
 import LecternLinux
+import LecternPolicy
 
 /// Which version of a file a saved view belongs to: a file replaced (a new inode), rewritten
 /// (a new size or modification time) or touched is another version, and the view saved for the

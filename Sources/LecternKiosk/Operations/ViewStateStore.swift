@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import LecternCore
 import LecternLinux
+import LecternPolicy
 import LecternWayland
 import Logging
 

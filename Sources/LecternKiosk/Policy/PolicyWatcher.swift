@@ -1,4 +1,5 @@
 import LecternLinux
+import LecternPolicy
 import LecternWayland
 import Logging
 

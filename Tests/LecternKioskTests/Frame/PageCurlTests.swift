@@ -1,4 +1,5 @@
 import LecternKiosk
+import LecternPolicy
 import LecternTestSupport
 import Testing
 

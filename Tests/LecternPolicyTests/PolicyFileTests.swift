@@ -1,4 +1,4 @@
-import LecternKiosk
+import LecternPolicy
 import Testing
 
 /// The policy file's checks and messages, without an app (issue 14).

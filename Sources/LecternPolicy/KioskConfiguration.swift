@@ -51,13 +51,13 @@ public struct KioskConfiguration: Sendable {
 
     /// Whether page turns curl: asked for, and the layout pages horizontally (in any other
     /// layout the option does nothing).
-    var curls: Bool { transition == .curl && scrollMode == .perSpread && scrollDirection == .horizontal }
+    public var curls: Bool { transition == .curl && scrollMode == .perSpread && scrollDirection == .horizontal }
 
     /// Whether the home screen is the shelf.
     public var hasShelf: Bool { shelfPaths.count > 1 }
 
     /// The document view's configuration for a document whose PDF says `rightToLeft`.
-    func viewConfiguration(rightToLeft: Bool) -> ViewConfiguration {
+    public func viewConfiguration(rightToLeft: Bool) -> ViewConfiguration {
         ViewConfiguration(
             spreadMode: spreadMode, pageBinding: pageBinding ?? (rightToLeft ? .rightEdge : .leftEdge),
             scrollMode: scrollMode, scrollDirection: scrollDirection,

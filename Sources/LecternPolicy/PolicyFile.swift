@@ -164,7 +164,7 @@ public enum PolicyFile {
     }
 
     /// The whole file, or nil (errno set) when it cannot be read.
-    static func readFile(_ path: String) -> String? {
+    public static func readFile(_ path: String) -> String? {
         guard let file = fopen(path, "re") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []

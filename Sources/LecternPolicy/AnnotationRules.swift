@@ -53,7 +53,7 @@ public struct AnnotationRules: Equatable, Sendable {
     }
 
     /// Whether the kind named `kind` in the policy covers `annotation`.
-    static func kind(_ kind: String, matches annotation: AnnotationInfo) -> Bool {
+    public static func kind(_ kind: String, matches annotation: AnnotationInfo) -> Bool {
         switch kind {
         case "*": return true
         case "form": return annotation.isFormField
@@ -70,21 +70,5 @@ public struct AnnotationRules: Equatable, Sendable {
             return AnnotationInfo.FieldType.allCases.contains { $0.rawValue == kind.dropFirst(5) }
         }
         return !kind.isEmpty && kind.allSatisfy { $0.isLetter || $0.isNumber }
-    }
-}
-
-/// The policy's annotation rules as activation conditions on the annotation components: each
-/// reads the policy in force when it is evaluated (an integrator's own conditions still compose).
-enum AnnotationPolicy {
-    static func install(on controller: InteractionController, policy: @escaping () -> KioskPolicy) {
-        controller.selectAnnotation.addActivationCondition { context, _, _ in
-            policy().annotations.allows(.select, context.annotation)
-        }
-        controller.transformAnnotation.addActivationCondition { context, _, _ in
-            policy().annotations.allows(.move, context.annotation)
-        }
-        controller.editAnnotation.addActivationCondition { context, _, _ in
-            policy().annotations.allows(.edit, context.annotation)
-        }
     }
 }
