@@ -8,7 +8,7 @@ extension Annotations {
             let box = PixelBox(enclosing: reader.pageToPixels(item).apply(to: selection.rect))
             let movable =
                 !selection.annotation.isLocked && !selection.annotation.isReadOnly
-                && session.configuration.policy.annotations.allows(.move, selection.annotation)
+                && policy.annotations.allows(.move, selection.annotation)
             overlays.annotationFrame = Scene.AnnotationFrame(
                 box: box, clip: item.frame.intersection(item.clip), showsHandles: movable)
         }

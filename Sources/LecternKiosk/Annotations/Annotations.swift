@@ -29,6 +29,8 @@ final class Annotations {
     }
 
     let session: DocumentSession
+    /// The policy in force.
+    let policy: PolicyInForce
     let screen: Screen
     let reloader: DocumentReloader
     let chrome: Chrome
@@ -50,8 +52,12 @@ final class Annotations {
     /// Called when what is shown changed outside input (an edit came back).
     var onChange: (() -> Void)?
 
-    init(session: DocumentSession, screen: Screen, reloader: DocumentReloader, chrome: Chrome, logger: Logger) {
+    init(
+        session: DocumentSession, policy: PolicyInForce, screen: Screen, reloader: DocumentReloader, chrome: Chrome,
+        logger: Logger
+    ) {
         self.session = session
+        self.policy = policy
         self.screen = screen
         self.reloader = reloader
         self.chrome = chrome
@@ -213,14 +219,14 @@ final class Annotations {
             // The view follows the document's direction unless the policy fixes the binding.
             reader.view.stopAnimations()
             reader.view.setConfiguration(
-                session.configuration.viewConfiguration(rightToLeft: reader.document.isRightToLeft))
+                policy.viewConfiguration(rightToLeft: reader.document.isRightToLeft))
         case let .saved(document, path, error):
             lastSave = (path, error)
             if error != nil {
                 chrome.showNotice("The changes could not be saved: the last saved file is kept.", seconds: 10)
             } else {
                 saves += 1
-                if session.configuration.policy.annotations.save == .copy,
+                if policy.annotations.save == .copy,
                     let reader = session.reader, ObjectIdentifier(reader.document) == document
                 {
                     revert(reader)
@@ -245,7 +251,7 @@ final class Annotations {
         finishEditing(commit: false)
         selection = nil
         guard let reader = session.reader, editor.hasUnsavedChanges(reader.document) else { return }
-        let rules = session.configuration.policy.annotations
+        let rules = policy.annotations
         switch rules.save {
         case .discard:
             logger.info("idle reset: the visitor's changes are dropped")
@@ -264,7 +270,7 @@ final class Annotations {
     /// Shows the document as its file has it again, on the start page.
     private func revert(_ reader: Reader) {
         editor.discard(reader.document)
-        reloader.reload(page: min(session.configuration.startPage, reader.view.pages.count - 1))
+        reloader.reload(page: min(policy.startPage, reader.view.pages.count - 1))
     }
 
     /// `directory`/NAME-YYYYMMDD-HHMMSS.pdf for the document at `path` (UTC), with -2, -3… when

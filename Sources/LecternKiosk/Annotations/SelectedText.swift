@@ -11,6 +11,8 @@ import Logging
 /// the handle drag: LecternCore); the controller tells this part through `ReaderHost`.
 final class SelectedText {
     let session: DocumentSession
+    /// The policy in force.
+    let policy: PolicyInForce
     let chrome: Chrome
     let display: Display
     private let logger: Logger
@@ -24,8 +26,9 @@ final class SelectedText {
     /// Called when what is on screen changed.
     var onChange: (() -> Void)?
 
-    init(session: DocumentSession, chrome: Chrome, display: Display, logger: Logger) {
+    init(session: DocumentSession, policy: PolicyInForce, chrome: Chrome, display: Display, logger: Logger) {
         self.session = session
+        self.policy = policy
         self.chrome = chrome
         self.display = display
         self.logger = logger
@@ -73,7 +76,7 @@ final class SelectedText {
         }
         logger.info("showing the selected text as a QR code")
         chrome.showNotice(
-            "Scan the selected text with a phone.", seconds: Double(session.configuration.policy.qrSeconds),
+            "Scan the selected text with a phone.", seconds: Double(policy.qrSeconds),
             qrCode: code)
     }
 

@@ -52,7 +52,8 @@ public final class KioskApp {
     struct Parts {
         let backend: any DocumentBackend
         let files: FileWatcher
-        let policy: PolicyWatcher
+        let policy: PolicyInForce
+        let watcher: PolicyWatcher
         let session: DocumentSession
         let reloader: DocumentReloader
         let home: Home
@@ -145,11 +146,12 @@ public final class KioskApp {
             throw .system(error)
         }
         teardown.push { files.close() }
-        let policy = PolicyWatcher(launch: configuration, files: files, loop: loop, logger: logger)
-        teardown.push { policy.close() }
+        let policy = PolicyInForce(configuration)
+        let watcher = PolicyWatcher(policy: policy, files: files, loop: loop, logger: logger)
+        teardown.push { watcher.close() }
         // A restart comes back to the view saved before it (the document's same version only).
         let statePath = SavedView.path(variable: environment.variable)
-        var opening = policy.current
+        var opening = policy.configuration
         let restored = ViewStateStore.restoredView(at: statePath, for: &opening, logger: logger)
         // The render worker starts before the display connects and opens the document meanwhile:
         // the one the policy names, at the page the saved view restores.
@@ -159,7 +161,8 @@ public final class KioskApp {
         teardown.push { backend.close() }
         do {
             session = try DocumentSession(
-                configuration: opening, backend: backend, screen: screen, loop: loop, logger: logger)
+                policy: policy, documentPath: opening.documentPath, backend: backend, screen: screen, loop: loop,
+                logger: logger)
         } catch {
             throw failing(.system(error))
         }
@@ -170,15 +173,15 @@ public final class KioskApp {
         let home: Home
         let transitions = TransitionPlayer(logger: logger)
         do {
-            reloader = try DocumentReloader(session: session, files: files, loop: loop, logger: logger)
+            reloader = try DocumentReloader(session: session, policy: policy, files: files, loop: loop, logger: logger)
         } catch {
             throw failing(.system(error))
         }
         teardown.push { reloader.close() }
         do {
             home = try Home(
-                session: session, screen: screen, reloader: reloader, transitions: transitions, loop: loop,
-                logger: logger)
+                session: session, policy: policy, screen: screen, reloader: reloader, transitions: transitions,
+                loop: loop, logger: logger)
         } catch {
             throw failing(.system(error))
         }
@@ -190,7 +193,7 @@ public final class KioskApp {
             throw failing(.wayland(error))
         }
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
-        let chrome = Chrome(loop: loop, session: session, screen: screen, logger: logger)
+        let chrome = Chrome(loop: loop, session: session, policy: policy, screen: screen, logger: logger)
         teardown.push { chrome.close() }
         let navigation: Navigation
         do {
@@ -199,13 +202,15 @@ public final class KioskApp {
             throw failing(.system(error))
         }
         teardown.push { navigation.close() }
-        let selectedText = SelectedText(session: session, chrome: chrome, display: display, logger: logger)
+        let selectedText = SelectedText(
+            session: session, policy: policy, chrome: chrome, display: display, logger: logger)
         let annotations = Annotations(
-            session: session, screen: screen, reloader: reloader, chrome: chrome, logger: logger)
+            session: session, policy: policy, screen: screen, reloader: reloader, chrome: chrome, logger: logger)
         teardown.push { annotations.close() }
         let dumper = configuration.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
         let presenter = FramePresenter(
-            display: display, loop: loop, session: session, screen: screen, chrome: chrome, navigation: navigation,
+            display: display, loop: loop, session: session, policy: policy, screen: screen, chrome: chrome,
+            navigation: navigation,
             annotations: annotations, shelf: home.shelf, transitions: transitions, selectedText: selectedText,
             dumper: dumper, logger: logger)
         teardown.push { presenter.close() }
@@ -217,24 +222,27 @@ public final class KioskApp {
             loop: loop, session: session, chrome: chrome, navigation: navigation, annotations: annotations,
             shelf: home.shelf, selectedText: selectedText, logger: logger)
         teardown.push { input.close() }
-        let idle = IdleReset(loop: loop, session: session, chrome: chrome, input: input, logger: logger)
+        let idle = IdleReset(
+            loop: loop, session: session, policy: policy, chrome: chrome, input: input, logger: logger)
         teardown.push { idle.cancel() }
         let operations: Operations
         do {
             operations = try Operations(
-                statePath: statePath, session: session, policy: policy, reloader: reloader, presenter: presenter,
+                statePath: statePath, session: session, policy: policy, watcher: watcher, reloader: reloader,
+                presenter: presenter,
                 idle: idle, variable: environment.variable, loop: loop, logger: logger)
         } catch {
             throw failing(.system(error))
         }
         teardown.push { operations.close() }
-        input.configureInteractions = { [unowned session, unowned operations, configureInteractions] controller in
-            InteractionPolicy.install(on: controller, session: session)
+        input.configureInteractions = {
+            [unowned session, unowned policy, unowned operations, configureInteractions] controller in
+            InteractionPolicy.install(on: controller, session: session, policy: policy)
             operations.install(on: controller)
             configureInteractions?(controller)
         }
-        chrome.isVisible = session.configuration.policy.chrome == .always
-        policy.onChange = {
+        chrome.isVisible = policy.chrome == .always
+        watcher.onChange = {
             [unowned session, unowned chrome, unowned idle, unowned reloader, unowned operations, unowned home] old, new
             in
             PolicyChange(old: old, new: new).apply(
@@ -267,7 +275,8 @@ public final class KioskApp {
         teardown.push { idleHandler.cancel() }
         idle.restart()
         parts = Parts(
-            backend: backend, files: files, policy: policy, session: session, reloader: reloader, home: home,
+            backend: backend, files: files, policy: policy, watcher: watcher, session: session, reloader: reloader,
+            home: home,
             display: display, chrome: chrome, navigation: navigation, annotations: annotations, presenter: presenter,
             mirror: mirror, selectedText: selectedText, input: input, idle: idle, operations: operations,
             teardown: teardown)

@@ -209,8 +209,8 @@ extension KioskApp {
         }
         status.documentReloads = parts.reloader.reloads
         status.documentReloadError = parts.reloader.lastError
-        status.policyGeneration = parts.policy.generation
-        status.policyError = parts.policy.lastError?.description
+        status.policyGeneration = parts.watcher.generation
+        status.policyError = parts.watcher.lastError?.description
         status.hasPendingFileChanges = parts.files.hasPendingChanges
         status.savedViews = parts.operations.store.writes
         status.controlSocket = parts.operations.socket?.listener.path

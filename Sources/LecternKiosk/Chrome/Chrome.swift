@@ -14,6 +14,8 @@ import Logging
 final class Chrome {
     let loop: EventLoop
     let session: DocumentSession
+    /// The policy in force.
+    let policy: PolicyInForce
     let screen: Screen
     private let logger: Logger
     private var noticeTimer: EventLoop.Timer?
@@ -34,7 +36,7 @@ final class Chrome {
     /// The touch (or -1: the pointer) pressing the back button: its events end here.
     private var backTouch: Int?
     /// Whether the title bar has a button back to the shelf (set when the policy has one).
-    var hasBack: Bool { session.configuration.hasShelf }
+    var hasBack: Bool { policy.hasShelf }
     /// Called when the back button (or Escape) asks for the shelf.
     var onBack: (() -> Void)?
     /// Called when what the chrome shows changed.
@@ -42,16 +44,17 @@ final class Chrome {
     /// Called by `reset()`: what hangs off the chrome (the navigation overlays) closes too.
     var onReset: (() -> Void)?
 
-    init(loop: EventLoop, session: DocumentSession, screen: Screen, logger: Logger) {
+    init(loop: EventLoop, session: DocumentSession, policy: PolicyInForce, screen: Screen, logger: Logger) {
         self.loop = loop
         self.session = session
+        self.policy = policy
         self.screen = screen
         self.logger = logger
     }
 
     /// Hidden, nothing typed, no drag (after the idle reset).
     func reset() {
-        isVisible = session.configuration.policy.chrome == .always
+        isVisible = policy.chrome == .always
         pageEntry = ""
         scrubbingTouch = nil
         onReset?()

@@ -22,6 +22,7 @@ final class DocumentReloader {
 
     let loop: EventLoop
     let session: DocumentSession
+    let policy: PolicyInForce
     private let files: FileWatcher
     private let logger: Logger
     private let worker: RenderWorker<WorkResult>
@@ -36,7 +37,7 @@ final class DocumentReloader {
     private var requestedPage: Int?
     /// The page the new version shows: the one asked for, else the one on screen.
     private var pageToShow: Int {
-        requestedPage ?? session.reader?.view.dominantPage() ?? session.configuration.startPage
+        requestedPage ?? session.reader?.view.dominantPage() ?? policy.startPage
     }
     /// Versions shown after the first.
     private(set) var reloads = 0
@@ -52,8 +53,11 @@ final class DocumentReloader {
     /// The quiet period after the last write: a copy in place takes a while.
     static let quietPeriod = 0.5
 
-    init(session: DocumentSession, files: FileWatcher, loop: EventLoop, logger: Logger) throws(SystemError) {
+    init(
+        session: DocumentSession, policy: PolicyInForce, files: FileWatcher, loop: EventLoop, logger: Logger
+    ) throws(SystemError) {
         self.session = session
+        self.policy = policy
         self.files = files
         self.loop = loop
         self.logger = logger
@@ -64,9 +68,9 @@ final class DocumentReloader {
         follow()
     }
 
-    /// Follows the document the configuration in force names (again after a policy change).
+    /// Follows the document shown (again after another opens, or a policy change).
     func follow() {
-        let path = session.configuration.policy.reloadsDocuments ? session.configuration.documentPath : nil
+        let path = policy.reloadsDocuments ? session.documentPath : nil
         guard path != followedPath else { return }
         subscription?.cancel()
         subscription = nil
@@ -93,12 +97,12 @@ final class DocumentReloader {
         dropCandidate()
         changeSeen = ContinuousClock.now
         loop.resetLongestTurn()
-        let path = session.configuration.documentPath
+        let path = session.documentPath
         let version = version
         logger.info("\(path) changed: opening the new version")
         // In a worker of its own (with the render worker on): the reader never parses it.
         let open = session.backend.opener(
-            path: path, password: session.configuration.password,
+            path: path, password: session.password,
             startPage: pageToShow)
         worker.submit {
             do throws(PDFError) {
@@ -129,20 +133,19 @@ final class DocumentReloader {
 
     /// Sets up the new version's reader where the old one is, and renders what it would show.
     private func prepare(_ document: any ShownDocument, firstPage: PageInfo) {
-        let configuration = session.configuration
         let reader: Reader
         do {
             reader = try Reader(
                 document: document, firstPage: firstPage,
-                configuration: configuration.viewConfiguration(rightToLeft: document.isRightToLeft),
+                configuration: policy.viewConfiguration(rightToLeft: document.isRightToLeft),
                 viewport: session.screen.size,
-                budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic)
+                budget: policy.cacheBudget.map(TileBudget.bytes) ?? .automatic)
         } catch {
             refuse("\(error)")
             return
         }
         let current = pageToShow
-        let page = current < document.pageCount ? current : min(configuration.startPage, document.pageCount - 1)
+        let page = current < document.pageCount ? current : min(policy.startPage, document.pageCount - 1)
         try? reader.view.goToPage(page)
         let watch = loop.watch(reader.scheduler.wakeDescriptor) { [unowned self] in
             _ = reader.collectTiles()
@@ -176,7 +179,7 @@ final class DocumentReloader {
     /// that switched (and drew the new version) is over.
     private func reportTiming() {
         guard let changeSeen else { return }
-        let path = session.configuration.documentPath
+        let path = session.documentPath
         _ = loop.schedule(after: 0) { [loop, logger] in
             let shown = ContinuousClock.now - changeSeen, turn = loop.longestTurn
             logger.info(

@@ -58,8 +58,13 @@ final class DocumentSession {
         case pageText([Int: PageText])
     }
 
-    /// The configuration in force (a policy change replaces it: `PolicyWatcher`).
-    var configuration: KioskConfiguration
+    /// The configuration in force: the layout, the start page, the tile cache's budget.
+    let policy: PolicyInForce
+    /// The document shown, or being opened: the policy's (or the saved view's) at start, then
+    /// another one a visitor or an operator opened.
+    var documentPath: String
+    /// The password it is opened with (the policy's).
+    var password: String?
     let loop: EventLoop
     let logger: Logger
     /// Where tiles are drawn and page text read: here or in the render worker process.
@@ -87,11 +92,14 @@ final class DocumentSession {
     /// Called when something on screen may have changed (a tile arrived, the document opened).
     var onChange: (() -> Void)?
 
+    /// - Parameter documentPath: the first document shown.
     init(
-        configuration: KioskConfiguration, backend: any DocumentBackend, screen: Screen, loop: EventLoop,
+        policy: PolicyInForce, documentPath: String, backend: any DocumentBackend, screen: Screen, loop: EventLoop,
         logger: Logger
     ) throws(SystemError) {
-        self.configuration = configuration
+        self.policy = policy
+        self.documentPath = documentPath
+        password = policy.password
         self.backend = backend
         self.screen = screen
         self.loop = loop
@@ -111,11 +119,11 @@ final class DocumentSession {
             isFirstFrameLate = true
             onChange?()
         }
-        let path = configuration.documentPath
-        let startPage = restoredView?.pageIndex ?? configuration.startPage
+        let path = documentPath
+        let startPage = restoredView?.pageIndex ?? policy.startPage
         // With the render worker, the worker opens the file (and prepares the start page): the
         // reader never parses it, so a file that crashes MuPDF takes down only the worker.
-        let open = backend.opener(path: path, password: configuration.password, startPage: startPage)
+        let open = backend.opener(path: path, password: password, startPage: startPage)
         worker.submit { [worker] in
             do throws(PDFError) {
                 let document = try open()
@@ -202,22 +210,22 @@ final class DocumentSession {
         logger.info(
             "opened \(pdf.path): \(pdf.pageCount) pages\(pdf.wasRepaired ? " (damaged, repaired)" : "") at \(elapsedMilliseconds) ms"
         )
-        if configuration.transition == .curl && !configuration.curls {
+        if policy.transition == .curl && !policy.curls {
             logger.warning("a page curl needs horizontal per-spread paging: these pages scroll without it")
         }
         let reader: Reader
         do {
             reader = try Reader(
                 document: pdf, firstPage: firstPage,
-                configuration: configuration.viewConfiguration(rightToLeft: pdf.isRightToLeft),
-                viewport: screen.size, budget: configuration.cacheBudget.map(TileBudget.bytes) ?? .automatic)
+                configuration: policy.viewConfiguration(rightToLeft: pdf.isRightToLeft),
+                viewport: screen.size, budget: policy.cacheBudget.map(TileBudget.bytes) ?? .automatic)
         } catch {
             phase = .failed(.system(error))
             logger.error("\(Failure.system(error))")
             return
         }
-        if configuration.startPage > 0 {
-            try? reader.view.goToPage(min(configuration.startPage, pdf.pageCount - 1))
+        if policy.startPage > 0 {
+            try? reader.view.goToPage(min(policy.startPage, pdf.pageCount - 1))
         }
         install(reader)
         restoreViewIfReady()

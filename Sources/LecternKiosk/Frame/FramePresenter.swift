@@ -14,6 +14,8 @@ import Logging
 final class FramePresenter {
     let loop: EventLoop
     let session: DocumentSession
+    /// The policy in force.
+    let policy: PolicyInForce
     let chrome: Chrome
     let shelf: Shelf
     /// The attract loop's page transitions.
@@ -55,8 +57,8 @@ final class FramePresenter {
     private(set) weak var lastCommitted: ShmBuffer?
 
     init(
-        display: Display, loop: EventLoop, session: DocumentSession, screen: Screen, chrome: Chrome,
-        navigation: Navigation,
+        display: Display, loop: EventLoop, session: DocumentSession, policy: PolicyInForce, screen: Screen,
+        chrome: Chrome, navigation: Navigation,
         annotations: Annotations, shelf: Shelf, transitions: TransitionPlayer, selectedText: SelectedText,
         dumper: FrameDumper?, logger: Logger
     ) {
@@ -64,6 +66,7 @@ final class FramePresenter {
         self.selectedText = selectedText
         self.loop = loop
         self.session = session
+        self.policy = policy
         self.chrome = chrome
         self.shelf = shelf
         self.transitions = transitions
@@ -124,7 +127,7 @@ final class FramePresenter {
         let reader = shelf.isShown ? nil : session.reader
         var animating = false
         if let reader, reader.view.isAnimating {
-            if session.configuration.transition == .none { reader.view.finishPageTurn() }
+            if policy.transition == .none { reader.view.finishPageTurn() }
             animating = reader.view.advanceAnimations(to: loop.clock.now)
             if !animating { onAnimationEnd?() }
         }
@@ -137,7 +140,7 @@ final class FramePresenter {
             reader.plan(
                 size: pixels, prefetching: hasShownPage,
                 thumbnails: shelf.isShown ? [] : navigation.thumbnails(for: reader),
-                showsPages: shelf.isShown || !navigation.coversPages, transition: session.configuration.transition,
+                showsPages: shelf.isShown || !navigation.coversPages, transition: policy.transition,
                 scale: scale)
         }
         var next: Scene?
@@ -193,7 +196,7 @@ final class FramePresenter {
         let document: ReaderScene.Document
         switch session.phase {
         case .opening:
-            document = .opening(title: fileName(session.configuration.documentPath), isLate: session.isFirstFrameLate)
+            document = .opening(title: fileName(session.documentPath), isLate: session.isFirstFrameLate)
         case .failed(let failure):
             document = .failed(failure.onScreen)
         case .open(let reader):

@@ -24,6 +24,8 @@ final class AttractLoop {
 
     let loop: EventLoop
     let session: DocumentSession
+    /// The policy in force.
+    let policy: PolicyInForce
     let transitions: TransitionPlayer
     private let logger: Logger
     private let worker: RenderWorker<Presentation>
@@ -43,9 +45,11 @@ final class AttractLoop {
     private(set) var advances = 0
 
     init(
-        session: DocumentSession, transitions: TransitionPlayer, loop: EventLoop, logger: Logger
+        session: DocumentSession, policy: PolicyInForce, transitions: TransitionPlayer, loop: EventLoop,
+        logger: Logger
     ) throws(SystemError) {
         self.session = session
+        self.policy = policy
         self.transitions = transitions
         self.loop = loop
         self.logger = logger
@@ -70,8 +74,8 @@ final class AttractLoop {
     /// The idle reset happened: the loop starts after the policy's further wait (if any).
     func idleReset() {
         _ = stop()
-        let after = session.configuration.policy.attractAfterSeconds
-        guard after > 0, !session.configuration.hasShelf, session.reader != nil else { return }
+        let after = policy.attractAfterSeconds
+        guard after > 0, !policy.hasShelf, session.reader != nil else { return }
         timer = loop.schedule(after: Double(after)) { [unowned self] in start() }
     }
 
@@ -92,7 +96,7 @@ final class AttractLoop {
         guard let reader = session.reader else { return }
         isRunning = true
         page = reader.view.dominantPage()
-        logger.info("nobody for \(session.configuration.policy.attractAfterSeconds) s more: attract loop starts")
+        logger.info("nobody for \(policy.attractAfterSeconds) s more: attract loop starts")
         advanceWhenRead(next(after: page))
     }
 
@@ -131,7 +135,6 @@ final class AttractLoop {
         waitingFor = nil
         guard let reader = session.reader, target < reader.view.pages.count else { return }
         let keys = presentations[target] ?? .init()
-        let policy = session.configuration.policy
         // A page's own /Trans wins (a cut when Lectern does not draw its effect).
         let effect = keys.transition ?? policy.attractTransition
         transitions.begin(effect)

@@ -14,12 +14,14 @@ final class Home {
     let attract: AttractLoop
 
     init(
-        session: DocumentSession, screen: Screen, reloader: DocumentReloader, transitions: TransitionPlayer,
-        loop: EventLoop, logger: Logger
+        session: DocumentSession, policy: PolicyInForce, screen: Screen, reloader: DocumentReloader,
+        transitions: TransitionPlayer, loop: EventLoop, logger: Logger
     ) throws(SystemError) {
-        shelf = try Shelf(session: session, screen: screen, reloader: reloader, loop: loop, logger: logger)
+        shelf = try Shelf(
+            session: session, policy: policy, screen: screen, reloader: reloader, loop: loop, logger: logger)
         do {
-            attract = try AttractLoop(session: session, transitions: transitions, loop: loop, logger: logger)
+            attract = try AttractLoop(
+                session: session, policy: policy, transitions: transitions, loop: loop, logger: logger)
         } catch {
             shelf.close()
             throw error

@@ -15,6 +15,8 @@ import Logging
 final class IdleReset {
     let loop: EventLoop
     let session: DocumentSession
+    /// The policy in force.
+    let policy: PolicyInForce
     let chrome: Chrome
     let input: InputRouter
     private let logger: Logger
@@ -28,21 +30,25 @@ final class IdleReset {
     /// Called after the reset (the attract loop may start its wait).
     var onReset: (() -> Void)?
 
-    init(loop: EventLoop, session: DocumentSession, chrome: Chrome, input: InputRouter, logger: Logger) {
+    init(
+        loop: EventLoop, session: DocumentSession, policy: PolicyInForce, chrome: Chrome, input: InputRouter,
+        logger: Logger
+    ) {
         self.loop = loop
         self.session = session
+        self.policy = policy
         self.chrome = chrome
         self.input = input
         self.logger = logger
     }
 
     /// Seconds of idleness before the reset (0: never), as the policy in force says.
-    private var seconds: Double { Double(session.configuration.idleResetSeconds) }
+    private var seconds: Double { Double(policy.idleResetSeconds) }
 
     /// How long the notice shows before the reset: the policy's countdown, but never more than
     /// half the idle time (a short idle time would otherwise show it after every touch).
     private var noticeSeconds: Double {
-        min(Double(session.configuration.policy.idleCountdownSeconds), (seconds / 2).rounded(.down))
+        min(Double(policy.idleCountdownSeconds), (seconds / 2).rounded(.down))
     }
 
     /// Starts the countdown over (0 seconds: never reset), taking the notice away; returns
@@ -82,7 +88,7 @@ final class IdleReset {
         let left = Int((deadline - loop.clock.now).rounded(.up))
         guard left >= 1 else { return }
         isCountingDown = true
-        let text = session.configuration.policy.idleNotice.replacing("{seconds}", with: String(left))
+        let text = policy.idleNotice.replacing("{seconds}", with: String(left))
         chrome.showNotice(text, seconds: Double(left) + 1)
         noticeTimer = loop.schedule(at: deadline - Double(left - 1)) { [unowned self] in countDown(to: deadline) }
     }
@@ -93,7 +99,7 @@ final class IdleReset {
             restart()
             return
         }
-        let home = session.configuration.hasShelf ? "the shelf" : "page \(session.configuration.startPage + 1)"
+        let home = policy.hasShelf ? "the shelf" : "page \(policy.startPage + 1)"
         logger.info("no input for \(Int(seconds)) s: back to \(home)")
         reset()
     }
@@ -118,7 +124,7 @@ final class IdleReset {
         input.resetInteractions()
         if let reader = session.reader {
             reader.view.stopAnimations()
-            try? reader.view.goToPage(min(session.configuration.startPage, reader.view.pages.count - 1))
+            try? reader.view.goToPage(min(policy.startPage, reader.view.pages.count - 1))
         }
         session.onChange?()
     }

@@ -31,6 +31,8 @@ final class Shelf {
 
     let loop: EventLoop
     let session: DocumentSession
+    /// The policy in force.
+    let policy: PolicyInForce
     let screen: Screen
     let reloader: DocumentReloader
     private let logger: Logger
@@ -60,9 +62,11 @@ final class Shelf {
     static let slop = 16.0
 
     init(
-        session: DocumentSession, screen: Screen, reloader: DocumentReloader, loop: EventLoop, logger: Logger
+        session: DocumentSession, policy: PolicyInForce, screen: Screen, reloader: DocumentReloader, loop: EventLoop,
+        logger: Logger
     ) throws(SystemError) {
         self.session = session
+        self.policy = policy
         self.screen = screen
         self.reloader = reloader
         self.loop = loop
@@ -71,7 +75,7 @@ final class Shelf {
         workerWatch = loop.watch(worker.wakeDescriptor) { [unowned self] in
             for result in worker.drain() { handle(result) }
         }
-        setDocuments(session.configuration.shelfPaths)
+        setDocuments(policy.shelfPaths)
     }
 
     /// Stops taking covers (shutdown); a cover being read is abandoned.
@@ -116,7 +120,7 @@ final class Shelf {
         guard let index = opening else { return }
         opening = nil
         entries[index].failure = reason
-        if let previousPath { session.configuration.documentPath = previousPath }
+        if let previousPath { session.documentPath = previousPath }
         reloader.follow()
         onChange?()
     }
@@ -130,18 +134,18 @@ final class Shelf {
             return
         }
         logger.info("opening \(entry.path) from the shelf")
-        if session.configuration.documentPath == entry.path, let reader = session.reader {
+        if session.documentPath == entry.path, let reader = session.reader {
             reader.view.stopAnimations()
-            try? reader.view.goToPage(min(session.configuration.startPage, reader.view.pages.count - 1))
+            try? reader.view.goToPage(min(policy.startPage, reader.view.pages.count - 1))
             isShown = false
             onChange?()
             return
         }
-        previousPath = session.reader == nil ? nil : session.configuration.documentPath
+        previousPath = session.reader == nil ? nil : session.documentPath
         opening = index
-        session.configuration.documentPath = entry.path
+        session.documentPath = entry.path
         reloader.follow()
-        reloader.reload(page: session.configuration.startPage)
+        reloader.reload(page: policy.startPage)
     }
 
     /// Whether a cover is still being read.
@@ -163,7 +167,7 @@ final class Shelf {
     private func requestCover(_ index: Int) {
         guard entries.indices.contains(index) else { return }
         let path = entries[index].path, generation = generation, box = coverBox
-        let open = session.backend.opener(path: path, password: session.configuration.password, startPage: 0)
+        let open = session.backend.opener(path: path, password: policy.password, startPage: 0)
         worker.submit { Self.readCover(open, path: path, box: box, index: index, generation: generation) }
     }
 

@@ -9,10 +9,10 @@ import LecternPolicy
 /// an integrator's own conditions (`KioskApp.configureInteractions`, added after these) still
 /// compose with them.
 enum InteractionPolicy {
-    /// Adds the policy's conditions to `controller`'s components; `session` gives the policy in
-    /// force, the screen and the open document.
-    static func install(on controller: InteractionController, session: DocumentSession) {
-        let policy = { [unowned session] in session.configuration.policy }
+    /// Adds the policy's conditions to `controller`'s components; `inForce` gives the policy in
+    /// force, `session` the screen and the open document.
+    static func install(on controller: InteractionController, session: DocumentSession, policy inForce: PolicyInForce) {
+        let policy = { [unowned inForce] in inForce.policy }
         let annotationComponents = [
             controller.selectAnnotation, controller.deselectAnnotation, controller.transformAnnotation,
             controller.editAnnotation,

@@ -81,9 +81,8 @@ final class ReaderHost: InteractionHost {
             // A kiosk has no browser: say where the link goes, with a QR code to take it along
             // on a phone (the policy's links rule let this link through: `InteractionPolicy`).
             logger.info("link to \(address) (not opened on a kiosk: shown with a QR code)")
-            let policy = chrome.session.configuration.policy
             chrome.showNotice(
-                "This link leads to \(address), which cannot be opened here.", seconds: Double(policy.qrSeconds),
+                "This link leads to \(address), which cannot be opened here.", seconds: Double(chrome.policy.qrSeconds),
                 qrCode: QRCode(address))
         }
     }

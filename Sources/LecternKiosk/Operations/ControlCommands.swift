@@ -19,7 +19,8 @@ final class ControlCommands {
     let loop: EventLoop
     let session: DocumentSession
     let reloader: DocumentReloader
-    let policy: PolicyWatcher
+    let policy: PolicyInForce
+    let watcher: PolicyWatcher
     let presenter: FramePresenter
     let idle: IdleReset
     /// The directory `screenshot` writes into when the policy names none.
@@ -34,12 +35,14 @@ final class ControlCommands {
     private var nextScreenshot = 0
 
     init(
-        session: DocumentSession, reloader: DocumentReloader, policy: PolicyWatcher, presenter: FramePresenter,
-        idle: IdleReset, defaultScreenshotDirectory: String?, loop: EventLoop, logger: Logger
+        session: DocumentSession, reloader: DocumentReloader, policy: PolicyInForce, watcher: PolicyWatcher,
+        presenter: FramePresenter, idle: IdleReset, defaultScreenshotDirectory: String?, loop: EventLoop,
+        logger: Logger
     ) throws(SystemError) {
         self.session = session
         self.reloader = reloader
         self.policy = policy
+        self.watcher = watcher
         self.presenter = presenter
         self.idle = idle
         self.defaultScreenshotDirectory = defaultScreenshotDirectory
@@ -73,7 +76,7 @@ final class ControlCommands {
             idle.reset()
             reply(ControlReply(ok: true, status: status))
         case "reload":
-            policy.reloadNow()
+            watcher.reloadNow()
             reloader.reload()
             reply(ControlReply(ok: true, status: status))
         case "screenshot": screenshot(to: request.path, reply: reply)
@@ -93,7 +96,7 @@ final class ControlCommands {
     var status: ControlStatus {
         let reader = session.reader
         let state: String
-        var lastError = reloader.lastError ?? policy.lastError?.description
+        var lastError = reloader.lastError ?? watcher.lastError?.description
         switch session.phase {
         case .opening: state = "opening"
         case .open: state = "open"
@@ -103,7 +106,7 @@ final class ControlCommands {
         }
         let now = loop.clock.now
         return ControlStatus(
-            document: reader?.document.path ?? session.configuration.documentPath, state: state,
+            document: reader?.document.path ?? session.documentPath, state: state,
             page: reader.map { $0.view.dominantPage() + 1 } ?? 0, pageCount: reader?.view.pages.count ?? 0,
             viewState: reader?.view.viewState(), zoom: reader?.view.currentZoomScale ?? 1,
             idleSeconds: now - lastActivity, uptimeSeconds: now - startTime, framesCommitted: presenter.frameCount,
@@ -135,15 +138,15 @@ final class ControlCommands {
 
     private func open(_ path: String?) -> ControlReply {
         guard let path, !path.isEmpty else { return .failure("open needs a path") }
-        let operations = session.configuration.operations
-        guard path == policy.current.documentPath || Self.isAllowed(document: path, by: operations) else {
+        let operations = policy.operations
+        guard path == policy.documentPath || Self.isAllowed(document: path, by: operations) else {
             let directory = operations.openDirectory.map { "in \($0)" } ?? "(the policy's control.documents names none)"
             return .failure("\(path) is not the policy's document nor a PDF \(directory)")
         }
         guard access(path, R_OK) == 0 else { return .failure("cannot read \(path): \(errnoText(errno))") }
-        session.configuration.documentPath = path
+        session.documentPath = path
         reloader.follow()
-        reloader.reload(page: session.configuration.startPage)
+        reloader.reload(page: policy.startPage)
         idle.restart()
         // The status of the document being opened, not of the one still on screen.
         var opening = status
@@ -190,9 +193,9 @@ final class ControlCommands {
 
     private func screenshot(to path: String?, reply: @escaping (ControlReply) -> Void) {
         guard let path, path.hasSuffix(".png") else { return reply(.failure("screenshot needs a path ending in .png")) }
-        let directory = session.configuration.operations.screenshotDirectory ?? defaultScreenshotDirectory
+        let directory = policy.operations.screenshotDirectory ?? defaultScreenshotDirectory
         guard let directory, Self.isInside(path, directory: directory, resolvingFile: false) else {
-            let allowed = session.configuration.operations.screenshotDirectory.map { "\($0) (control.screenshots)" }
+            let allowed = policy.operations.screenshotDirectory.map { "\($0) (control.screenshots)" }
             return reply(
                 .failure(
                     "screenshots go in "

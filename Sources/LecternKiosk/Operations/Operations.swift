@@ -25,8 +25,9 @@ final class Operations {
     private let variable: (String) -> String?
 
     init(
-        statePath: String?, session: DocumentSession, policy: PolicyWatcher, reloader: DocumentReloader,
-        presenter: FramePresenter, idle: IdleReset, variable: @escaping (String) -> String?, loop: EventLoop,
+        statePath: String?, session: DocumentSession, policy: PolicyInForce, watcher: PolicyWatcher,
+        reloader: DocumentReloader, presenter: FramePresenter, idle: IdleReset, variable: @escaping (String) -> String?,
+        loop: EventLoop,
         logger: Logger
     ) throws(SystemError) {
         self.session = session
@@ -36,17 +37,17 @@ final class Operations {
         self.loop = loop
         self.logger = logger
         store = ViewStateStore(
-            path: statePath, session: session, policyDocument: { [unowned policy] in policy.current.documentPath },
+            path: statePath, session: session, policy: policy,
             loop: loop, logger: logger)
-        let socketPath = Self.socketPath(session.configuration.operations, variable: variable)
+        let socketPath = Self.socketPath(policy.operations, variable: variable)
         commands = try ControlCommands(
-            session: session, reloader: reloader, policy: policy, presenter: presenter, idle: idle,
+            session: session, reloader: reloader, policy: policy, watcher: watcher, presenter: presenter, idle: idle,
             defaultScreenshotDirectory: socketPath.map(Self.directory), loop: loop, logger: logger)
         notifier = SystemdNotifier(variable: variable, loop: loop, logger: logger)
         metrics = KioskMetrics(
-            path: { [unowned session] in session.configuration.operations.metricsTextfile }, session: session,
+            path: { [unowned policy] in policy.operations.metricsTextfile }, session: session,
             reloader: reloader, idle: idle, loop: loop, logger: logger)
-        listen(at: socketPath, group: session.configuration.operations.controlGroup)
+        listen(at: socketPath, group: policy.operations.controlGroup)
     }
 
     /// Where the control socket listens under `operations`.
@@ -122,7 +123,7 @@ final class Operations {
         if new.documentPath == old.documentPath, let shown = session.reader?.document.path,
             shown != new.documentPath
         {
-            session.configuration.documentPath = shown
+            session.documentPath = shown
             reloader.follow()
         }
         let (was, now) = (old.operations, new.operations)

@@ -20,6 +20,9 @@ final class ViewStateStore {
 
     let loop: EventLoop
     let session: DocumentSession
+    /// The policy in force: whether views are kept, and the document it names, which a saved
+    /// view records (`restoredView` compares it with the policy's at the next start).
+    let policy: PolicyInForce
     /// Where the view is kept (nil: nowhere to keep it; nothing is written).
     let path: String?
     private let logger: Logger
@@ -29,19 +32,15 @@ final class ViewStateStore {
     private var timer: EventLoop.Timer?
     /// The version of the shown document, read once per reader (a reload brings a new one).
     private var version: (reader: ObjectIdentifier, version: FileVersion?)?
-    /// The document the policy in force names, which a saved view records (`restoredView`
-    /// compares it with the policy's at the next start).
-    private let policyDocument: () -> String
     /// Views written so far.
     private(set) var writes = 0
 
     init(
-        path: String?, session: DocumentSession, policyDocument: @escaping () -> String, loop: EventLoop,
-        logger: Logger
+        path: String?, session: DocumentSession, policy: PolicyInForce, loop: EventLoop, logger: Logger
     ) {
         self.path = path
         self.session = session
-        self.policyDocument = policyDocument
+        self.policy = policy
         self.loop = loop
         self.logger = logger
     }
@@ -81,13 +80,13 @@ final class ViewStateStore {
         guard let fileVersion = version?.version else { return nil }
         return SavedView(
             document: reader.document.path, version: fileVersion, view: reader.view.viewState(),
-            policyDocument: policyDocument())
+            policyDocument: policy.documentPath)
     }
 
     /// Writes the view if it changed and the last write is a second old, else makes sure it is
     /// written when the second is up (loop idle handler: cheap when nothing changed).
     func viewMayHaveChanged(hasShownPage: Bool) {
-        guard path != nil, session.configuration.operations.persistsState, timer == nil,
+        guard path != nil, policy.operations.persistsState, timer == nil,
             let saved = current(hasShownPage: hasShownPage), saved != lastWritten
         else { return }
         let now = loop.clock.now
@@ -131,7 +130,7 @@ final class ViewStateStore {
     func close(hasShownPage: Bool) {
         timer?.cancel()
         timer = nil
-        if session.configuration.operations.persistsState, let saved = current(hasShownPage: hasShownPage),
+        if policy.operations.persistsState, let saved = current(hasShownPage: hasShownPage),
             saved != lastWritten
         {
             write(saved)

@@ -4,18 +4,18 @@ import LecternWayland
 import Logging
 
 /// The operator's policy file, read at start and followed while the app runs: a valid change
-/// becomes the configuration within a second (a quarter second after the writes stop); an
-/// invalid one (a syntax error, an unknown key, a wrong type, a missing document) is logged
+/// is put in force (`PolicyInForce`) within a second (a quarter second after the writes stop);
+/// an invalid one (a syntax error, an unknown key, a wrong type, a missing document) is logged
 /// with its line and key, and the policy in force stays: the visitor never sees it.
 final class PolicyWatcher {
     let loop: EventLoop
+    /// The configuration in force, which this replaces when the file changes.
+    let policy: PolicyInForce
     private let files: FileWatcher
     private let logger: Logger
     /// The configuration the app was launched with (the command line's overrides in it).
     private let launch: KioskConfiguration
     private var subscription: FileWatcher.Subscription?
-    /// The configuration in force.
-    private(set) var current: KioskConfiguration
     /// Policies applied since start (the first read counts).
     private(set) var generation = 0
     /// Why the last change was refused (nil once a valid one applied).
@@ -27,15 +27,16 @@ final class PolicyWatcher {
     /// write in bursts; a second is the budget from the last write to the policy in force.
     static let quietPeriod = 0.25
 
-    init(launch: KioskConfiguration, files: FileWatcher, loop: EventLoop, logger: Logger) {
-        self.launch = launch
+    /// Reads the policy file over the launch configuration `policy` holds, and follows it.
+    init(policy: PolicyInForce, files: FileWatcher, loop: EventLoop, logger: Logger) {
+        self.policy = policy
+        launch = policy.configuration
         self.files = files
         self.loop = loop
         self.logger = logger
-        current = launch
         guard let path = launch.policyPath else { return }
         if let configuration = read(path) {
-            current = configuration
+            _ = policy.replace(with: configuration)
             generation = 1
             logger.info("policy \(path) in force")
         }
@@ -74,8 +75,7 @@ final class PolicyWatcher {
             return
         }
         generation += 1
-        let old = current
-        current = configuration
+        let old = policy.replace(with: configuration)
         logger.info("policy \(path) changed: in force")
         onChange?(old, configuration)
     }
@@ -90,13 +90,13 @@ struct PolicyChange {
     var new: KioskConfiguration
 
     func apply(session: DocumentSession, chrome: Chrome, idle: IdleReset, reloader: DocumentReloader, shelf: Shelf) {
-        let shown = session.configuration.documentPath
-        session.configuration = new
+        let shown = session.documentPath
         // The document opened from the shelf stays open while the shelf still holds it.
-        if new.shelfPaths.contains(shown) { session.configuration.documentPath = shown }
+        if !new.shelfPaths.contains(shown) { session.documentPath = new.documentPath }
+        session.password = new.password
         shelf.setDocuments(new.shelfPaths)
         reloader.follow()
-        if session.configuration.documentPath != shown || new.password != old.password { reloader.reload() }
+        if session.documentPath != shown || new.password != old.password { reloader.reload() }
         if let reader = session.reader {
             let layout = new.viewConfiguration(rightToLeft: reader.document.isRightToLeft)
             if layout != reader.view.configuration {
