@@ -12,8 +12,10 @@ import Logging
 /// running), asks it for tiles and page text over one channel per render thread, and starts it
 /// again (exec'd) when it dies.
 ///
-/// Thread safe: render threads call `render(_:cookie:)` and `pageText(page:)`, which block
-/// until the worker answers (never on the main thread). The main thread runs the deadline
+/// It is the document service's process transport (`DocumentTransport`, in
+/// RenderProcess+Transport.swift): `DocumentClient` sends it requests. Thread safe: render
+/// threads and the text caller send them, and block until the worker answers (never on the
+/// main thread). The main thread runs the deadline
 /// watchdog: it learns of requests through `eventDescriptor`/`takeEvents()` and calls
 /// `expire(_:)` for one that overran; the worker is then killed, that page shows as undrawable,
 /// and the other requests in flight are asked again of a new worker.

@@ -71,7 +71,7 @@ public enum RenderWorkerMain {
 
     /// Opens the document asked for on `channels[0]`, then answers on every channel.
     private static func serve(_ channels: [WorkerChannel]) -> Int32 {
-        let worker = WorkerDocument(logger: Logger(label: "lectern-render-worker"))
+        let worker = WorkerChannels(server: DocumentServer(logger: Logger(label: "lectern-render-worker")))
         for (index, channel) in channels.enumerated().dropFirst() {
             startDetachedThread(named: "lectern.worker.\(index)") { worker.serve(channel) }
         }
@@ -116,26 +116,14 @@ enum ForkedWorker {
     }
 }
 
-/// The worker's document, shared by its channel threads.
-private final class WorkerDocument: @unchecked Sendable {
-    // Sendable: `document` and `failure` are written once under `lock`, before `isOpen`.
-    private let lock = ConditionLock()
-    private var document: PDFDocument?
-    private var failure: String?
-    private var isOpen = false
-    let logger: Logger
-    /// Tests: milliseconds each render waits first (so a test can kill the worker mid-render);
-    /// set from the open request before `isOpen`.
-    private var delay = 0
-    /// Tests: the page whose render crashes the worker (-1: none); set like `delay`.
-    private var crashPage = -1
+/// The worker's side of its channels: the open request on channel 0, then each channel's
+/// requests handed to the worker's `DocumentServer`, with the tile memory that came with them.
+private struct WorkerChannels {
+    let server: DocumentServer
+    var logger: Logger { server.logger }
 
-    init(logger: Logger) {
-        self.logger = logger
-    }
-
-    /// Reads the open request on `channel`, opens the document, locks the process down, and
-    /// answers. False when the reader is gone or sent something else.
+    /// Reads the open request on `channel`, limits the process, opens the document, locks the
+    /// process down, and answers. False when the reader is gone or sent something else.
     func open(on channel: WorkerChannel) -> Bool {
         guard let (bytes, fd) = channel.receive() else { return false }
         if fd >= 0 { close(fd) }
@@ -151,27 +139,7 @@ private final class WorkerDocument: @unchecked Sendable {
             logger.critical("cannot limit the render worker: \(errnoText(errno))")
             return false
         }
-        delay = limits.renderDelayMilliseconds
-        crashPage = limits.crashPage
-        let answer: WorkerResponse
-        var opened: PDFDocument?
-        do throws(PDFError) {
-            if crashPage == WorkerLimits.crashesOpening { raise(SIGSEGV) }
-            let document = try PDFDocument(path: path, password: password)
-            // The edits an earlier worker applied (each succeeded there, so each should here).
-            for edit in edits {
-                do throws(PDFError) {
-                    try edit.apply(to: document)
-                } catch {
-                    logger.error("cannot apply an earlier edit again: \(error)")
-                }
-            }
-            opened = document
-            answer = .opened(try DocumentSummary(document))
-        } catch {
-            publish(document: nil, failure: error.description)
-            answer = .openFailed(error)
-        }
+        let answer = server.open(path: path, password: password, edits: edits, limits: limits)
         // From here on the worker reads only the file it has open: no new files, no sockets,
         // no processes (unless it is a worker that saves a copy).
         let status = limits.isFiltered ? CSeccomp_install_render_filter() : 0
@@ -181,32 +149,11 @@ private final class WorkerDocument: @unchecked Sendable {
         }
         // The answer before the first page: the reader opens the file itself only once the
         // worker has (a file that crashes MuPDF's parser then takes only the worker down).
-        guard send(answer, on: channel) else { return false }
-        if let opened {
-            // Then the first page (not for a restarted worker: -1), so that its first tile only
-            // rasterizes; requests wait for it.
-            if preparePage >= 0 { try? opened.prepare(page: min(preparePage, opened.pageCount - 1)) }
-            publish(document: opened, failure: nil)
-        }
+        guard channel.send(DocumentServer.encode(answer)) else { return false }
+        // Then the first page (not for a restarted worker: -1), so that its first tile only
+        // rasterizes; requests wait for it.
+        server.finishOpening(preparePage: preparePage)
         return true
-    }
-
-    private func publish(document: PDFDocument?, failure: String?) {
-        lock.lock()
-        self.document = document
-        self.failure = failure
-        isOpen = true
-        lock.broadcast()
-        lock.unlock()
-    }
-
-    /// The open document, once it is; else why it did not open.
-    private func waitForDocument() -> Result<PDFDocument, WireError> {
-        lock.lock()
-        defer { lock.unlock() }
-        while !isOpen { lock.wait() }
-        if let document { return .success(document) }
-        return .failure(WireError(failure ?? "the document is not open"))
     }
 
     /// Answers requests on `channel` until the reader closes it, then ends the process.
@@ -222,99 +169,17 @@ private final class WorkerDocument: @unchecked Sendable {
                 // Mapped: the descriptor is not needed again.
                 sent?.closeDescriptor()
             }
-            var reader = WireReader(bytes)
-            let answer: WorkerResponse
-            do throws(WireError) {
-                let request = try WorkerRequest.decode(&reader)
+            let answer = server.answer(bytes) { request in
                 // A tile's own memory is drawn into and let go after the answer (`sent` ends with
                 // this turn); the channel's buffer is kept.
-                var buffer = kept
-                if case .render(_, _, let ownMemory) = request {
-                    if ownMemory { buffer = sent } else if let sent { kept = sent; buffer = sent }
-                }
-                answer = respond(to: request, buffer: buffer)
-            } catch {
-                answer = .failed(error.description)
+                guard case .render(_, _, let ownMemory) = request else { return kept }
+                if ownMemory { return sent }
+                if let sent { kept = sent }
+                return kept
             }
-            guard send(answer, on: channel) else { break }
+            guard channel.send(answer) else { break }
         }
         // The reader closed its end (or is gone): nothing more will be asked.
         exit(0)
-    }
-
-    private func respond(to request: WorkerRequest, buffer: SharedTileBuffer?) -> WorkerResponse {
-        let document: PDFDocument
-        switch waitForDocument() {
-        case .success(let open): document = open
-        case .failure(let error): return .failed(error.description)
-        }
-        switch request {
-        case .open:
-            return .failed("the document is already open")
-        case let .render(key, stride, _):
-            let rect = key.rect
-            guard let buffer, stride >= rect.width * 4,
-                SharedTileBuffer.pixelOffset + stride * rect.height <= buffer.size
-            else { return .failed("\(key) does not fit the tile buffer") }
-            if key.page == crashPage { raise(SIGSEGV) }
-            if delay > 0 { usleep(useconds_t(delay * 1000)) }
-            let cookie = RenderCookie(sharedAt: buffer.memory)
-            return .drawn(TileContent.draw(key, of: document, into: buffer.pixels, stride: stride, cookie: cookie))
-        case let .pageText(page):
-            return answering { () throws(PDFError) in
-                let characters = try document.pageCharacters(page: page).characters
-                return .pageText(
-                    blocks: try document.textBlocks(page: page), links: try document.links(page: page),
-                    characters: Array(characters.prefix(WorkerResponse.maximumCharacters)))
-            }
-        case let .edit(edit):
-            return answering { () throws(PDFError) in .edited(try edit.apply(to: document)) }
-        case let .search(text, page):
-            guard let query = SearchQuery(text) else { return .searchHits([]) }
-            return answering { () throws(PDFError) in .searchHits(try document.search(query, page: page)) }
-        case .pageTree:
-            return answering { () throws(PDFError) in .pageCount(try document.readPageTree().pageCount) }
-        case let .pageInfos(range):
-            return answering { () throws(PDFError) in
-                .pageInfos(try document.pageInfos(in: range).map { try? $0.get() })
-            }
-        case .releasePageObjects:
-            document.releasePageObjects()
-            _ = trimHeap()
-            return .done
-        case let .annotations(page):
-            return answering { () throws(PDFError) in
-                .annotations(try document.annotations(page: page).annotations.map(AnnotationInfo.init))
-            }
-        case .outline:
-            return answering { () throws(PDFError) in .outline(try document.outline()) }
-        case let .presentation(page):
-            return answering { () throws(PDFError) in .presentation(try document.presentation(page: page)) }
-        case let .save(path):
-            return answering { () throws(PDFError) in
-                try document.saveIncrementally(to: path)
-                return .done
-            }
-        }
-    }
-
-    /// `body`'s answer, or the error it threw as a failed one.
-    private func answering(_ body: () throws(PDFError) -> WorkerResponse) -> WorkerResponse {
-        do throws(PDFError) {
-            return try body()
-        } catch {
-            return .failed(error.description)
-        }
-    }
-
-    private func send(_ answer: WorkerResponse, on channel: WorkerChannel) -> Bool {
-        var writer = WireWriter()
-        answer.encode(into: &writer)
-        let length = writer.bytes.count
-        if length > WorkerChannel.maximumMessage {
-            writer = WireWriter()
-            WorkerResponse.failed("the answer is too long (\(length) bytes)").encode(into: &writer)
-        }
-        return channel.send(writer.bytes)
     }
 }

@@ -59,8 +59,9 @@ struct WorkerChannel: Sendable {
 
 /// Memory shared between the reader and the worker for one tile: a memfd mapped in both, a
 /// render cookie at its start (the reader cancels a render by writing to it), the pixels after
-/// it. The worker draws into it and lets it go; the reader keeps it as the tile's image.
-final class SharedTileBuffer: @unchecked Sendable {
+/// it. The worker draws into it and lets it go; the reader keeps it as the tile's image. In
+/// process (`DirectTransport`) it is memory of this process alone, laid out the same way.
+public final class SharedTileBuffer: @unchecked Sendable {
     // Sendable: used by one channel's thread at a time; the mapping lives as long as the object.
     /// Where the pixels start: the cookie's bytes, rounded up to a cache line.
     static let pixelOffset = 256
@@ -92,7 +93,19 @@ final class SharedTileBuffer: @unchecked Sendable {
         self.fd = fd
         self.size = size
         self.memory = memory
+        isMapped = true
     }
+
+    /// A buffer of `size` bytes in this process alone (no memfd), for a server in this process.
+    init(inProcess size: Int) {
+        fd = -1
+        self.size = size
+        memory = .allocate(byteCount: size, alignment: 64)
+        isMapped = false
+    }
+
+    /// Whether `memory` is a mapping (else this process's heap).
+    private let isMapped: Bool
 
     var pixels: UnsafeMutableRawPointer { memory + Self.pixelOffset }
 
@@ -103,7 +116,7 @@ final class SharedTileBuffer: @unchecked Sendable {
     }
 
     deinit {
-        munmap(memory, size)
+        if isMapped { munmap(memory, size) } else { memory.deallocate() }
         if fd >= 0 { Glibc.close(fd) }
     }
 }

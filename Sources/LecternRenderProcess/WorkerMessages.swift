@@ -6,7 +6,8 @@ import LecternRender
 /// (a SOCK_SEQPACKET socket, so each message arrives whole), answered by one `WorkerResponse`.
 ///
 /// Adding a request kind: a case here and in `WorkerResponse`, its tag, its fields in
-/// `encode`/`decode`, and its handling in `WorkerDocument.respond(to:buffer:)` (RenderWorkerMain.swift).
+/// `encode`/`decode`, its method in `DocumentClient`, and its handling in
+/// `DocumentServer.respond(to:buffer:cookie:)`.
 public enum WorkerRequest: Sendable, Equatable {
     /// Opens the document (the first message on channel 0 of each worker), applies `edits` (those
     /// a worker before this one applied), and interprets `preparePage` so its first tile only

@@ -117,12 +117,13 @@ struct RenderWorkerTests {
         let path = Self.fixtures.appendingPathComponent("text-3pages.pdf").path
         let document = try PDFDocument(path: path)
         let worker = try Self.worker("text-3pages.pdf")
+        let client = DocumentClient(transport: worker)
         defer { worker.stop() }
         let size = try document.pageInfo(at: 1).pixelSize(scale: 4)  // big enough for a grid of tiles
         for kind in [TileKey.Kind.tile(column: 0, row: 0), .tile(column: 1, row: 2), .preview] {
             let key = TileKey(page: 1, pageWidth: size.width, pageHeight: size.height, kind: kind)
             guard case .image(let mine, false)? = TileContent.render(key, of: document),
-                case .image(let theirs, false)? = worker.render(key, cookie: RenderCookie())
+                case .image(let theirs, false)? = client.render(key, cookie: RenderCookie())
             else {
                 Issue.record("\(key) did not render both ways")
                 continue
@@ -130,7 +131,7 @@ struct RenderWorkerTests {
             #expect(mine.width == theirs.width && mine.height == theirs.height)
             #expect(memcmp(mine.pixels, theirs.pixels, mine.stride * mine.height) == 0, "\(key)")
         }
-        let text = try #require(try? worker.pageText(page: 0).get())
+        let text = try #require(try? client.pageText(page: 0).get())
         #expect(text.blocks == (try document.textBlocks(page: 0)))
         #expect(text.characters == (try document.pageCharacters(page: 0)).characters)
         #expect(!text.characters.isEmpty)
@@ -141,12 +142,13 @@ struct RenderWorkerTests {
     func searchMatchesInProcess() throws {
         let document = try PDFDocument(path: Self.fixtures.appendingPathComponent("search.pdf").path)
         let worker = try Self.worker("search.pdf")
+        let client = DocumentClient(transport: worker)
         defer { worker.stop() }
         for text in ["muller", "harbour   café"] {
             let query = try #require(SearchQuery(text))
             let mine = try document.search(query, page: 0)
             #expect(!mine.isEmpty, "\(text) is on page 1")
-            #expect(try worker.search(query, page: 0).get() == mine, "\(text)")
+            #expect(try client.search(query, page: 0).get() == mine, "\(text)")
         }
     }
 
@@ -156,6 +158,7 @@ struct RenderWorkerTests {
         let document = try PDFDocument(path: path)
         let name = try #require(try document.annotations(page: 0).annotations.first { $0.field?.name == "name" })
         let worker = try Self.worker("annotations.pdf")
+        let client = DocumentClient(transport: worker)
         defer { worker.stop() }
         let size = try document.pageInfo(at: 0).pixelSize(scale: 1.5)
         let key = TileKey(page: 0, pageWidth: size.width, pageHeight: size.height, kind: .preview)
@@ -163,16 +166,16 @@ struct RenderWorkerTests {
             guard case .image(let image, _)? = content else { return nil }
             return Array(UnsafeRawBufferPointer(start: image.pixels, count: image.stride * image.height))
         }
-        let before = try #require(pixels(worker.render(key, cookie: RenderCookie())))
+        let before = try #require(pixels(client.render(key, cookie: RenderCookie())))
         let edit = DocumentEdit.fieldValue("Grace Hopper", objectNumber: name.objectNumber, page: 0)
-        #expect(try worker.edit(edit).get() == "Grace Hopper")
+        #expect(try client.edit(edit).get() == "Grace Hopper")
         try edit.apply(to: document)
-        let edited = try #require(pixels(worker.render(key, cookie: RenderCookie())))
+        let edited = try #require(pixels(client.render(key, cookie: RenderCookie())))
         #expect(edited != before, "the field's new value is drawn")
         #expect(edited == pixels(TileContent.render(key, of: document)), "as in process")
         let pid = try #require(worker.status.pid)
         #expect(kill(pid, SIGKILL) == 0)
-        let replayed = try #require(pixels(worker.render(key, cookie: RenderCookie())))
+        let replayed = try #require(pixels(client.render(key, cookie: RenderCookie())))
         #expect(worker.status.restarts == 1)
         #expect(replayed == edited, "the new worker has the edit")
     }
@@ -180,9 +183,10 @@ struct RenderWorkerTests {
     @Test("a document that does not open fails every request with its reason; the worker stays up")
     func documentThatDoesNotOpen() throws {
         let worker = try Self.worker("not-a-pdf.pdf")
+        let client = DocumentClient(transport: worker)
         defer { worker.stop() }
         let key = TileKey(page: 0, pageWidth: 100, pageHeight: 100, kind: .preview)
-        guard case .failed(let reason)? = worker.render(key, cookie: RenderCookie()) else {
+        guard case .failed(let reason)? = client.render(key, cookie: RenderCookie()) else {
             Issue.record("a tile of a file that is not a PDF rendered")
             return
         }

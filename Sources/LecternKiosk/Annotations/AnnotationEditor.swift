@@ -74,13 +74,13 @@ final class AnnotationEditor {
     var isBusy: Bool { started?.isBusy ?? false }
 
     /// Whether `document` holds edits no save has written.
-    func hasUnsavedChanges(_ document: any ShownDocument) -> Bool { unsaved[ObjectIdentifier(document)] != nil }
+    func hasUnsavedChanges(_ document: ShownDocument) -> Bool { unsaved[ObjectIdentifier(document)] != nil }
 
     /// Forgets the edits of `document` (it is being dropped for a fresh copy of its file).
-    func discard(_ document: any ShownDocument) { unsaved[ObjectIdentifier(document)] = nil }
+    func discard(_ document: ShownDocument) { unsaved[ObjectIdentifier(document)] = nil }
 
     /// Applies `edit` to the annotation `objectNumber` of `page`.
-    func apply(_ edit: Edit, objectNumber: Int, page: Int, of document: any ShownDocument) {
+    func apply(_ edit: Edit, objectNumber: Int, page: Int, of document: ShownDocument) {
         let id = ObjectIdentifier(document)
         guard let worker else { return }
         unsaved[id, default: 0] += 1
@@ -103,7 +103,7 @@ final class AnnotationEditor {
 
     /// Sets `document`'s reading direction (/ViewerPreferences /Direction), an edit saved or
     /// discarded with the others.
-    func setReadingDirection(rightToLeft: Bool, of document: any ShownDocument) {
+    func setReadingDirection(rightToLeft: Bool, of document: ShownDocument) {
         let id = ObjectIdentifier(document)
         guard let worker else { return }
         unsaved[id, default: 0] += 1
@@ -117,7 +117,7 @@ final class AnnotationEditor {
 
     /// Saves `document`'s edits incrementally to `path` (atomically: the file there is either
     /// the last good one or the new one).
-    func save(_ document: any ShownDocument, to path: String) {
+    func save(_ document: ShownDocument, to path: String) {
         let id = ObjectIdentifier(document)
         guard let worker else { return }
         worker.submit {

@@ -50,7 +50,7 @@ public final class KioskApp {
 
     /// The running parts, built in this order by `start()`.
     struct Parts {
-        let backend: any DocumentBackend
+        let backend: DocumentBackend
         let files: FileWatcher
         let policy: PolicyInForce
         let watcher: PolicyWatcher

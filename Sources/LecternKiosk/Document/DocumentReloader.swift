@@ -16,7 +16,7 @@ import Logging
 /// reason is logged, and the next change is tried again.
 final class DocumentReloader {
     enum WorkResult: Sendable {
-        case opened(any ShownDocument, firstPage: PageInfo, version: Int)
+        case opened(ShownDocument, firstPage: PageInfo, version: Int)
         case failed(PDFError, version: Int)
     }
 
@@ -113,7 +113,7 @@ final class DocumentReloader {
                 guard !document.wasRepaired else {
                     throw PDFError(.damaged, path: path, message: "the new version of \(path) is damaged or incomplete")
                 }
-                return .opened(document, firstPage: try document.firstPageInfo(), version: version)
+                return .opened(document, firstPage: document.firstPageInfo(), version: version)
             } catch {
                 return .failed(error, version: version)
             }
@@ -132,7 +132,7 @@ final class DocumentReloader {
     }
 
     /// Sets up the new version's reader where the old one is, and renders what it would show.
-    private func prepare(_ document: any ShownDocument, firstPage: PageInfo) {
+    private func prepare(_ document: ShownDocument, firstPage: PageInfo) {
         let reader: Reader
         do {
             reader = try Reader(

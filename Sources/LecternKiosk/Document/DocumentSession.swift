@@ -50,7 +50,7 @@ final class DocumentSession {
     }
 
     enum WorkResult: Sendable {
-        case opened(any ShownDocument, firstPage: PageInfo)
+        case opened(ShownDocument, firstPage: PageInfo)
         case openFailed(PDFError)
         /// The real page count and page sizes (after the page tree was walked); nil when cancelled.
         case pageSizes(PageSizes?)
@@ -68,7 +68,7 @@ final class DocumentSession {
     let loop: EventLoop
     let logger: Logger
     /// Where tiles are drawn and page text read: here or in the render worker process.
-    let backend: any DocumentBackend
+    let backend: DocumentBackend
     private let worker: RenderWorker<WorkResult>
     private let startTime: Double
     private var workerWatch: EventLoop.Watch?
@@ -94,7 +94,7 @@ final class DocumentSession {
 
     /// - Parameter documentPath: the first document shown.
     init(
-        policy: PolicyInForce, documentPath: String, backend: any DocumentBackend, screen: Screen, loop: EventLoop,
+        policy: PolicyInForce, documentPath: String, backend: DocumentBackend, screen: Screen, loop: EventLoop,
         logger: Logger
     ) throws(SystemError) {
         self.policy = policy
@@ -124,16 +124,13 @@ final class DocumentSession {
         // With the render worker, the worker opens the file (and prepares the start page): the
         // reader never parses it, so a file that crashes MuPDF takes down only the worker.
         let open = backend.opener(path: path, password: password, startPage: startPage)
-        worker.submit { [worker] in
+        worker.submit {
             do throws(PDFError) {
                 let document = try open()
                 guard document.pageCount > 0 else {
                     throw PDFError(.noPages, path: path, message: "cannot show \(path): the document has no pages")
                 }
-                // Next on the worker, while the reader is set up: interpret the first page, so
-                // that its first tile only rasterizes (a render's errors are its own to report).
-                worker.run { document.prepareStartPage(startPage) }
-                return .opened(document, firstPage: try document.firstPageInfo())
+                return .opened(document, firstPage: document.firstPageInfo())
             } catch {
                 return .openFailed(error)
             }
@@ -206,7 +203,7 @@ final class DocumentSession {
         onChange?()
     }
 
-    private func opened(_ pdf: any ShownDocument, firstPage: PageInfo) {
+    private func opened(_ pdf: ShownDocument, firstPage: PageInfo) {
         logger.info(
             "opened \(pdf.path): \(pdf.pageCount) pages\(pdf.wasRepaired ? " (damaged, repaired)" : "") at \(elapsedMilliseconds) ms"
         )

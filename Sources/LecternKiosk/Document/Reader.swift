@@ -17,7 +17,7 @@ struct PageText: Sendable {
 
 /// An open document on screen: its view model, and the tiles rendered for it.
 final class Reader {
-    let document: any ShownDocument
+    let document: ShownDocument
     var view: DocumentView
     let cache: TileCache
     let planner: TilePlanner
@@ -53,7 +53,7 @@ final class Reader {
     }
 
     convenience init(
-        document: any ShownDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size,
+        document: ShownDocument, firstPage: PageInfo, configuration: ViewConfiguration, viewport: Size,
         budget: TileBudget, render: TileScheduler.Render? = nil
     ) throws(SystemError) {
         let estimate = (try? Reader.geometry(of: firstPage)) ?? (try! PageGeometry(size: Size(width: 612, height: 792)))
@@ -67,7 +67,7 @@ final class Reader {
     /// A reader of `document` laying out `pages` (another reader's: the presenter mirror's).
     /// - Parameter render: draws a tile (default: the document's renderer).
     init(
-        document: any ShownDocument, pages: PageTable, configuration: ViewConfiguration, viewport: Size,
+        document: ShownDocument, pages: PageTable, configuration: ViewConfiguration, viewport: Size,
         budget: TileBudget,
         render: TileScheduler.Render? = nil
     ) throws(SystemError) {

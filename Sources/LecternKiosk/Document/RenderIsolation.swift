@@ -9,38 +9,14 @@ import LecternWayland
 import Logging
 import SystemPackage
 
-/// Where the session's documents are opened, drawn and read: a protocol so the reader's call
-/// sites do not care.
-protocol DocumentBackend: AnyObject {
-    /// What opens `path` (run off the main thread: it waits until the document is open) and
-    /// returns it, or why it cannot be shown; `startPage` is the page shown first. Main thread.
-    func opener(path: String, password: String?, startPage: Int) -> @Sendable () throws(PDFError) -> any ShownDocument
-    /// `document` is no longer shown (a new version replaced it, or it was refused): what draws
-    /// it can stop. Main thread.
-    func release(_ document: any ShownDocument)
-    /// The render worker's state (nil: rendering is in process).
-    var workerStatus: RenderProcess.Status? { get }
-    /// Stops the worker (shutdown).
-    func close()
-}
-
-/// MuPDF in this process: the reader opens the document itself.
-final class InProcessBackend: DocumentBackend {
-    func opener(path: String, password: String?, startPage: Int) -> @Sendable () throws(PDFError) -> any ShownDocument {
-        { () throws(PDFError) in try PDFDocument(path: path, password: password) }
-    }
-
-    func release(_ document: any ShownDocument) {}
-    var workerStatus: RenderProcess.Status? { nil }
-    func close() {}
-}
-
-/// MuPDF in render worker processes, with a deadline per request on the loop's timers: the
-/// reader never opens a document itself. The first worker is started at start-up (while the
-/// display connects) for the configured document; each other document the reader shows (a
-/// new version the live reload brings in, another one opened over the control socket) gets a
-/// worker of its own, stopped when the document is released or gone. Main thread.
-final class WorkerBackend: DocumentBackend {
+/// Where the session's documents are opened, drawn and read: the document service, its server
+/// in render worker processes with a deadline per request on the loop's timers (the reader
+/// never opens a document itself), or in this process when `settings` is nil (the direct
+/// transport). The first worker is started at start-up (while the display connects) for the
+/// configured document; each other document the reader shows (a new version the live reload
+/// brings in, another one opened over the control socket) gets a worker of its own, stopped
+/// when the document is released or gone. Main thread.
+final class DocumentBackend {
     /// One worker process, and what claims it.
     private final class Worker {
         let process: RenderProcess
@@ -63,25 +39,29 @@ final class WorkerBackend: DocumentBackend {
     }
 
     private var workers: [Worker] = []
-    /// How each worker starts (its document's path, password and first page replaced).
-    private let settings: RenderProcess.Settings
+    /// How each worker starts (its document's path, password and first page replaced); nil:
+    /// documents are served in this process.
+    private let settings: RenderProcess.Settings?
     private let loop: EventLoop
     private let deadline: Double
     private let logger: Logger
 
-    init(configuration: KioskConfiguration, loop: EventLoop, logger: Logger) throws(SystemError) {
-        let policy = configuration.renderProcess
-        var settings = RenderProcess.Settings(
-            executable: policy.executable ?? "/proc/self/exe", documentPath: configuration.documentPath,
-            password: configuration.password, startPage: configuration.startPage,
-            channels: RenderProcess.defaultChannels, addressSpace: policy.addressSpace)
-        settings.renderDelayMilliseconds = policy.renderDelayMilliseconds
-        settings.crashPage = policy.crashPage
+    /// Serves documents in worker processes started with `settings` (the first one started now,
+    /// for its document), each request given `deadline` seconds.
+    init(settings: RenderProcess.Settings, deadline: Double, loop: EventLoop, logger: Logger) throws(SystemError) {
         self.settings = settings
         self.loop = loop
         self.logger = logger
-        deadline = policy.deadline
+        self.deadline = deadline
         workers = [try start(settings)]
+    }
+
+    /// Serves documents in this process.
+    init(inProcessOn loop: EventLoop, logger: Logger) {
+        settings = nil
+        self.loop = loop
+        self.logger = logger
+        deadline = 0
     }
 
     private func start(_ settings: RenderProcess.Settings) throws(SystemError) -> Worker {
@@ -105,17 +85,24 @@ final class WorkerBackend: DocumentBackend {
         for id in finished { worker.timers.removeValue(forKey: id)?.cancel() }
     }
 
-    /// The worker started for `path` and not yet claimed (the one started at start-up), or a
-    /// new one; the opener waits for it to open the file. When no worker can start, the
-    /// document is opened and drawn in process.
-    func opener(path: String, password: String?, startPage: Int) -> @Sendable () throws(PDFError) -> any ShownDocument {
+    /// What opens `path` (run off the main thread: it waits until the document is open) and
+    /// returns it, or why it cannot be shown; `startPage` is the page shown first. With workers:
+    /// the worker started for `path` and not yet claimed (the one started at start-up), or a new
+    /// one; when no worker can start, the document is served in process.
+    func opener(path: String, password: String?, startPage: Int) -> @Sendable () throws(PDFError) -> ShownDocument {
         // The workers of documents no longer shown (or that did not open).
         stopWorkers { $0.isClaimed && $0.claim == nil }
+        let logger = logger
+        guard var settings else {
+            return { () throws(PDFError) in
+                try Self.open(
+                    DirectTransport(documentPath: path, password: password, startPage: startPage, logger: logger))
+            }
+        }
         let worker: Worker
         if let waiting = workers.first(where: { !$0.isClaimed && $0.process.documentPath == path }) {
             worker = waiting
         } else {
-            var settings = settings
             settings.documentPath = path
             settings.password = password
             settings.startPage = startPage
@@ -123,22 +110,33 @@ final class WorkerBackend: DocumentBackend {
                 worker = try start(settings)
             } catch {
                 logger.error("cannot start a render worker for \(path), opening it in process: \(error)")
-                return InProcessBackend().opener(path: path, password: password, startPage: startPage)
+                return { () throws(PDFError) in
+                    try Self.open(
+                        DirectTransport(documentPath: path, password: password, startPage: startPage, logger: logger))
+                }
             }
             workers.append(worker)
         }
         let claim = WorkerClaim(), process = worker.process
         worker.claim = claim
         worker.isClaimed = true
-        return { () throws(PDFError) in
-            let summary = try process.awaitOpen().get()
-            return WorkerDocument(process: process, summary: summary, claim: claim)
-        }
+        return { () throws(PDFError) in try Self.open(process, claim: claim) }
     }
 
-    func release(_ document: any ShownDocument) {
-        guard let document = document as? WorkerDocument else { return }
-        stopWorkers { $0.process === document.process }
+    /// The document `transport`'s server opened, once it has.
+    private static func open(
+        _ transport: any DocumentTransport, claim: WorkerClaim = WorkerClaim()
+    ) throws(PDFError)
+        -> ShownDocument
+    {
+        let client = DocumentClient(transport: transport)
+        return ShownDocument(client: client, summary: try client.awaitOpen().get(), claim: claim)
+    }
+
+    /// `document` is no longer shown (a new version replaced it, or it was refused): its worker
+    /// stops. Main thread.
+    func release(_ document: ShownDocument) {
+        stopWorkers { $0.process === document.client.transport }
     }
 
     private func stopWorkers(where stops: (Worker) -> Bool) {
@@ -147,27 +145,35 @@ final class WorkerBackend: DocumentBackend {
     }
 
     /// The state of the worker started last whose document is still open or on its way (the
-    /// shown one's, or a new version's).
+    /// shown one's, or a new version's); nil when documents are served in process.
     var workerStatus: RenderProcess.Status? {
         workers.last { !$0.isClaimed || $0.claim != nil }?.process.status
     }
 
+    /// Stops the workers (shutdown).
     func close() { stopWorkers { _ in true } }
 }
 
 /// The backend `configuration` asks for. Without the worker process, the worker `lectern`
 /// forked at its start (if it did) is let go.
-func makeDocumentBackend(_ configuration: KioskConfiguration, loop: EventLoop, logger: Logger) -> any DocumentBackend {
-    guard configuration.renderProcess.isEnabled else {
+func makeDocumentBackend(_ configuration: KioskConfiguration, loop: EventLoop, logger: Logger) -> DocumentBackend {
+    let policy = configuration.renderProcess
+    guard policy.isEnabled else {
         RenderWorkerMain.discardForkedWorker()
-        return InProcessBackend()
+        return DocumentBackend(inProcessOn: loop, logger: logger)
     }
+    var settings = RenderProcess.Settings(
+        executable: policy.executable ?? "/proc/self/exe", documentPath: configuration.documentPath,
+        password: configuration.password, startPage: configuration.startPage,
+        channels: RenderProcess.defaultChannels, addressSpace: policy.addressSpace)
+    settings.renderDelayMilliseconds = policy.renderDelayMilliseconds
+    settings.crashPage = policy.crashPage
     do {
-        return try WorkerBackend(configuration: configuration, loop: loop, logger: logger)
+        return try DocumentBackend(settings: settings, deadline: policy.deadline, loop: loop, logger: logger)
     } catch {
         // A reader without its worker still shows the document.
         logger.error("cannot start the render worker, drawing in process: \(error)")
         RenderWorkerMain.discardForkedWorker()
-        return InProcessBackend()
+        return DocumentBackend(inProcessOn: loop, logger: logger)
     }
 }

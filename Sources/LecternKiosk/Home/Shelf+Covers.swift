@@ -12,13 +12,13 @@ extension Shelf {
         var image: RasterImage?
         var failure: String?
         /// The document opened for it, to let go on the loop's thread.
-        var document: (any ShownDocument)?
+        var document: (ShownDocument)?
     }
 
     /// Opens `path` with `open` (`DocumentBackend.opener`), reads its title and renders page 1
     /// as large as fits `box`. Worker thread.
     static func readCover(
-        _ open: () throws(PDFError) -> any ShownDocument, path: String, box: (width: Int, height: Int), index: Int,
+        _ open: () throws(PDFError) -> ShownDocument, path: String, box: (width: Int, height: Int), index: Int,
         generation: Int
     ) -> CoverResult {
         var result = CoverResult(index: index, generation: generation)
@@ -29,7 +29,7 @@ extension Shelf {
                 throw PDFError(.noPages, path: path, message: "\(path) has no pages")
             }
             result.title = document.title
-            let size = try document.firstPageInfo().displaySize
+            let size = document.firstPageInfo().displaySize
             result.pageSize = size
             let scale = min(Double(box.width) / size.width, Double(box.height) / size.height)
             let key = TileKey(

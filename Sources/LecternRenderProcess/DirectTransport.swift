@@ -1,0 +1,72 @@
+import LecternLinux
+import LecternPDF
+import LecternRender
+import Logging
+
+/// The document service in this process (`--render-process off`, or when no worker can start):
+/// each request is handed to a `DocumentServer` here, through the same codec as the worker's
+/// (the client encodes, the server decodes, answers and encodes, the client decodes). Tiles are
+/// drawn into memory of their own that becomes their image. No seccomp filter, no address-space
+/// limit, no deadline: MuPDF runs in the reader.
+///
+/// Thread safe: the server answers the render threads and the text caller at once.
+public final class DirectTransport: DocumentTransport, @unchecked Sendable {
+    // Sendable: `summary` is guarded by `opening`.
+    public let documentPath: String
+    private let password: String?
+    private let startPage: Int
+    private let server: DocumentServer
+    /// Opens the document once, for the first caller of `awaitOpen()`.
+    private let opening = ConditionLock()
+    private var summary: Result<DocumentSummary, PDFError>?
+
+    /// A server for `path` (opened by `awaitOpen()`, which interprets `startPage` first).
+    public init(documentPath: String, password: String?, startPage: Int, logger: Logger) {
+        self.documentPath = documentPath
+        self.password = password
+        self.startPage = startPage
+        server = DocumentServer(logger: logger)
+    }
+
+    public func awaitOpen() -> Result<DocumentSummary, PDFError> {
+        opening.lock()
+        defer { opening.unlock() }
+        if let summary { return summary }
+        let answer = server.open(
+            path: documentPath, password: password, edits: [], limits: WorkerLimits(addressSpace: 0))
+        server.finishOpening(preparePage: startPage)
+        var reader = WireReader(DocumentServer.encode(answer))
+        let opened: Result<DocumentSummary, PDFError>
+        switch try? WorkerResponse.decode(&reader) {
+        case .opened(let document)?: opened = .success(document)
+        case .openFailed(let error)?: opened = .failure(error)
+        default:
+            opened = .failure(
+                PDFError(.damaged, path: documentPath, message: "cannot show \(documentPath): it did not open"))
+        }
+        summary = opened
+        return opened
+    }
+
+    public func tileMemory(size: Int) throws(SystemError) -> TileMemory { .own(SharedTileBuffer(inProcess: size)) }
+
+    public func exchange<Value>(
+        _ request: [UInt8], page: Int, cookie: RenderCookie?, memory: TileMemory,
+        read: ([UInt8], SharedTileBuffer?) -> Value
+    ) -> Exchange<Value> {
+        if cookie?.isCancelled == true { return .cancelled }
+        var tile: SharedTileBuffer?
+        if case .own(let own) = memory { tile = own }
+        let answer = server.answer(request, memory: { _ in tile }, cookie: cookie)
+        return .answered(read(answer, tile))
+    }
+
+    public func exchangeWriting<Value>(_ request: [UInt8], read: ([UInt8]) -> Value) -> Exchange<Value> {
+        .answered(read(server.answer(request, memory: { _ in nil })))
+    }
+
+    /// The server here keeps its document: nothing to replay.
+    public func applied(_ edit: DocumentEdit) {}
+
+    public func countDrawnTile() {}
+}

@@ -1,0 +1,178 @@
+import Glibc
+import LecternCore
+import LecternLinux
+import LecternPDF
+import LecternRender
+import Logging
+
+/// The document service's server: opens one document and answers the client's requests about
+/// it, decoding each request and encoding its answer with the wire protocol. The render worker
+/// process runs one (`RenderWorkerMain`), answering on its channels; `DirectTransport` runs one in
+/// this process (`--render-process off`). Either way the same code answers.
+///
+/// Thread safe: requests are answered on several threads at once (one per channel in the
+/// worker, the render threads and the text caller in process); they wait until the document is
+/// open.
+public final class DocumentServer: @unchecked Sendable {
+    // Sendable: `document` and `failure` are written once under `lock`, before `isOpen`; `delay`
+    // and `crashPage` are set by `open` before `isOpen`.
+    private let lock = ConditionLock()
+    private var document: PDFDocument?
+    private var opened: PDFDocument?
+    private var failure: String?
+    private var isOpen = false
+    let logger: Logger
+    /// Tests: milliseconds each render waits first (so a test can kill the worker mid-render).
+    private var delay = 0
+    /// Tests: the page whose render crashes the process (-1: none).
+    private var crashPage = -1
+
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Opens `path` and applies `edits` (those an earlier server applied): the answer to the
+    /// open request. The document answers requests only once `finishOpening(preparePage:)` was
+    /// called (a failure to open answers them at once).
+    func open(path: String, password: String?, edits: [DocumentEdit], limits: WorkerLimits) -> WorkerResponse {
+        delay = limits.renderDelayMilliseconds
+        crashPage = limits.crashPage
+        do throws(PDFError) {
+            if crashPage == WorkerLimits.crashesOpening { raise(SIGSEGV) }
+            let document = try PDFDocument(path: path, password: password)
+            // Each edit succeeded where it was made, so each should here.
+            for edit in edits {
+                do throws(PDFError) {
+                    try edit.apply(to: document)
+                } catch {
+                    logger.error("cannot apply an earlier edit again: \(error)")
+                }
+            }
+            opened = document
+            return .opened(try DocumentSummary(document))
+        } catch {
+            publish(document: nil, failure: error.description)
+            return .openFailed(error)
+        }
+    }
+
+    /// Interprets `preparePage` (-1: none) so that its first tile only rasterizes, then answers
+    /// the requests waiting for the document.
+    func finishOpening(preparePage: Int) {
+        guard let opened else { return }
+        if preparePage >= 0 { try? opened.prepare(page: min(preparePage, opened.pageCount - 1)) }
+        publish(document: opened, failure: nil)
+    }
+
+    private func publish(document: PDFDocument?, failure: String?) {
+        lock.lock()
+        self.document = document
+        self.failure = failure
+        isOpen = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// The open document, once it is; else why it did not open.
+    private func waitForDocument() -> Result<PDFDocument, WireError> {
+        lock.lock()
+        defer { lock.unlock() }
+        while !isOpen { lock.wait() }
+        if let document { return .success(document) }
+        return .failure(WireError(failure: failure ?? "the document is not open"))
+    }
+
+    /// Answers the encoded `request`: a render draws into the memory `memory` gives for it, and
+    /// stops when `cookie` (else the cookie at the start of that memory) is cancelled.
+    func answer(
+        _ request: [UInt8], memory: (WorkerRequest) -> SharedTileBuffer?, cookie: RenderCookie? = nil
+    ) -> [UInt8] {
+        var reader = WireReader(request)
+        let answer: WorkerResponse
+        do throws(WireError) {
+            let request = try WorkerRequest.decode(&reader)
+            answer = respond(to: request, buffer: memory(request), cookie: cookie)
+        } catch {
+            answer = .failed(error.description)
+        }
+        return Self.encode(answer)
+    }
+
+    /// `answer` as a message: a failure instead when it does not fit one.
+    static func encode(_ answer: WorkerResponse) -> [UInt8] {
+        var writer = WireWriter()
+        answer.encode(into: &writer)
+        let length = writer.bytes.count
+        if length > WorkerChannel.maximumMessage {
+            writer = WireWriter()
+            WorkerResponse.failed("the answer is too long (\(length) bytes)").encode(into: &writer)
+        }
+        return writer.bytes
+    }
+
+    private func respond(to request: WorkerRequest, buffer: SharedTileBuffer?, cookie: RenderCookie?) -> WorkerResponse
+    {
+        let document: PDFDocument
+        switch waitForDocument() {
+        case .success(let open): document = open
+        case .failure(let error): return .failed(error.description)
+        }
+        switch request {
+        case .open:
+            return .failed("the document is already open")
+        case let .render(key, stride, _):
+            let rect = key.rect
+            guard let buffer, stride >= rect.width * 4,
+                SharedTileBuffer.pixelOffset + stride * rect.height <= buffer.size
+            else { return .failed("\(key) does not fit the tile buffer") }
+            if key.page == crashPage { raise(SIGSEGV) }
+            if delay > 0 { usleep(useconds_t(delay * 1000)) }
+            let cookie = cookie ?? RenderCookie(sharedAt: buffer.memory)
+            return .drawn(TileContent.draw(key, of: document, into: buffer.pixels, stride: stride, cookie: cookie))
+        case let .pageText(page):
+            return answering { () throws(PDFError) in
+                let characters = try document.pageCharacters(page: page).characters
+                return .pageText(
+                    blocks: try document.textBlocks(page: page), links: try document.links(page: page),
+                    characters: Array(characters.prefix(WorkerResponse.maximumCharacters)))
+            }
+        case let .edit(edit):
+            return answering { () throws(PDFError) in .edited(try edit.apply(to: document)) }
+        case let .search(text, page):
+            guard let query = SearchQuery(text) else { return .searchHits([]) }
+            return answering { () throws(PDFError) in .searchHits(try document.search(query, page: page)) }
+        case .pageTree:
+            return answering { () throws(PDFError) in .pageCount(try document.readPageTree().pageCount) }
+        case let .pageInfos(range):
+            return answering { () throws(PDFError) in
+                .pageInfos(try document.pageInfos(in: range).map { try? $0.get() })
+            }
+        case .releasePageObjects:
+            document.releasePageObjects()
+            _ = trimHeap()
+            return .done
+        case let .annotations(page):
+            return answering { () throws(PDFError) in
+                .annotations(try document.annotations(page: page).annotations.map(AnnotationInfo.init))
+            }
+        case .outline:
+            return answering { () throws(PDFError) in .outline(try document.outline()) }
+        case let .presentation(page):
+            return answering { () throws(PDFError) in .presentation(try document.presentation(page: page)) }
+        case let .save(path):
+            return answering { () throws(PDFError) in
+                try document.saveIncrementally(to: path)
+                return .done
+            }
+        }
+    }
+
+    /// `body`'s answer, or the error it threw as a failed one.
+    private func answering(_ body: () throws(PDFError) -> WorkerResponse) -> WorkerResponse {
+        do throws(PDFError) {
+            return try body()
+        } catch {
+            return .failed(error.description)
+        }
+    }
+}
