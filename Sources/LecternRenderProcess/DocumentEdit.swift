@@ -39,41 +39,50 @@ public enum DocumentEdit: Sendable, Equatable {
         return nil
     }
 
+    /// Each edit's first byte on the wire, used by `encode` and `decode` alike.
+    enum Tag: UInt8, CaseIterable {
+        case annotationRect = 1, annotationContents = 2, fieldValue = 3, toggleField = 4, readingDirection = 5
+    }
+
     func encode(into writer: inout WireWriter) {
         switch self {
         case let .annotationRect(rect, object, page):
-            writer.put(UInt8(1))
+            writer.put(Tag.annotationRect)
             writer.put(rect)
             writer.put(object)
             writer.put(page)
         case let .annotationContents(text, object, page):
-            writer.put(UInt8(2))
+            writer.put(Tag.annotationContents)
             writer.put(text)
             writer.put(object)
             writer.put(page)
         case let .fieldValue(value, object, page):
-            writer.put(UInt8(3))
+            writer.put(Tag.fieldValue)
             writer.put(value)
             writer.put(object)
             writer.put(page)
         case let .toggleField(object, page):
-            writer.put(UInt8(4))
+            writer.put(Tag.toggleField)
             writer.put(object)
             writer.put(page)
         case let .readingDirection(rightToLeft):
-            writer.put(UInt8(5))
+            writer.put(Tag.readingDirection)
             writer.put(rightToLeft)
         }
     }
 
     static func decode(_ reader: inout WireReader) throws(WireError) -> DocumentEdit {
-        switch try reader.byte() {
-        case 1: return .annotationRect(try reader.rect(), objectNumber: try reader.int(), page: try reader.int())
-        case 2: return .annotationContents(try reader.string(), objectNumber: try reader.int(), page: try reader.int())
-        case 3: return .fieldValue(try reader.string(), objectNumber: try reader.int(), page: try reader.int())
-        case 4: return .toggleField(objectNumber: try reader.int(), page: try reader.int())
-        case 5: return .readingDirection(rightToLeft: try reader.bool())
-        case let tag: throw WireError("unknown edit \(tag)")
+        let byte = try reader.byte()
+        guard let tag = Tag(rawValue: byte) else { throw WireError("unknown edit \(byte)") }
+        switch tag {
+        case .annotationRect:
+            return .annotationRect(try reader.rect(), objectNumber: try reader.int(), page: try reader.int())
+        case .annotationContents:
+            return .annotationContents(try reader.string(), objectNumber: try reader.int(), page: try reader.int())
+        case .fieldValue:
+            return .fieldValue(try reader.string(), objectNumber: try reader.int(), page: try reader.int())
+        case .toggleField: return .toggleField(objectNumber: try reader.int(), page: try reader.int())
+        case .readingDirection: return .readingDirection(rightToLeft: try reader.bool())
         }
     }
 }

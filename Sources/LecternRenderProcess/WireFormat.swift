@@ -15,6 +15,8 @@ struct WireWriter {
     var bytes: [UInt8] = []
 
     mutating func put(_ value: UInt8) { bytes.append(value) }
+    /// A message's tag: its byte.
+    mutating func put<Tag: RawRepresentable>(_ tag: Tag) where Tag.RawValue == UInt8 { bytes.append(tag.rawValue) }
     mutating func put(_ value: Bool) { bytes.append(value ? 1 : 0) }
     mutating func put(_ value: Int) { withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) } }
     mutating func put(_ value: Double) { put(Int(Int64(bitPattern: value.bitPattern))) }

@@ -5,9 +5,12 @@ import LecternRender
 /// What the reader asks of the render worker process: one message per request on a channel
 /// (a SOCK_SEQPACKET socket, so each message arrives whole), answered by one `WorkerResponse`.
 ///
-/// Adding a request kind: a case here and in `WorkerResponse`, its tag, its fields in
-/// `encode`/`decode`, its method in `DocumentClient`, and its handling in
-/// `DocumentServer.respond(to:buffer:cookie:)`.
+/// A new request touches three places:
+/// 1. the protocol (this file): its case here, its tag in `Tag`, its fields in `encode` and
+///    `decode` (and, if its answer is of a new kind, the same in `WorkerResponse`);
+/// 2. the client: its method in `DocumentClient`;
+/// 3. the server: its answer in `DocumentServer.respond(to:buffer:cookie:)`.
+/// The round-trip test (RenderProcessTests.swift) must write and read every tag.
 public enum WorkerRequest: Sendable, Equatable {
     /// Opens the document (the first message on channel 0 of each worker), applies `edits` (those
     /// a worker before this one applied), and interprets `preparePage` so its first tile only
@@ -40,10 +43,16 @@ public enum WorkerRequest: Sendable, Equatable {
     /// its seccomp filter (`WorkerLimits.isFiltered` false) may write a file.
     case save(path: String)
 
+    /// Each request's first byte on the wire, used by `encode` and `decode` alike.
+    enum Tag: UInt8, CaseIterable {
+        case open = 1, render = 2, pageText = 3, search = 4, edit = 5, pageTree = 6, pageInfos = 7
+        case releasePageObjects = 8, annotations = 9, outline = 10, presentation = 11, save = 12
+    }
+
     func encode(into writer: inout WireWriter) {
         switch self {
         case let .open(path, password, preparePage, edits, limits):
-            writer.put(UInt8(1))
+            writer.put(Tag.open)
             writer.put(limits.addressSpace)
             writer.put(limits.renderDelayMilliseconds)
             writer.put(limits.crashPage)
@@ -54,42 +63,44 @@ public enum WorkerRequest: Sendable, Equatable {
             writer.put(edits.count)
             for edit in edits { edit.encode(into: &writer) }
         case let .render(key, stride, ownMemory):
-            writer.put(UInt8(2))
+            writer.put(Tag.render)
             writer.put(key)
             writer.put(stride)
             writer.put(ownMemory)
         case let .pageText(page):
-            writer.put(UInt8(3))
+            writer.put(Tag.pageText)
             writer.put(page)
         case let .search(query, page):
-            writer.put(UInt8(4))
+            writer.put(Tag.search)
             writer.put(query)
             writer.put(page)
         case let .edit(edit):
-            writer.put(UInt8(5))
+            writer.put(Tag.edit)
             edit.encode(into: &writer)
-        case .pageTree: writer.put(UInt8(6))
+        case .pageTree: writer.put(Tag.pageTree)
         case let .pageInfos(range):
-            writer.put(UInt8(7))
+            writer.put(Tag.pageInfos)
             writer.put(range.lowerBound)
             writer.put(range.count)
-        case .releasePageObjects: writer.put(UInt8(8))
+        case .releasePageObjects: writer.put(Tag.releasePageObjects)
         case let .annotations(page):
-            writer.put(UInt8(9))
+            writer.put(Tag.annotations)
             writer.put(page)
-        case .outline: writer.put(UInt8(10))
+        case .outline: writer.put(Tag.outline)
         case let .presentation(page):
-            writer.put(UInt8(11))
+            writer.put(Tag.presentation)
             writer.put(page)
         case let .save(path):
-            writer.put(UInt8(12))
+            writer.put(Tag.save)
             writer.put(path)
         }
     }
 
     static func decode(_ reader: inout WireReader) throws(WireError) -> WorkerRequest {
-        switch try reader.byte() {
-        case 1:
+        let byte = try reader.byte()
+        guard let tag = Tag(rawValue: byte) else { throw WireError("unknown request \(byte)") }
+        switch tag {
+        case .open:
             let limits = WorkerLimits(
                 addressSpace: try reader.int(), renderDelayMilliseconds: try reader.int(), crashPage: try reader.int(),
                 isFiltered: try reader.bool())
@@ -100,21 +111,20 @@ public enum WorkerRequest: Sendable, Equatable {
             return .open(
                 path: path, password: password, preparePage: preparePage, edits: edits,
                 limits: limits)
-        case 2: return .render(try reader.tileKey(), stride: try reader.int(), ownMemory: try reader.bool())
-        case 3: return .pageText(page: try reader.int())
-        case 4: return .search(query: try reader.string(), page: try reader.int())
-        case 5: return .edit(try DocumentEdit.decode(&reader))
-        case 6: return .pageTree
-        case 7:
+        case .render: return .render(try reader.tileKey(), stride: try reader.int(), ownMemory: try reader.bool())
+        case .pageText: return .pageText(page: try reader.int())
+        case .search: return .search(query: try reader.string(), page: try reader.int())
+        case .edit: return .edit(try DocumentEdit.decode(&reader))
+        case .pageTree: return .pageTree
+        case .pageInfos:
             let start = try reader.int(), count = try reader.int()
             guard start >= 0, count >= 0, count <= 1 << 20 else { throw WireError("bad page range") }
             return .pageInfos(start..<start + count)
-        case 8: return .releasePageObjects
-        case 9: return .annotations(page: try reader.int())
-        case 10: return .outline
-        case 11: return .presentation(page: try reader.int())
-        case 12: return .save(path: try reader.string())
-        case let tag: throw WireError("unknown request \(tag)")
+        case .releasePageObjects: return .releasePageObjects
+        case .annotations: return .annotations(page: try reader.int())
+        case .outline: return .outline
+        case .presentation: return .presentation(page: try reader.int())
+        case .save: return .save(path: try reader.string())
         }
     }
 }
@@ -181,33 +191,44 @@ public enum WorkerResponse: Sendable, Equatable {
     /// The most bytes an outline's entries take in one answer (their titles are at most 1 KB).
     static let outlineBytes = WorkerChannel.maximumMessage - 4096
 
+    /// Each answer's first byte on the wire, used by `encode` and `decode` alike.
+    enum Tag: UInt8, CaseIterable {
+        case opened = 1, failed = 2, drawn = 3, pageText = 4, searchHits = 5, edited = 6, openFailed = 7
+        case pageCount = 8, pageInfos = 9, done = 10, annotations = 11, outline = 12, presentation = 13
+    }
+
+    /// What became of a render (`drawn`'s second byte).
+    enum DrawnTag: UInt8 {
+        case drawn = 0, damaged = 1, cancelled = 2, failed = 3
+    }
+
     func encode(into writer: inout WireWriter) {
         switch self {
         case let .opened(summary):
-            writer.put(UInt8(1))
+            writer.put(Tag.opened)
             summary.encode(into: &writer)
         case let .openFailed(error):
-            writer.put(UInt8(7))
+            writer.put(Tag.openFailed)
             writer.put(error.kind.rawValue)
             writer.put(error.path)
             writer.put(error.message)
         case let .pageCount(count):
-            writer.put(UInt8(8))
+            writer.put(Tag.pageCount)
             writer.put(count)
         case let .pageInfos(infos):
-            writer.put(UInt8(9))
+            writer.put(Tag.pageInfos)
             writer.put(infos.count)
             for info in infos {
                 writer.put(info != nil)
                 if let info { writer.put(info) }
             }
-        case .done: writer.put(UInt8(10))
+        case .done: writer.put(Tag.done)
         case let .annotations(annotations):
-            writer.put(UInt8(11))
+            writer.put(Tag.annotations)
             writer.put(annotations.count)
             for annotation in annotations { writer.put(annotation) }
         case let .outline(entries):
-            writer.put(UInt8(12))
+            writer.put(Tag.outline)
             var fitting = 0, bytes = 0
             for entry in entries {
                 bytes += 32 + entry.title.utf8.count
@@ -222,7 +243,7 @@ public enum WorkerResponse: Sendable, Equatable {
                 writer.put(entry.isOpen)
             }
         case let .presentation(presentation):
-            writer.put(UInt8(13))
+            writer.put(Tag.presentation)
             writer.put(presentation.duration ?? -1)
             writer.put(presentation.transition != nil)
             if let transition = presentation.transition {
@@ -233,19 +254,19 @@ public enum WorkerResponse: Sendable, Equatable {
                 writer.put(transition.isOutward)
             }
         case let .failed(message):
-            writer.put(UInt8(2))
+            writer.put(Tag.failed)
             writer.put(message)
         case let .drawn(outcome):
-            writer.put(UInt8(3))
+            writer.put(Tag.drawn)
             switch outcome {
-            case .drawn(let isDamaged): writer.put(UInt8(isDamaged ? 1 : 0))
-            case .cancelled: writer.put(UInt8(2))
+            case .drawn(let isDamaged): writer.put(isDamaged ? DrawnTag.damaged : .drawn)
+            case .cancelled: writer.put(DrawnTag.cancelled)
             case .failed(let reason):
-                writer.put(UInt8(3))
+                writer.put(DrawnTag.failed)
                 writer.put(reason)
             }
         case let .pageText(blocks, links, characters):
-            writer.put(UInt8(4))
+            writer.put(Tag.pageText)
             writer.put(blocks.count)
             for block in blocks { writer.put(block) }
             writer.put(links.count)
@@ -269,10 +290,10 @@ public enum WorkerResponse: Sendable, Equatable {
                 writer.put(character.isRightToLeft)
             }
         case let .edited(value):
-            writer.put(UInt8(6))
+            writer.put(Tag.edited)
             writer.put(optional: value)
         case let .searchHits(hits):
-            writer.put(UInt8(5))
+            writer.put(Tag.searchHits)
             writer.put(hits.count)
             for hit in hits {
                 writer.put(hit.rects.count)
@@ -282,17 +303,21 @@ public enum WorkerResponse: Sendable, Equatable {
     }
 
     static func decode(_ reader: inout WireReader) throws(WireError) -> WorkerResponse {
-        switch try reader.byte() {
-        case 1: return .opened(try DocumentSummary.decode(&reader))
-        case 2: return .failed(try reader.string())
-        case 3:
-            switch try reader.byte() {
-            case 0: return .drawn(.drawn(isDamaged: false))
-            case 1: return .drawn(.drawn(isDamaged: true))
-            case 2: return .drawn(.cancelled)
-            default: return .drawn(.failed(try reader.string()))
+        let byte = try reader.byte()
+        guard let tag = Tag(rawValue: byte) else { throw WireError("unknown response \(byte)") }
+        switch tag {
+        case .opened: return .opened(try DocumentSummary.decode(&reader))
+        case .failed: return .failed(try reader.string())
+        case .drawn:
+            let byte = try reader.byte()
+            switch DrawnTag(rawValue: byte) {
+            case .drawn: return .drawn(.drawn(isDamaged: false))
+            case .damaged: return .drawn(.drawn(isDamaged: true))
+            case .cancelled: return .drawn(.cancelled)
+            case .failed: return .drawn(.failed(try reader.string()))
+            case nil: throw WireError("unknown render outcome \(byte)")
             }
-        case 4:
+        case .pageText:
             let blockCount = try reader.count()
             var blocks: [Rect] = []
             for _ in 0..<blockCount { blocks.append(try reader.rect()) }
@@ -313,7 +338,7 @@ public enum WorkerResponse: Sendable, Equatable {
                         scalar: scalar, rect: rect, line: line, block: block, isRightToLeft: try reader.bool()))
             }
             return .pageText(blocks: blocks, links: links, characters: characters)
-        case 5:
+        case .searchHits:
             var hits: [SearchHit] = []
             for _ in 0..<(try reader.count()) {
                 var rects: [Rect] = []
@@ -321,24 +346,24 @@ public enum WorkerResponse: Sendable, Equatable {
                 hits.append(SearchHit(rects: rects))
             }
             return .searchHits(hits)
-        case 6:
+        case .edited:
             return .edited(try reader.optionalString())
-        case 7:
+        case .openFailed:
             let kind = try reader.string()
             return .openFailed(
                 PDFError(
                     PDFError.Kind(rawValue: kind) ?? .damaged, path: try reader.string(), message: try reader.string()))
-        case 8: return .pageCount(try reader.int())
-        case 9:
+        case .pageCount: return .pageCount(try reader.int())
+        case .pageInfos:
             var infos: [PageInfo?] = []
             for _ in 0..<(try reader.count()) { infos.append(try reader.bool() ? try reader.pageInfo() : nil) }
             return .pageInfos(infos)
-        case 10: return .done
-        case 11:
+        case .done: return .done
+        case .annotations:
             var annotations: [AnnotationInfo] = []
             for _ in 0..<(try reader.count()) { annotations.append(try reader.annotation()) }
             return .annotations(annotations)
-        case 12:
+        case .outline:
             var entries: [OutlineEntry] = []
             for _ in 0..<(try reader.count()) {
                 let title = try reader.string(), page = try reader.int()
@@ -347,7 +372,7 @@ public enum WorkerResponse: Sendable, Equatable {
                         title: title, page: page < 0 ? nil : page, depth: try reader.int(), isOpen: try reader.bool()))
             }
             return .outline(entries)
-        case 13:
+        case .presentation:
             let duration = try reader.double()
             var presentation = PagePresentation(duration: duration < 0 ? nil : duration)
             if try reader.bool() {
@@ -357,7 +382,6 @@ public enum WorkerResponse: Sendable, Equatable {
                     direction: try reader.int(), isVertical: try reader.bool(), isOutward: try reader.bool())
             }
             return .presentation(presentation)
-        case let tag: throw WireError("unknown response \(tag)")
         }
     }
 }

@@ -44,14 +44,17 @@ struct RenderWorkerTests {
             .pageTree, .pageInfos(512..<1024), .releasePageObjects, .annotations(page: 3), .outline,
             .presentation(page: 9), .save(path: "/var/lib/lectern/copy é.pdf"),
         ]
+        var tags: Set<UInt8> = []
         for request in requests {
             var writer = WireWriter()
             request.encode(into: &writer)
+            tags.insert(writer.bytes[0])
             var reader = WireReader(writer.bytes)
             #expect(try WorkerRequest.decode(&reader) == request)
             var cut = WireReader(Array(writer.bytes.dropLast()))
             #expect(throws: WireError.self) { try WorkerRequest.decode(&cut) }
         }
+        #expect(tags == Set(WorkerRequest.Tag.allCases.map(\.rawValue)), "every request")
         let page = PageInfo(
             index: 2, mediaBox: Rect(x: 0, y: 0, width: 612, height: 792),
             cropBox: Rect(x: 10, y: 10, width: 500, height: 700),
@@ -104,12 +107,15 @@ struct RenderWorkerTests {
                     PageCharacter(scalar: 0x41, rect: Rect(x: 5, y: 2, width: 3, height: 4), line: 8, block: 2),
                 ]),
         ]
+        tags = []
         for response in responses {
             var writer = WireWriter()
             response.encode(into: &writer)
+            tags.insert(writer.bytes[0])
             var reader = WireReader(writer.bytes)
             #expect(try WorkerResponse.decode(&reader) == response)
         }
+        #expect(tags == Set(WorkerResponse.Tag.allCases.map(\.rawValue)), "every response")
     }
 
     @Test("a tile drawn by the worker has the pixels of the same tile drawn in process")
