@@ -40,6 +40,8 @@ final class AnnotationEditor {
     private let logger: Logger
     /// Edits made to each open document since it was opened or last saved.
     private var unsaved: [ObjectIdentifier: Int] = [:]
+    /// Edits handed to the worker so far (made or refused).
+    private(set) var edits = 0
     /// Called on the loop's thread with each result.
     var onResult: ((Result) -> Void)?
 
@@ -84,6 +86,7 @@ final class AnnotationEditor {
         let id = ObjectIdentifier(document)
         guard let worker else { return }
         unsaved[id, default: 0] += 1
+        edits += 1
         // Where the document is: with the render worker on, the edit is made in the worker
         // (and replayed to a worker started after it).
         let change: DocumentEdit =
@@ -107,6 +110,7 @@ final class AnnotationEditor {
         let id = ObjectIdentifier(document)
         guard let worker else { return }
         unsaved[id, default: 0] += 1
+        edits += 1
         worker.submit {
             guard case .failure(let error) = document.apply(.readingDirection(rightToLeft: rightToLeft)) else {
                 return .directionSet(document: id, error: nil)

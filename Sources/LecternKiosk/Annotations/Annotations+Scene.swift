@@ -60,6 +60,7 @@ extension Annotations {
             }
         }
         status.hasUnsavedChanges = reader.map { editor.hasUnsavedChanges($0.document) } ?? false
+        status.edits = editor.edits
         status.lastSavePath = lastSave?.path
         status.lastSaveError = lastSave?.error
         status.saves = saves
@@ -94,6 +95,8 @@ public struct AnnotationStatus: Equatable, Sendable {
     public var fieldValues: [String: String] = [:]
     /// The document holds edits not saved.
     public var hasUnsavedChanges = false
+    /// Edits tried so far (made or refused), the reading direction's included.
+    public var edits = 0
     /// Where the last save went, and why it failed (nil: it did not).
     public var lastSavePath: String?
     public var lastSaveError: String?

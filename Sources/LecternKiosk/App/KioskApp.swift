@@ -167,7 +167,7 @@ public final class KioskApp {
             throw failing(.system(error))
         }
         teardown.push { session.close() }
-        session.restoredView = restored
+        session.restoredView = restored.view
         session.open()
         let reloader: DocumentReloader
         let home: Home
@@ -229,8 +229,8 @@ public final class KioskApp {
         do {
             operations = try Operations(
                 statePath: statePath, session: session, policy: policy, watcher: watcher, reloader: reloader,
-                presenter: presenter,
-                idle: idle, variable: environment.variable, loop: loop, logger: logger)
+                presenter: presenter, restored: restored.outcome, idle: idle, variable: environment.variable, loop: loop,
+                logger: logger)
         } catch {
             throw failing(.system(error))
         }

@@ -35,12 +35,19 @@ public struct KioskStatus: Sendable {
     public var framesCommitted = 0
     /// The window's size in surface units, as configured (nil before the compositor configured it).
     public var windowSize: Size?
+    /// The size the compositor last asked for: larger than `windowSize` when it was too big
+    /// for a buffer (each side at most 8192 pixels, at most 8K's area in all).
+    public var requestedWindowSize: Size?
+    /// The registry names of the outputs the compositor advertises.
+    public var outputs: [UInt32] = []
     /// Buffer pixels per surface unit of the last frame (2 on a `wl_output` of scale 2, 1.5
     /// from `wp_fractional_scale_v1`); touches and the window's size are in surface units.
     public var scale = 1.0
     /// Frame buffers allocated, and how many of them the compositor holds (not released yet).
     public var frameBuffers = 0
     public var frameBuffersBusy = 0
+    /// Why the last frame dump (`--frame-dump`) could not be written (nil: none failed).
+    public var frameDumpError: String?
     /// The pages the last committed frame showed.
     public var pagesOnScreen: [PageOnScreen] = []
     /// The thumbnail bar and grid, the outline, search.
@@ -104,9 +111,13 @@ public struct KioskStatus: Sendable {
     public var documentReloads = 0
     /// Why the last new version of the document was refused (nil once one was shown).
     public var documentReloadError: String?
+    /// New versions of the document refused so far (the version on screen stayed).
+    public var documentReloadRefusals = 0
     /// Views written to `state.json` so far (`ViewStateStore`: after the first frame, at most
     /// once a second while the view changes, and on exit).
     public var savedViews = 0
+    /// What became of the view saved before this start (`ViewStateStore`).
+    public var savedView = SavedViewRestore.nothingSaved
     /// Where the control socket listens (nil: it does not).
     public var controlSocket: String?
     /// Metrics files written so far (`KioskMetrics`: every 15 s while `metrics.textfile` is set,
@@ -130,6 +141,18 @@ public struct KioskStatus: Sendable {
     public var banner: String?
     /// The render worker process (nil: MuPDF draws in this process).
     public var renderWorker: RenderWorker?
+
+    /// What became of the view saved before this start.
+    public enum SavedViewRestore: Equatable, Sendable {
+        /// None was saved (or `state.persist` is off).
+        case nothingSaved
+        /// The reader started on it: its page (0-based).
+        case restored(page: Int)
+        /// It was saved for another document, or another version of this one: the start page.
+        case otherDocumentOrVersion
+        /// The file could not be read or is not a saved view (as logged): the start page.
+        case ignored(String)
+    }
 
     /// The render worker process (`render.process = "on"`).
     public struct RenderWorker: Equatable, Sendable {
@@ -187,8 +210,13 @@ extension KioskApp {
         status.framesCommitted = parts.presenter.frameCount
         (status.frameBuffers, status.frameBuffersBusy) = parts.presenter.buffers
         status.windowSize = parts.presenter.windowSize.map { Size(width: Double($0.width), height: Double($0.height)) }
+        status.requestedWindowSize = parts.presenter.requestedWindowSize.map {
+            Size(width: Double($0.width), height: Double($0.height))
+        }
+        status.outputs = parts.display.outputs.keys.sorted()
         status.pagesOnScreen = parts.presenter.pagesOnScreen
         status.banner = parts.presenter.banner
+        status.frameDumpError = parts.presenter.frameDumpError
         status.scale = parts.presenter.committedScale.factor
         status.idleResetDeadline = parts.idle.deadline
         status.isAnimating =
@@ -209,10 +237,12 @@ extension KioskApp {
         }
         status.documentReloads = parts.reloader.reloads
         status.documentReloadError = parts.reloader.lastError
+        status.documentReloadRefusals = parts.reloader.refusals
         status.policyGeneration = parts.watcher.generation
         status.policyError = parts.watcher.lastError?.description
         status.hasPendingFileChanges = parts.files.hasPendingChanges
         status.savedViews = parts.operations.store.writes
+        status.savedView = parts.operations.store.restored
         status.controlSocket = parts.operations.socket?.listener.path
         status.metricsWritten = parts.operations.metrics.writes
         parts.home.report(into: &status, transitions: parts.presenter.transitions)

@@ -43,7 +43,7 @@ final class DocumentReloader {
     private(set) var reloads = 0
     /// Why the last new version was refused (nil once one was shown).
     private(set) var lastError: String?
-    /// New versions refused so far (for the metrics).
+    /// New versions refused so far (for the metrics and the status).
     private(set) var refusals = 0
     /// When the new version began opening, its quiet period over (wall time: the cost is real time).
     private var changeSeen: ContinuousClock.Instant?

@@ -3,6 +3,7 @@ import LecternLinux
 import LecternPDF
 import LecternWayland
 import Logging
+import Synchronization
 
 /// Writes what the screen shows to a PNG, atomically replaced: whenever the committed
 /// frame changes (at most `interval` apart, the last change always written) and on exit.
@@ -23,6 +24,13 @@ final class FrameDumper {
     private var lastWrite: Double?
     private var pending: Snapshot?
     private var timer: EventLoop.Timer?
+    /// Why the last write failed, set on the encoding queue.
+    private final class Failure: Sendable {
+        let message = Mutex<String?>(nil)
+    }
+    private let failure = Failure()
+    /// Why the last write failed (nil while none has).
+    var lastError: String? { failure.message.withLock { $0 } }
 
     /// - Parameter interval: the shortest time between two writes, in seconds.
     init(path: String, loop: EventLoop, interval: Double = 0.25, logger: Logger) {
@@ -53,7 +61,7 @@ final class FrameDumper {
         guard let snapshot = pending else { return }
         pending = nil
         lastWrite = loop.clock.now
-        queue.async { [path, logger] in
+        queue.async { [path, logger, failure] in
             defer { snapshot.pixels.deallocate() }
             do {
                 try PNGWriter.write(
@@ -61,6 +69,7 @@ final class FrameDumper {
                     to: path)
             } catch {
                 logger.error("cannot write frame dump: \(error)")
+                failure.message.withLock { $0 = "\(error)" }
             }
         }
     }

@@ -97,6 +97,10 @@ final class FramePresenter {
     var outputNames: Set<UInt32> { window.outputNames }
     /// The window's size in surface units (nil before the first configure).
     var windowSize: (width: Int, height: Int)? { window.size }
+    /// Why the last frame dump could not be written (nil: none failed, or no `--frame-dump`).
+    var frameDumpError: String? { dumper?.lastError }
+    /// The size the compositor last asked for (larger than `windowSize` when it was too big).
+    var requestedWindowSize: (width: Int, height: Int)? { window.requestedSize }
 
     /// Asks for a frame at the next opportunity.
     func setNeedsFrame() {

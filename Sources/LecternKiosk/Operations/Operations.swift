@@ -26,9 +26,8 @@ final class Operations {
 
     init(
         statePath: String?, session: DocumentSession, policy: PolicyInForce, watcher: PolicyWatcher,
-        reloader: DocumentReloader, presenter: FramePresenter, idle: IdleReset, variable: @escaping (String) -> String?,
-        loop: EventLoop,
-        logger: Logger
+        reloader: DocumentReloader, presenter: FramePresenter, restored: KioskStatus.SavedViewRestore, idle: IdleReset,
+        variable: @escaping (String) -> String?, loop: EventLoop, logger: Logger
     ) throws(SystemError) {
         self.session = session
         self.presenter = presenter
@@ -37,7 +36,7 @@ final class Operations {
         self.loop = loop
         self.logger = logger
         store = ViewStateStore(
-            path: statePath, session: session, policy: policy,
+            path: statePath, restored: restored, session: session, policy: policy,
             loop: loop, logger: logger)
         let socketPath = Self.socketPath(policy.operations, variable: variable)
         commands = try ControlCommands(

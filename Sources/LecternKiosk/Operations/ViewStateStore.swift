@@ -34,15 +34,26 @@ final class ViewStateStore {
     private var version: (reader: ObjectIdentifier, version: FileVersion?)?
     /// Views written so far.
     private(set) var writes = 0
+    /// What became of the view saved before this start (`restoredView(at:for:logger:)`).
+    let restored: KioskStatus.SavedViewRestore
 
     init(
-        path: String?, session: DocumentSession, policy: PolicyInForce, loop: EventLoop, logger: Logger
+        path: String?, restored: KioskStatus.SavedViewRestore, session: DocumentSession, policy: PolicyInForce,
+        loop: EventLoop, logger: Logger
     ) {
         self.path = path
+        self.restored = restored
         self.session = session
         self.policy = policy
         self.loop = loop
         self.logger = logger
+    }
+
+    /// The view saved before this start, and what became of it.
+    struct Restore {
+        /// The view to start from (nil: the start page).
+        var view: ViewState?
+        var outcome = KioskStatus.SavedViewRestore.nothingSaved
     }
 
     /// The saved view to start from, if there is one that applies to `configuration` (the
@@ -50,26 +61,26 @@ final class ViewStateStore {
     /// socket comes back too). A corrupt or truncated file is logged and ignored.
     static func restoredView(
         at path: String?, for configuration: inout KioskConfiguration, logger: Logger
-    ) -> ViewState? {
-        guard configuration.operations.persistsState, let path else { return nil }
+    ) -> Restore {
+        guard configuration.operations.persistsState, let path else { return Restore() }
         let saved: SavedView
         do {
-            guard let loaded = try SavedView.load(from: path) else { return nil }
+            guard let loaded = try SavedView.load(from: path) else { return Restore() }
             saved = loaded
         } catch {
             logger.error("\(error); starting at the start page")
-            return nil
+            return Restore(outcome: .ignored(error.description))
         }
         let allowed =
             saved.document == configuration.documentPath
             || ControlCommands.isAllowed(document: saved.document, by: configuration.operations)
         guard allowed, saved.restores(policyDocument: configuration.documentPath) else {
             logger.info("the saved view is for another document or version: starting at the start page")
-            return nil
+            return Restore(outcome: .otherDocumentOrVersion)
         }
         logger.info("restoring the saved view: page \(saved.view.pageIndex + 1) of \(saved.document)")
         configuration.documentPath = saved.document
-        return saved.view
+        return Restore(view: saved.view, outcome: .restored(page: saved.view.pageIndex))
     }
 
     /// What would be saved now: nil before the first page is on screen.

@@ -27,6 +27,9 @@ public final class XdgToplevel {
 
     /// The size of the last acknowledged configure, in surface coordinates; nil before the first.
     public private(set) var size: (width: Int, height: Int)?
+    /// The size the last configure asked for (a 0x0 one resolved), before `fitted`: larger
+    /// than `size` when it was too big for a buffer.
+    public private(set) var requestedSize: (width: Int, height: Int)?
     /// True from the first configure on: a buffer may be attached.
     public var isConfigured: Bool { size != nil }
     /// True while a frame callback is outstanding: do not commit another frame yet.
@@ -128,6 +131,7 @@ public final class XdgToplevel {
             if width <= 0 { width = fallback.width }
             if height <= 0 { height = fallback.height }
         }
+        requestedSize = (width, height)
         let fitted = Self.fitted(width: width, height: height)
         if fitted != (width, height) {
             logger.warning(

@@ -60,6 +60,7 @@ struct SavedViewTests {
         let again = try KioskHarness([Self.colors, "--page", "2"], variables: state.variables)
         #expect(again.settle())
         #expect(again.dominantPage == 6, "view state: \(again.viewState ?? "none")")
+        #expect(again.status.savedView == .restored(page: 5))
         #expect(again.page(atX: 640, y: 200) == 6)
         try again.stop()
     }
@@ -78,12 +79,12 @@ struct SavedViewTests {
         let again = try KioskHarness([document, "--page", "2"], variables: state.variables)
         #expect(again.settle())
         #expect(again.dominantPage == 2, "the start page: \(again.viewState ?? "none")")
-        #expect(again.logs.contains { $0.contains("another document or version") }, "\(again.logs)")
+        #expect(again.status.savedView == .otherDocumentOrVersion)
         try again.stop()
     }
 
     @Test(
-        "a corrupt or truncated state file is ignored with a log line",
+        "a corrupt or truncated state file is ignored, and the status says why",
         arguments: ["{\"format\":1,\"docu", "\u{0}\u{1}garbage", ""])
     func corruptFile(contents: String) throws {
         let state = try StateDirectory()
@@ -93,7 +94,8 @@ struct SavedViewTests {
         #expect(again.settle())
         #expect(again.dominantPage == 3, "the start page: \(again.viewState ?? "none")")
         #expect(again.page(atX: 640, y: 200) == 3)
-        #expect(again.logs.contains { $0.contains("ignoring the saved view") }, "\(again.logs)")
+        let ignored = if case .ignored(let reason) = again.status.savedView { reason } else { "" }
+        #expect(ignored.contains("ignoring the saved view"), "\(again.status.savedView)")
         // And the file is good again once the first frame is shown.
         #expect(again.status.savedViews == 1)
         try again.stop()
