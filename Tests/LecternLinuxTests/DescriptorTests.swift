@@ -16,6 +16,17 @@ struct DescriptorTests {
         }
     }
 
+    /// How long until the timerfd `descriptor` fires (zero: it is disarmed; nil: unreadable), as
+    /// the kernel says in `/proc/self/fdinfo` (`it_value: (seconds, nanoseconds)`).
+    static func remaining(_ descriptor: FileDescriptor) -> Duration? {
+        guard let info = try? String(contentsOfFile: "/proc/self/fdinfo/\(descriptor.rawValue)", encoding: .utf8),
+            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("it_value:") })
+        else { return nil }
+        let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int64($0) }
+        guard numbers.count == 2 else { return nil }
+        return .seconds(numbers[0]) + .nanoseconds(numbers[1])
+    }
+
     /// A new, empty directory under the temporary directory (the caller removes it).
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-linux-\(UUID().uuidString)")
@@ -42,8 +53,10 @@ struct DescriptorTests {
         #expect(Self.isReadable(timer.descriptor, within: 5_000))
         #expect(timer.drain() == 1)
         timer.arm(milliseconds: 50)
+        #expect((Self.remaining(timer.descriptor) ?? .zero) > .zero, "armed")
         timer.arm(milliseconds: nil)
-        #expect(!Self.isReadable(timer.descriptor, within: 150), "disarmed before it fired")
+        #expect(Self.remaining(timer.descriptor) == .zero, "disarmed before it fired: the kernel will not fire it")
+        #expect(!Self.isReadable(timer.descriptor, within: 0))
     }
 
     @Test("inotify reports a file renamed into a watched directory by name, as a rename")
