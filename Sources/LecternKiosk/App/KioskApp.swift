@@ -229,7 +229,8 @@ public final class KioskApp {
         do {
             operations = try Operations(
                 statePath: statePath, session: session, policy: policy, watcher: watcher, reloader: reloader,
-                presenter: presenter, restored: restored.outcome, idle: idle, variable: environment.variable, loop: loop,
+                presenter: presenter, restored: restored.outcome, idle: idle, variable: environment.variable,
+                loop: loop,
                 logger: logger)
         } catch {
             throw failing(.system(error))
