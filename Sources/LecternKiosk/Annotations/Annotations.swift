@@ -32,7 +32,6 @@ final class Annotations {
     /// The policy in force.
     let policy: PolicyInForce
     let screen: Screen
-    let reloader: DocumentReloader
     let chrome: Chrome
     let editor: AnnotationEditor
     let keyboard: OnScreenKeyboard
@@ -53,13 +52,12 @@ final class Annotations {
     var onChange: (() -> Void)?
 
     init(
-        session: DocumentSession, policy: PolicyInForce, screen: Screen, reloader: DocumentReloader, chrome: Chrome,
+        session: DocumentSession, policy: PolicyInForce, screen: Screen, chrome: Chrome,
         logger: Logger
     ) {
         self.session = session
         self.policy = policy
         self.screen = screen
-        self.reloader = reloader
         self.chrome = chrome
         self.logger = logger
         editor = AnnotationEditor(loop: session.loop, logger: logger)
@@ -270,7 +268,7 @@ final class Annotations {
     /// Shows the document as its file has it again, on the start page.
     private func revert(_ reader: Reader) {
         editor.discard(reader.document)
-        reloader.reload(page: min(policy.startPage, reader.view.pages.count - 1))
+        session.reload(page: min(policy.startPage, reader.view.pages.count - 1))
     }
 
     /// `directory`/NAME-YYYYMMDD-HHMMSS.pdf for the document at `path` (UTC), with -2, -3… when

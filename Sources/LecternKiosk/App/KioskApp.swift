@@ -159,29 +159,30 @@ public final class KioskApp {
         // The screen's size and scale: the frame presenter sets them, the parts read them.
         let screen = Screen()
         teardown.push { backend.close() }
+        let reloader: DocumentReloader
+        do {
+            reloader = try DocumentReloader(
+                policy: policy, backend: backend, screen: screen, files: files, loop: loop, logger: logger)
+        } catch {
+            throw failing(.system(error))
+        }
+        teardown.push { reloader.close() }
         do {
             session = try DocumentSession(
-                policy: policy, documentPath: opening.documentPath, backend: backend, screen: screen, loop: loop,
-                logger: logger)
+                policy: policy, documentPath: opening.documentPath, backend: backend, reloader: reloader,
+                screen: screen, loop: loop, logger: logger)
         } catch {
             throw failing(.system(error))
         }
         teardown.push { session.close() }
         session.restoredView = restored.view
         session.open()
-        let reloader: DocumentReloader
         let home: Home
         let transitions = TransitionPlayer(logger: logger)
         do {
-            reloader = try DocumentReloader(session: session, policy: policy, files: files, loop: loop, logger: logger)
-        } catch {
-            throw failing(.system(error))
-        }
-        teardown.push { reloader.close() }
-        do {
             home = try Home(
-                session: session, policy: policy, screen: screen, reloader: reloader, transitions: transitions,
-                loop: loop, logger: logger)
+                session: session, policy: policy, screen: screen, transitions: transitions, loop: loop,
+                logger: logger)
         } catch {
             throw failing(.system(error))
         }
@@ -205,7 +206,7 @@ public final class KioskApp {
         let selectedText = SelectedText(
             session: session, policy: policy, chrome: chrome, display: display, logger: logger)
         let annotations = Annotations(
-            session: session, policy: policy, screen: screen, reloader: reloader, chrome: chrome, logger: logger)
+            session: session, policy: policy, screen: screen, chrome: chrome, logger: logger)
         teardown.push { annotations.close() }
         let dumper = configuration.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
         let presenter = FramePresenter(
@@ -244,10 +245,8 @@ public final class KioskApp {
         }
         chrome.isVisible = policy.chrome == .always
         watcher.onChange = {
-            [unowned session, unowned chrome, unowned idle, unowned reloader, unowned operations, unowned home] old, new
-            in
-            PolicyChange(old: old, new: new).apply(
-                session: session, chrome: chrome, idle: idle, reloader: reloader, shelf: home.shelf)
+            [unowned session, unowned chrome, unowned idle, unowned operations, unowned home] old, new in
+            PolicyChange(old: old, new: new).apply(session: session, chrome: chrome, idle: idle, shelf: home.shelf)
             operations.policyChanged(old: old, new: new)
         }
         session.onChange = { [unowned presenter] in presenter.setNeedsFrame() }

@@ -14,6 +14,9 @@ import Logging
 /// repair, no pages, a first page that does not render) or a deleted file leaves the old
 /// version on screen: its document stays open (the path is never opened again for it), the
 /// reason is logged, and the next change is tried again.
+///
+/// Another document opens the same way (`DocumentSession.show(path:page:)` asks for it): the
+/// one on screen stays until the new one's page is drawn.
 final class DocumentReloader {
     enum WorkResult: Sendable {
         case opened(ShownDocument, firstPage: PageInfo, version: Int)
@@ -21,8 +24,11 @@ final class DocumentReloader {
     }
 
     let loop: EventLoop
-    let session: DocumentSession
     let policy: PolicyInForce
+    /// Where the new version is opened and drawn (the session's documents are).
+    let backend: DocumentBackend
+    /// The screen the new version's page is drawn for.
+    let screen: Screen
     private let files: FileWatcher
     private let logger: Logger
     private let worker: RenderWorker<WorkResult>
@@ -37,8 +43,14 @@ final class DocumentReloader {
     private var requestedPage: Int?
     /// The page the new version shows: the one asked for, else the one on screen.
     private var pageToShow: Int {
-        requestedPage ?? session.reader?.view.dominantPage() ?? policy.startPage
+        requestedPage ?? pageShown?() ?? policy.startPage
     }
+    /// The page on screen now (nil: no document is).
+    var pageShown: (() -> Int?)?
+    /// Called with the new version's reader once its page is drawn: it takes the old one's place.
+    var onReady: ((Reader) -> Void)?
+    /// Called when the followed file changed (its writes over): the session opens it again.
+    var onFileChanged: (() -> Void)?
     /// Versions shown after the first.
     private(set) var reloads = 0
     /// Why the last new version was refused (nil once one was shown).
@@ -54,10 +66,12 @@ final class DocumentReloader {
     static let quietPeriod = 0.5
 
     init(
-        session: DocumentSession, policy: PolicyInForce, files: FileWatcher, loop: EventLoop, logger: Logger
+        policy: PolicyInForce, backend: DocumentBackend, screen: Screen, files: FileWatcher, loop: EventLoop,
+        logger: Logger
     ) throws(SystemError) {
-        self.session = session
         self.policy = policy
+        self.backend = backend
+        self.screen = screen
         self.files = files
         self.loop = loop
         self.logger = logger
@@ -65,18 +79,17 @@ final class DocumentReloader {
         workerWatch = loop.watch(worker.wakeDescriptor) { [unowned self] in
             for result in worker.drain() { handle(result) }
         }
-        follow()
     }
 
-    /// Follows the document shown (again after another opens, or a policy change).
-    func follow() {
-        let path = policy.reloadsDocuments ? session.documentPath : nil
+    /// Follows the file at `path`, the document shown, if the policy says documents reload.
+    func follow(_ shown: String) {
+        let path = policy.reloadsDocuments ? shown : nil
         guard path != followedPath else { return }
         subscription?.cancel()
         subscription = nil
         followedPath = path
         guard let path else { return }
-        subscription = files.follow(path, quietPeriod: Self.quietPeriod) { [unowned self] in reload() }
+        subscription = files.follow(path, quietPeriod: Self.quietPeriod) { [unowned self] in onFileChanged?() }
     }
 
     /// Whether a new version is being opened or rendered.
@@ -89,21 +102,18 @@ final class DocumentReloader {
         dropCandidate()
     }
 
-    /// Opens the file again on the worker; it shows `page` (0-based) when given, else the page
-    /// on screen now (another document opened over the control socket starts at its start page).
-    func reload(page: Int? = nil) {
+    /// Opens `path` on the worker; it shows `page` (0-based) when given, else the page on screen
+    /// now (another document opened over the control socket starts at its start page).
+    func reload(path: String, password: String?, page: Int?) {
         version += 1
         requestedPage = page
         dropCandidate()
         changeSeen = ContinuousClock.now
         loop.resetLongestTurn()
-        let path = session.documentPath
         let version = version
         logger.info("\(path) changed: opening the new version")
         // In a worker of its own (with the render worker on): the reader never parses it.
-        let open = session.backend.opener(
-            path: path, password: session.password,
-            startPage: pageToShow)
+        let open = backend.opener(path: path, password: password, startPage: pageToShow)
         worker.submit {
             do throws(PDFError) {
                 let document = try open()
@@ -138,7 +148,7 @@ final class DocumentReloader {
             reader = try Reader(
                 document: document, firstPage: firstPage,
                 configuration: policy.viewConfiguration(rightToLeft: document.isRightToLeft),
-                viewport: session.screen.size,
+                viewport: screen.size,
                 budget: policy.cacheBudget.map(TileBudget.bytes) ?? .automatic)
         } catch {
             refuse("\(error)")
@@ -158,7 +168,7 @@ final class DocumentReloader {
     /// Shows the candidate once the page it would show is rendered; refuses it if that failed.
     private func checkCandidate() {
         guard let (reader, _) = candidate else { return }
-        let plan = reader.plan(size: session.screen.pixelSize, prefetching: false, scale: session.screen.scale)
+        let plan = reader.plan(size: screen.pixelSize, prefetching: false, scale: screen.scale)
         if plan.showsFailure {
             refuse("the first page of the new version of \(reader.document.path) cannot be rendered")
             return
@@ -171,15 +181,14 @@ final class DocumentReloader {
         logger.info(
             "showing the new version of \(reader.document.path): \(reader.document.pageCount) pages, page \(reader.view.dominantPage() + 1)"
         )
-        session.replace(with: reader)
-        reportTiming()
+        onReady?(reader)
+        reportTiming(reader.document.path)
     }
 
     /// Logs how long the switch took and the loop's longest turn meanwhile, once the turn
     /// that switched (and drew the new version) is over.
-    private func reportTiming() {
+    private func reportTiming(_ path: String) {
         guard let changeSeen else { return }
-        let path = session.documentPath
         _ = loop.schedule(after: 0) { [loop, logger] in
             let shown = ContinuousClock.now - changeSeen, turn = loop.longestTurn
             logger.info(
@@ -200,7 +209,7 @@ final class DocumentReloader {
         guard let (reader, watch) = candidate else { return }
         watch.cancel()
         reader.stop(before: ContinuousClock.now + .milliseconds(500))
-        session.backend.release(reader.document)
+        backend.release(reader.document)
         candidate = nil
     }
 }

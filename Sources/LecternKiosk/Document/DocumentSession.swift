@@ -61,14 +61,16 @@ final class DocumentSession {
     /// The configuration in force: the layout, the start page, the tile cache's budget.
     let policy: PolicyInForce
     /// The document shown, or being opened: the policy's (or the saved view's) at start, then
-    /// another one a visitor or an operator opened.
-    var documentPath: String
-    /// The password it is opened with (the policy's).
-    var password: String?
+    /// another one a visitor or an operator opened (`show(path:page:)`).
+    private(set) var documentPath: String
+    /// The password it is opened with (the policy's when it was asked for).
+    private(set) var password: String?
     let loop: EventLoop
     let logger: Logger
     /// Where tiles are drawn and page text read: here or in the render worker process.
     let backend: DocumentBackend
+    /// Opens new versions of the document shown, and other documents, off screen.
+    let reloader: DocumentReloader
     private let worker: RenderWorker<WorkResult>
     private let startTime: Double
     private var workerWatch: EventLoop.Watch?
@@ -94,19 +96,55 @@ final class DocumentSession {
 
     /// - Parameter documentPath: the first document shown.
     init(
-        policy: PolicyInForce, documentPath: String, backend: DocumentBackend, screen: Screen, loop: EventLoop,
-        logger: Logger
+        policy: PolicyInForce, documentPath: String, backend: DocumentBackend, reloader: DocumentReloader,
+        screen: Screen, loop: EventLoop, logger: Logger
     ) throws(SystemError) {
         self.policy = policy
         self.documentPath = documentPath
         password = policy.password
         self.backend = backend
+        self.reloader = reloader
         self.screen = screen
         self.loop = loop
         self.logger = logger
         worker = try RenderWorker()
         startTime = loop.clock.now
         screen.onResize = { [unowned self] in screenSizeChanged(to: $0) }
+        reloader.pageShown = { [unowned self] in reader?.view.dominantPage() }
+        reloader.onReady = { [unowned self] in replace(with: $0) }
+        reloader.onFileChanged = { [unowned self] in reload() }
+        follow()
+    }
+
+    // MARK: Another document
+
+    /// Opens the document at `path` in place of the one shown, on `page` (0-based; nil: the page
+    /// on screen now), with the policy's password; the one shown stays until the new one's page
+    /// is drawn (`DocumentReloader`). The one way to open another document: the shelf, the
+    /// control socket's `open` and a policy naming another document all call it.
+    func show(path: String, page: Int?) {
+        documentPath = path
+        password = policy.password
+        follow()
+        reload(page: page)
+    }
+
+    /// Opens the document shown again (its file changed, or its edits are dropped), on `page`
+    /// (nil: the page on screen now).
+    func reload(page: Int? = nil) {
+        reloader.reload(path: documentPath, password: password, page: page)
+    }
+
+    /// Follows the shown document's file, or stops (the policy's `reload.documents`).
+    func follow() {
+        reloader.follow(documentPath)
+    }
+
+    /// Another document asked for could not be shown: the session goes on with `path`, the one
+    /// on screen, and follows its file again.
+    func keepShowing(_ path: String) {
+        documentPath = path
+        follow()
     }
 
     /// Starts opening the document on the worker; "Opening…" shows if the first page has
@@ -230,7 +268,7 @@ final class DocumentSession {
 
     /// Shows `reader` instead of what is shown now (a new version of the document, its first
     /// page rendered: `DocumentReloader`); the old reader's threads stop, its document closes.
-    func replace(with reader: Reader) {
+    private func replace(with reader: Reader) {
         loadingTimer?.cancel()
         tilesWatch?.cancel()
         if let old = self.reader {

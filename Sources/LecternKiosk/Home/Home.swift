@@ -14,11 +14,11 @@ final class Home {
     let attract: AttractLoop
 
     init(
-        session: DocumentSession, policy: PolicyInForce, screen: Screen, reloader: DocumentReloader,
-        transitions: TransitionPlayer, loop: EventLoop, logger: Logger
+        session: DocumentSession, policy: PolicyInForce, screen: Screen, transitions: TransitionPlayer,
+        loop: EventLoop, logger: Logger
     ) throws(SystemError) {
         shelf = try Shelf(
-            session: session, policy: policy, screen: screen, reloader: reloader, loop: loop, logger: logger)
+            session: session, policy: policy, screen: screen, loop: loop, logger: logger)
         do {
             attract = try AttractLoop(
                 session: session, policy: policy, transitions: transitions, loop: loop, logger: logger)

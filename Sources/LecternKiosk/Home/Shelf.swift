@@ -34,7 +34,6 @@ final class Shelf {
     /// The policy in force.
     let policy: PolicyInForce
     let screen: Screen
-    let reloader: DocumentReloader
     private let logger: Logger
     private let worker: RenderWorker<CoverResult>
     private var workerWatch: EventLoop.Watch?
@@ -62,13 +61,11 @@ final class Shelf {
     static let slop = 16.0
 
     init(
-        session: DocumentSession, policy: PolicyInForce, screen: Screen, reloader: DocumentReloader, loop: EventLoop,
-        logger: Logger
+        session: DocumentSession, policy: PolicyInForce, screen: Screen, loop: EventLoop, logger: Logger
     ) throws(SystemError) {
         self.session = session
         self.policy = policy
         self.screen = screen
-        self.reloader = reloader
         self.loop = loop
         self.logger = logger
         worker = try RenderWorker(qos: .utility)
@@ -120,8 +117,7 @@ final class Shelf {
         guard let index = opening else { return }
         opening = nil
         entries[index].failure = reason
-        if let previousPath { session.documentPath = previousPath }
-        reloader.follow()
+        if let previousPath { session.keepShowing(previousPath) }
         onChange?()
     }
 
@@ -143,9 +139,7 @@ final class Shelf {
         }
         previousPath = session.reader == nil ? nil : session.documentPath
         opening = index
-        session.documentPath = entry.path
-        reloader.follow()
-        reloader.reload(page: policy.startPage)
+        session.show(path: entry.path, page: policy.startPage)
     }
 
     /// Whether a cover is still being read.

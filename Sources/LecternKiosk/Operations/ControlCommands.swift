@@ -77,7 +77,7 @@ final class ControlCommands {
             reply(ControlReply(ok: true, status: status))
         case "reload":
             watcher.reloadNow()
-            reloader.reload()
+            session.reload()
             reply(ControlReply(ok: true, status: status))
         case "screenshot": screenshot(to: request.path, reply: reply)
         case "binding":
@@ -144,9 +144,7 @@ final class ControlCommands {
             return .failure("\(path) is not the policy's document nor a PDF \(directory)")
         }
         guard access(path, R_OK) == 0 else { return .failure("cannot read \(path): \(errnoText(errno))") }
-        session.documentPath = path
-        reloader.follow()
-        reloader.reload(page: policy.startPage)
+        session.show(path: path, page: policy.startPage)
         idle.restart()
         // The status of the document being opened, not of the one still on screen.
         var opening = status

@@ -122,8 +122,7 @@ final class Operations {
         if new.documentPath == old.documentPath, let shown = session.reader?.document.path,
             shown != new.documentPath
         {
-            session.documentPath = shown
-            reloader.follow()
+            session.keepShowing(shown)
         }
         let (was, now) = (old.operations, new.operations)
         if was.controlSocket != now.controlSocket || was.controlGroup != now.controlGroup {

@@ -89,14 +89,16 @@ struct PolicyChange {
     var old: KioskConfiguration
     var new: KioskConfiguration
 
-    func apply(session: DocumentSession, chrome: Chrome, idle: IdleReset, reloader: DocumentReloader, shelf: Shelf) {
+    func apply(session: DocumentSession, chrome: Chrome, idle: IdleReset, shelf: Shelf) {
         let shown = session.documentPath
         // The document opened from the shelf stays open while the shelf still holds it.
-        if !new.shelfPaths.contains(shown) { session.documentPath = new.documentPath }
-        session.password = new.password
+        let path = new.shelfPaths.contains(shown) ? shown : new.documentPath
         shelf.setDocuments(new.shelfPaths)
-        reloader.follow()
-        if session.documentPath != shown || new.password != old.password { reloader.reload() }
+        if path != shown || new.password != old.password {
+            session.show(path: path, page: nil)
+        } else {
+            session.follow()
+        }
         if let reader = session.reader {
             let layout = new.viewConfiguration(rightToLeft: reader.document.isRightToLeft)
             if layout != reader.view.configuration {
