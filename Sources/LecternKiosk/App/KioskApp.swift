@@ -53,7 +53,6 @@ public final class KioskApp {
         let backend: DocumentBackend
         let files: FileWatcher
         let policy: PolicyInForce
-        let watcher: PolicyWatcher
         let session: DocumentSession
         let reloader: DocumentReloader
         let home: Home
@@ -146,9 +145,8 @@ public final class KioskApp {
             throw .system(error)
         }
         teardown.push { files.close() }
-        let policy = PolicyInForce(configuration)
-        let watcher = PolicyWatcher(policy: policy, files: files, loop: loop, logger: logger)
-        teardown.push { watcher.close() }
+        let policy = PolicyInForce(launch: configuration, files: files, loop: loop, logger: logger)
+        teardown.push { policy.close() }
         // A restart comes back to the view saved before it (the document's same version only).
         let statePath = SavedView.path(variable: environment.variable)
         var opening = policy.configuration
@@ -229,10 +227,8 @@ public final class KioskApp {
         let operations: Operations
         do {
             operations = try Operations(
-                statePath: statePath, session: session, policy: policy, watcher: watcher, reloader: reloader,
-                presenter: presenter, restored: restored.outcome, idle: idle, variable: environment.variable,
-                loop: loop,
-                logger: logger)
+                statePath: statePath, session: session, policy: policy, reloader: reloader, presenter: presenter,
+                restored: restored.outcome, idle: idle, variable: environment.variable, loop: loop, logger: logger)
         } catch {
             throw failing(.system(error))
         }
@@ -244,11 +240,6 @@ public final class KioskApp {
             configureInteractions?(controller)
         }
         chrome.isVisible = policy.chrome == .always
-        watcher.onChange = {
-            [unowned session, unowned chrome, unowned idle, unowned operations, unowned home] old, new in
-            PolicyChange(old: old, new: new).apply(session: session, chrome: chrome, idle: idle, shelf: home.shelf)
-            operations.policyChanged(old: old, new: new)
-        }
         session.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         chrome.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         annotations.connect(chrome: chrome, navigation: navigation, presenter: presenter)
@@ -275,7 +266,7 @@ public final class KioskApp {
         teardown.push { idleHandler.cancel() }
         idle.restart()
         parts = Parts(
-            backend: backend, files: files, policy: policy, watcher: watcher, session: session, reloader: reloader,
+            backend: backend, files: files, policy: policy, session: session, reloader: reloader,
             home: home,
             display: display, chrome: chrome, navigation: navigation, annotations: annotations, presenter: presenter,
             mirror: mirror, selectedText: selectedText, input: input, idle: idle, operations: operations,

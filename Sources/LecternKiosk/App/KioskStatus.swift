@@ -238,8 +238,8 @@ extension KioskApp {
         status.documentReloads = parts.reloader.reloads
         status.documentReloadError = parts.reloader.lastError
         status.documentReloadRefusals = parts.reloader.refusals
-        status.policyGeneration = parts.watcher.generation
-        status.policyError = parts.watcher.lastError?.description
+        status.policyGeneration = parts.policy.generation
+        status.policyError = parts.policy.lastError?.description
         status.hasPendingFileChanges = parts.files.hasPendingChanges
         status.savedViews = parts.operations.store.writes
         status.savedView = parts.operations.store.restored

@@ -50,6 +50,9 @@ final class Chrome {
         self.policy = policy
         self.screen = screen
         self.logger = logger
+        policy.observe { [unowned self] old, new in
+            if new.policy.chrome != old.policy.chrome { isVisible = new.policy.chrome == .always }
+        }
     }
 
     /// Hidden, nothing typed, no drag (after the idle reset).

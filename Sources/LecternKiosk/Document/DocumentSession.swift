@@ -114,6 +114,28 @@ final class DocumentSession {
         reloader.onReady = { [unowned self] in replace(with: $0) }
         reloader.onFileChanged = { [unowned self] in reload() }
         follow()
+        policy.observe { [unowned self] old, new in policyChanged(from: old, to: new) }
+    }
+
+    /// A new policy: another document if it names one (the one opened from the shelf stays
+    /// while the shelf still holds it; a new password opens the document again), the new
+    /// layout at once (the view keeps its page). The old document stays on screen until the
+    /// new one shows.
+    private func policyChanged(from old: KioskConfiguration, to new: KioskConfiguration) {
+        let path = new.shelfPaths.contains(documentPath) ? documentPath : new.documentPath
+        if path != documentPath || new.password != old.password {
+            show(path: path, page: nil)
+        } else {
+            follow()
+        }
+        if let reader {
+            let layout = new.viewConfiguration(rightToLeft: reader.document.isRightToLeft)
+            if layout != reader.view.configuration {
+                reader.view.stopAnimations()
+                reader.view.setConfiguration(layout)
+            }
+        }
+        onChange?()
     }
 
     // MARK: Another document

@@ -40,6 +40,14 @@ final class IdleReset {
         self.chrome = chrome
         self.input = input
         self.logger = logger
+        // New idle times count from now.
+        policy.observe { [unowned self] old, new in
+            if new.idleResetSeconds != old.idleResetSeconds
+                || new.policy.idleCountdownSeconds != old.policy.idleCountdownSeconds
+            {
+                restart()
+            }
+        }
     }
 
     /// Seconds of idleness before the reset (0: never), as the policy in force says.

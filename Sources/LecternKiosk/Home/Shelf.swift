@@ -73,6 +73,7 @@ final class Shelf {
             for result in worker.drain() { handle(result) }
         }
         setDocuments(policy.shelfPaths)
+        policy.observe { [unowned self] _, new in setDocuments(new.shelfPaths) }
     }
 
     /// Stops taking covers (shutdown); a cover being read is abandoned.

@@ -20,7 +20,6 @@ final class ControlCommands {
     let session: DocumentSession
     let reloader: DocumentReloader
     let policy: PolicyInForce
-    let watcher: PolicyWatcher
     let presenter: FramePresenter
     let idle: IdleReset
     /// The directory `screenshot` writes into when the policy names none.
@@ -35,14 +34,13 @@ final class ControlCommands {
     private var nextScreenshot = 0
 
     init(
-        session: DocumentSession, reloader: DocumentReloader, policy: PolicyInForce, watcher: PolicyWatcher,
+        session: DocumentSession, reloader: DocumentReloader, policy: PolicyInForce,
         presenter: FramePresenter, idle: IdleReset, defaultScreenshotDirectory: String?, loop: EventLoop,
         logger: Logger
     ) throws(SystemError) {
         self.session = session
         self.reloader = reloader
         self.policy = policy
-        self.watcher = watcher
         self.presenter = presenter
         self.idle = idle
         self.defaultScreenshotDirectory = defaultScreenshotDirectory
@@ -76,7 +74,7 @@ final class ControlCommands {
             idle.reset()
             reply(ControlReply(ok: true, status: status))
         case "reload":
-            watcher.reloadNow()
+            policy.reloadNow()
             session.reload()
             reply(ControlReply(ok: true, status: status))
         case "screenshot": screenshot(to: request.path, reply: reply)
@@ -96,7 +94,7 @@ final class ControlCommands {
     var status: ControlStatus {
         let reader = session.reader
         let state: String
-        var lastError = reloader.lastError ?? watcher.lastError?.description
+        var lastError = reloader.lastError ?? policy.lastError?.description
         switch session.phase {
         case .opening: state = "opening"
         case .open: state = "open"

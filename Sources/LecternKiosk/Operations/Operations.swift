@@ -25,8 +25,8 @@ final class Operations {
     private let variable: (String) -> String?
 
     init(
-        statePath: String?, session: DocumentSession, policy: PolicyInForce, watcher: PolicyWatcher,
-        reloader: DocumentReloader, presenter: FramePresenter, restored: KioskStatus.SavedViewRestore, idle: IdleReset,
+        statePath: String?, session: DocumentSession, policy: PolicyInForce, reloader: DocumentReloader,
+        presenter: FramePresenter, restored: KioskStatus.SavedViewRestore, idle: IdleReset,
         variable: @escaping (String) -> String?, loop: EventLoop, logger: Logger
     ) throws(SystemError) {
         self.session = session
@@ -40,13 +40,14 @@ final class Operations {
             loop: loop, logger: logger)
         let socketPath = Self.socketPath(policy.operations, variable: variable)
         commands = try ControlCommands(
-            session: session, reloader: reloader, policy: policy, watcher: watcher, presenter: presenter, idle: idle,
+            session: session, reloader: reloader, policy: policy, presenter: presenter, idle: idle,
             defaultScreenshotDirectory: socketPath.map(Self.directory), loop: loop, logger: logger)
         notifier = SystemdNotifier(variable: variable, loop: loop, logger: logger)
         metrics = KioskMetrics(
             path: { [unowned policy] in policy.operations.metricsTextfile }, session: session,
             reloader: reloader, idle: idle, loop: loop, logger: logger)
         listen(at: socketPath, group: policy.operations.controlGroup)
+        policy.observe { [unowned self] old, new in policyChanged(old: old, new: new) }
     }
 
     /// Where the control socket listens under `operations`.
@@ -118,7 +119,7 @@ final class Operations {
 
     /// A new policy applies: the control socket moves if its path or group changed; a document
     /// opened over the socket stays on screen unless the policy names another document now.
-    func policyChanged(old: KioskConfiguration, new: KioskConfiguration) {
+    private func policyChanged(old: KioskConfiguration, new: KioskConfiguration) {
         if new.documentPath == old.documentPath, let shown = session.reader?.document.path,
             shown != new.documentPath
         {

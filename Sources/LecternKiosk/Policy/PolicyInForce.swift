@@ -1,21 +1,58 @@
 import LecternCore
+import LecternLinux
 import LecternPolicy
+import LecternWayland
+import Logging
 
-/// The configuration in force: the launch's (the command line over the defaults), then the
-/// policy file's over it, replaced whole when the file changes (`PolicyWatcher`). Its one owner:
-/// the parts that read the policy hold it and read it when they act, so a change reaches them
-/// without being handed on. What the session shows is not here: the policy's document is only
-/// the first one (`DocumentSession.documentPath`).
+/// The configuration in force, and its one owner: the launch's (the command line over the
+/// defaults), then the operator's policy file over it, read at start and followed while the app
+/// runs. A valid change is in force within a second (a quarter second after the writes stop);
+/// an invalid one (a syntax error, an unknown key, a wrong type, a missing document) is logged
+/// with its line and key, and the policy in force stays: the visitor never sees it.
 ///
-/// Reads go straight to the configuration's fields and its `KioskPolicy`'s
-/// (`policy.idleResetSeconds`, `policy.chrome`).
+/// The parts that read the policy hold this and read it when they act
+/// (`policy.idleResetSeconds`, `policy.chrome`: the configuration's fields and its
+/// `KioskPolicy`'s), so a change reaches them without being handed on; a part for which a
+/// change must act at once (a new layout, the idle times) says so with `observe(_:)`. What the
+/// session shows is not here: the policy's document is only the first one
+/// (`DocumentSession.documentPath`).
 @dynamicMemberLookup
 final class PolicyInForce {
     /// The configuration in force.
     private(set) var configuration: KioskConfiguration
+    let loop: EventLoop
+    private let files: FileWatcher
+    private let logger: Logger
+    /// The configuration the app was launched with (the command line's overrides in it).
+    private let launch: KioskConfiguration
+    private var subscription: FileWatcher.Subscription?
+    /// Called on the loop with the old and the new configuration when a change applies, in the
+    /// order the parts were built.
+    private var observers: [(_ old: KioskConfiguration, _ new: KioskConfiguration) -> Void] = []
+    /// Policies applied since start (the first read counts).
+    private(set) var generation = 0
+    /// Why the last change was refused (nil once a valid one applied).
+    private(set) var lastError: PolicyError?
 
-    init(_ configuration: KioskConfiguration) {
-        self.configuration = configuration
+    /// How long the file must stay unchanged before it is read: editors and deploy scripts
+    /// write in bursts; a second is the budget from the last write to the policy in force.
+    static let quietPeriod = 0.25
+
+    /// Puts `launch` in force, then the policy file it names over it (if it names one and the
+    /// file is valid), and follows the file.
+    init(launch: KioskConfiguration, files: FileWatcher, loop: EventLoop, logger: Logger) {
+        self.launch = launch
+        self.files = files
+        self.loop = loop
+        self.logger = logger
+        configuration = launch
+        guard let path = launch.policyPath else { return }
+        if let configuration = read(path) {
+            self.configuration = configuration
+            generation = 1
+            logger.info("policy \(path) in force")
+        }
+        subscription = files.follow(path, quietPeriod: Self.quietPeriod) { [unowned self] in reload(path) }
     }
 
     subscript<Value>(dynamicMember field: KeyPath<KioskConfiguration, Value>) -> Value {
@@ -34,10 +71,47 @@ final class PolicyInForce {
         configuration.viewConfiguration(rightToLeft: rightToLeft)
     }
 
-    /// Puts `new` in force (the watcher, when the file changed) and returns what it replaces.
-    func replace(with new: KioskConfiguration) -> KioskConfiguration {
+    /// Calls `handler` with the old and the new configuration each time a change applies.
+    func observe(_ handler: @escaping (_ old: KioskConfiguration, _ new: KioskConfiguration) -> Void) {
+        observers.append(handler)
+    }
+
+    /// Reads the file again now (the control socket's `reload`); false without a policy file.
+    @discardableResult
+    func reloadNow() -> Bool {
+        guard let path = launch.policyPath else { return false }
+        reload(path)
+        return true
+    }
+
+    /// Stops following the file (shutdown).
+    func close() {
+        subscription?.cancel()
+        subscription = nil
+        observers = []
+    }
+
+    private func read(_ path: String) -> KioskConfiguration? {
+        do {
+            let configuration = try PolicyFile.load(path: path, over: launch)
+            lastError = nil
+            return configuration
+        } catch {
+            lastError = error
+            for problem in error.problems { logger.error("policy not applied: \(problem)") }
+            return nil
+        }
+    }
+
+    private func reload(_ path: String) {
+        guard let new = read(path) else {
+            logger.error("the policy in force stays until \(path) is fixed")
+            return
+        }
+        generation += 1
         let old = configuration
         configuration = new
-        return old
+        logger.info("policy \(path) changed: in force")
+        for observer in observers { observer(old, new) }
     }
 }
