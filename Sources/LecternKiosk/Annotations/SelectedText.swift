@@ -10,7 +10,8 @@ import Logging
 /// The selection itself lives in the interaction controller (`selectText`, `deselectText`,
 /// the handle drag: LecternCore); the controller tells this part through `ReaderHost`.
 final class SelectedText {
-    let session: DocumentSession
+    /// The reader on screen (its page text).
+    let current: CurrentReader
     /// The policy in force.
     let policy: PolicyInForce
     let chrome: Chrome
@@ -26,8 +27,8 @@ final class SelectedText {
     /// Called when what is on screen changed.
     var onChange: (() -> Void)?
 
-    init(session: DocumentSession, policy: PolicyInForce, chrome: Chrome, display: Display, logger: Logger) {
-        self.session = session
+    init(current: CurrentReader, policy: PolicyInForce, chrome: Chrome, display: Display, logger: Logger) {
+        self.current = current
         self.policy = policy
         self.chrome = chrome
         self.display = display
@@ -38,7 +39,7 @@ final class SelectedText {
     /// it settles: not a new `wl_data_source` for every motion of a handle drag.
     func changed(_ selection: TextSelection?, isSettled: Bool = true) {
         self.selection = selection
-        text = selection.map { $0.text { self.session.reader?.pageText[$0]?.characters } } ?? ""
+        text = selection.map { $0.text { self.current.reader?.pageText[$0]?.characters } } ?? ""
         let offer = text.isEmpty ? nil : text
         if isSettled, offer != offered {
             offered = offer

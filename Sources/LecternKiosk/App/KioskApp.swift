@@ -192,17 +192,18 @@ public final class KioskApp {
             throw failing(.wayland(error))
         }
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
-        let chrome = Chrome(loop: loop, session: session, policy: policy, screen: screen, logger: logger)
+        let chrome = Chrome(loop: loop, policy: policy, screen: screen, logger: logger)
         teardown.push { chrome.close() }
         let navigation: Navigation
         do {
-            navigation = try Navigation(loop: loop, session: session, screen: screen, chrome: chrome, logger: logger)
+            navigation = try Navigation(
+                loop: loop, current: session.current, screen: screen, chrome: chrome, logger: logger)
         } catch {
             throw failing(.system(error))
         }
         teardown.push { navigation.close() }
         let selectedText = SelectedText(
-            session: session, policy: policy, chrome: chrome, display: display, logger: logger)
+            current: session.current, policy: policy, chrome: chrome, display: display, logger: logger)
         let annotations = Annotations(
             session: session, policy: policy, screen: screen, chrome: chrome, logger: logger)
         teardown.push { annotations.close() }
@@ -214,15 +215,15 @@ public final class KioskApp {
             dumper: dumper, logger: logger)
         teardown.push { presenter.close() }
         let mirror = PresenterMirror(
-            display: display, loop: loop, session: session, presenter: presenter,
+            display: display, loop: loop, current: session.current, presenter: presenter,
             isEnabled: configuration.policy.mirror != .off, logger: logger)
         teardown.push { mirror.close() }
         let input = InputRouter(
-            loop: loop, session: session, chrome: chrome, navigation: navigation, annotations: annotations,
+            loop: loop, current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
             shelf: home.shelf, selectedText: selectedText, logger: logger)
         teardown.push { input.close() }
         let idle = IdleReset(
-            loop: loop, session: session, policy: policy, chrome: chrome, input: input, logger: logger)
+            loop: loop, current: session.current, policy: policy, chrome: chrome, input: input, logger: logger)
         teardown.push { idle.cancel() }
         let operations: Operations
         do {
@@ -234,8 +235,8 @@ public final class KioskApp {
         }
         teardown.push { operations.close() }
         input.configureInteractions = {
-            [unowned session, unowned policy, unowned operations, configureInteractions] controller in
-            InteractionPolicy.install(on: controller, session: session, policy: policy)
+            [unowned session, unowned screen, unowned policy, unowned operations, configureInteractions] controller in
+            InteractionPolicy.install(on: controller, current: session.current, screen: screen, policy: policy)
             operations.install(on: controller)
             configureInteractions?(controller)
         }

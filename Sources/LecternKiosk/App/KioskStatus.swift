@@ -189,7 +189,7 @@ extension KioskApp {
         var status = KioskStatus()
         switch parts.session.phase {
         case .opening: status.document = .opening
-        case .open(let reader): status.document = .open(pageCount: reader.view.pages.count)
+        case .open: status.document = .open(pageCount: parts.session.reader?.view.pages.count ?? 0)
         case .failed(let failure):
             status.document = .failed(failure.onScreen)
             status.documentError = failure.description

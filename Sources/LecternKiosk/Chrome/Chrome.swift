@@ -13,7 +13,6 @@ import Logging
 /// interaction controller sees the event.
 final class Chrome {
     let loop: EventLoop
-    let session: DocumentSession
     /// The policy in force.
     let policy: PolicyInForce
     let screen: Screen
@@ -44,9 +43,8 @@ final class Chrome {
     /// Called by `reset()`: what hangs off the chrome (the navigation overlays) closes too.
     var onReset: (() -> Void)?
 
-    init(loop: EventLoop, session: DocumentSession, policy: PolicyInForce, screen: Screen, logger: Logger) {
+    init(loop: EventLoop, policy: PolicyInForce, screen: Screen, logger: Logger) {
         self.loop = loop
-        self.session = session
         self.policy = policy
         self.screen = screen
         self.logger = logger

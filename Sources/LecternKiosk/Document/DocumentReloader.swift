@@ -15,7 +15,7 @@ import Logging
 /// version on screen: its document stays open (the path is never opened again for it), the
 /// reason is logged, and the next change is tried again.
 ///
-/// Another document opens the same way (`DocumentSession.show(path:page:)` asks for it): the
+/// Another document opens the same way (the session's `show(path:page:)` asks for it): the
 /// one on screen stays until the new one's page is drawn.
 final class DocumentReloader {
     enum WorkResult: Sendable {

@@ -14,7 +14,8 @@ import Logging
 final class DocumentSession {
     enum Phase {
         case opening
-        case open(Reader)
+        /// The reader is `current.reader`.
+        case open
         case failed(Failure)
     }
 
@@ -71,6 +72,8 @@ final class DocumentSession {
     let backend: DocumentBackend
     /// Opens new versions of the document shown, and other documents, off screen.
     let reloader: DocumentReloader
+    /// The reader on screen, for the parts that need only it.
+    let current = CurrentReader()
     private let worker: RenderWorker<WorkResult>
     private let startTime: Double
     private var workerWatch: EventLoop.Watch?
@@ -207,10 +210,7 @@ final class DocumentSession {
         reader?.stop(before: ContinuousClock.now + .milliseconds(500))
     }
 
-    var reader: Reader? {
-        if case .open(let reader) = phase { return reader }
-        return nil
-    }
+    var reader: Reader? { current.reader }
 
     /// Whether the worker or the render threads have work in hand.
     var isBusy: Bool { worker.isBusy || (reader?.scheduler.isBusy ?? false) }
@@ -302,7 +302,8 @@ final class DocumentSession {
     }
 
     private func install(_ reader: Reader) {
-        phase = .open(reader)
+        phase = .open
+        current.reader = reader
         documentsOpened += 1
         reader.onRequest = { [unowned self] wanted in
             logger.trace("asked for \(wanted.count) tiles at \(elapsedMilliseconds) ms")

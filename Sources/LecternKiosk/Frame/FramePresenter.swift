@@ -203,8 +203,8 @@ final class FramePresenter {
             document = .opening(title: fileName(session.documentPath), isLate: session.isFirstFrameLate)
         case .failed(let failure):
             document = .failed(failure.onScreen)
-        case .open(let reader):
-            document = .open(plan ?? TilePlanner.Plan(), wasRepaired: reader.document.wasRepaired)
+        case .open:
+            document = .open(plan ?? TilePlanner.Plan(), wasRepaired: session.reader?.document.wasRepaired == true)
         }
         var chromeScene = session.reader.flatMap { chrome.scene(for: $0) }
         var overlays = Scene.Overlays()

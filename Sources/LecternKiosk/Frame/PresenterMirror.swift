@@ -15,7 +15,8 @@ import Logging
 final class PresenterMirror {
     private let display: Display
     private let loop: EventLoop
-    private let session: DocumentSession
+    /// The reader on screen, which the mirror follows.
+    private let current: CurrentReader
     private let presenter: FramePresenter
     private let logger: Logger
     /// Whether the policy allows a mirror (`mirror = "off"`, `--mirror off`: never one). Under
@@ -25,13 +26,13 @@ final class PresenterMirror {
     private var screen: MirrorScreen?
 
     init(
-        display: Display, loop: EventLoop, session: DocumentSession, presenter: FramePresenter, isEnabled: Bool,
+        display: Display, loop: EventLoop, current: CurrentReader, presenter: FramePresenter, isEnabled: Bool,
         logger: Logger
     ) {
         self.isEnabled = isEnabled
         self.display = display
         self.loop = loop
-        self.session = session
+        self.current = current
         self.presenter = presenter
         self.logger = logger
         display.addOutputObserver(self) { [weak self] in self?.outputsChanged() }
@@ -67,7 +68,7 @@ final class PresenterMirror {
 
     /// Follows the reader and draws when something changed (the loop's idle handler).
     func update() {
-        screen?.update(following: session.reader)
+        screen?.update(following: current.reader)
     }
 
     /// Closes the mirror (shutdown).

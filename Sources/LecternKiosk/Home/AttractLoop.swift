@@ -23,7 +23,8 @@ final class AttractLoop {
     }
 
     let loop: EventLoop
-    let session: DocumentSession
+    /// The reader on screen, whose pages advance.
+    let current: CurrentReader
     /// The policy in force.
     let policy: PolicyInForce
     let transitions: TransitionPlayer
@@ -41,14 +42,16 @@ final class AttractLoop {
     private var waitingFor: Int?
     /// Pages turn by themselves.
     private(set) var isRunning = false
+    /// Called when the page on screen changed.
+    var onChange: (() -> Void)?
     /// Advances made since the app started (for tests and logs).
     private(set) var advances = 0
 
     init(
-        session: DocumentSession, policy: PolicyInForce, transitions: TransitionPlayer, loop: EventLoop,
+        current: CurrentReader, policy: PolicyInForce, transitions: TransitionPlayer, loop: EventLoop,
         logger: Logger
     ) throws(SystemError) {
-        self.session = session
+        self.current = current
         self.policy = policy
         self.transitions = transitions
         self.loop = loop
@@ -75,7 +78,7 @@ final class AttractLoop {
     func idleReset() {
         _ = stop()
         let after = policy.attractAfterSeconds
-        guard after > 0, !policy.hasShelf, session.reader != nil else { return }
+        guard after > 0, !policy.hasShelf, current.reader != nil else { return }
         timer = loop.schedule(after: Double(after)) { [unowned self] in start() }
     }
 
@@ -93,7 +96,7 @@ final class AttractLoop {
     }
 
     private func start() {
-        guard let reader = session.reader else { return }
+        guard let reader = current.reader else { return }
         isRunning = true
         page = reader.view.dominantPage()
         logger.info("nobody for \(policy.attractAfterSeconds) s more: attract loop starts")
@@ -101,13 +104,13 @@ final class AttractLoop {
     }
 
     private func next(after page: Int) -> Int {
-        let count = session.reader?.view.pages.count ?? 1
+        let count = current.reader?.view.pages.count ?? 1
         return page + 1 < count ? page + 1 : 0
     }
 
     /// Asks the worker for `page`'s /Dur and /Trans.
     private func read(_ page: Int) {
-        guard let document = session.reader?.document, presentations[page] == nil else { return }
+        guard let document = current.reader?.document, presentations[page] == nil else { return }
         let generation = generation
         worker.submit {
             Presentation(page: page, keys: (try? document.presentation(page: page)) ?? .init(), generation: generation)
@@ -133,7 +136,7 @@ final class AttractLoop {
     /// `target`'s time.
     private func advance(to target: Int) {
         waitingFor = nil
-        guard let reader = session.reader, target < reader.view.pages.count else { return }
+        guard let reader = current.reader, target < reader.view.pages.count else { return }
         let keys = presentations[target] ?? .init()
         // A page's own /Trans wins (a cut when Lectern does not draw its effect).
         let effect = keys.transition ?? policy.attractTransition
@@ -151,6 +154,6 @@ final class AttractLoop {
             timer = nil
             advanceWhenRead(next(after: page))
         }
-        session.onChange?()
+        onChange?()
     }
 }

@@ -21,7 +21,7 @@ final class Home {
             session: session, policy: policy, screen: screen, loop: loop, logger: logger)
         do {
             attract = try AttractLoop(
-                session: session, policy: policy, transitions: transitions, loop: loop, logger: logger)
+                current: session.current, policy: policy, transitions: transitions, loop: loop, logger: logger)
         } catch {
             shelf.close()
             throw error
@@ -43,6 +43,8 @@ final class Home {
             shelf.show()
         }
         shelf.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
+        attract.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
+        idle.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         // A touch, click, key or wheel while pages turn by themselves stops them and goes home,
         // and does nothing else; a pointer that only moves does not stop them.
         input.onActivity = { [unowned idle, unowned attract] isPress in

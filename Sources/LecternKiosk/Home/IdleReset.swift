@@ -14,7 +14,8 @@ import Logging
 /// whole period more then, and starts over at the lift, release or last frame.
 final class IdleReset {
     let loop: EventLoop
-    let session: DocumentSession
+    /// The reader on screen, which goes back to the start page.
+    let current: CurrentReader
     /// The policy in force.
     let policy: PolicyInForce
     let chrome: Chrome
@@ -29,13 +30,15 @@ final class IdleReset {
     private(set) var resets = 0
     /// Called after the reset (the attract loop may start its wait).
     var onReset: (() -> Void)?
+    /// Called when what is on screen changed (the start page, zoomed out).
+    var onChange: (() -> Void)?
 
     init(
-        loop: EventLoop, session: DocumentSession, policy: PolicyInForce, chrome: Chrome, input: InputRouter,
+        loop: EventLoop, current: CurrentReader, policy: PolicyInForce, chrome: Chrome, input: InputRouter,
         logger: Logger
     ) {
         self.loop = loop
-        self.session = session
+        self.current = current
         self.policy = policy
         self.chrome = chrome
         self.input = input
@@ -92,7 +95,7 @@ final class IdleReset {
 
     /// Shows the seconds left, and comes back each second.
     private func countDown(to deadline: Double) {
-        guard !input.isInteracting, session.reader != nil else { return }
+        guard !input.isInteracting, current.reader != nil else { return }
         let left = Int((deadline - loop.clock.now).rounded(.up))
         guard left >= 1 else { return }
         isCountingDown = true
@@ -130,10 +133,10 @@ final class IdleReset {
         chrome.clearNotice()
         chrome.reset()
         input.resetInteractions()
-        if let reader = session.reader {
+        if let reader = current.reader {
             reader.view.stopAnimations()
             try? reader.view.goToPage(min(policy.startPage, reader.view.pages.count - 1))
         }
-        session.onChange?()
+        onChange?()
     }
 }

@@ -12,7 +12,8 @@ import Logging
 /// → `DocumentView.turn(toSpread:at:)`.
 final class InputRouter {
     let loop: EventLoop
-    let session: DocumentSession
+    /// The reader on screen.
+    let current: CurrentReader
     let chrome: Chrome
     let shelf: Shelf
     let navigation: Navigation
@@ -43,13 +44,13 @@ final class InputRouter {
     var onChange: (() -> Void)?
 
     init(
-        loop: EventLoop, session: DocumentSession, chrome: Chrome, navigation: Navigation, annotations: Annotations,
+        loop: EventLoop, current: CurrentReader, chrome: Chrome, navigation: Navigation, annotations: Annotations,
         shelf: Shelf, selectedText: SelectedText, logger: Logger
     ) {
         self.annotations = annotations
         self.selectedText = selectedText
         self.loop = loop
-        self.session = session
+        self.current = current
         self.chrome = chrome
         self.navigation = navigation
         self.shelf = shelf
@@ -61,7 +62,7 @@ final class InputRouter {
         gestureTimer?.cancel()
         gestureTimer = nil
         selectedText.clear()
-        guard let reader = session.reader else { return }
+        guard let reader = current.reader else { return }
         let host = ReaderHost(
             reader: reader, chrome: chrome, navigation: navigation, annotations: annotations,
             selectedText: selectedText, logger: logger)
@@ -103,7 +104,7 @@ final class InputRouter {
             dismissed = true
         }
         if absorb(event, dismissing: dismissed) || shelf.handle(event) { return }
-        guard let reader = session.reader, let interactions else { return }
+        guard let reader = current.reader, let interactions else { return }
         if case .key(let key, _) = event.kind, annotations.handle(key) { return }
         if navigation.handle(event, reader: reader) || chrome.handle(event, reader: reader) {
             scheduleGestureDeadline()

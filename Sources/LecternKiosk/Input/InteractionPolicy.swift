@@ -10,8 +10,10 @@ import LecternPolicy
 /// compose with them.
 enum InteractionPolicy {
     /// Adds the policy's conditions to `controller`'s components; `inForce` gives the policy in
-    /// force, `session` the screen and the open document.
-    static func install(on controller: InteractionController, session: DocumentSession, policy inForce: PolicyInForce) {
+    /// force, `current` the open document.
+    static func install(
+        on controller: InteractionController, current: CurrentReader, screen: Screen, policy inForce: PolicyInForce
+    ) {
         let policy = { [unowned inForce] in inForce.policy }
         let annotationComponents = [
             controller.selectAnnotation, controller.deselectAnnotation, controller.transformAnnotation,
@@ -26,24 +28,24 @@ enum InteractionPolicy {
             let name = component.name
             component.addActivationCondition { _, _, _ in policy().enables(name) }
         }
-        controller.openLinkAnnotation.addActivationCondition { [unowned session] context, point, _ in
+        controller.openLinkAnnotation.addActivationCondition { [unowned current] context, point, _ in
             guard policy().enables("openLinkAnnotation"),
-                let target = session.reader?.pageText[context.page]?.links.first(where: { $0.rect.contains(point) })?
+                let target = current.reader?.pageText[context.page]?.links.first(where: { $0.rect.contains(point) })?
                     .target
             else { return false }
             return allows(target, policy())
         }
         // The built-in zone is the widest the policy may ask for; the condition narrows it.
         controller.configuration.fastScrollEdgeFraction = 0.5
-        controller.fastScroll.addActivationCondition { [unowned session] _, point, _ in
-            let zone = session.screen.size.width * policy().edgeWidth
+        controller.fastScroll.addActivationCondition { [unowned screen] _, point, _ in
+            let zone = screen.size.width * policy().edgeWidth
             return policy().enables("fastScroll")
-                && (point.x < zone || point.x > session.screen.size.width - zone)
+                && (point.x < zone || point.x > screen.size.width - zone)
         }
-        controller.smartZoom.addActivationCondition { [unowned session] context, _, _ in
+        controller.smartZoom.addActivationCondition { [unowned current] context, _, _ in
             let rules = policy()
             guard rules.enables("smartZoom"), rules.doubleTapZoom else { return false }
-            guard !context.zoomsOut, let view = session.reader?.view, context.targetRect.width > 0 else { return true }
+            guard !context.zoomsOut, let view = current.reader?.view, context.targetRect.width > 0 else { return true }
             let scale = view.currentZoomScale * view.viewportSize.width / context.targetRect.width
             return scale <= rules.maximumZoom + 1e-6
         }

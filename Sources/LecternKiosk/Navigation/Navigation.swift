@@ -14,7 +14,8 @@ import Logging
 /// (`overlays(for:plan:)`), both pure reads of the state here.
 final class Navigation {
     let loop: EventLoop
-    let session: DocumentSession
+    /// The reader on screen.
+    let current: CurrentReader
     let screen: Screen
     let chrome: Chrome
     private let logger: Logger
@@ -36,19 +37,19 @@ final class Navigation {
     var partsAbove: [(Point) -> (any NavigationPart)?] = []
 
     init(
-        loop: EventLoop, session: DocumentSession, screen: Screen, chrome: Chrome, logger: Logger
+        loop: EventLoop, current: CurrentReader, screen: Screen, chrome: Chrome, logger: Logger
     )
         throws(SystemError)
     {
         self.loop = loop
-        self.session = session
+        self.current = current
         self.screen = screen
         self.chrome = chrome
         self.logger = logger
         bar = ThumbnailBar(screen: screen)
         grid = ThumbnailGrid(screen: screen)
         outline = try OutlinePanel(loop: loop, screen: screen, logger: logger)
-        search = try Search(loop: loop, session: session, screen: screen, logger: logger)
+        search = try Search(loop: loop, current: current, screen: screen, logger: logger)
         search.onChange = { [unowned self] in onChange?() }
         search.coveredBottom = { [unowned self] width, height in
             showsBar ? height - Scene.ThumbnailBar.box(width: width, height: height).y : 0
@@ -85,7 +86,7 @@ final class Navigation {
         status.barOffset = bar.scroll.offset
         status.gridOffset = grid.scroll.offset
         status.outlineOffset = outline.scroll.offset
-        status.search = session.reader.flatMap { search.status(for: $0) }
+        status.search = current.reader.flatMap { search.status(for: $0) }
         return status
     }
 

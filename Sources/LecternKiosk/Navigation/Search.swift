@@ -17,7 +17,8 @@ import Logging
 /// way to the tile renders (the page on screen first) between pages.
 final class Search {
     let loop: EventLoop
-    let session: DocumentSession
+    /// The reader on screen (its document is searched).
+    let current: CurrentReader
     let screen: Screen
     private let logger: Logger
     let keyboardPart: OnScreenKeyboard
@@ -51,9 +52,9 @@ final class Search {
     /// How many pages a job searches before it reports.
     static let chunk = 32
 
-    init(loop: EventLoop, session: DocumentSession, screen: Screen, logger: Logger) throws(SystemError) {
+    init(loop: EventLoop, current: CurrentReader, screen: Screen, logger: Logger) throws(SystemError) {
         self.loop = loop
-        self.session = session
+        self.current = current
         self.screen = screen
         self.logger = logger
         keyboardPart = OnScreenKeyboard(screen: screen)
@@ -110,13 +111,13 @@ final class Search {
         showsKeyboard = false
         keyboardPart.release()
         followCover()
-        if let reader = session.reader, let current = results.current { reveal(current, reader: reader) }
+        if let reader = current.reader, let current = results.current { reveal(current, reader: reader) }
     }
 
     /// Tells the pages how much of the screen the search bar, the keyboard and the chrome cover,
     /// so a hit under them can be brought out even on a fitted page (nothing while closed).
     func followCover() {
-        guard let reader = session.reader else { return }
+        guard let reader = current.reader else { return }
         let (width, height) = size
         let free = uncovered
         reader.view.obscuredInsets =
@@ -140,7 +141,7 @@ final class Search {
         cancel()
         results = SearchResults()
         pagesSearched = 0
-        guard let reader = session.reader, let search = SearchQuery(query) else {
+        guard let reader = current.reader, let search = SearchQuery(query) else {
             goBack()
             return
         }
@@ -180,7 +181,7 @@ final class Search {
         guard batch.generation == generation else { return }
         pagesSearched += batch.pages
         for (page, hits) in batch.hits { results.add(page: page, hits: hits) }
-        if results.current == nil, let reader = session.reader,
+        if results.current == nil, let reader = current.reader,
             let first = results.first(atOrAfter: reader.view.dominantPage())
         {
             show(first, reader: reader)
@@ -235,7 +236,7 @@ final class Search {
     /// No hit (any more): the view goes back to where the search found the visitor, if it is
     /// still where the last hit left it.
     private func goBack() {
-        guard let reader = session.reader, let origin else { return }
+        guard let reader = current.reader, let origin else { return }
         self.origin = nil
         guard reader.view.viewState() == origin.shown else { return }
         reader.view.stopAnimations()

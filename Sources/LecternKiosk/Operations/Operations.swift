@@ -36,7 +36,7 @@ final class Operations {
         self.loop = loop
         self.logger = logger
         store = ViewStateStore(
-            path: statePath, restored: restored, session: session, policy: policy,
+            path: statePath, restored: restored, current: session.current, policy: policy,
             loop: loop, logger: logger)
         let socketPath = Self.socketPath(policy.operations, variable: variable)
         commands = try ControlCommands(
@@ -103,8 +103,8 @@ final class Operations {
             return
         case .failed(let failure):
             status = failure.description
-        case .open(let reader):
-            guard presenter.hasShownPage else { return }
+        case .open:
+            guard presenter.hasShownPage, let reader = session.reader else { return }
             status = "page \(reader.view.dominantPage() + 1) of \(reader.view.pages.count): \(reader.document.path)"
         }
         notifier?.ready(status: status)

@@ -19,7 +19,8 @@ final class ViewStateStore {
     static let interval = 1.0
 
     let loop: EventLoop
-    let session: DocumentSession
+    /// The reader on screen, whose view is kept.
+    let current: CurrentReader
     /// The policy in force: whether views are kept, and the document it names, which a saved
     /// view records (`restoredView` compares it with the policy's at the next start).
     let policy: PolicyInForce
@@ -38,12 +39,12 @@ final class ViewStateStore {
     let restored: KioskStatus.SavedViewRestore
 
     init(
-        path: String?, restored: KioskStatus.SavedViewRestore, session: DocumentSession, policy: PolicyInForce,
+        path: String?, restored: KioskStatus.SavedViewRestore, current: CurrentReader, policy: PolicyInForce,
         loop: EventLoop, logger: Logger
     ) {
         self.path = path
         self.restored = restored
-        self.session = session
+        self.current = current
         self.policy = policy
         self.loop = loop
         self.logger = logger
@@ -85,7 +86,7 @@ final class ViewStateStore {
 
     /// What would be saved now: nil before the first page is on screen.
     private func current(hasShownPage: Bool) -> SavedView? {
-        guard hasShownPage, let reader = session.reader else { return nil }
+        guard hasShownPage, let reader = current.reader else { return nil }
         let id = ObjectIdentifier(reader)
         if version?.reader != id { version = (id, FileVersion(path: reader.document.path)) }
         guard let fileVersion = version?.version else { return nil }

@@ -14,8 +14,8 @@ import Logging
 /// (`policy.idleResetSeconds`, `policy.chrome`: the configuration's fields and its
 /// `KioskPolicy`'s), so a change reaches them without being handed on; a part for which a
 /// change must act at once (a new layout, the idle times) says so with `observe(_:)`. What the
-/// session shows is not here: the policy's document is only the first one
-/// (`DocumentSession.documentPath`).
+/// session shows is not here: the policy's document is only the first one (the session holds
+/// its `documentPath`).
 @dynamicMemberLookup
 final class PolicyInForce {
     /// The configuration in force.
