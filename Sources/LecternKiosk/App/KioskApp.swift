@@ -175,11 +175,18 @@ public final class KioskApp {
         teardown.push { session.close() }
         session.restoredView = restored.view
         session.open()
+        let shelf: Shelf
+        do {
+            shelf = try Shelf(session: session, policy: policy, screen: screen, loop: loop, logger: logger)
+        } catch {
+            throw failing(.system(error))
+        }
+        teardown.push { shelf.close() }
         let home: Home
         let transitions = TransitionPlayer(logger: logger)
         do {
             home = try Home(
-                session: session, policy: policy, screen: screen, transitions: transitions, loop: loop,
+                shelf: shelf, current: session.current, policy: policy, transitions: transitions, loop: loop,
                 logger: logger)
         } catch {
             throw failing(.system(error))
@@ -249,7 +256,8 @@ public final class KioskApp {
         selectedText.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         navigation.partsAbove.append { [unowned selectedText] in selectedText.part(at: $0) }
         home.connect(
-            session: session, reloader: reloader, chrome: chrome, input: input, idle: idle, presenter: presenter)
+            current: session.current, reloader: reloader, chrome: chrome, input: input, idle: idle, presenter: presenter
+        )
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
         presenter.onCommit = { [unowned operations] in operations.frameCommitted(latency: $0) }
         display.onInput = { [unowned input, unowned operations] event in

@@ -4,5 +4,11 @@
 /// and need nothing else of the session.
 final class CurrentReader {
     /// The reader on screen (the session sets it).
-    var reader: Reader?
+    var reader: Reader? {
+        didSet {
+            if let reader { onOpen?(reader) }
+        }
+    }
+    /// Called when a reader comes on screen (the document opened, a new version, another one).
+    var onOpen: ((Reader) -> Void)?
 }

@@ -92,8 +92,6 @@ final class DocumentSession {
     /// Where to start instead of the start page: the view saved before a restart
     /// (`ViewStateStore`), restored once the document is open and the window has its size.
     var restoredView: ViewState?
-    /// Called on the loop's thread when the reader opens.
-    var onOpen: ((Reader) -> Void)?
     /// Called when something on screen may have changed (a tile arrived, the document opened).
     var onChange: (() -> Void)?
 
@@ -303,7 +301,6 @@ final class DocumentSession {
 
     private func install(_ reader: Reader) {
         phase = .open
-        current.reader = reader
         documentsOpened += 1
         reader.onRequest = { [unowned self] wanted in
             logger.trace("asked for \(wanted.count) tiles at \(elapsedMilliseconds) ms")
@@ -313,7 +310,7 @@ final class DocumentSession {
             logger.trace("\(count) tiles arrived at \(elapsedMilliseconds) ms")
             onChange?()
         }
-        onOpen?(reader)
+        current.reader = reader
     }
 
     /// Logs the view state (debug) whenever the view comes to rest somewhere new.

@@ -13,27 +13,22 @@ final class Home {
     let shelf: Shelf
     let attract: AttractLoop
 
+    /// - Parameter shelf: the shelf, built with the document (its covers start reading at once).
     init(
-        session: DocumentSession, policy: PolicyInForce, screen: Screen, transitions: TransitionPlayer,
-        loop: EventLoop, logger: Logger
+        shelf: Shelf, current: CurrentReader, policy: PolicyInForce, transitions: TransitionPlayer, loop: EventLoop,
+        logger: Logger
     ) throws(SystemError) {
-        shelf = try Shelf(
-            session: session, policy: policy, screen: screen, loop: loop, logger: logger)
-        do {
-            attract = try AttractLoop(
-                current: session.current, policy: policy, transitions: transitions, loop: loop, logger: logger)
-        } catch {
-            shelf.close()
-            throw error
-        }
+        self.shelf = shelf
+        attract = try AttractLoop(
+            current: current, policy: policy, transitions: transitions, loop: loop, logger: logger)
     }
 
     /// Wires the shelf and the attract loop to the rest of the app.
     func connect(
-        session: DocumentSession, reloader: DocumentReloader, chrome: Chrome, input: InputRouter, idle: IdleReset,
+        current: CurrentReader, reloader: DocumentReloader, chrome: Chrome, input: InputRouter, idle: IdleReset,
         presenter: FramePresenter
     ) {
-        session.onOpen = { [unowned input, unowned shelf] _ in
+        current.onOpen = { [unowned input, unowned shelf] _ in
             input.resetInteractions()
             shelf.documentOpened()
         }
@@ -62,10 +57,9 @@ final class Home {
     /// Whether covers or page keys are being read.
     var isBusy: Bool { shelf.isBusy || attract.isBusy }
 
-    /// Stops the attract loop and the shelf's covers (shutdown).
+    /// Stops the attract loop (shutdown; the shelf is closed after it, as it was built before).
     func close() {
         attract.close()
-        shelf.close()
     }
 
     /// The shelf's and the attract loop's part of `KioskApp.status`.
