@@ -84,11 +84,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // MuPDF in a child process: the worker's side and the reader's (RenderProcess.swift).
+        // The document service: its client, wire protocol and server, and the render worker
+        // process that runs the server (Process/), or the direct transport in process.
         .target(
-            name: "LecternRenderProcess",
+            name: "LecternDocuments",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternRender", "LecternLinux", "CLecternLinux", "CSeccomp",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -114,7 +116,7 @@ let package = Package(
             name: "LecternKiosk",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "LecternLinux",
-                "LecternRenderProcess", "LecternPolicy",
+                "LecternDocuments", "LecternPolicy",
                 // The metrics file (KioskMetrics.swift says why these).
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -125,7 +127,7 @@ let package = Package(
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "LecternKiosk", "LecternPolicy", "LecternCore", "LecternLinux", "LecternRenderProcess",
+                "LecternKiosk", "LecternPolicy", "LecternCore", "LecternLinux", "LecternDocuments",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -141,7 +143,7 @@ let package = Package(
             name: "lectern-bench",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternRender", "LecternTestSupport", "LecternLinux",
-                "LecternRenderProcess",
+                "LecternDocuments",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -153,9 +155,9 @@ let package = Package(
         .testTarget(name: "LecternLinuxTests", dependencies: ["LecternLinux", "LecternCore"]),
         .testTarget(name: "LecternPDFTests", dependencies: ["LecternPDF"]),
         .testTarget(
-            name: "LecternRenderProcessTests",
+            name: "LecternDocumentsTests",
             dependencies: [
-                "LecternRenderProcess", "LecternRender", "LecternPDF", "LecternCore", "LecternTestSupport",
+                "LecternDocuments", "LecternRender", "LecternPDF", "LecternCore", "LecternTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

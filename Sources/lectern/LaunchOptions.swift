@@ -1,9 +1,9 @@
 import ArgumentParser
 import Glibc
+import LecternDocuments
 import LecternKiosk
 import LecternLinux
 import LecternPolicy
-import LecternRenderProcess
 import Logging
 
 /// What one command line asks of Lectern, however it was parsed: by swift-argument-parser

@@ -2,9 +2,9 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import LecternCore
+import LecternDocuments
 import LecternKiosk
 import LecternPolicy
-import LecternRenderProcess
 import Logging
 
 /// `lectern [FILE]`: shows a PDF fullscreen on a Wayland kiosk.

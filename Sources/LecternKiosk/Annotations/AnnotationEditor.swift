@@ -1,7 +1,7 @@
 import LecternCore
+import LecternDocuments
 import LecternLinux
 import LecternPDF
-import LecternRenderProcess
 import LecternWayland
 import Logging
 

@@ -1,5 +1,6 @@
 import Glibc
 import LecternCore
+import LecternDocuments
 import LecternLinux
 import LecternPolicy
 import LecternWayland

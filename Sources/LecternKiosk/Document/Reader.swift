@@ -1,19 +1,10 @@
 import LecternCore
+import LecternDocuments
 import LecternLinux
 import LecternPDF
 import LecternPolicy
 import LecternRender
 import Logging
-
-/// What a page holds for touch: its text blocks, links, characters, annotations and form
-/// fields, in PDF user space.
-struct PageText: Sendable {
-    var blocks: [Rect]
-    var links: [(rect: Rect, target: LinkTarget)]
-    /// For text selection, in reading order.
-    var characters: PageCharacters = .empty
-    var annotations: [AnnotationInfo] = []
-}
 
 /// An open document on screen: its view model, and the tiles rendered for it.
 final class Reader {
@@ -155,14 +146,6 @@ final class Reader {
             cache.insert(content, for: key)
         }
         return results.count
-    }
-
-    /// A link as touch sees it.
-    static func linkTarget(_ link: PDFLink) -> (rect: Rect, target: LinkTarget) {
-        switch link.target {
-        case .page(let target): (link.rect, .page(target))
-        case .uri(let address): (link.rect, .uri(address))
-        }
     }
 
     /// Page space (PDF user space) of `item`'s page to the frame's buffer pixels.

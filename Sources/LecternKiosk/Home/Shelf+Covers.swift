@@ -1,4 +1,5 @@
 import LecternCore
+import LecternDocuments
 import LecternPDF
 import LecternRender
 

@@ -1,8 +1,8 @@
 import Foundation
 import LecternCore
+import LecternDocuments
 import LecternPDF
 import LecternRender
-import LecternRenderProcess
 import LecternTestSupport
 import Logging
 
@@ -97,10 +97,10 @@ private func tileThroughput(kind: String, path: String, scale: Double) throws ->
             addressSpace: 2048 << 20),
         logger: Logger(label: "bench"))
     defer { worker.stop() }
-    let client = DocumentClient(transport: worker)
+    let shown = try ShownDocument.open(worker)
     let renderers: [(String, @Sendable (TileKey) -> Void)] = [
         ("in_process", { _ = TileContent.render($0, of: document) }),
-        ("worker", { _ = client.render($0, cookie: RenderCookie()) }),
+        ("worker", { _ = shown.renderTile($0, cookie: RenderCookie()) }),
     ]
     var entry: [String: Any] = ["page": kind, "tiles": 2 * keys.count]
     for (name, render) in renderers {

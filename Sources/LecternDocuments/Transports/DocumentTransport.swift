@@ -5,7 +5,7 @@ import LecternRender
 /// What carries the client's encoded requests (and a tile's memory) to a `DocumentServer` and its
 /// encoded answers back: the render worker process (`RenderProcess`: channels, restarts, the
 /// blame of a page that crashes it, deadlines) or a server in this process (`DirectTransport`).
-/// `DocumentClient` works over either, so the same client, codec and server run both ways.
+/// `ShownDocument`, the client, works over either, so the same client, codec and server run both ways.
 ///
 /// Thread safe: the render threads and the text caller use it at once (never the main thread:
 /// each call waits for the answer).

@@ -6,12 +6,13 @@ import LecternTestSupport
 import Logging
 import Testing
 
-@testable import LecternRenderProcess
+@testable import LecternDocuments
 
 @Suite("Render worker process: messages and tiles")
 struct RenderWorkerTests {
+    /// Tests/Fixtures (this file is in Tests/LecternDocumentsTests/Process).
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     static func worker(_ fixture: String, channels: Int = 2) throws -> RenderProcess {
         return try RenderProcess(
@@ -25,7 +26,7 @@ struct RenderWorkerTests {
     @Test("every request and response reads back as it was written; a cut message is an error")
     func roundTrip() throws {
         let key = TileKey(page: 3, pageWidth: 800, pageHeight: 1000, kind: .tile(column: 2, row: 1))
-        let requests: [WorkerRequest] = [
+        let requests: [DocumentRequest] = [
             .open(
                 path: "/srv/a.pdf", password: "pw", preparePage: 4, edits: [],
                 limits: WorkerLimits(addressSpace: 1 << 31, renderDelayMilliseconds: 5, isFiltered: false)),
@@ -50,11 +51,11 @@ struct RenderWorkerTests {
             request.encode(into: &writer)
             tags.insert(writer.bytes[0])
             var reader = WireReader(writer.bytes)
-            #expect(try WorkerRequest.decode(&reader) == request)
+            #expect(try DocumentRequest.decode(&reader) == request)
             var cut = WireReader(Array(writer.bytes.dropLast()))
-            #expect(throws: WireError.self) { try WorkerRequest.decode(&cut) }
+            #expect(throws: WireError.self) { try DocumentRequest.decode(&cut) }
         }
-        #expect(tags == Set(WorkerRequest.Tag.allCases.map(\.rawValue)), "every request")
+        #expect(tags == Set(DocumentRequest.Tag.allCases.map(\.rawValue)), "every request")
         let page = PageInfo(
             index: 2, mediaBox: Rect(x: 0, y: 0, width: 612, height: 792),
             cropBox: Rect(x: 10, y: 10, width: 500, height: 700),
@@ -69,7 +70,7 @@ struct RenderWorkerTests {
         unlabelled.labels = nil
         unlabelled.title = nil
         unlabelled.firstPage.label = nil
-        let responses: [WorkerResponse] = [
+        let responses: [DocumentResponse] = [
             .opened(summary), .opened(unlabelled),
             .openFailed(PDFError(.wrongPassword, path: "/srv/a.pdf", message: "cannot open /srv/a.pdf: wrong")),
             .pageCount(15_000), .pageInfos([page, nil, page]), .done,
@@ -113,9 +114,9 @@ struct RenderWorkerTests {
             response.encode(into: &writer)
             tags.insert(writer.bytes[0])
             var reader = WireReader(writer.bytes)
-            #expect(try WorkerResponse.decode(&reader) == response)
+            #expect(try DocumentResponse.decode(&reader) == response)
         }
-        #expect(tags == Set(WorkerResponse.Tag.allCases.map(\.rawValue)), "every response")
+        #expect(tags == Set(DocumentResponse.Tag.allCases.map(\.rawValue)), "every response")
     }
 
     @Test("a tile drawn by the worker has the pixels of the same tile drawn in process")
@@ -123,13 +124,13 @@ struct RenderWorkerTests {
         let path = Self.fixtures.appendingPathComponent("text-3pages.pdf").path
         let document = try PDFDocument(path: path)
         let worker = try Self.worker("text-3pages.pdf")
-        let client = DocumentClient(transport: worker)
+        let client = try ShownDocument.open(worker)
         defer { worker.stop() }
         let size = try document.pageInfo(at: 1).pixelSize(scale: 4)  // big enough for a grid of tiles
         for kind in [TileKey.Kind.tile(column: 0, row: 0), .tile(column: 1, row: 2), .preview] {
             let key = TileKey(page: 1, pageWidth: size.width, pageHeight: size.height, kind: kind)
             guard case .image(let mine, false)? = TileContent.render(key, of: document),
-                case .image(let theirs, false)? = client.render(key, cookie: RenderCookie())
+                case .image(let theirs, false)? = client.renderTile(key, cookie: RenderCookie())
             else {
                 Issue.record("\(key) did not render both ways")
                 continue
@@ -137,10 +138,10 @@ struct RenderWorkerTests {
             #expect(mine.width == theirs.width && mine.height == theirs.height)
             #expect(memcmp(mine.pixels, theirs.pixels, mine.stride * mine.height) == 0, "\(key)")
         }
-        let text = try #require(try? client.pageText(page: 0).get())
+        let text = try #require(client.readPageText(pages: [0])[0])
         #expect(text.blocks == (try document.textBlocks(page: 0)))
-        #expect(text.characters == (try document.pageCharacters(page: 0)).characters)
-        #expect(!text.characters.isEmpty)
+        #expect(text.characters.characters == (try document.pageCharacters(page: 0)).characters)
+        #expect(!text.characters.characters.isEmpty)
         #expect(worker.status.restarts == 0 && worker.status.pid != nil)
     }
 
@@ -148,13 +149,13 @@ struct RenderWorkerTests {
     func searchMatchesInProcess() throws {
         let document = try PDFDocument(path: Self.fixtures.appendingPathComponent("search.pdf").path)
         let worker = try Self.worker("search.pdf")
-        let client = DocumentClient(transport: worker)
+        let client = try ShownDocument.open(worker)
         defer { worker.stop() }
         for text in ["muller", "harbour   café"] {
             let query = try #require(SearchQuery(text))
             let mine = try document.search(query, page: 0)
             #expect(!mine.isEmpty, "\(text) is on page 1")
-            #expect(try client.search(query, page: 0).get() == mine, "\(text)")
+            #expect(client.find(query, page: 0) == mine, "\(text)")
         }
     }
 
@@ -164,7 +165,7 @@ struct RenderWorkerTests {
         let document = try PDFDocument(path: path)
         let name = try #require(try document.annotations(page: 0).annotations.first { $0.field?.name == "name" })
         let worker = try Self.worker("annotations.pdf")
-        let client = DocumentClient(transport: worker)
+        let client = try ShownDocument.open(worker)
         defer { worker.stop() }
         let size = try document.pageInfo(at: 0).pixelSize(scale: 1.5)
         let key = TileKey(page: 0, pageWidth: size.width, pageHeight: size.height, kind: .preview)
@@ -172,28 +173,35 @@ struct RenderWorkerTests {
             guard case .image(let image, _)? = content else { return nil }
             return Array(UnsafeRawBufferPointer(start: image.pixels, count: image.stride * image.height))
         }
-        let before = try #require(pixels(client.render(key, cookie: RenderCookie())))
+        let before = try #require(pixels(client.renderTile(key, cookie: RenderCookie())))
         let edit = DocumentEdit.fieldValue("Grace Hopper", objectNumber: name.objectNumber, page: 0)
-        #expect(try client.edit(edit).get() == "Grace Hopper")
+        #expect(try client.apply(edit).get() == "Grace Hopper")
         try edit.apply(to: document)
-        let edited = try #require(pixels(client.render(key, cookie: RenderCookie())))
+        let edited = try #require(pixels(client.renderTile(key, cookie: RenderCookie())))
         #expect(edited != before, "the field's new value is drawn")
         #expect(edited == pixels(TileContent.render(key, of: document)), "as in process")
         let pid = try #require(worker.status.pid)
         #expect(kill(pid, SIGKILL) == 0)
-        let replayed = try #require(pixels(client.render(key, cookie: RenderCookie())))
+        let replayed = try #require(pixels(client.renderTile(key, cookie: RenderCookie())))
         #expect(worker.status.restarts == 1)
         #expect(replayed == edited, "the new worker has the edit")
     }
 
-    @Test("a document that does not open fails every request with its reason; the worker stays up")
+    @Test(
+        "a document that does not open fails to open with its kind and every request with its reason; the worker stays up"
+    )
     func documentThatDoesNotOpen() throws {
         let worker = try Self.worker("not-a-pdf.pdf")
-        let client = DocumentClient(transport: worker)
         defer { worker.stop() }
+        let error = try #require(throws: PDFError.self) { try ShownDocument.open(worker) }
+        #expect(error.kind == .notAPDF)
         let key = TileKey(page: 0, pageWidth: 100, pageHeight: 100, kind: .preview)
-        guard case .failed(let reason)? = client.render(key, cookie: RenderCookie()) else {
-            Issue.record("a tile of a file that is not a PDF rendered")
+        let request = ShownDocument.encode(.render(key, stride: 400, ownMemory: false))
+        let outcome = worker.exchange(request, page: 0, cookie: RenderCookie(), memory: .channel) { answer, _ in
+            ShownDocument.decode(answer)
+        }
+        guard case .failed(let reason) = outcome else {
+            Issue.record("a tile of a file that is not a PDF was answered: \(outcome)")
             return
         }
         #expect(reason.contains("not a PDF"), "\(reason)")

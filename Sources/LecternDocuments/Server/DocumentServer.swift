@@ -34,7 +34,7 @@ public final class DocumentServer: @unchecked Sendable {
     /// Opens `path` and applies `edits` (those an earlier server applied): the answer to the
     /// open request. The document answers requests only once `finishOpening(preparePage:)` was
     /// called (a failure to open answers them at once).
-    func open(path: String, password: String?, edits: [DocumentEdit], limits: WorkerLimits) -> WorkerResponse {
+    func open(path: String, password: String?, edits: [DocumentEdit], limits: WorkerLimits) -> DocumentResponse {
         delay = limits.renderDelayMilliseconds
         crashPage = limits.crashPage
         do throws(PDFError) {
@@ -85,12 +85,12 @@ public final class DocumentServer: @unchecked Sendable {
     /// Answers the encoded `request`: a render draws into the memory `memory` gives for it, and
     /// stops when `cookie` (else the cookie at the start of that memory) is cancelled.
     func answer(
-        _ request: [UInt8], memory: (WorkerRequest) -> SharedTileBuffer?, cookie: RenderCookie? = nil
+        _ request: [UInt8], memory: (DocumentRequest) -> SharedTileBuffer?, cookie: RenderCookie? = nil
     ) -> [UInt8] {
         var reader = WireReader(request)
-        let answer: WorkerResponse
+        let answer: DocumentResponse
         do throws(WireError) {
-            let request = try WorkerRequest.decode(&reader)
+            let request = try DocumentRequest.decode(&reader)
             answer = respond(to: request, buffer: memory(request), cookie: cookie)
         } catch {
             answer = .failed(error.description)
@@ -99,19 +99,20 @@ public final class DocumentServer: @unchecked Sendable {
     }
 
     /// `answer` as a message: a failure instead when it does not fit one.
-    static func encode(_ answer: WorkerResponse) -> [UInt8] {
+    static func encode(_ answer: DocumentResponse) -> [UInt8] {
         var writer = WireWriter()
         answer.encode(into: &writer)
         let length = writer.bytes.count
         if length > WorkerChannel.maximumMessage {
             writer = WireWriter()
-            WorkerResponse.failed("the answer is too long (\(length) bytes)").encode(into: &writer)
+            DocumentResponse.failed("the answer is too long (\(length) bytes)").encode(into: &writer)
         }
         return writer.bytes
     }
 
-    private func respond(to request: WorkerRequest, buffer: SharedTileBuffer?, cookie: RenderCookie?) -> WorkerResponse
-    {
+    private func respond(
+        to request: DocumentRequest, buffer: SharedTileBuffer?, cookie: RenderCookie?
+    ) -> DocumentResponse {
         let document: PDFDocument
         switch waitForDocument() {
         case .success(let open): document = open
@@ -134,7 +135,7 @@ public final class DocumentServer: @unchecked Sendable {
                 let characters = try document.pageCharacters(page: page).characters
                 return .pageText(
                     blocks: try document.textBlocks(page: page), links: try document.links(page: page),
-                    characters: Array(characters.prefix(WorkerResponse.maximumCharacters)))
+                    characters: Array(characters.prefix(DocumentResponse.maximumCharacters)))
             }
         case let .edit(edit):
             return answering { () throws(PDFError) in .edited(try edit.apply(to: document)) }
@@ -168,7 +169,7 @@ public final class DocumentServer: @unchecked Sendable {
     }
 
     /// `body`'s answer, or the error it threw as a failed one.
-    private func answering(_ body: () throws(PDFError) -> WorkerResponse) -> WorkerResponse {
+    private func answering(_ body: () throws(PDFError) -> DocumentResponse) -> DocumentResponse {
         do throws(PDFError) {
             return try body()
         } catch {

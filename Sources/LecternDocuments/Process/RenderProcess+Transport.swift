@@ -205,12 +205,12 @@ extension RenderProcess: DocumentTransport {
         return true
     }
 
-    private func receive(on socket: WorkerChannel) -> WorkerResponse? {
+    private func receive(on socket: WorkerChannel) -> DocumentResponse? {
         guard let (bytes, fd) = socket.receive() else { return nil }
         if fd >= 0 { close(fd) }
         var reader = WireReader(bytes)
         do throws(WireError) {
-            return try WorkerResponse.decode(&reader)
+            return try DocumentResponse.decode(&reader)
         } catch {
             return .failed(error.description)
         }

@@ -26,7 +26,7 @@ struct WorkerChannel: Sendable {
     }
 
     /// Sends `message`; false when the peer is gone.
-    func send(_ message: WorkerRequest, fd: Int32 = -1) -> Bool {
+    func send(_ message: DocumentRequest, fd: Int32 = -1) -> Bool {
         var writer = WireWriter()
         message.encode(into: &writer)
         return send(writer.bytes, fd: fd)

@@ -37,7 +37,7 @@ public final class DirectTransport: DocumentTransport, @unchecked Sendable {
         server.finishOpening(preparePage: startPage)
         var reader = WireReader(DocumentServer.encode(answer))
         let opened: Result<DocumentSummary, PDFError>
-        switch try? WorkerResponse.decode(&reader) {
+        switch try? DocumentResponse.decode(&reader) {
         case .opened(let document)?: opened = .success(document)
         case .openFailed(let error)?: opened = .failure(error)
         default:

@@ -13,7 +13,7 @@ import Logging
 /// again (exec'd) when it dies.
 ///
 /// It is the document service's process transport (`DocumentTransport`, in
-/// RenderProcess+Transport.swift): `DocumentClient` sends it requests. Thread safe: render
+/// RenderProcess+Transport.swift): `ShownDocument` sends it requests. Thread safe: render
 /// threads and the text caller send them, and block until the worker answers (never on the
 /// main thread). The main thread runs the deadline
 /// watchdog: it learns of requests through `eventDescriptor`/`takeEvents()` and calls

@@ -85,7 +85,7 @@ struct WireReader {
 /// What the reader learns of a document when the worker opens it: everything it lays out and
 /// labels the pages with before it asks for anything else (the reader never opens the file).
 public struct DocumentSummary: Sendable, Equatable {
-    /// The page count the file claims (the page tree's count comes with `WorkerRequest.pageTree`).
+    /// The page count the file claims (the page tree's count comes with `DocumentRequest.pageTree`).
     public var pageCount: Int
     public var isRightToLeft: Bool
     public var wasRepaired: Bool

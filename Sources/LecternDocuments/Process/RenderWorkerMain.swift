@@ -130,7 +130,7 @@ private struct WorkerChannels {
         var reader = WireReader(bytes)
         guard
             case .open(let path, let password, let preparePage, let edits, let limits)? =
-                try? WorkerRequest.decode(&reader)
+                try? DocumentRequest.decode(&reader)
         else {
             logger.critical("the reader's first message is not an open request")
             return false

@@ -3,15 +3,15 @@ import LecternPDF
 import LecternRender
 
 /// What the reader asks of the render worker process: one message per request on a channel
-/// (a SOCK_SEQPACKET socket, so each message arrives whole), answered by one `WorkerResponse`.
+/// (a SOCK_SEQPACKET socket, so each message arrives whole), answered by one `DocumentResponse`.
 ///
 /// A new request touches three places:
 /// 1. the protocol (this file): its case here, its tag in `Tag`, its fields in `encode` and
-///    `decode` (and, if its answer is of a new kind, the same in `WorkerResponse`);
-/// 2. the client: its method in `DocumentClient`;
-/// 3. the server: its answer in `DocumentServer.respond(to:buffer:cookie:)`.
+///    `decode` (and, if its answer is of a new kind, the same in `DocumentResponse`);
+/// 2. the client: its method in `ShownDocument` (Client/ShownDocument.swift);
+/// 3. the server: its answer in `DocumentServer.respond(to:buffer:cookie:)` (Server/).
 /// The round-trip test (RenderProcessTests.swift) must write and read every tag.
-public enum WorkerRequest: Sendable, Equatable {
+public enum DocumentRequest: Sendable, Equatable {
     /// Opens the document (the first message on channel 0 of each worker), applies `edits` (those
     /// a worker before this one applied), and interprets `preparePage` so its first tile only
     /// rasterizes. The worker limits itself first (`WorkerLimits`): a worker forked at the
@@ -96,7 +96,7 @@ public enum WorkerRequest: Sendable, Equatable {
         }
     }
 
-    static func decode(_ reader: inout WireReader) throws(WireError) -> WorkerRequest {
+    static func decode(_ reader: inout WireReader) throws(WireError) -> DocumentRequest {
         let byte = try reader.byte()
         guard let tag = Tag(rawValue: byte) else { throw WireError("unknown request \(byte)") }
         switch tag {
@@ -153,8 +153,8 @@ public struct WorkerLimits: Sendable, Equatable {
     }
 }
 
-/// The render worker's answer to one `WorkerRequest`.
-public enum WorkerResponse: Sendable, Equatable {
+/// The render worker's answer to one `DocumentRequest`.
+public enum DocumentResponse: Sendable, Equatable {
     /// The most characters of a page a text answer carries (57 bytes each: the answer stays
     /// under `WorkerChannel.maximumMessage` with the page's blocks and links); the rest of a
     /// denser page cannot be selected with the worker on.
@@ -302,7 +302,7 @@ public enum WorkerResponse: Sendable, Equatable {
         }
     }
 
-    static func decode(_ reader: inout WireReader) throws(WireError) -> WorkerResponse {
+    static func decode(_ reader: inout WireReader) throws(WireError) -> DocumentResponse {
         let byte = try reader.byte()
         guard let tag = Tag(rawValue: byte) else { throw WireError("unknown response \(byte)") }
         switch tag {

@@ -1,0 +1,30 @@
+import LecternCore
+import LecternPDF
+
+/// What a page holds for touch: its text blocks, links, characters, annotations and form
+/// fields, in PDF user space.
+public struct PageText: Sendable {
+    public var blocks: [Rect]
+    public var links: [(rect: Rect, target: LinkTarget)]
+    /// For text selection, in reading order.
+    public var characters: PageCharacters = .empty
+    public var annotations: [AnnotationInfo] = []
+
+    public init(
+        blocks: [Rect], links: [(rect: Rect, target: LinkTarget)], characters: PageCharacters = .empty,
+        annotations: [AnnotationInfo] = []
+    ) {
+        self.blocks = blocks
+        self.links = links
+        self.characters = characters
+        self.annotations = annotations
+    }
+
+    /// A link as touch sees it.
+    static func linkTarget(_ link: PDFLink) -> (rect: Rect, target: LinkTarget) {
+        switch link.target {
+        case .page(let target): (link.rect, .page(target))
+        case .uri(let address): (link.rect, .uri(address))
+        }
+    }
+}
