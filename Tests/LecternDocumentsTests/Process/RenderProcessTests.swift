@@ -45,17 +45,8 @@ struct RenderWorkerTests {
             .pageTree, .pageInfos(512..<1024), .releasePageObjects, .annotations(page: 3), .outline,
             .presentation(page: 9), .save(path: "/var/lib/lectern/copy é.pdf"),
         ]
-        var tags: Set<UInt8> = []
-        for request in requests {
-            var writer = WireWriter()
-            request.encode(into: &writer)
-            tags.insert(writer.bytes[0])
-            var reader = WireReader(writer.bytes)
-            #expect(try DocumentRequest.decode(&reader) == request)
-            var cut = WireReader(Array(writer.bytes.dropLast()))
-            #expect(throws: WireError.self) { try DocumentRequest.decode(&cut) }
-        }
-        #expect(tags == Set(DocumentRequest.Tag.allCases.map(\.rawValue)), "every request")
+        let requestTags = Self.roundTrip(requests, encode: { $0.encode(into: &$1) }, decode: DocumentRequest.decode)
+        #expect(requestTags == Set(DocumentRequest.Tag.allCases.map(\.rawValue)), "every request")
         let page = PageInfo(
             index: 2, mediaBox: Rect(x: 0, y: 0, width: 612, height: 792),
             cropBox: Rect(x: 10, y: 10, width: 500, height: 700),
@@ -108,15 +99,27 @@ struct RenderWorkerTests {
                     PageCharacter(scalar: 0x41, rect: Rect(x: 5, y: 2, width: 3, height: 4), line: 8, block: 2),
                 ]),
         ]
-        tags = []
-        for response in responses {
+        let responseTags = Self.roundTrip(responses, encode: { $0.encode(into: &$1) }, decode: DocumentResponse.decode)
+        #expect(responseTags == Set(DocumentResponse.Tag.allCases.map(\.rawValue)), "every response")
+    }
+
+    /// Writes each message and reads it back, and a cut copy of it that must not read; the tags
+    /// (first bytes) written.
+    static func roundTrip<Message: Equatable>(
+        _ messages: [Message], encode: (Message, inout WireWriter) -> Void,
+        decode: (inout WireReader) throws(WireError) -> Message
+    ) -> Set<UInt8> {
+        var tags: Set<UInt8> = []
+        for message in messages {
             var writer = WireWriter()
-            response.encode(into: &writer)
+            encode(message, &writer)
             tags.insert(writer.bytes[0])
             var reader = WireReader(writer.bytes)
-            #expect(try DocumentResponse.decode(&reader) == response)
+            #expect((try? decode(&reader)) == message, "\(message)")
+            var cut = WireReader(Array(writer.bytes.dropLast()))
+            #expect(throws: WireError.self, "\(message) cut short") { try decode(&cut) }
         }
-        #expect(tags == Set(DocumentResponse.Tag.allCases.map(\.rawValue)), "every response")
+        return tags
     }
 
     @Test("a tile drawn by the worker has the pixels of the same tile drawn in process")
