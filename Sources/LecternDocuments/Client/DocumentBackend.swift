@@ -6,7 +6,7 @@ import SystemPackage
 
 /// Where the session's documents are opened, drawn and read: the document service, its server
 /// in render worker processes with a deadline per request on the loop's timers (the reader
-/// never opens a document itself), or in this process when `settings` is nil (the direct
+/// never opens a document itself), or in this process (`init(inProcessOn:logger:)`: the direct
 /// transport). The first worker is started at start-up (while the display connects) for the
 /// configured document; each other document the reader shows (a new version the live reload
 /// brings in, another one opened over the control socket) gets a worker of its own, stopped
@@ -25,7 +25,7 @@ public final class DocumentBackend {
 
         init(process: RenderProcess) { self.process = process }
 
-        public func close() {
+        func close() {
             watch?.cancel()
             for timer in timers.values { timer.cancel() }
             timers.removeAll()
