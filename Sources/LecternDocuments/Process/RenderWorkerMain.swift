@@ -127,11 +127,7 @@ private struct WorkerChannels {
     func open(on channel: WorkerChannel) -> Bool {
         guard let (bytes, fd) = channel.receive() else { return false }
         if fd >= 0 { close(fd) }
-        var reader = WireReader(bytes)
-        guard
-            case .open(let path, let password, let preparePage, let edits, let limits)? =
-                try? DocumentRequest.decode(&reader)
-        else {
+        guard let (path, password, preparePage, edits, limits) = DocumentRequest.decodeOpen(bytes) else {
             logger.critical("the reader's first message is not an open request")
             return false
         }

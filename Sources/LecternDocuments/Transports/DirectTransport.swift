@@ -32,12 +32,19 @@ public final class DirectTransport: DocumentTransport, @unchecked Sendable {
         opening.lock()
         defer { opening.unlock() }
         if let summary { return summary }
-        let answer = server.open(
-            path: documentPath, password: password, edits: [], limits: WorkerLimits(addressSpace: 0))
-        server.finishOpening(preparePage: startPage)
-        var reader = WireReader(DocumentServer.encode(answer))
+        // Through the codec, as the worker's open request goes (no limits: MuPDF runs here).
+        let request = ShownDocument.encode(
+            .open(
+                path: documentPath, password: password, preparePage: startPage, edits: [],
+                limits: WorkerLimits(addressSpace: 0)))
+        var answer: DocumentResponse?
+        if let (path, password, preparePage, edits, limits) = DocumentRequest.decodeOpen(request) {
+            answer = ShownDocument.decode(
+                DocumentServer.encode(server.open(path: path, password: password, edits: edits, limits: limits)))
+            server.finishOpening(preparePage: preparePage)
+        }
         let opened: Result<DocumentSummary, PDFError>
-        switch try? DocumentResponse.decode(&reader) {
+        switch answer {
         case .opened(let document)?: opened = .success(document)
         case .openFailed(let error)?: opened = .failure(error)
         default:

@@ -129,6 +129,18 @@ public enum DocumentRequest: Sendable, Equatable {
     }
 }
 
+extension DocumentRequest {
+    /// What the encoded open request `bytes` asks for (nil: it is not one).
+    static func decodeOpen(
+        _ bytes: [UInt8]
+    ) -> (path: String, password: String?, preparePage: Int, edits: [DocumentEdit], limits: WorkerLimits)? {
+        var reader = WireReader(bytes)
+        guard case .open(let path, let password, let preparePage, let edits, let limits)? = try? decode(&reader)
+        else { return nil }
+        return (path, password, preparePage, edits, limits)
+    }
+}
+
 /// What the render worker limits itself to before it opens the document.
 public struct WorkerLimits: Sendable, Equatable {
     /// RLIMIT_AS in bytes (0: unlimited).
