@@ -13,8 +13,9 @@ import Logging
 /// - `typed_jump`: in the long PDF, settled at page 1, digits then Enter to an uncached page
 ///   (as `latency`'s typed jump), a fresh Lectern each run;
 /// - `tiles`: the 256-px tiles of page 1 (text, photo) at 2.5× / 3×, drawn by `RenderProcess`
-///   (request, worker renders into shared memory, copy out) vs `TileContent.render` in process,
-///   on one thread and on two at once.
+///   (request, worker renders into shared memory, copy out) vs `TileContent.render` in process
+///   and vs the direct transport (`--render-process off`: the same client and server in
+///   process), on one thread and on two at once.
 func runIsolationBenchmark(arguments: [String]) throws {
     let options = BenchOptions(arguments)
     let runs = options.runs ?? 5
@@ -98,8 +99,12 @@ private func tileThroughput(kind: String, path: String, scale: Double) throws ->
         logger: Logger(label: "bench"))
     defer { worker.stop() }
     let shown = try ShownDocument.open(worker)
+    // `--render-process off`: the same client and server, joined by the direct transport.
+    let direct = try ShownDocument.open(
+        DirectTransport(documentPath: path, password: nil, startPage: 0, logger: Logger(label: "bench")))
     let renderers: [(String, @Sendable (TileKey) -> Void)] = [
         ("in_process", { _ = TileContent.render($0, of: document) }),
+        ("direct", { _ = direct.renderTile($0, cookie: RenderCookie()) }),
         ("worker", { _ = shown.renderTile($0, cookie: RenderCookie()) }),
     ]
     var entry: [String: Any] = ["page": kind, "tiles": 2 * keys.count]
