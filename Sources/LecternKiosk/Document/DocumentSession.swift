@@ -119,12 +119,14 @@ final class DocumentSession {
         policy.observe { [unowned self] old, new in policyChanged(from: old, to: new) }
     }
 
-    /// A new policy: another document if it names one (the one opened from the shelf stays
-    /// while the shelf still holds it; a new password opens the document again), the new
-    /// layout at once (the view keeps its page). The old document stays on screen until the
-    /// new one shows.
+    /// A new policy: the document it names if it names another one, or if the one shown came
+    /// from the shelf and the shelf no longer holds it; otherwise the one shown stays (opened
+    /// over the control socket, from the shelf, or the policy's own). A new password opens the
+    /// document again. The new layout applies at once (the view keeps its page). The old
+    /// document stays on screen until the new one shows.
     private func policyChanged(from old: KioskConfiguration, to new: KioskConfiguration) {
-        let path = new.shelfPaths.contains(documentPath) ? documentPath : new.documentPath
+        let leftTheShelf = old.shelfPaths.contains(documentPath) && !new.shelfPaths.contains(documentPath)
+        let path = new.documentPath != old.documentPath || leftTheShelf ? new.documentPath : documentPath
         if path != documentPath || new.password != old.password {
             show(path: path, page: nil)
         } else {

@@ -117,14 +117,8 @@ final class Operations {
         metrics.afterIteration()
     }
 
-    /// A new policy applies: the control socket moves if its path or group changed; a document
-    /// opened over the socket stays on screen unless the policy names another document now.
+    /// A new policy applies: the control socket moves if its path or group changed.
     private func policyChanged(old: KioskConfiguration, new: KioskConfiguration) {
-        if new.documentPath == old.documentPath, let shown = session.reader?.document.path,
-            shown != new.documentPath
-        {
-            session.keepShowing(shown)
-        }
         let (was, now) = (old.operations, new.operations)
         if was.controlSocket != now.controlSocket || was.controlGroup != now.controlGroup {
             listen(at: Self.socketPath(now, variable: variable), group: now.controlGroup)

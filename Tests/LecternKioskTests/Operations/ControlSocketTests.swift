@@ -123,6 +123,28 @@ struct ControlSocketTests {
         #expect(lectern.wait { lectern.status.documentReloads == 2 })
     }
 
+    @Test("a document opened over the socket stays on screen when the policy changes something else")
+    func openedDocumentOutlivesAPolicyChange() throws {
+        let kiosk = try Kiosk()
+        let lectern = kiosk.lectern
+        let other = kiosk.directory.appendingPathComponent("documents/text.pdf").path
+        try FileManager.default.copyItem(atPath: LecternHarness.fixture("text-3pages.pdf"), toPath: other)
+        #expect(try kiosk.ask(ControlRequest(command: "open", path: other))?.ok == true)
+        #expect(lectern.wait { lectern.status.documentReloads == 1 })
+        lectern.settle()
+
+        let policy = kiosk.directory.appendingPathComponent("lectern.toml").path
+        let text = try String(contentsOfFile: policy, encoding: .utf8)
+        try (text + "\n[idle]\nreset = 300\n").write(toFile: policy, atomically: true, encoding: .utf8)
+        #expect(lectern.wait { lectern.status.hasPendingFileChanges })
+        lectern.advance(by: 0.3)  // the file's quiet period
+        #expect(lectern.status.policyGeneration == 2, "\(lectern.status.policyError ?? "")")
+        lectern.settle()
+        let now = try #require(try kiosk.ask(ControlRequest(command: "status"))?.status)
+        #expect(now.document == other && now.pageCount == 3, "still the opened document: \(now)")
+        #expect(lectern.status.documentReloads == 1, "nothing was opened again")
+    }
+
     @Test("malformed JSON, unknown commands, bad values and paths each get an error; the client may go on")
     func badRequests() throws {
         let kiosk = try Kiosk()
