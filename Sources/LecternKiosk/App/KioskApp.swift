@@ -215,7 +215,7 @@ public final class KioskApp {
         let annotations = Annotations(
             session: session, policy: policy, screen: screen, chrome: chrome, logger: logger)
         teardown.push { annotations.close() }
-        let dumper = configuration.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
+        let dumper = policy.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
         let presenter = FramePresenter(
             display: display, loop: loop, session: session, policy: policy, screen: screen, chrome: chrome,
             navigation: navigation,
@@ -224,7 +224,7 @@ public final class KioskApp {
         teardown.push { presenter.close() }
         let mirror = PresenterMirror(
             display: display, loop: loop, current: session.current, presenter: presenter,
-            isEnabled: configuration.policy.mirror != .off, logger: logger)
+            isEnabled: policy.mirror != .off, logger: logger)
         teardown.push { mirror.close() }
         let input = InputRouter(
             loop: loop, current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,

@@ -173,6 +173,24 @@ struct DocumentOnScreenTests {
         #expect(leftovers == ["frame.png"], "the write is atomic: no temporary files left behind")
     }
 
+    @Test("the policy file's frame-dump writes the committed frame as --frame-dump does")
+    func frameDumpFromThePolicy() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-dump-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dump = directory.appendingPathComponent("frame.png").path
+        let policy = directory.appendingPathComponent("lectern.toml").path
+        try """
+        document = "\(LecternHarness.fixture("text-3pages.pdf"))"
+        frame-dump = "\(dump)"
+        """.write(toFile: policy, atomically: true, encoding: .utf8)
+        let lectern = try KioskHarness(["--config", policy])
+        #expect(lectern.settle())
+        let committed = try #require(lectern.lastCommit)
+        try lectern.stop()
+        try Self.expectDump(dump, shows: committed)
+    }
+
     @Test("a frame dump that cannot be written is reported, and the reader carries on")
     func frameDumpUnwritable() throws {
         let lectern = try KioskHarness([

@@ -1,3 +1,4 @@
+import Foundation
 import LecternCore
 import LecternKiosk
 import LecternTestSupport
@@ -28,9 +29,15 @@ struct PresenterMirrorTests {
             .count
     }
 
-    @Test("--mirror off: a second output gets no mirror, and the reader is undisturbed")
-    func mirrorOff() throws {
-        let lectern = try KioskHarness([Self.colors, "--page", "3", "--mirror", "off"])
+    @Test(
+        "mirror off (the command line's or the policy file's): a second output gets no mirror, and the reader is undisturbed",
+        arguments: [false, true])
+    func mirrorOff(inThePolicyFile: Bool) throws {
+        let policy = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-mirror-\(UUID()).toml").path
+        defer { try? FileManager.default.removeItem(atPath: policy) }
+        try "document = \"\(Self.colors)\"\nmirror = \"off\"\n".write(toFile: policy, atomically: true, encoding: .utf8)
+        let lectern = try KioskHarness(
+            inThePolicyFile ? ["--config", policy, "--page", "3"] : [Self.colors, "--page", "3", "--mirror", "off"])
         #expect(lectern.settle())
         let commits = lectern.compositor.commitCount
         let second = lectern.compositor.plugOutput(width: 1920, height: 1080)
