@@ -99,7 +99,7 @@ public struct KioskStatus: Sendable {
     /// A finger is down, a button held, or a gesture under way.
     public var isInteracting = false
     /// Nothing left to do until something happens: no frame or animation pending, no work on
-    /// the worker or the render threads.
+    /// the worker or the render threads, no state or metrics file being written.
     public var isAtRest = false
     /// Policies applied so far (the policy file read at start is the first).
     public var policyGeneration = 0
@@ -228,7 +228,7 @@ extension KioskApp {
         status.isInteracting = parts.input.isInteracting
         status.isAtRest =
             !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy && !parts.home.isBusy
-            && !parts.navigation.isBusy && !parts.mirror.isBusy && !parts.annotations.isBusy
+            && !parts.navigation.isBusy && !parts.mirror.isBusy && !parts.annotations.isBusy && !parts.operations.isBusy
         status.annotations = parts.annotations.status(reader: parts.session.reader)
         status.renderWorker = parts.backend.workerStatus.map {
             KioskStatus.RenderWorker(

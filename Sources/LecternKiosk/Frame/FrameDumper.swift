@@ -1,36 +1,29 @@
-import Dispatch
 import LecternLinux
 import LecternPDF
 import LecternWayland
 import Logging
-import Synchronization
 
 /// Writes what the screen shows to a PNG, atomically replaced: whenever the committed
 /// frame changes (at most `interval` apart, the last change always written) and on exit.
-/// Encoding happens on its own queue; the Wayland thread only copies the pixels. A dump that
-/// cannot be written is logged, and the reader carries on.
+/// Encoding happens off the loop's thread (`BackgroundWork`); the Wayland thread only copies
+/// the pixels. A dump that cannot be written is logged, and the reader carries on.
 final class FrameDumper {
     private struct Snapshot: @unchecked Sendable {
-        // Sendable: handed whole to the encoding queue, which frees it.
+        // Sendable: handed whole to the encoding job, which frees it.
         let pixels: UnsafeMutableRawPointer
         let width: Int, height: Int, stride: Int
     }
 
     let path: String
     let loop: EventLoop
-    private let queue = DispatchQueue(label: "lectern.frame-dump", qos: .utility)
+    private let work: BackgroundWork
     private let logger: Logger
     private let interval: Double
     private var lastWrite: Double?
     private var pending: Snapshot?
     private var timer: EventLoop.Timer?
-    /// Why the last write failed, set on the encoding queue.
-    private final class Failure: Sendable {
-        let message = Mutex<String?>(nil)
-    }
-    private let failure = Failure()
     /// Why the last write failed (nil while none has).
-    var lastError: String? { failure.message.withLock { $0 } }
+    private(set) var lastError: String?
 
     /// - Parameter interval: the shortest time between two writes, in seconds.
     init(path: String, loop: EventLoop, interval: Double = 0.25, logger: Logger) {
@@ -38,6 +31,7 @@ final class FrameDumper {
         self.loop = loop
         self.interval = interval
         self.logger = logger
+        work = BackgroundWork(label: "lectern.frame-dump", loop: loop)
     }
 
     /// Takes a copy of a committed frame.
@@ -61,23 +55,27 @@ final class FrameDumper {
         guard let snapshot = pending else { return }
         pending = nil
         lastWrite = loop.clock.now
-        queue.async { [path, logger, failure] in
+        work.submit({ [path] () -> String? in
             defer { snapshot.pixels.deallocate() }
             do {
                 try PNGWriter.write(
                     bgra: snapshot.pixels, width: snapshot.width, height: snapshot.height, stride: snapshot.stride,
                     to: path)
+                return nil
             } catch {
-                logger.error("cannot write frame dump: \(error)")
-                failure.message.withLock { $0 = "\(error)" }
+                return "\(error)"
             }
+        }) { [unowned self] error in
+            guard let error else { return }
+            logger.error("cannot write frame dump: \(error)")
+            lastError = error
         }
     }
 
     /// Writes the last frame and waits for every write to finish (on exit).
     func flush() {
         writePending()
-        queue.sync {}
+        work.waitUntilDone()
     }
 
     deinit {

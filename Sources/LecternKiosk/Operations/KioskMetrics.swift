@@ -1,5 +1,4 @@
 import CoreMetrics
-import Dispatch
 import Glibc
 import LecternCore
 import LecternLinux
@@ -7,7 +6,6 @@ import LecternPolicy
 import LecternWayland
 import Logging
 import Prometheus
-import Synchronization
 
 /// The kiosk's health for the monitoring an operator already runs: counters, gauges and a
 /// histogram through swift-metrics, rendered by swift-prometheus's registry as a Prometheus text
@@ -52,19 +50,14 @@ final class KioskMetrics {
     private var gestures: [String: CoreMetrics.Counter] = [:]
     private let logger: Logger
     private let startTime: Double
-    private let queue = DispatchQueue(label: "lectern.metrics", qos: .utility)
+    private let work: BackgroundWork
     private var timer: EventLoop.Timer?
     /// Where the file goes under the policy in force (nil: nowhere, the default).
     private let path: () -> String?
     /// What the parts had counted at the last look (they keep plain counters; this compares).
     private var seen = Seen()
-    /// Files written to disk so far (counted on the writing queue, once the rename is done).
-    private let completedWrites = WriteCount()
-
-    /// A count the writing queue bumps and the loop reads.
-    private final class WriteCount: Sendable {
-        let value = Atomic<Int>(0)
-    }
+    /// Files written so far (counted once the file is in place).
+    private(set) var writes = 0
 
     private struct Seen {
         var opened = 0
@@ -86,6 +79,7 @@ final class KioskMetrics {
         self.loop = loop
         self.logger = logger
         startTime = loop.clock.now
+        work = BackgroundWork(label: "lectern.metrics", loop: loop)
         var factory = PrometheusMetricsFactory(registry: registry)
         // A frame is due every 16.7 ms: buckets around that, up to what a visitor notices.
         factory.defaultDurationHistogramBuckets = [5, 10, 17, 25, 33, 50, 100, 250, 500, 1000].map {
@@ -104,8 +98,8 @@ final class KioskMetrics {
         scheduleWrite()
     }
 
-    /// Files written so far.
-    var writes: Int { completedWrites.value.load(ordering: .acquiring) }
+    /// Whether a write is under way.
+    var isBusy: Bool { work.isBusy }
 
     // MARK: Hooks
 
@@ -198,16 +192,23 @@ final class KioskMetrics {
         return registry.emitToBuffer()
     }
 
-    /// Writes the file now, on a queue of its own: its fsync never holds up a frame.
+    /// Writes the file now, off the loop's thread (`BackgroundWork`): its fsync never holds up
+    /// a frame.
     private func write() {
         guard let path = path() else { return }
         let bytes = text()
-        queue.async { [logger, completedWrites] in
+        work.submit({ () -> SystemError? in
             do throws(SystemError) {
                 try writeFileAtomically(bytes, to: path, mode: 0o644)
-                completedWrites.value.add(1, ordering: .releasing)
+                return nil
             } catch {
+                return error
+            }
+        }) { [unowned self] error in
+            if let error {
                 logger.error("cannot write the metrics file: \(error)")
+            } else {
+                writes += 1
             }
         }
     }
@@ -217,7 +218,7 @@ final class KioskMetrics {
         timer?.cancel()
         timer = nil
         write()
-        queue.sync {}
+        work.waitUntilDone()
     }
 
     /// The process's resident memory now (`/proc/self/statm`'s second field, in pages).

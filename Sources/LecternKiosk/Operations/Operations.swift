@@ -125,6 +125,9 @@ final class Operations {
         }
     }
 
+    /// Whether the view or the metrics file is being written.
+    var isBusy: Bool { store.isBusy || metrics.isBusy }
+
     /// Tears down in reverse: systemd hears `STOPPING=1`, the socket closes, the view and the
     /// metrics are written a last time.
     func close() {

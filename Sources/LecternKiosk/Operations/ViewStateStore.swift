@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import LecternCore
 import LecternLinux
@@ -12,8 +11,9 @@ import Logging
 /// At start, `restoredView(for:)` says whether the saved view applies (the policy names the same
 /// document, the shown file is the same version); then, once the first page is on screen, the
 /// view is written at once, again at most once a second while it changes, and on exit. Writes
-/// are atomic (write, fsync, rename, fsync the directory) and happen on a queue of their own:
-/// an SD card's fsync never holds up a frame. The policy's `state.persist = false` stops them.
+/// are atomic (write, fsync, rename, fsync the directory) and happen off the loop's thread
+/// (`BackgroundWork`): an SD card's fsync never holds up a frame. The policy's
+/// `state.persist = false` stops them.
 final class ViewStateStore {
     /// The shortest time between two writes, in seconds of the loop's clock.
     static let interval = 1.0
@@ -27,7 +27,7 @@ final class ViewStateStore {
     /// Where the view is kept (nil: nowhere to keep it; nothing is written).
     let path: String?
     private let logger: Logger
-    private let queue = DispatchQueue(label: "lectern.state", qos: .utility)
+    private let work: BackgroundWork
     private var lastWritten: SavedView?
     private var lastWriteTime: Double?
     private var timer: EventLoop.Timer?
@@ -48,6 +48,7 @@ final class ViewStateStore {
         self.policy = policy
         self.loop = loop
         self.logger = logger
+        work = BackgroundWork(label: "lectern.state", loop: loop)
     }
 
     /// The view saved before this start, and what became of it.
@@ -118,13 +119,16 @@ final class ViewStateStore {
         lastWriteTime = loop.clock.now
         writes += 1
         let bytes = saved.encoded()
-        queue.async { [logger] in
+        work.submit({ () -> SystemError? in
             do throws(SystemError) {
                 try Self.makeDirectory(for: path)
                 try writeFileAtomically(bytes, to: path, mode: 0o600)
+                return nil
             } catch {
-                logger.error("cannot save the view state: \(error)")
+                return error
             }
+        }) { [logger] error in
+            if let error { logger.error("cannot save the view state: \(error)") }
         }
     }
 
@@ -147,6 +151,9 @@ final class ViewStateStore {
         {
             write(saved)
         }
-        queue.sync {}
+        work.waitUntilDone()
     }
+
+    /// Whether a write is under way.
+    var isBusy: Bool { work.isBusy }
 }

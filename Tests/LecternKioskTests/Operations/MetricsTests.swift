@@ -55,7 +55,8 @@ struct MetricsTests {
         }
         #expect(lectern.dominantPage == 4)
         advance(lectern, toSecond: 14.5)
-        #expect(!lectern.wait(timeout: .milliseconds(200)) { lectern.status.metricsWritten > 0 }, "not before 15 s")
+        // Settled: a write started would have ended.
+        #expect(lectern.status.isAtRest && lectern.status.metricsWritten == 0, "not before 15 s")
         #expect(directory.samples == nil)
         advance(lectern, toSecond: 15.5)
         #expect(lectern.wait { lectern.status.metricsWritten == 1 }, "written once 15 s passed")
@@ -146,7 +147,7 @@ struct MetricsTests {
         #expect(lectern.settle())
         lectern.tap(x: 1240, y: 360)
         advance(lectern, toSecond: 31)
-        #expect(!lectern.wait(timeout: .milliseconds(200)) { lectern.status.metricsWritten > 0 })
+        #expect(lectern.status.isAtRest && lectern.status.metricsWritten == 0, "settled: no write started")
         try lectern.stop()
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
         #expect(files == ["lectern.toml"], "\(files)")
