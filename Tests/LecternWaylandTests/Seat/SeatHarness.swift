@@ -60,9 +60,11 @@ final class SeatHarness {
         }
     }
 
-    /// Runs the loop for `duration` (to see that nothing more arrives).
-    func idle(for duration: Duration) {
-        run(timeout: duration) { false }
+    /// A round trip with the compositor, then a turn of the loop: everything the compositor
+    /// sent so far has been delivered (to see that nothing more arrives, without waiting).
+    func roundtrip() {
+        do { try display.roundtrip() } catch { Issue.record("round trip: \(error)") }
+        do { try loop.runOnce(timeout: .zero) } catch { Issue.record("event loop: \(error)") }
     }
 
     /// Moves the manual clock on by `seconds` in steps of a millisecond, turning the loop at

@@ -60,7 +60,7 @@ struct SeatInputTests {
         c.touchUp(id: 7, time: 540)
         #expect(seat.run { seat.events.count == 1 })
         #expect(seat.take() == [InputEvent(.touchUp(id: 7), time: 0.54)])
-        seat.idle(for: .milliseconds(50))
+        seat.roundtrip()
         #expect(seat.events.isEmpty, "no frame is invented")
         try seat.finish()
     }
@@ -408,7 +408,7 @@ struct SeatInputTests {
         let seat = try SeatHarness(capabilities: nil)
         #expect(seat.display.seat == nil)
         #expect(seat.window.isConfigured)
-        seat.idle(for: .milliseconds(50))
+        seat.roundtrip()
         #expect(seat.events.isEmpty)
         try seat.finish()
     }
