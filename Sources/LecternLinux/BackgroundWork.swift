@@ -68,6 +68,11 @@ public final class BackgroundWork {
     /// Whether a job is queued or running, or its completion has not run yet. Loop thread.
     public var isBusy: Bool { !completions.isEmpty }
 
+    /// Forgets the jobs submitted so far: their completions will not run, and the work is no
+    /// longer busy with them. A job queued or running still runs to its end, unwaited for
+    /// (shutdown: a long page-tree walk is abandoned with the process). Loop thread.
+    public func abandon() { completions.removeAll() }
+
     /// Waits until every job submitted has ended, and runs the completions left (shutdown).
     /// Loop thread.
     public func waitUntilDone() {

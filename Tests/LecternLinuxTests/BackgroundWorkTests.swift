@@ -70,4 +70,20 @@ struct BackgroundWorkTests {
         try loop.runOnce(timeout: .seconds(10))  // woken by the job's end
         #expect(!delivered)
     }
+
+    @Test("abandoned jobs still end, but their completions do not run; later jobs are delivered")
+    func abandon() throws {
+        let loop = try EventLoop(clock: ManualClock())
+        let work = BackgroundWork(label: "test.background", loop: loop)
+        let gate = DispatchSemaphore(value: 0)
+        var results: [String] = []
+        work.submit({ gate.wait() }) { results.append("abandoned") }
+        work.abandon()
+        #expect(!work.isBusy)
+        work.submit({ "later" }) { results.append($0) }
+        gate.signal()
+        for _ in 0..<100 where results.isEmpty { try loop.runOnce(timeout: .seconds(10)) }
+        #expect(results == ["later"])
+        #expect(!work.isBusy)
+    }
 }

@@ -33,10 +33,8 @@ final class AnnotationEditor {
         case saved(document: ObjectIdentifier, path: String, error: String?)
     }
 
-    /// The worker, started with the first edit (most visits edit nothing).
-    private var started: RenderWorker<Result>?
-    private var watch: EventLoop.Watch?
-    private let loop: EventLoop
+    /// The worker: edits and saves run on it in order.
+    private let worker: BackgroundWork
     private let logger: Logger
     /// Edits made to each open document since it was opened or last saved.
     private var unsaved: [ObjectIdentifier: Int] = [:]
@@ -46,34 +44,17 @@ final class AnnotationEditor {
     var onResult: ((Result) -> Void)?
 
     init(loop: EventLoop, logger: Logger) {
-        self.loop = loop
         self.logger = logger
+        worker = BackgroundWork(label: "lectern.annotations", qos: .userInitiated, loop: loop)
     }
 
-    /// The worker, started now if need be; nil (logged) when the system refuses its descriptor.
-    private var worker: RenderWorker<Result>? {
-        if let started { return started }
-        do {
-            let worker = try RenderWorker<Result>()
-            watch = loop.watch(worker.wakeDescriptor) { [unowned self] in
-                for result in worker.drain() { delivered(result) }
-            }
-            started = worker
-            return worker
-        } catch {
-            logger.error("cannot edit or save the document: \(error)")
-            return nil
-        }
-    }
-
-    /// Stops watching the worker (shutdown; a save under way finishes on its own).
+    /// Stops taking results (shutdown; a save under way finishes on its own).
     func close() {
-        watch?.cancel()
-        watch = nil
+        worker.abandon()
     }
 
     /// Whether an edit or save is queued or running, or its result not yet delivered.
-    var isBusy: Bool { started?.isBusy ?? false }
+    var isBusy: Bool { worker.isBusy }
 
     /// Whether `document` holds edits no save has written.
     func hasUnsavedChanges(_ document: ShownDocument) -> Bool { unsaved[ObjectIdentifier(document)] != nil }
@@ -84,7 +65,6 @@ final class AnnotationEditor {
     /// Applies `edit` to the annotation `objectNumber` of `page`.
     func apply(_ edit: Edit, objectNumber: Int, page: Int, of document: ShownDocument) {
         let id = ObjectIdentifier(document)
-        guard let worker else { return }
         unsaved[id, default: 0] += 1
         edits += 1
         // Where the document is: with the render worker on, the edit is made in the worker
@@ -100,7 +80,9 @@ final class AnnotationEditor {
             var failure: String?
             if case .failure(let error) = document.apply(change) { failure = error.message }
             let annotations = document.annotationInfos(page: page)
-            return .edited(document: id, page: page, annotations: annotations, error: failure)
+            return Result.edited(document: id, page: page, annotations: annotations, error: failure)
+        } then: { [unowned self] in
+            delivered($0)
         }
     }
 
@@ -108,14 +90,15 @@ final class AnnotationEditor {
     /// discarded with the others.
     func setReadingDirection(rightToLeft: Bool, of document: ShownDocument) {
         let id = ObjectIdentifier(document)
-        guard let worker else { return }
         unsaved[id, default: 0] += 1
         edits += 1
         worker.submit {
             guard case .failure(let error) = document.apply(.readingDirection(rightToLeft: rightToLeft)) else {
-                return .directionSet(document: id, error: nil)
+                return Result.directionSet(document: id, error: nil)
             }
             return .directionSet(document: id, error: error.message)
+        } then: { [unowned self] in
+            delivered($0)
         }
     }
 
@@ -123,14 +106,15 @@ final class AnnotationEditor {
     /// the last good one or the new one).
     func save(_ document: ShownDocument, to path: String) {
         let id = ObjectIdentifier(document)
-        guard let worker else { return }
         worker.submit {
             do throws(PDFError) {
                 try document.saveIncrementally(to: path)
-                return .saved(document: id, path: path, error: nil)
+                return Result.saved(document: id, path: path, error: nil)
             } catch {
                 return .saved(document: id, path: path, error: error.message)
             }
+        } then: { [unowned self] in
+            delivered($0)
         }
     }
 

@@ -158,40 +158,21 @@ public final class KioskApp {
         // The screen's size and scale: the frame presenter sets them, the parts read them.
         let screen = Screen()
         teardown.push { backend.close() }
-        let reloader: DocumentReloader
-        do {
-            reloader = try DocumentReloader(
-                policy: policy, backend: backend, screen: screen, files: files, loop: loop, logger: logger)
-        } catch {
-            throw failing(.system(error))
-        }
+        let reloader = DocumentReloader(
+            policy: policy, backend: backend, screen: screen, files: files, loop: loop, logger: logger)
         teardown.push { reloader.close() }
-        do {
-            session = try DocumentSession(
-                policy: policy, documentPath: opening.documentPath, backend: backend, reloader: reloader,
-                screen: screen, loop: loop, logger: logger)
-        } catch {
-            throw failing(.system(error))
-        }
+        session = DocumentSession(
+            policy: policy, documentPath: opening.documentPath, backend: backend, reloader: reloader,
+            screen: screen, loop: loop, logger: logger)
         teardown.push { session.close() }
         session.restoredView = restored.view
         session.open()
-        let shelf: Shelf
-        do {
-            shelf = try Shelf(session: session, policy: policy, screen: screen, loop: loop, logger: logger)
-        } catch {
-            throw failing(.system(error))
-        }
+        let shelf = Shelf(session: session, policy: policy, screen: screen, loop: loop, logger: logger)
         teardown.push { shelf.close() }
-        let home: Home
         let transitions = TransitionPlayer(logger: logger)
-        do {
-            home = try Home(
-                shelf: shelf, current: session.current, policy: policy, transitions: transitions, loop: loop,
-                logger: logger)
-        } catch {
-            throw failing(.system(error))
-        }
+        let home = Home(
+            shelf: shelf, current: session.current, policy: policy, transitions: transitions, loop: loop,
+            logger: logger)
         teardown.push { home.close() }
         do {
             display = try Display(
@@ -202,13 +183,8 @@ public final class KioskApp {
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
         let chrome = Chrome(loop: loop, policy: policy, screen: screen, logger: logger)
         teardown.push { chrome.close() }
-        let navigation: Navigation
-        do {
-            navigation = try Navigation(
-                loop: loop, current: session.current, screen: screen, chrome: chrome, logger: logger)
-        } catch {
-            throw failing(.system(error))
-        }
+        let navigation = Navigation(
+            loop: loop, current: session.current, screen: screen, chrome: chrome, logger: logger)
         teardown.push { navigation.close() }
         let selectedText = SelectedText(
             current: session.current, policy: policy, chrome: chrome, display: display, logger: logger)

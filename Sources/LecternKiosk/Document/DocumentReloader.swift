@@ -32,8 +32,7 @@ final class DocumentReloader {
     let screen: Screen
     private let files: FileWatcher
     private let logger: Logger
-    private let worker: RenderWorker<WorkResult>
-    private var workerWatch: EventLoop.Watch?
+    private let worker: BackgroundWork
     private var subscription: FileWatcher.Subscription?
     private var followedPath: String?
     /// The reader of the new version while its first page renders.
@@ -69,17 +68,14 @@ final class DocumentReloader {
     init(
         policy: PolicyInForce, backend: DocumentBackend, screen: Screen, files: FileWatcher, loop: EventLoop,
         logger: Logger
-    ) throws(SystemError) {
+    ) {
         self.policy = policy
         self.backend = backend
         self.screen = screen
         self.files = files
         self.loop = loop
         self.logger = logger
-        worker = try RenderWorker()
-        workerWatch = loop.watch(worker.wakeDescriptor) { [unowned self] in
-            for result in worker.drain() { handle(result) }
-        }
+        worker = BackgroundWork(label: "lectern.reload", qos: .userInitiated, loop: loop)
     }
 
     /// Follows the file at `path`, the document shown, if the policy says documents reload.
@@ -99,7 +95,7 @@ final class DocumentReloader {
     /// Stops following and drops a version in progress (shutdown).
     func close() {
         subscription?.cancel()
-        workerWatch?.cancel()
+        worker.abandon()
         dropCandidate()
     }
 
@@ -124,10 +120,12 @@ final class DocumentReloader {
                 guard !document.wasRepaired else {
                     throw PDFError(.damaged, path: path, message: "the new version of \(path) is damaged or incomplete")
                 }
-                return .opened(document, firstPage: document.firstPageInfo(), version: version)
+                return WorkResult.opened(document, firstPage: document.firstPageInfo(), version: version)
             } catch {
                 return .failed(error, version: version)
             }
+        } then: { [unowned self] in
+            handle($0)
         }
     }
 

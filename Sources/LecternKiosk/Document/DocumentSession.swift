@@ -75,9 +75,8 @@ final class DocumentSession {
     let reloader: DocumentReloader
     /// The reader on screen, for the parts that need only it.
     let current = CurrentReader()
-    private let worker: RenderWorker<WorkResult>
+    private let worker: BackgroundWork
     private let startTime: Double
-    private var workerWatch: EventLoop.Watch?
     private var tilesWatch: EventLoop.Watch?
     private var loadingTimer: EventLoop.Timer?
     private var lastLoggedState: ViewState?
@@ -100,7 +99,7 @@ final class DocumentSession {
     init(
         policy: PolicyInForce, documentPath: String, backend: DocumentBackend, reloader: DocumentReloader,
         screen: Screen, loop: EventLoop, logger: Logger
-    ) throws(SystemError) {
+    ) {
         self.policy = policy
         self.documentPath = documentPath
         password = policy.password
@@ -109,7 +108,7 @@ final class DocumentSession {
         self.screen = screen
         self.loop = loop
         self.logger = logger
-        worker = try RenderWorker()
+        worker = BackgroundWork(label: "lectern.document", qos: .userInitiated, loop: loop)
         startTime = loop.clock.now
         screen.onResize = { [unowned self] in screenSizeChanged(to: $0) }
         reloader.pageShown = { [unowned self] in reader?.view.dominantPage() }
@@ -176,9 +175,6 @@ final class DocumentSession {
     /// Starts opening the document on the worker; "Opening…" shows if the first page has
     /// not come within 300 ms.
     func open() {
-        workerWatch = loop.watch(worker.wakeDescriptor) { [unowned self] in
-            for result in worker.drain() { handle(result) }
-        }
         loadingTimer = loop.schedule(after: 0.3) { [unowned self] in
             isFirstFrameLate = true
             onChange?()
@@ -194,19 +190,21 @@ final class DocumentSession {
                 guard document.pageCount > 0 else {
                     throw PDFError(.noPages, path: path, message: "cannot show \(path): the document has no pages")
                 }
-                return .opened(document, firstPage: document.firstPageInfo())
+                return WorkResult.opened(document, firstPage: document.firstPageInfo())
             } catch {
                 return .openFailed(error)
             }
+        } then: { [unowned self] in
+            handle($0)
         }
     }
 
     /// Stops the render threads (shutdown) and the reading of page sizes. Other work still on
-    /// the worker is abandoned.
+    /// the worker is abandoned: it ends on its own, and its results are dropped.
     func close() {
         loadingTimer?.cancel()
         tilesWatch?.cancel()
-        workerWatch?.cancel()
+        worker.abandon()
         // SIGTERM ends Lectern within a second: a render inside MuPDF is not waited for long.
         reader?.stop(before: ContinuousClock.now + .milliseconds(500))
     }
@@ -352,7 +350,11 @@ final class DocumentSession {
         let document = reader.document
         let estimate = reader.view.pages.estimate
         let cookie = reader.pageSizesCookie
-        worker.submit { .pageSizes(document.readPageSizes(differingFrom: estimate, cookie: cookie)) }
+        worker.submit {
+            WorkResult.pageSizes(document.readPageSizes(differingFrom: estimate, cookie: cookie))
+        } then: { [unowned self] in
+            handle($0)
+        }
     }
 
     private func loadPageText(for pages: [Int], reader: Reader) {
@@ -360,6 +362,10 @@ final class DocumentSession {
         guard !missing.isEmpty else { return }
         reader.pageTextLoading.formUnion(missing)
         let document = reader.document
-        worker.submit { .pageText(document.readPageText(pages: missing)) }
+        worker.submit {
+            WorkResult.pageText(document.readPageText(pages: missing))
+        } then: { [unowned self] in
+            handle($0)
+        }
     }
 }

@@ -29,8 +29,7 @@ final class AttractLoop {
     let policy: PolicyInForce
     let transitions: TransitionPlayer
     private let logger: Logger
-    private let worker: RenderWorker<Presentation>
-    private var workerWatch: EventLoop.Watch?
+    private let worker: BackgroundWork
     private var timer: EventLoop.Timer?
     /// Bumped when the loop stops: presentations read for an earlier run are dropped.
     private var generation = 0
@@ -50,22 +49,19 @@ final class AttractLoop {
     init(
         current: CurrentReader, policy: PolicyInForce, transitions: TransitionPlayer, loop: EventLoop,
         logger: Logger
-    ) throws(SystemError) {
+    ) {
         self.current = current
         self.policy = policy
         self.transitions = transitions
         self.loop = loop
         self.logger = logger
-        worker = try RenderWorker()
-        workerWatch = loop.watch(worker.wakeDescriptor) { [unowned self] in
-            for result in worker.drain() { received(result) }
-        }
+        worker = BackgroundWork(label: "lectern.presentation", qos: .userInitiated, loop: loop)
     }
 
     /// Stops the loop and its worker's deliveries (shutdown).
     func close() {
         _ = stop()
-        workerWatch?.cancel()
+        worker.abandon()
     }
 
     /// Whether keys are being read.
@@ -114,6 +110,8 @@ final class AttractLoop {
         let generation = generation
         worker.submit {
             Presentation(page: page, keys: (try? document.presentation(page: page)) ?? .init(), generation: generation)
+        } then: { [unowned self] in
+            received($0)
         }
     }
 

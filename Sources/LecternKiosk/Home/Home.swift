@@ -17,9 +17,9 @@ final class Home {
     init(
         shelf: Shelf, current: CurrentReader, policy: PolicyInForce, transitions: TransitionPlayer, loop: EventLoop,
         logger: Logger
-    ) throws(SystemError) {
+    ) {
         self.shelf = shelf
-        attract = try AttractLoop(
+        attract = AttractLoop(
             current: current, policy: policy, transitions: transitions, loop: loop, logger: logger)
     }
 

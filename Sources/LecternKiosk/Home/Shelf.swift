@@ -35,8 +35,7 @@ final class Shelf {
     let policy: PolicyInForce
     let screen: Screen
     private let logger: Logger
-    private let worker: RenderWorker<CoverResult>
-    private var workerWatch: EventLoop.Watch?
+    private let worker: BackgroundWork
     private var generation = 0
     private var requested = false
     /// The size covers are rendered at (set by the first layout).
@@ -62,23 +61,20 @@ final class Shelf {
 
     init(
         session: DocumentSession, policy: PolicyInForce, screen: Screen, loop: EventLoop, logger: Logger
-    ) throws(SystemError) {
+    ) {
         self.session = session
         self.policy = policy
         self.screen = screen
         self.loop = loop
         self.logger = logger
-        worker = try RenderWorker(qos: .utility)
-        workerWatch = loop.watch(worker.wakeDescriptor) { [unowned self] in
-            for result in worker.drain() { handle(result) }
-        }
+        worker = BackgroundWork(label: "lectern.covers", qos: .utility, loop: loop)
         setDocuments(policy.shelfPaths)
         policy.observe { [unowned self] _, new in setDocuments(new.shelfPaths) }
     }
 
     /// Stops taking covers (shutdown); a cover being read is abandoned.
     func close() {
-        workerWatch?.cancel()
+        worker.abandon()
         generation += 1
     }
 
@@ -163,7 +159,11 @@ final class Shelf {
         guard entries.indices.contains(index) else { return }
         let path = entries[index].path, generation = generation, box = coverBox
         let open = session.backend.opener(path: path, password: policy.password, startPage: 0)
-        worker.submit { Self.readCover(open, path: path, box: box, index: index, generation: generation) }
+        worker.submit {
+            Self.readCover(open, path: path, box: box, index: index, generation: generation)
+        } then: { [unowned self] in
+            handle($0)
+        }
     }
 
     private func handle(_ result: CoverResult) {

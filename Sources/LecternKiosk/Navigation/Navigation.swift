@@ -38,9 +38,7 @@ final class Navigation {
 
     init(
         loop: EventLoop, current: CurrentReader, screen: Screen, chrome: Chrome, logger: Logger
-    )
-        throws(SystemError)
-    {
+    ) {
         self.loop = loop
         self.current = current
         self.screen = screen
@@ -48,8 +46,8 @@ final class Navigation {
         self.logger = logger
         bar = ThumbnailBar(screen: screen)
         grid = ThumbnailGrid(screen: screen)
-        outline = try OutlinePanel(loop: loop, screen: screen, logger: logger)
-        search = try Search(loop: loop, current: current, screen: screen, logger: logger)
+        outline = OutlinePanel(loop: loop, screen: screen, logger: logger)
+        search = Search(loop: loop, current: current, screen: screen, logger: logger)
         search.onChange = { [unowned self] in onChange?() }
         search.coveredBottom = { [unowned self] width, height in
             showsBar ? height - Scene.ThumbnailBar.box(width: width, height: height).y : 0

@@ -16,8 +16,7 @@ final class OutlinePanel: ScrollingPanel {
     let loop: EventLoop
     let screen: Screen
     private let logger: Logger
-    private let worker: RenderWorker<(reader: ObjectIdentifier, entries: [OutlineEntry])>
-    private var watch: EventLoop.Watch?
+    private let worker: BackgroundWork
     /// The reader whose outline is read (or being read).
     private weak var loadedReader: Reader?
     private(set) var tree = OutlineTree([])
@@ -27,21 +26,17 @@ final class OutlinePanel: ScrollingPanel {
     /// Called when the outline arrived.
     var onChange: (() -> Void)?
 
-    init(loop: EventLoop, screen: Screen, logger: Logger) throws(SystemError) {
+    init(loop: EventLoop, screen: Screen, logger: Logger) {
         self.loop = loop
         self.screen = screen
         self.logger = logger
-        worker = try RenderWorker()
+        worker = BackgroundWork(label: "lectern.outline", qos: .userInitiated, loop: loop)
         super.init(axis: .vertical)
-        watch = loop.watch(worker.wakeDescriptor) { [unowned self] in
-            for result in worker.drain() { loaded(result.entries, for: result.reader) }
-        }
     }
 
     /// Stops watching the worker (shutdown); a read still running is abandoned.
     func shutdown() {
-        watch?.cancel()
-        watch = nil
+        worker.abandon()
     }
 
     var hasEntries: Bool { !tree.isEmpty }
@@ -63,11 +58,13 @@ final class OutlinePanel: ScrollingPanel {
         let pdf = reader.document, id = ObjectIdentifier(reader)
         worker.submit { [logger] in
             do {
-                return (id, try pdf.outline())
+                return try pdf.outline()
             } catch {
                 logger.warning("\(error)")
-                return (id, [])
+                return []
             }
+        } then: { [unowned self] in
+            loaded($0, for: id)
         }
     }
 

@@ -22,8 +22,7 @@ final class Search {
     let screen: Screen
     private let logger: Logger
     let keyboardPart: OnScreenKeyboard
-    private let worker: RenderWorker<Batch>
-    private var watch: EventLoop.Watch?
+    private let worker: BackgroundWork
     private(set) var query = ""
     private(set) var isOpen = false
     private(set) var showsKeyboard = false
@@ -52,16 +51,13 @@ final class Search {
     /// How many pages a job searches before it reports.
     static let chunk = 32
 
-    init(loop: EventLoop, current: CurrentReader, screen: Screen, logger: Logger) throws(SystemError) {
+    init(loop: EventLoop, current: CurrentReader, screen: Screen, logger: Logger) {
         self.loop = loop
         self.current = current
         self.screen = screen
         self.logger = logger
         keyboardPart = OnScreenKeyboard(screen: screen)
-        worker = try RenderWorker()
-        watch = loop.watch(worker.wakeDescriptor) { [unowned self] in
-            for batch in worker.drain() { received(batch) }
-        }
+        worker = BackgroundWork(label: "lectern.search", qos: .userInitiated, loop: loop)
         keyboardPart.onKey = { [unowned self] action in
             switch action {
             case .character(let character): edit { $0.append(character) }
@@ -74,8 +70,7 @@ final class Search {
     /// Cancels the search and stops watching the worker (shutdown).
     func shutdown() {
         close()
-        watch?.cancel()
-        watch = nil
+        worker.abandon()
     }
 
     /// Whether the worker has pages to search or results to deliver.
@@ -172,6 +167,8 @@ final class Search {
                     batch.pages += 1
                 }
                 return batch
+            } then: { [unowned self] in
+                received($0)
             }
         }
         logger.debug("searching \(pageCount) pages for \(query.count) characters")

@@ -28,8 +28,7 @@ final class ControlCommands {
     private let startTime: Double
     /// When the last input event came (for `idleSeconds`).
     var lastActivity: Double
-    private let worker: RenderWorker<ScreenshotResult>
-    private var workerWatch: EventLoop.Watch?
+    private let worker: BackgroundWork
     private var pendingScreenshots: [Int: (ControlReply) -> Void] = [:]
     private var nextScreenshot = 0
 
@@ -37,7 +36,7 @@ final class ControlCommands {
         session: DocumentSession, reloader: DocumentReloader, policy: PolicyInForce,
         presenter: FramePresenter, idle: IdleReset, defaultScreenshotDirectory: String?, loop: EventLoop,
         logger: Logger
-    ) throws(SystemError) {
+    ) {
         self.session = session
         self.reloader = reloader
         self.policy = policy
@@ -48,15 +47,12 @@ final class ControlCommands {
         self.logger = logger
         startTime = loop.clock.now
         lastActivity = startTime
-        worker = try RenderWorker()
-        workerWatch = loop.watch(worker.wakeDescriptor) { [unowned self] in
-            for result in worker.drain() { finished(result) }
-        }
+        worker = BackgroundWork(label: "lectern.screenshot", qos: .userInitiated, loop: loop)
     }
 
     /// Stops taking screenshot results (shutdown); a screenshot being written finishes unanswered.
     func close() {
-        workerWatch?.cancel()
+        worker.abandon()
         pendingScreenshots = [:]
     }
 
@@ -208,10 +204,12 @@ final class ControlCommands {
             do {
                 try PNGWriter.write(
                     bgra: copy.pixels, width: copy.width, height: copy.height, stride: copy.stride, to: path)
-                return .written(path: path, id: id)
+                return ScreenshotResult.written(path: path, id: id)
             } catch {
                 return .failed("\(error)", id: id)
             }
+        } then: { [unowned self] in
+            finished($0)
         }
     }
 

@@ -39,7 +39,7 @@ final class Operations {
             path: statePath, restored: restored, current: session.current, policy: policy,
             loop: loop, logger: logger)
         let socketPath = Self.socketPath(policy.operations, variable: variable)
-        commands = try ControlCommands(
+        commands = ControlCommands(
             session: session, reloader: reloader, policy: policy, presenter: presenter, idle: idle,
             defaultScreenshotDirectory: socketPath.map(Self.directory), loop: loop, logger: logger)
         notifier = SystemdNotifier(variable: variable, loop: loop, logger: logger)
