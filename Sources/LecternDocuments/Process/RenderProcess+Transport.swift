@@ -7,8 +7,18 @@ import LecternRender
 import Logging
 
 /// The render worker process as the document service's transport: how a request goes over a
-/// channel and comes back, asked again of a new worker when one dies.
+/// channel and comes back. The worker is started (it opens the document: its answer comes
+/// first on channel 0), a request waits for its turn (a page suspected of crashing the worker
+/// goes alone) and a free channel, and is asked again of a new worker when one dies; a page
+/// the worker died on twice is not asked for again.
 extension RenderProcess: DocumentTransport {
+    /// Starts the worker now, so it opens the document while the window comes up.
+    public func start() {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = runningWorker()
+    }
+
     /// Waits until the worker has opened its document, or failed to (its reason then comes with
     /// each request). A worker that dies opening it, as one whose MuPDF crashes on the file
     /// does, is the failure returned: the reader must not open the file itself then. Any thread
@@ -47,32 +57,6 @@ extension RenderProcess: DocumentTransport {
     /// buffers for the biggest tiles would stay resident.
     public func tileMemory(size: Int) throws(SystemError) -> TileMemory {
         size > Self.channelBufferSize ? .own(try SharedTileBuffer(size: size)) : .channel
-    }
-
-    /// Asks a worker of its own to write: the file opened again, the edits applied again, and
-    /// the request answered there (the render worker's seccomp filter forbids writing files, so
-    /// that worker runs without it; it ends with the request). Any thread but the main one.
-    public func exchangeWriting<Value>(_ request: [UInt8], read: ([UInt8]) -> Value) -> Exchange<Value> {
-        var saving = settings
-        lock.lock()
-        saving.edits = state.edits
-        lock.unlock()
-        saving.isFiltered = false
-        saving.channels = 1
-        saving.startPage = -1
-        do throws(SystemError) {
-            let saver = try RenderProcess(settings: saving, logger: logger)
-            defer { saver.stop() }
-            return saver.exchange(request, page: -1, cookie: nil, memory: .none) { answer, _ in read(answer) }
-        } catch {
-            return .failed("cannot start a worker to save: \(error)")
-        }
-    }
-
-    public func applied(_ edit: DocumentEdit) {
-        lock.lock()
-        state.edits.append(edit)
-        lock.unlock()
     }
 
     public func countDrawnTile() {
@@ -214,5 +198,185 @@ extension RenderProcess: DocumentTransport {
         } catch {
             return .failed(error.description)
         }
+    }
+
+    // MARK: The process (under `lock`)
+
+    /// The running worker, started if none runs. Nil when it cannot start or after `stop()`.
+    func runningWorker() -> Worker? {
+        if let worker = state.worker, !worker.isDead { return worker }
+        guard !state.stopped else { return nil }
+        do throws(SystemError) {
+            let worker = try Worker(settings: settings, edits: state.edits, isFirst: state.starts == 0)
+            state.worker = worker
+            state.starts += 1
+            let how = worker.wasForked ? " (forked at start)" : state.starts > 1 ? " (restart \(state.starts - 1))" : ""
+            logger.info("render worker \(worker.pid) started\(how)")
+            return worker
+        } catch {
+            logger.error("cannot start the render worker \(settings.executable): \(error)")
+            return nil
+        }
+    }
+
+    /// Waits (on `lock`, held) until a request about `page` may go to the worker: a suspect
+    /// goes alone, once nothing else is in flight, and the others wait while one does or waits.
+    /// False when `cookie` was cancelled meanwhile.
+    func waitForTurn(_ page: Int, cookie: RenderCookie?) -> Bool {
+        let isSuspect = state.suspects.contains(page)
+        if isSuspect { state.waitingSuspects += 1 }
+        defer { if isSuspect { state.waitingSuspects -= 1 } }
+        while true {
+            if cookie?.isCancelled == true { return false }
+            if let isolating = state.isolating {
+                if isolating == page { return true }
+            } else if isSuspect {
+                if state.inFlight.isEmpty {
+                    state.isolating = page
+                    return true
+                }
+            } else if state.waitingSuspects == 0 {
+                return true
+            }
+            lock.wait()
+        }
+    }
+
+    /// A request about `page` is done: if it was the suspect asked alone and nothing more of it
+    /// is in flight, the others may go (`lock` held).
+    func endTurn(_ page: Int) {
+        guard state.isolating == page, !state.inFlight.values.contains(where: { $0.page == page }) else { return }
+        state.isolating = nil
+        lock.broadcast()
+    }
+
+    /// `worker` died (or was killed) while `page` and perhaps others were in flight. A page in
+    /// flight alone is blamed (once per worker; blamed twice, it is undrawable); pages in flight
+    /// together become suspects, each asked again alone, so a page that crashes the worker
+    /// takes no innocent page down with it.
+    func workerDied(_ worker: Worker, page: Int) {
+        guard !worker.isDead else { return }
+        let status = worker.kill()
+        logger.error("render worker \(worker.pid) ended (\(Self.describe(status))) while drawing page \(page + 1)")
+        // A worker killed for a deadline is the overrunning page's fault alone.
+        guard !worker.overran else { return }
+        let pages = Set([page] + state.inFlight.values.filter { $0.worker === worker }.map(\.page))
+        guard pages.count == 1 else {
+            state.suspects.formUnion(pages)
+            logger.info("pages \(pages.sorted().map { $0 + 1 }) were drawn together: each is asked again alone")
+            return
+        }
+        state.crashes[page, default: []].insert(ObjectIdentifier(worker))
+        if state.crashes[page]!.count >= 2 {
+            state.undrawable.insert(page)
+            state.suspects.remove(page)
+        }
+    }
+
+    static func describe(_ status: Int32) -> String {
+        if status < 0 { return "status unknown" }
+        if status & 0x7f == 0 { return "exit status \((status >> 8) & 0xff)" }
+        return "signal \(status & 0x7f)"
+    }
+}
+
+/// One channel to the worker: its socket, and its buffer for small tiles.
+final class Channel: @unchecked Sendable {
+    // Sendable: used by one render thread at a time (the worker hands it out under its lock).
+    let socket: WorkerChannel
+    var buffer: SharedTileBuffer?
+    /// Whether the worker has this buffer's descriptor (sent with the first render using it).
+    var bufferSent = false
+    /// Channel 0 of a new worker: the answer to the open request comes first.
+    var awaitsOpen = false
+
+    init(socket: WorkerChannel) { self.socket = socket }
+    deinit { socket.close() }
+}
+
+/// One started worker process and the reader's ends of its channels.
+final class Worker: @unchecked Sendable {
+    // Sendable: mutable state is guarded by the `RenderProcess` lock passed in.
+    let pid: Int32
+    private var free: [Channel]
+    private(set) var isDead = false
+    /// The document as the worker opened it, or why it did not open.
+    var summary: DocumentSummary?
+    var openError: PDFError?
+    /// It was killed because a request overran its deadline.
+    var overran = false
+    /// It is the worker forked at this process's start (not exec'd).
+    let wasForked: Bool
+    /// Channel 0: the open request went there.
+    let first: Channel
+
+    /// The first worker interprets the start page as it opens; a restarted one does not (that
+    /// page may be what crashed the last one).
+    init(settings: RenderProcess.Settings, edits: [DocumentEdit], isFirst: Bool) throws(SystemError) {
+        let channels = max(1, settings.channels)
+        var ours: [Channel] = []
+        if settings.mayTakeForkedWorker, let forked = ForkedWorker.take(channels: channels) {
+            pid = forked.pid
+            ours = forked.channels.map(Channel.init)
+            wasForked = true
+        } else {
+            var theirs: [WorkerChannel] = []
+            defer { for channel in theirs { channel.close() } }
+            for _ in 0..<channels {
+                let (reader, worker) = try WorkerChannel.pair()
+                ours.append(Channel(socket: reader))
+                theirs.append(worker)
+            }
+            let arguments = [settings.executable, RenderWorkerMain.option, String(ours.count)]
+            var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+            defer { for pointer in argv { Glibc.free(pointer) } }
+            let fds = theirs.map(\.descriptor)
+            let pid = CLecternLinux_spawn(settings.executable, &argv, fds, Int32(fds.count))
+            guard pid > 0 else { throw SystemError("posix_spawn") }
+            self.pid = pid
+            wasForked = false
+        }
+        // The password goes in a message, not on the command line (`ps` shows that).
+        let limits = WorkerLimits(
+            addressSpace: settings.addressSpace, renderDelayMilliseconds: settings.renderDelayMilliseconds,
+            crashPage: settings.crashPage, isFiltered: settings.isFiltered)
+        guard
+            ours[0].socket.send(
+                .open(
+                    path: settings.documentPath, password: settings.password,
+                    preparePage: isFirst ? settings.startPage : -1, edits: edits, limits: limits))
+        else {
+            _ = CLecternLinux_kill_and_reap(pid)
+            throw SystemError("sendmsg")
+        }
+        ours[0].awaitsOpen = true
+        first = ours[0]
+        free = ours
+    }
+
+    /// Channel 0, the one the open answer comes on, once it is free (`lock` held).
+    func takeFirstChannel(_ lock: ConditionLock) -> Channel {
+        while !free.contains(where: { $0 === first }) { lock.wait() }
+        free.removeAll { $0 === first }
+        return first
+    }
+
+    /// A free channel, waiting for one (on `lock`, held) while all are in use.
+    func takeChannel(_ lock: ConditionLock) -> Channel {
+        while free.isEmpty { lock.wait() }
+        return free.removeLast()
+    }
+
+    /// Gives `channel` back (`lock` held).
+    func returnChannel(_ channel: Channel, _ lock: ConditionLock) {
+        free.append(channel)
+        lock.broadcast()
+    }
+
+    /// Kills the process and reaps it; returns its wait status.
+    @discardableResult
+    func kill() -> Int32 {
+        isDead = true
+        return CLecternLinux_kill_and_reap(pid)
     }
 }
