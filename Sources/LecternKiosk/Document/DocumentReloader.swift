@@ -19,11 +19,6 @@ import Logging
 /// Another document opens the same way (the session's `show(path:page:)` asks for it): the
 /// one on screen stays until the new one's page is drawn.
 final class DocumentReloader {
-    enum WorkResult: Sendable {
-        case opened(ShownDocument, firstPage: PageInfo, version: Int)
-        case failed(PDFError, version: Int)
-    }
-
     let loop: EventLoop
     let policy: PolicyInForce
     /// Where the new version is opened and drawn (the session's documents are).
@@ -112,7 +107,7 @@ final class DocumentReloader {
         // In a worker of its own (with the render worker on): the reader never parses it.
         let open = backend.opener(path: path, password: password, startPage: pageToShow)
         worker.submit {
-            do throws(PDFError) {
+            Result { () throws(PDFError) in
                 let document = try open()
                 guard document.pageCount > 0 else {
                     throw PDFError(.noPages, path: path, message: "the new version of \(path) has no pages")
@@ -120,23 +115,14 @@ final class DocumentReloader {
                 guard !document.wasRepaired else {
                     throw PDFError(.damaged, path: path, message: "the new version of \(path) is damaged or incomplete")
                 }
-                return WorkResult.opened(document, firstPage: document.firstPageInfo(), version: version)
-            } catch {
-                return .failed(error, version: version)
+                return document
             }
-        } then: { [unowned self] in
-            handle($0)
-        }
-    }
-
-    private func handle(_ result: WorkResult) {
-        switch result {
-        case let .failed(error, version) where version == self.version:
-            refuse(error.description)
-        case let .opened(document, firstPage, version) where version == self.version:
-            prepare(document, firstPage: firstPage)
-        default:
-            break  // a newer change is on its way
+        } then: { [unowned self] result in
+            guard version == self.version else { return }  // a newer change is on its way
+            switch result {
+            case .success(let document): prepare(document, firstPage: document.firstPageInfo())
+            case .failure(let error): refuse(error.description)
+            }
         }
     }
 

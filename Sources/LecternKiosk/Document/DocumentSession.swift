@@ -51,15 +51,6 @@ final class DocumentSession {
         }
     }
 
-    enum WorkResult: Sendable {
-        case opened(ShownDocument, firstPage: PageInfo)
-        case openFailed(PDFError)
-        /// The real page count and page sizes (after the page tree was walked); nil when cancelled.
-        case pageSizes(PageSizes?)
-        /// Text blocks and links per page (PDF user space), for smart zoom and links.
-        case pageText([Int: PageText])
-    }
-
     /// The configuration in force: the layout, the start page, the tile cache's budget.
     let policy: PolicyInForce
     /// The document shown, or being opened: the policy's (or the saved view's) at start, then
@@ -185,17 +176,15 @@ final class DocumentSession {
         // reader never parses it, so a file that crashes MuPDF takes down only the worker.
         let open = backend.opener(path: path, password: password, startPage: startPage)
         worker.submit {
-            do throws(PDFError) {
+            Result { () throws(PDFError) in
                 let document = try open()
                 guard document.pageCount > 0 else {
                     throw PDFError(.noPages, path: path, message: "cannot show \(path): the document has no pages")
                 }
-                return WorkResult.opened(document, firstPage: document.firstPageInfo())
-            } catch {
-                return .openFailed(error)
+                return document
             }
         } then: { [unowned self] in
-            handle($0)
+            opened($0)
         }
     }
 
@@ -237,28 +226,37 @@ final class DocumentSession {
 
     // MARK: Work results
 
-    private func handle(_ result: WorkResult) {
+    /// The document opened on the worker, or why it cannot be shown (the reason stays on screen).
+    private func opened(_ result: Result<ShownDocument, PDFError>) {
         switch result {
-        case let .opened(document, firstPage):
-            opened(document, firstPage: firstPage)
-        case let .openFailed(error):
+        case .success(let document):
+            opened(document, firstPage: document.firstPageInfo())
+        case .failure(let error):
             phase = .failed(.document(error))
             logger.error("\(error)")
-        case let .pageSizes(sizes):
-            guard let reader, let sizes else { return }
-            reader.pageSizesKnown = true
-            do {
-                try reader.apply(sizes)
-            } catch {
-                logger.error("cannot use the page sizes: \(error)")
-            }
-            logger.info(
-                "read the sizes of \(sizes.pageCount) pages in \(sizes.milliseconds) ms (\(sizes.updates.count) differ from page 1)\(sizes.failures > 0 ? " (\(sizes.failures) damaged pages keep estimated sizes)" : "")"
-            )
-        case let .pageText(texts):
-            guard let reader else { return }
-            reader.keepPageText(texts, near: reader.view.dominantPage())
         }
+        onChange?()
+    }
+
+    /// The real page count and page sizes, after the page tree was walked (nil: cancelled).
+    private func pageSizesRead(_ sizes: PageSizes?) {
+        guard let reader, let sizes else { return }
+        reader.pageSizesKnown = true
+        do {
+            try reader.apply(sizes)
+        } catch {
+            logger.error("cannot use the page sizes: \(error)")
+        }
+        logger.info(
+            "read the sizes of \(sizes.pageCount) pages in \(sizes.milliseconds) ms (\(sizes.updates.count) differ from page 1)\(sizes.failures > 0 ? " (\(sizes.failures) damaged pages keep estimated sizes)" : "")"
+        )
+        onChange?()
+    }
+
+    /// Text blocks and links per page (PDF user space), for smart zoom and links.
+    private func pageTextRead(_ texts: [Int: PageText]) {
+        guard let reader else { return }
+        reader.keepPageText(texts, near: reader.view.dominantPage())
         onChange?()
     }
 
@@ -351,9 +349,9 @@ final class DocumentSession {
         let estimate = reader.view.pages.estimate
         let cookie = reader.pageSizesCookie
         worker.submit {
-            WorkResult.pageSizes(document.readPageSizes(differingFrom: estimate, cookie: cookie))
+            document.readPageSizes(differingFrom: estimate, cookie: cookie)
         } then: { [unowned self] in
-            handle($0)
+            pageSizesRead($0)
         }
     }
 
@@ -363,9 +361,9 @@ final class DocumentSession {
         reader.pageTextLoading.formUnion(missing)
         let document = reader.document
         worker.submit {
-            WorkResult.pageText(document.readPageText(pages: missing))
+            document.readPageText(pages: missing)
         } then: { [unowned self] in
-            handle($0)
+            pageTextRead($0)
         }
     }
 }
