@@ -239,8 +239,10 @@ final class DocumentSession {
     }
 
     /// The real page count and page sizes, after the page tree was walked (nil: cancelled).
-    private func pageSizesRead(_ sizes: PageSizes?) {
-        guard let reader, let sizes else { return }
+    /// The page sizes read for `reader`: applied if it is still the one shown (a new version
+    /// may have replaced it meanwhile).
+    private func pageSizesRead(_ sizes: PageSizes?, for reader: Reader?) {
+        guard let reader, reader === self.reader, let sizes else { return }
         reader.pageSizesKnown = true
         do {
             try reader.apply(sizes)
@@ -253,9 +255,10 @@ final class DocumentSession {
         onChange?()
     }
 
-    /// Text blocks and links per page (PDF user space), for smart zoom and links.
-    private func pageTextRead(_ texts: [Int: PageText]) {
-        guard let reader else { return }
+    /// Text blocks and links per page (PDF user space), for smart zoom and links, read for
+    /// `reader`: kept if it is still the one shown.
+    private func pageTextRead(_ texts: [Int: PageText], for reader: Reader?) {
+        guard let reader, reader === self.reader else { return }
         reader.keepPageText(texts, near: reader.view.dominantPage())
         onChange?()
     }
@@ -350,8 +353,8 @@ final class DocumentSession {
         let cookie = reader.pageSizesCookie
         worker.submit {
             document.readPageSizes(differingFrom: estimate, cookie: cookie)
-        } then: { [unowned self] in
-            pageSizesRead($0)
+        } then: { [unowned self, weak reader] in
+            pageSizesRead($0, for: reader)
         }
     }
 
@@ -362,8 +365,8 @@ final class DocumentSession {
         let document = reader.document
         worker.submit {
             document.readPageText(pages: missing)
-        } then: { [unowned self] in
-            pageTextRead($0)
+        } then: { [unowned self, weak reader] in
+            pageTextRead($0, for: reader)
         }
     }
 }
