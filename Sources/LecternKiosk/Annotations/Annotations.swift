@@ -48,14 +48,15 @@ final class Annotations {
     private(set) var lastSave: (path: String, error: String?)?
     /// Saves that succeeded.
     private(set) var saves = 0
-    /// Called when what is shown changed outside input (an edit came back).
-    var onChange: (() -> Void)?
+    /// Asked for when what is shown changed outside input (an edit came back).
+    let frame: FrameRequest
 
     init(
-        session: DocumentSession, policy: PolicyInForce, screen: Screen, chrome: Chrome,
+        session: DocumentSession, policy: PolicyInForce, screen: Screen, chrome: Chrome, frame: FrameRequest,
         logger: Logger
     ) {
         self.session = session
+        self.frame = frame
         self.policy = policy
         self.screen = screen
         self.chrome = chrome
@@ -74,13 +75,12 @@ final class Annotations {
 
     /// Wires the annotations to the rest of the app: the chrome's reset (the idle reset, back to
     /// the shelf) ends the visit, the bar and keyboard take touches before the other overlays.
-    func connect(chrome: Chrome, navigation: Navigation, presenter: FramePresenter) {
+    func connect(chrome: Chrome, navigation: Navigation) {
         chrome.onReset = { [unowned self, unowned navigation] in
             navigation.reset()
             reset()
         }
         navigation.partsAbove.append { [unowned self] in part(at: $0) }
-        onChange = { [unowned presenter] in presenter.setNeedsFrame() }
     }
 
     /// Stops watching the editor's worker (shutdown).
@@ -231,8 +231,7 @@ final class Annotations {
                 }
             }
         }
-        session.onChange?()
-        onChange?()
+        frame.request()
     }
 
     /// Sets the open document's reading direction (`lectern ctl binding`): saved or discarded at

@@ -24,11 +24,15 @@ final class SelectedText {
     private var offered: String?
     /// The QR-code button in the last frame, in surface units.
     private var qrButton: PixelBox?
-    /// Called when what is on screen changed.
-    var onChange: (() -> Void)?
+    /// Asked for when what is on screen changed.
+    let frame: FrameRequest
 
-    init(current: CurrentReader, policy: PolicyInForce, chrome: Chrome, display: Display, logger: Logger) {
+    init(
+        current: CurrentReader, policy: PolicyInForce, chrome: Chrome, display: Display, frame: FrameRequest,
+        logger: Logger
+    ) {
         self.current = current
+        self.frame = frame
         self.policy = policy
         self.chrome = chrome
         self.display = display
@@ -46,7 +50,7 @@ final class SelectedText {
             display.offerSelection(offer)
             if let offer { logger.debug("selected \(offer.unicodeScalars.count) characters") }
         }
-        onChange?()
+        frame.request()
     }
 
     /// Clears the selection (a new controller: idle reset, another document).

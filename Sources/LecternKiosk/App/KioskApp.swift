@@ -133,6 +133,9 @@ public final class KioskApp {
         // Each part pushes its close as it is built: a failed start and `shutdown()` run the
         // same stack, in reverse.
         let teardown = Teardown()
+        // The request for the next frame, which every part that changes the screen sets and the
+        // frame presenter takes when it draws (foot's render_refresh).
+        let frame = FrameRequest(clock: loop.clock)
         func failing<T>(_ error: T) -> T {
             teardown.run()
             return error
@@ -163,16 +166,16 @@ public final class KioskApp {
         teardown.push { reloader.close() }
         session = DocumentSession(
             policy: policy, documentPath: opening.documentPath, backend: backend, reloader: reloader,
-            screen: screen, loop: loop, logger: logger)
+            screen: screen, frame: frame, loop: loop, logger: logger)
         teardown.push { session.close() }
         session.restoredView = restored.view
         session.open()
-        let shelf = Shelf(session: session, policy: policy, screen: screen, loop: loop, logger: logger)
+        let shelf = Shelf(session: session, policy: policy, screen: screen, frame: frame, loop: loop, logger: logger)
         teardown.push { shelf.close() }
         let transitions = TransitionPlayer(logger: logger)
         let home = Home(
-            shelf: shelf, current: session.current, policy: policy, transitions: transitions, loop: loop,
-            logger: logger)
+            shelf: shelf, current: session.current, policy: policy, transitions: transitions, frame: frame,
+            loop: loop, logger: logger)
         teardown.push { home.close() }
         do {
             display = try Display(
@@ -181,19 +184,20 @@ public final class KioskApp {
             throw failing(.wayland(error))
         }
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
-        let chrome = Chrome(loop: loop, policy: policy, screen: screen, logger: logger)
+        let chrome = Chrome(loop: loop, frame: frame, policy: policy, screen: screen, logger: logger)
         teardown.push { chrome.close() }
         let navigation = Navigation(
-            loop: loop, current: session.current, screen: screen, chrome: chrome, logger: logger)
+            loop: loop, frame: frame, current: session.current, screen: screen, chrome: chrome, logger: logger)
         teardown.push { navigation.close() }
         let selectedText = SelectedText(
-            current: session.current, policy: policy, chrome: chrome, display: display, logger: logger)
+            current: session.current, policy: policy, chrome: chrome, display: display, frame: frame, logger: logger)
         let annotations = Annotations(
-            session: session, policy: policy, screen: screen, chrome: chrome, logger: logger)
+            session: session, policy: policy, screen: screen, chrome: chrome, frame: frame, logger: logger)
         teardown.push { annotations.close() }
         let dumper = policy.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
         let presenter = FramePresenter(
-            display: display, loop: loop, session: session, policy: policy, screen: screen, chrome: chrome,
+            display: display, loop: loop, frame: frame, session: session, policy: policy, screen: screen,
+            chrome: chrome,
             navigation: navigation,
             annotations: annotations, shelf: home.shelf, transitions: transitions, selectedText: selectedText,
             dumper: dumper, logger: logger)
@@ -204,10 +208,11 @@ public final class KioskApp {
         teardown.push { mirror.close() }
         let input = InputRouter(
             loop: loop, current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
-            shelf: home.shelf, selectedText: selectedText, logger: logger)
+            shelf: home.shelf, selectedText: selectedText, frame: frame, logger: logger)
         teardown.push { input.close() }
         let idle = IdleReset(
-            loop: loop, current: session.current, policy: policy, chrome: chrome, input: input, logger: logger)
+            loop: loop, frame: frame, current: session.current, policy: policy, chrome: chrome, input: input,
+            logger: logger)
         teardown.push { idle.cancel() }
         let operations: Operations
         do {
@@ -225,16 +230,10 @@ public final class KioskApp {
             configureInteractions?(controller)
         }
         chrome.isVisible = policy.chrome == .always
-        session.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
-        chrome.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
-        annotations.connect(chrome: chrome, navigation: navigation, presenter: presenter)
-        navigation.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
-        input.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
-        selectedText.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
+        annotations.connect(chrome: chrome, navigation: navigation)
         navigation.partsAbove.append { [unowned selectedText] in selectedText.part(at: $0) }
         home.connect(
-            current: session.current, reloader: reloader, chrome: chrome, input: input, idle: idle, presenter: presenter
-        )
+            current: session.current, reloader: reloader, chrome: chrome, input: input, idle: idle)
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
         presenter.onCommit = { [unowned operations] in operations.frameCommitted(latency: $0) }
         display.onInput = { [unowned input, unowned operations] event in

@@ -21,7 +21,7 @@ final class Chrome {
 
     /// The title bar and page scrubber are shown.
     var isVisible = false {
-        didSet { if isVisible != oldValue { onChange?() } }
+        didSet { if isVisible != oldValue { frame.request() } }
     }
     /// The page number or label typed so far (Enter goes to that page).
     private(set) var pageEntry = ""
@@ -38,13 +38,14 @@ final class Chrome {
     var hasBack: Bool { policy.hasShelf }
     /// Called when the back button (or Escape) asks for the shelf.
     var onBack: (() -> Void)?
-    /// Called when what the chrome shows changed.
-    var onChange: (() -> Void)?
+    /// Asked for when what the chrome shows changed.
+    let frame: FrameRequest
     /// Called by `reset()`: what hangs off the chrome (the navigation overlays) closes too.
     var onReset: (() -> Void)?
 
-    init(loop: EventLoop, policy: PolicyInForce, screen: Screen, logger: Logger) {
+    init(loop: EventLoop, frame: FrameRequest, policy: PolicyInForce, screen: Screen, logger: Logger) {
         self.loop = loop
+        self.frame = frame
         self.policy = policy
         self.screen = screen
         self.logger = logger
@@ -59,7 +60,7 @@ final class Chrome {
         pageEntry = ""
         scrubbingTouch = nil
         onReset?()
-        onChange?()
+        frame.request()
     }
 
     /// Takes the notice away now.
@@ -68,7 +69,7 @@ final class Chrome {
         noticeTimer?.cancel()
         notice = nil
         qrCode = nil
-        onChange?()
+        frame.request()
     }
 
     /// Stops the notice's timer (shutdown).
@@ -111,9 +112,9 @@ final class Chrome {
         noticeTimer = loop.schedule(after: seconds) { [unowned self] in
             notice = nil
             self.qrCode = nil
-            onChange?()
+            frame.request()
         }
-        onChange?()
+        frame.request()
     }
 
     // MARK: Input
@@ -122,7 +123,7 @@ final class Chrome {
     func handle(_ event: InputEvent, reader: Reader) -> Bool {
         let handled =
             handleBack(event) || handleScrubber(event, reader: reader) || handlePageEntry(event, reader: reader)
-        if handled { onChange?() }
+        if handled { frame.request() }
         return handled
     }
 

@@ -83,15 +83,16 @@ final class DocumentSession {
     /// Where to start instead of the start page: the view saved before a restart
     /// (`ViewStateStore`), restored once the document is open and the window has its size.
     var restoredView: ViewState?
-    /// Called when something on screen may have changed (a tile arrived, the document opened).
-    var onChange: (() -> Void)?
+    /// Asked for when something on screen may have changed (a tile arrived, the document opened).
+    let frame: FrameRequest
 
     /// - Parameter documentPath: the first document shown.
     init(
         policy: PolicyInForce, documentPath: String, backend: DocumentBackend, reloader: DocumentReloader,
-        screen: Screen, loop: EventLoop, logger: Logger
+        screen: Screen, frame: FrameRequest, loop: EventLoop, logger: Logger
     ) {
         self.policy = policy
+        self.frame = frame
         self.documentPath = documentPath
         password = policy.password
         self.backend = backend
@@ -129,7 +130,7 @@ final class DocumentSession {
                 reader.view.setConfiguration(layout)
             }
         }
-        onChange?()
+        frame.request()
     }
 
     // MARK: Another document
@@ -168,7 +169,7 @@ final class DocumentSession {
     func open() {
         loadingTimer = loop.schedule(after: 0.3) { [unowned self] in
             isFirstFrameLate = true
-            onChange?()
+            frame.request()
         }
         let path = documentPath
         let startPage = restoredView?.pageIndex ?? policy.startPage
@@ -235,7 +236,7 @@ final class DocumentSession {
             phase = .failed(.document(error))
             logger.error("\(error)")
         }
-        onChange?()
+        frame.request()
     }
 
     /// The real page count and page sizes, after the page tree was walked (nil: cancelled).
@@ -252,7 +253,7 @@ final class DocumentSession {
         logger.info(
             "read the sizes of \(sizes.pageCount) pages in \(sizes.milliseconds) ms (\(sizes.updates.count) differ from page 1)\(sizes.failures > 0 ? " (\(sizes.failures) damaged pages keep estimated sizes)" : "")"
         )
-        onChange?()
+        frame.request()
     }
 
     /// Text blocks and links per page (PDF user space), for smart zoom and links, read for
@@ -260,7 +261,7 @@ final class DocumentSession {
     private func pageTextRead(_ texts: [Int: PageText], for reader: Reader?) {
         guard let reader, reader === self.reader else { return }
         reader.keepPageText(texts, near: reader.view.dominantPage())
-        onChange?()
+        frame.request()
     }
 
     private func opened(_ pdf: ShownDocument, firstPage: PageInfo) {
@@ -298,7 +299,7 @@ final class DocumentSession {
             backend.release(old.document)
         }
         install(reader)
-        onChange?()
+        frame.request()
     }
 
     private func install(_ reader: Reader) {
@@ -310,7 +311,7 @@ final class DocumentSession {
         tilesWatch = loop.watch(reader.scheduler.wakeDescriptor) { [unowned self] in
             let count = reader.collectTiles()
             logger.trace("\(count) tiles arrived at \(elapsedMilliseconds) ms")
-            onChange?()
+            frame.request()
         }
         current.reader = reader
     }

@@ -7,12 +7,14 @@ import Logging
 /// Frames on the compositor's clock: the fullscreen window, its shm buffers, the Pixman frame
 /// compositor and the frame dump.
 ///
-/// Anything that changes what is on screen calls `setNeedsFrame()`, which only sets a flag;
-/// a frame is drawn at the end of a loop iteration when no frame callback is outstanding
-/// (the callback's arrival ends an iteration too). Drawing plans the tiles, builds the scene
-/// (a pure function of state: `ReaderScene`), and commits only what changed.
+/// Anything that changes what is on screen asks for a frame (`FrameRequest.request()`), which
+/// only records it; a frame is drawn at the end of a loop iteration when no frame callback is
+/// outstanding (the callback's arrival ends an iteration too). Drawing plans the tiles, builds
+/// the scene (a pure function of state: `ReaderScene`), and commits only what changed.
 final class FramePresenter {
     let loop: EventLoop
+    /// The request for the next frame, which every part that changes the screen sets.
+    let frame: FrameRequest
     let session: DocumentSession
     /// The policy in force.
     let policy: PolicyInForce
@@ -29,7 +31,6 @@ final class FramePresenter {
     private let dumper: FrameDumper?
     private let logger: Logger
 
-    private var needsFrame = true
     /// A retry for an animation frame that had nothing new to show.
     private var animationTimer: EventLoop.Timer?
     private var committedSize: (width: Int, height: Int)?
@@ -50,21 +51,20 @@ final class FramePresenter {
     /// Called after each commit (systemd hears READY=1 after the first) with the seconds since
     /// the change it shows was asked for (the metrics' frame latency).
     var onCommit: ((_ latency: Double) -> Void)?
-    /// When the frame waiting to be drawn was first asked for (nil: none is).
-    private var neededSince: Double?
     /// The buffer of the last committed frame: what the screen shows (for a screenshot). Weak:
     /// the pool destroys a buffer of a size no longer wanted.
     private(set) weak var lastCommitted: ShmBuffer?
 
     init(
-        display: Display, loop: EventLoop, session: DocumentSession, policy: PolicyInForce, screen: Screen,
-        chrome: Chrome, navigation: Navigation,
-        annotations: Annotations, shelf: Shelf, transitions: TransitionPlayer, selectedText: SelectedText,
+        display: Display, loop: EventLoop, frame: FrameRequest, session: DocumentSession, policy: PolicyInForce,
+        screen: Screen, chrome: Chrome, navigation: Navigation, annotations: Annotations, shelf: Shelf,
+        transitions: TransitionPlayer, selectedText: SelectedText,
         dumper: FrameDumper?, logger: Logger
     ) {
         self.annotations = annotations
         self.selectedText = selectedText
         self.loop = loop
+        self.frame = frame
         self.session = session
         self.policy = policy
         self.chrome = chrome
@@ -79,7 +79,7 @@ final class FramePresenter {
         window.onConfigure = { [unowned self] width, height in
             logger.trace("configured \(width)x\(height) at \(session.elapsedMilliseconds) ms")
             screen.resize(to: Size(width: Double(width), height: Double(height)))
-            setNeedsFrame()
+            frame.request()
         }
         window.onClose = { [logger] in logger.info("the compositor asked to close the window; a kiosk stays open") }
         // The window moved to a denser screen (or the screen's scale changed): the same layout,
@@ -87,7 +87,7 @@ final class FramePresenter {
         screen.scale = window.scale
         window.onScaleChange = { [unowned self, unowned screen] in
             screen.scale = window.scale
-            setNeedsFrame()
+            frame.request()
         }
     }
 
@@ -102,24 +102,19 @@ final class FramePresenter {
     /// The size the compositor last asked for (larger than `windowSize` when it was too big).
     var requestedWindowSize: (width: Int, height: Int)? { window.requestedSize }
 
-    /// Asks for a frame at the next opportunity.
-    func setNeedsFrame() {
-        needsFrame = true
-        if neededSince == nil { neededSince = loop.clock.now }
-    }
-
     /// Whether a frame is still to be drawn (or an animation to be played out).
     var isPending: Bool {
-        needsFrame || (session.reader?.view.isAnimating ?? false) || transitions.isActive || navigation.isAnimating
+        frame.isRequested || (session.reader?.view.isAnimating ?? false) || transitions.isActive
+            || navigation.isAnimating
     }
 
     /// Draws a frame if one is needed and the compositor is ready for it (loop idle handler).
     func drawIfNeeded() {
-        guard needsFrame, !window.isWaitingForFrame, let size = window.size else {
+        guard frame.isRequested, !window.isWaitingForFrame, let size = window.size else {
             prefaultFirstBuffer()
             return
         }
-        needsFrame = false
+        frame.take()
         draw(size: size, scale: window.scale)
         prefaultFirstBuffer()
     }
@@ -161,22 +156,21 @@ final class FramePresenter {
         guard frameCompositor.damage(for: scene) != nil else {
             // Nothing new to show: an animation still needs to come back next frame time.
             if animating { scheduleAnimationFrame() }
-            neededSince = nil  // the animation's timer asks again
+            frame.dropped()  // the animation's timer asks again
             return
         }
         let commit = window.commit(scene, drawnBy: frameCompositor, from: pool, logger: logger)
         guard let buffer = commit.buffer else {
-            if commit.allBusy { needsFrame = true }  // a release wakes the loop
+            if commit.allBusy { frame.request() }  // a release wakes the loop
             return
         }
         transitions.committed(scene)
         banner = scene.banner
         frameCount += 1
         lastCommitted = buffer
-        let latency = neededSince.map { loop.clock.now - $0 } ?? 0
-        needsFrame = animating
+        let latency = frame.shown()
         // An animation's next frame is asked for by this one.
-        neededSince = animating ? loop.clock.now : nil
+        if animating { frame.request() }
         pagesOnScreen = (shelf.isShown ? [] : scene.pages).map { item in
             KioskStatus.PageOnScreen(
                 page: item.page, frame: item.frame, visible: item.frame.intersection(item.clip),
@@ -231,7 +225,7 @@ final class FramePresenter {
         guard animationTimer?.isScheduled != true else { return }
         animationTimer = loop.schedule(after: 1.0 / 240) { [unowned self] in
             animationTimer = nil
-            setNeedsFrame()
+            frame.request()
         }
     }
 

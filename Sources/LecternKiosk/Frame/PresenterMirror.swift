@@ -93,7 +93,7 @@ private final class MirrorScreen {
     private var tilesWatch: EventLoop.Watch?
     private var followedState: ViewState?
     private var followedPageCount = 0
-    private var needsFrame = true
+    private let frame: FrameRequest
     private(set) var frameCount = 0
     private(set) var shownPage: Int?
 
@@ -101,16 +101,17 @@ private final class MirrorScreen {
         self.outputName = outputName
         self.loop = loop
         self.logger = logger
+        frame = FrameRequest(clock: loop.clock)
         window = XdgToplevel(
             display: display, title: "Lectern mirror", appID: "lectern-mirror", logger: logger, fullscreenOn: output,
             receivesInput: false)
         pool = display.makeBufferPool()
         compositor = FrameCompositor(logger: logger)
-        window.onConfigure = { [unowned self] _, _ in needsFrame = true }
-        window.onScaleChange = { [unowned self] in needsFrame = true }
+        window.onConfigure = { [unowned self] _, _ in frame.request() }
+        window.onScaleChange = { [unowned self] in frame.request() }
     }
 
-    var isBusy: Bool { (needsFrame && window.isConfigured) || (mirror?.scheduler.isBusy ?? false) }
+    var isBusy: Bool { (frame.isRequested && window.isConfigured) || (mirror?.scheduler.isBusy ?? false) }
 
     func update(following reader: Reader?) {
         guard let size = window.size else { return }
@@ -132,11 +133,11 @@ private final class MirrorScreen {
             if state != followedState {
                 followedState = state
                 try? mirror.view.restore(state)
-                needsFrame = true
+                frame.request()
             }
         }
-        guard needsFrame, !window.isWaitingForFrame else { return }
-        needsFrame = false
+        guard frame.isRequested, !window.isWaitingForFrame else { return }
+        frame.take()
         draw(size: size)
     }
 
@@ -148,14 +149,14 @@ private final class MirrorScreen {
         mirror = nil
         followed = reader
         followedState = nil
-        needsFrame = true
+        frame.request()
         guard let reader else { return }
         do {
             let mirror = try Reader(
                 document: reader.document, pages: reader.view.pages, configuration: reader.view.configuration,
                 viewport: size, budget: .automatic)
             tilesWatch = loop.watch(mirror.scheduler.wakeDescriptor) { [unowned self] in
-                if mirror.collectTiles() > 0 { needsFrame = true }
+                if mirror.collectTiles() > 0 { frame.request() }
             }
             self.mirror = mirror
             followedPageCount = reader.view.pages.count
@@ -174,10 +175,13 @@ private final class MirrorScreen {
             scene.pages = plan.pages
             shownPage = plan.pages.isEmpty ? nil : mirror.view.dominantPage()
         }
-        guard compositor.damage(for: scene) != nil else { return }
+        guard compositor.damage(for: scene) != nil else { return frame.dropped() }
         let commit = window.commit(scene, drawnBy: compositor, from: pool, logger: logger)
-        if commit.allBusy { needsFrame = true }  // a release wakes the loop
-        if commit.buffer != nil { frameCount += 1 }
+        if commit.allBusy { frame.request() }  // a release wakes the loop
+        if commit.buffer != nil {
+            _ = frame.shown()
+            frameCount += 1
+        }
     }
 
     func close() {

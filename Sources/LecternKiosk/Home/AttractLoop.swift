@@ -41,16 +41,17 @@ final class AttractLoop {
     private var waitingFor: Int?
     /// Pages turn by themselves.
     private(set) var isRunning = false
-    /// Called when the page on screen changed.
-    var onChange: (() -> Void)?
+    /// Asked for when the page on screen changed.
+    let frame: FrameRequest
     /// Advances made since the app started (for tests and logs).
     private(set) var advances = 0
 
     init(
-        current: CurrentReader, policy: PolicyInForce, transitions: TransitionPlayer, loop: EventLoop,
-        logger: Logger
+        current: CurrentReader, policy: PolicyInForce, transitions: TransitionPlayer, frame: FrameRequest,
+        loop: EventLoop, logger: Logger
     ) {
         self.current = current
+        self.frame = frame
         self.policy = policy
         self.transitions = transitions
         self.loop = loop
@@ -152,6 +153,6 @@ final class AttractLoop {
             timer = nil
             advanceWhenRead(next(after: page))
         }
-        onChange?()
+        frame.request()
     }
 }

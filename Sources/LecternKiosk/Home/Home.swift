@@ -15,18 +15,17 @@ final class Home {
 
     /// - Parameter shelf: the shelf, built with the document (its covers start reading at once).
     init(
-        shelf: Shelf, current: CurrentReader, policy: PolicyInForce, transitions: TransitionPlayer, loop: EventLoop,
-        logger: Logger
+        shelf: Shelf, current: CurrentReader, policy: PolicyInForce, transitions: TransitionPlayer,
+        frame: FrameRequest, loop: EventLoop, logger: Logger
     ) {
         self.shelf = shelf
         attract = AttractLoop(
-            current: current, policy: policy, transitions: transitions, loop: loop, logger: logger)
+            current: current, policy: policy, transitions: transitions, frame: frame, loop: loop, logger: logger)
     }
 
     /// Wires the shelf and the attract loop to the rest of the app.
     func connect(
-        current: CurrentReader, reloader: DocumentReloader, chrome: Chrome, input: InputRouter, idle: IdleReset,
-        presenter: FramePresenter
+        current: CurrentReader, reloader: DocumentReloader, chrome: Chrome, input: InputRouter, idle: IdleReset
     ) {
         current.onOpen = { [unowned input, unowned shelf] _ in
             input.resetInteractions()
@@ -37,9 +36,6 @@ final class Home {
             chrome.reset()
             shelf.show()
         }
-        shelf.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
-        attract.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
-        idle.onChange = { [unowned presenter] in presenter.setNeedsFrame() }
         // A touch, click, key or wheel while pages turn by themselves stops them and goes home,
         // and does nothing else; a pointer that only moves does not stop them.
         input.onActivity = { [unowned idle, unowned attract] isPress in

@@ -30,14 +30,15 @@ final class IdleReset {
     private(set) var resets = 0
     /// Called after the reset (the attract loop may start its wait).
     var onReset: (() -> Void)?
-    /// Called when what is on screen changed (the start page, zoomed out).
-    var onChange: (() -> Void)?
+    /// Asked for when what is on screen changed (the start page, zoomed out).
+    let frame: FrameRequest
 
     init(
-        loop: EventLoop, current: CurrentReader, policy: PolicyInForce, chrome: Chrome, input: InputRouter,
-        logger: Logger
+        loop: EventLoop, frame: FrameRequest, current: CurrentReader, policy: PolicyInForce, chrome: Chrome,
+        input: InputRouter, logger: Logger
     ) {
         self.loop = loop
+        self.frame = frame
         self.current = current
         self.policy = policy
         self.chrome = chrome
@@ -137,6 +138,6 @@ final class IdleReset {
             reader.view.stopAnimations()
             try? reader.view.goToPage(min(policy.startPage, reader.view.pages.count - 1))
         }
-        onChange?()
+        frame.request()
     }
 }

@@ -53,16 +53,18 @@ final class Shelf {
     /// whether it moved far enough to scroll rather than tap.
     private var press: (id: Int, start: Point, scroll: Int, moved: Bool)?
     private var pointer = Point.zero
-    /// Called when what the shelf shows changed.
-    var onChange: (() -> Void)?
+    /// Asked for when what the shelf shows changed.
+    let frame: FrameRequest
 
     /// How far a finger moves before a touch scrolls the shelf instead of opening a cover.
     static let slop = 16.0
 
     init(
-        session: DocumentSession, policy: PolicyInForce, screen: Screen, loop: EventLoop, logger: Logger
+        session: DocumentSession, policy: PolicyInForce, screen: Screen, frame: FrameRequest, loop: EventLoop,
+        logger: Logger
     ) {
         self.session = session
+        self.frame = frame
         self.policy = policy
         self.screen = screen
         self.loop = loop
@@ -88,7 +90,7 @@ final class Shelf {
         isShown = !paths.isEmpty
         scroll = 0
         opening = nil
-        onChange?()
+        frame.request()
     }
 
     /// Comes back to the shelf (scrolled to the top after an idle reset).
@@ -97,7 +99,7 @@ final class Shelf {
         isShown = true
         if scrolledToTop { scroll = 0 }
         press = nil
-        onChange?()
+        frame.request()
     }
 
     /// The document opened: the shelf gives way to it if it was opened from here.
@@ -106,7 +108,7 @@ final class Shelf {
         opening = nil
         previousPath = nil
         isShown = false
-        onChange?()
+        frame.request()
     }
 
     /// The document asked for could not be shown: its cover says so from now on.
@@ -115,7 +117,7 @@ final class Shelf {
         opening = nil
         entries[index].failure = reason
         if let previousPath { session.keepShowing(previousPath) }
-        onChange?()
+        frame.request()
     }
 
     /// Opens document `index`: at once when it is the one open, else on the reloader's worker
@@ -131,7 +133,7 @@ final class Shelf {
             reader.view.stopAnimations()
             try? reader.view.goToPage(min(policy.startPage, reader.view.pages.count - 1))
             isShown = false
-            onChange?()
+            frame.request()
             return
         }
         previousPath = session.reader == nil ? nil : session.documentPath
@@ -178,7 +180,7 @@ final class Shelf {
         entry.failure = result.failure
         if let failure = result.failure { logger.error("shelf: \(failure)") }
         entries[result.index] = entry
-        onChange?()
+        frame.request()
     }
 
     // MARK: What the shelf shows
@@ -252,7 +254,7 @@ final class Shelf {
             release()
         case .scroll(let delta, _):
             scroll += Int(delta.y.rounded())
-            onChange?()
+            frame.request()
         default:
             break
         }
@@ -266,7 +268,7 @@ final class Shelf {
         press.moved = true
         self.press = press
         scroll = press.scroll - Int(dy.rounded())
-        onChange?()
+        frame.request()
     }
 
     private func release() {

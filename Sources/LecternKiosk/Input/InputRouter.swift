@@ -40,13 +40,14 @@ final class InputRouter {
     /// Where the pointer is over the window (nil: not over it), so that a new controller knows
     /// it: a compositor sends no motion for a pointer that stays where it is.
     private var pointerLocation: Point?
-    /// Called after an event was handled (something on screen may have changed).
-    var onChange: (() -> Void)?
+    /// Asked for after an event was handled (something on screen may have changed).
+    let frame: FrameRequest
 
     init(
         loop: EventLoop, current: CurrentReader, chrome: Chrome, navigation: Navigation, annotations: Annotations,
-        shelf: Shelf, selectedText: SelectedText, logger: Logger
+        shelf: Shelf, selectedText: SelectedText, frame: FrameRequest, logger: Logger
     ) {
+        self.frame = frame
         self.annotations = annotations
         self.selectedText = selectedText
         self.loop = loop
@@ -98,7 +99,7 @@ final class InputRouter {
         default: break
         }
         var dismissed = onActivity?(event.startsAction) ?? false
-        defer { onChange?() }
+        defer { frame.request() }
         if chrome.qrCode != nil, event.isPress {
             chrome.clearNotice()
             dismissed = true
@@ -171,7 +172,7 @@ final class InputRouter {
             gestureTimer = nil
             _ = interactions?.tick(now: loop.clock.now)
             scheduleGestureDeadline()
-            onChange?()
+            frame.request()
         }
     }
 }

@@ -30,14 +30,13 @@ final class Navigation {
     private var titleButtons: [(label: String, action: (Reader) -> Void)] = []
     /// The pages of the thumbnails the last frame laid out (before clipping).
     private var thumbnailPages: [Int] = []
-    /// Called when what the overlays show changed outside input (search results, outline read).
-    var onChange: (() -> Void)?
     /// Overlays above these that take touches and clicks first, in order (the annotation bar
     /// and its keyboard, the selection's QR-code button).
     var partsAbove: [(Point) -> (any NavigationPart)?] = []
 
     init(
-        loop: EventLoop, current: CurrentReader, screen: Screen, chrome: Chrome, logger: Logger
+        loop: EventLoop, frame: FrameRequest, current: CurrentReader, screen: Screen, chrome: Chrome,
+        logger: Logger
     ) {
         self.loop = loop
         self.current = current
@@ -46,13 +45,11 @@ final class Navigation {
         self.logger = logger
         bar = ThumbnailBar(screen: screen)
         grid = ThumbnailGrid(screen: screen)
-        outline = OutlinePanel(loop: loop, screen: screen, logger: logger)
-        search = Search(loop: loop, current: current, screen: screen, logger: logger)
-        search.onChange = { [unowned self] in onChange?() }
+        outline = OutlinePanel(loop: loop, frame: frame, screen: screen, logger: logger)
+        search = Search(loop: loop, frame: frame, current: current, screen: screen, logger: logger)
         search.coveredBottom = { [unowned self] width, height in
             showsBar ? height - Scene.ThumbnailBar.box(width: width, height: height).y : 0
         }
-        outline.onChange = { [unowned self] in onChange?() }
     }
 
     /// Back to nothing open (the idle reset).

@@ -23,11 +23,12 @@ final class OutlinePanel: ScrollingPanel {
     private var expanded: Set<Int> = []
     /// The entries shown, in order (follows `expanded`).
     private var visible: [Int] = []
-    /// Called when the outline arrived.
-    var onChange: (() -> Void)?
+    /// Asked for when the outline arrived.
+    let frame: FrameRequest
 
-    init(loop: EventLoop, screen: Screen, logger: Logger) {
+    init(loop: EventLoop, frame: FrameRequest, screen: Screen, logger: Logger) {
         self.loop = loop
+        self.frame = frame
         self.screen = screen
         self.logger = logger
         worker = BackgroundWork(label: "lectern.outline", qos: .userInitiated, loop: loop)
@@ -74,7 +75,7 @@ final class OutlinePanel: ScrollingPanel {
         expanded = Set(entries.indices.filter { entries[$0].isOpen })
         visible = tree.visibleEntries(expanded: expanded)
         if !entries.isEmpty { logger.info("the outline has \(entries.count) entries") }
-        onChange?()
+        frame.request()
     }
 
     /// Opens or closes the panel.

@@ -35,8 +35,8 @@ final class Search {
     /// Where the reader was before a hit moved the view, and where the last hit left it: a
     /// query that stops matching goes back there, unless the visitor moved on since.
     private var origin: (before: ViewState, shown: ViewState)?
-    /// Called when results arrived.
-    var onChange: (() -> Void)?
+    /// Asked for when results arrived.
+    let frame: FrameRequest
     /// How many pixels at the bottom of a `width` × `height` screen the thumbnail bar and the
     /// chrome cover (set by `Navigation`): a hit is brought into view above them.
     var coveredBottom: (_ width: Int, _ height: Int) -> Int = { _, _ in 0 }
@@ -51,8 +51,9 @@ final class Search {
     /// How many pages a job searches before it reports.
     static let chunk = 32
 
-    init(loop: EventLoop, current: CurrentReader, screen: Screen, logger: Logger) {
+    init(loop: EventLoop, frame: FrameRequest, current: CurrentReader, screen: Screen, logger: Logger) {
         self.loop = loop
+        self.frame = frame
         self.current = current
         self.screen = screen
         self.logger = logger
@@ -187,7 +188,7 @@ final class Search {
             logger.debug("search done: \(results.count) hits on \(results.pages.count) pages")
             if results.count == 0 { goBack() }
         }
-        onChange?()
+        frame.request()
     }
 
     /// Makes `position` the current hit and brings it on screen: its page, then, where the page
@@ -238,7 +239,7 @@ final class Search {
         guard reader.view.viewState() == origin.shown else { return }
         reader.view.stopAnimations()
         try? reader.view.restore(origin.before)
-        onChange?()
+        frame.request()
     }
 
     func next(reader: Reader) { results.next().map { show($0, reader: reader) } }

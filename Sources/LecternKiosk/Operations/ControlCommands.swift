@@ -126,7 +126,7 @@ final class ControlCommands {
             return .failure("cannot go to page \(page): \(error)")
         }
         idle.restart()
-        session.onChange?()
+        presenter.frame.request()
         return ControlReply(ok: true, status: status)
     }
 
