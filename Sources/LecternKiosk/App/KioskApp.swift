@@ -136,6 +136,8 @@ public final class KioskApp {
         // The request for the next frame, which every part that changes the screen sets and the
         // frame presenter takes when it draws (foot's render_refresh).
         let frame = FrameRequest(clock: loop.clock)
+        // Where the pointer is: the input router follows every event, the parts read it.
+        let pointer = Pointer()
         func failing<T>(_ error: T) -> T {
             teardown.run()
             return error
@@ -170,7 +172,9 @@ public final class KioskApp {
         teardown.push { session.close() }
         session.restoredView = restored.view
         session.open()
-        let shelf = Shelf(session: session, policy: policy, screen: screen, frame: frame, loop: loop, logger: logger)
+        let shelf = Shelf(
+            session: session, policy: policy, screen: screen, frame: frame, pointer: pointer, loop: loop, logger: logger
+        )
         teardown.push { shelf.close() }
         let transitions = TransitionPlayer(logger: logger)
         let home = Home(
@@ -184,10 +188,11 @@ public final class KioskApp {
             throw failing(.wayland(error))
         }
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
-        let chrome = Chrome(loop: loop, frame: frame, policy: policy, screen: screen, logger: logger)
+        let chrome = Chrome(loop: loop, frame: frame, pointer: pointer, policy: policy, screen: screen, logger: logger)
         teardown.push { chrome.close() }
         let navigation = Navigation(
-            loop: loop, frame: frame, current: session.current, screen: screen, chrome: chrome, logger: logger)
+            loop: loop, frame: frame, pointer: pointer, current: session.current, screen: screen, chrome: chrome,
+            logger: logger)
         teardown.push { navigation.close() }
         let selectedText = SelectedText(
             current: session.current, policy: policy, chrome: chrome, display: display, frame: frame, logger: logger)
@@ -208,7 +213,8 @@ public final class KioskApp {
         teardown.push { mirror.close() }
         let input = InputRouter(
             loop: loop, current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
-            shelf: home.shelf, selectedText: selectedText, frame: frame, logger: logger)
+            shelf: home.shelf, selectedText: selectedText, pointer: pointer, frame: frame,
+            logger: logger)
         teardown.push { input.close() }
         let idle = IdleReset(
             loop: loop, frame: frame, current: session.current, policy: policy, chrome: chrome, input: input,

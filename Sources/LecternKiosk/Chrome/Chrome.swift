@@ -31,7 +31,8 @@ final class Chrome {
     private(set) var qrCode: QRCode?
     /// The touch (or -1: the pointer) dragging the page scrubber.
     private(set) var scrubbingTouch: Int?
-    private var pointerLocation: Point?
+    /// Where the pointer is (`InputRouter` keeps it).
+    let pointer: Pointer
     /// The touch (or -1: the pointer) pressing the back button: its events end here.
     private var backTouch: Int?
     /// Whether the title bar has a button back to the shelf (set when the policy has one).
@@ -43,8 +44,11 @@ final class Chrome {
     /// Called by `reset()`: what hangs off the chrome (the navigation overlays) closes too.
     var onReset: (() -> Void)?
 
-    init(loop: EventLoop, frame: FrameRequest, policy: PolicyInForce, screen: Screen, logger: Logger) {
+    init(
+        loop: EventLoop, frame: FrameRequest, pointer: Pointer, policy: PolicyInForce, screen: Screen, logger: Logger
+    ) {
         self.loop = loop
+        self.pointer = pointer
         self.frame = frame
         self.policy = policy
         self.screen = screen
@@ -150,7 +154,7 @@ final class Chrome {
         case .touchDown(let id, let location) where onButton(location):
             backTouch = id
             return true
-        case .pointerButton(.left, true) where onButton(pointerLocation):
+        case .pointerButton(.left, true) where onButton(pointer.location):
             backTouch = -1
             return true
         case .touchMotion(let id, _) where id == backTouch:
@@ -191,9 +195,11 @@ final class Chrome {
             scrubbingTouch = nil
             return false
         case .pointerButton(.left, let pressed):
-            if pressed, let scrubber = scrubber(), let pointer = pointerLocation, pointer.y >= Double(scrubber.bar.y) {
+            if pressed, let scrubber = scrubber(), let location = pointer.location,
+                location.y >= Double(scrubber.bar.y)
+            {
                 scrubbingTouch = -1
-                scrub(to: pointer, reader: reader)
+                scrub(to: location, reader: reader)
                 return true
             }
             if !pressed, scrubbingTouch == -1 {
@@ -202,14 +208,12 @@ final class Chrome {
             }
             return false
         case .pointerEnter(let location), .pointerMotion(let location):
-            pointerLocation = location
             if scrubbingTouch == -1 {
                 scrub(to: location, reader: reader)
                 return true
             }
             return false
         case .pointerLeave:
-            pointerLocation = nil
             if scrubbingTouch == -1 { scrubbingTouch = nil }
             return false
         default:

@@ -52,7 +52,8 @@ final class Shelf {
     /// A touch or the pointer (-1) on the shelf: where it went down, the scroll then, and
     /// whether it moved far enough to scroll rather than tap.
     private var press: (id: Int, start: Point, scroll: Int, moved: Bool)?
-    private var pointer = Point.zero
+    /// Where the pointer is (`InputRouter` keeps it).
+    let pointer: Pointer
     /// Asked for when what the shelf shows changed.
     let frame: FrameRequest
 
@@ -60,9 +61,10 @@ final class Shelf {
     static let slop = 16.0
 
     init(
-        session: DocumentSession, policy: PolicyInForce, screen: Screen, frame: FrameRequest, loop: EventLoop,
-        logger: Logger
+        session: DocumentSession, policy: PolicyInForce, screen: Screen, frame: FrameRequest, pointer: Pointer,
+        loop: EventLoop, logger: Logger
     ) {
+        self.pointer = pointer
         self.session = session
         self.frame = frame
         self.policy = policy
@@ -246,10 +248,9 @@ final class Shelf {
         case .touchCancel:
             press = nil
         case .pointerEnter(let location), .pointerMotion(let location):
-            pointer = location
             if press?.id == -1 { drag(to: location) }
         case .pointerButton(.left, true) where press == nil:
-            press = (-1, pointer, scroll, false)
+            press = (-1, pointer.location ?? .zero, scroll, false)
         case .pointerButton(.left, false) where press?.id == -1:
             release()
         case .scroll(let delta, _):

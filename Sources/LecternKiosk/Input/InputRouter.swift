@@ -37,16 +37,17 @@ final class InputRouter {
     /// they end (a visitor touching "to stay" must not turn a page as well).
     private var absorbedTouches: Set<Int> = []
     private var absorbsButton = false
-    /// Where the pointer is over the window (nil: not over it), so that a new controller knows
-    /// it: a compositor sends no motion for a pointer that stays where it is.
-    private var pointerLocation: Point?
+    /// Where the pointer is (a new controller is told: no motion comes for a pointer that stays
+    /// where it is); every event updates it before it is routed.
+    let pointer: Pointer
     /// Asked for after an event was handled (something on screen may have changed).
     let frame: FrameRequest
 
     init(
         loop: EventLoop, current: CurrentReader, chrome: Chrome, navigation: Navigation, annotations: Annotations,
-        shelf: Shelf, selectedText: SelectedText, frame: FrameRequest, logger: Logger
+        shelf: Shelf, selectedText: SelectedText, pointer: Pointer, frame: FrameRequest, logger: Logger
     ) {
+        self.pointer = pointer
         self.frame = frame
         self.annotations = annotations
         self.selectedText = selectedText
@@ -71,8 +72,8 @@ final class InputRouter {
         self.host = host
         interactions = controller
         configureInteractions?(controller)
-        if let pointerLocation {
-            _ = controller.handle(InputEvent(.pointerEnter(location: pointerLocation), time: loop.clock.now))
+        if let location = pointer.location {
+            _ = controller.handle(InputEvent(.pointerEnter(location: location), time: loop.clock.now))
         }
     }
 
@@ -92,12 +93,7 @@ final class InputRouter {
     func handle(_ raw: InputEvent) {
         var event = raw
         event.time = localTime(ofEventTime: raw.time)
-        switch event.kind {
-        case .pointerEnter(let location), .pointerMotion(let location): pointerLocation = location
-        case .pointerLeave: pointerLocation = nil
-        case .capabilitiesChanged(let devices) where !devices.contains(.pointer): pointerLocation = nil
-        default: break
-        }
+        pointer.track(event)
         var dismissed = onActivity?(event.startsAction) ?? false
         defer { frame.request() }
         if chrome.qrCode != nil, event.isPress {

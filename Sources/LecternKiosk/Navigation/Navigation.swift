@@ -25,7 +25,8 @@ final class Navigation {
     let search: Search
     /// The part each touch (or -1: the pointer's button) went down on.
     private var claims: [Int: any NavigationPart] = [:]
-    private var pointer: Point?
+    /// Where the pointer is (`InputRouter` keeps it).
+    let pointer: Pointer
     private var pinch = PinchToGrid()
     private var titleButtons: [(label: String, action: (Reader) -> Void)] = []
     /// The pages of the thumbnails the last frame laid out (before clipping).
@@ -35,10 +36,11 @@ final class Navigation {
     var partsAbove: [(Point) -> (any NavigationPart)?] = []
 
     init(
-        loop: EventLoop, frame: FrameRequest, current: CurrentReader, screen: Screen, chrome: Chrome,
-        logger: Logger
+        loop: EventLoop, frame: FrameRequest, pointer: Pointer, current: CurrentReader, screen: Screen,
+        chrome: Chrome, logger: Logger
     ) {
         self.loop = loop
+        self.pointer = pointer
         self.current = current
         self.screen = screen
         self.chrome = chrome
@@ -181,23 +183,23 @@ final class Navigation {
             claims = claims.filter { $0.key < 0 }
             return false
         case .pointerEnter(let location), .pointerMotion(let location):
-            pointer = location
             guard let part = claims[-1] else { return false }
             part.touchMoved(-1, to: location, time: event.time, reader: reader)
             return true
         case .pointerLeave:
-            pointer = nil
             claims.removeValue(forKey: -1)?.touchCancelled(-1, reader: reader)
             return false
         case .pointerButton(.left, let pressed):
-            if pressed, let pointer { return begin(-1, at: pointer, time: event.time, reader: reader) }
+            if pressed, let location = pointer.location {
+                return begin(-1, at: location, time: event.time, reader: reader)
+            }
             guard !pressed, let part = claims.removeValue(forKey: -1) else { return false }
             part.touchEnded(-1, time: event.time, reader: reader)
             return true
         case .scroll(let delta, let steps):
             // The wheel belongs to the overlay under the pointer (it scrolls a list, and never
             // turns the pages behind); the pages take it only where no overlay is.
-            guard let pointer, let part = part(at: pointer, reader: reader) else { return false }
+            guard let location = pointer.location, let part = part(at: location, reader: reader) else { return false }
             (part as? ScrollingPart)?.scroll(by: delta, steps: steps)
             return true
         case .key(let key, _):

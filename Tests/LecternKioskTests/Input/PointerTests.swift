@@ -103,4 +103,63 @@ struct PointerTests {
         #expect(lectern.page(atX: 100, y: after + 20) == 2, "no page turn: page 2 is where it scrolled to")
         try lectern.stop()
     }
+
+    /// A left click where the pointer is, without moving it.
+    func clickWhereItIs(_ lectern: KioskHarness) {
+        lectern.compositor.pointerButton(LecternHarness.leftButton, pressed: true)
+        lectern.compositor.pointerFrame()
+        lectern.advanceWithoutSettling(by: 0.04)
+        lectern.compositor.pointerButton(LecternHarness.leftButton, pressed: false)
+        lectern.compositor.pointerFrame()
+    }
+
+    /// A compositor sends no motion for a pointer that stays where it is: every part must know
+    /// where it is, also when the motion went to another (the shelf takes every event while it
+    /// shows, the reader's parts take them while it is gone).
+    @Test("a click lands where the pointer is, though the shelf or the reader took the motion that put it there")
+    func clickWhereThePointerIs() throws {
+        let text = LecternHarness.fixture("text-3pages.pdf")
+        let policy = try PolicyTests.PolicyDirectory("documents = [\"\(colors)\", \"\(text)\"]\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.wait { lectern.status.shelf.count == 2 && lectern.status.shelf.allSatisfy(\.hasCover) })
+        #expect(lectern.settle())
+        let second = lectern.status.shelf[1].box
+        let c = lectern.compositor
+
+        // On the shelf, the pointer comes to rest where the chrome's back button will be.
+        c.pointerEnter(x: 60, y: 30)
+        c.pointerFrame()
+        lectern.pump()
+        lectern.tap(x: Double(second.x + second.width / 2), y: Double(second.y + second.height / 2))
+        #expect(lectern.wait { !lectern.status.isShelfShown })
+        #expect(lectern.settle())
+        #expect(lectern.status.document == .open(pageCount: 3))
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.5)
+        #expect(lectern.status.isUserInterfaceVisible)
+        clickWhereItIs(lectern)
+        #expect(lectern.settle())
+        #expect(lectern.status.isShelfShown, "a click on the back button, where the pointer rests, goes to the shelf")
+
+        // The first document opens; the pointer moves over the reader to where the second cover
+        // is, and stays there while the shelf comes back: a click there opens the second.
+        let first = lectern.status.shelf[0].box
+        lectern.tap(x: Double(first.x + first.width / 2), y: Double(first.y + first.height / 2))
+        #expect(lectern.wait { !lectern.status.isShelfShown })
+        #expect(lectern.settle())
+        #expect(lectern.status.document == .open(pageCount: 8))
+        c.pointerMotion(x: Double(second.x + second.width / 2), y: Double(second.y + second.height / 2))
+        c.pointerFrame()
+        lectern.pump()
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.5)
+        lectern.tap(x: 60, y: 30)
+        #expect(lectern.settle())
+        #expect(lectern.status.isShelfShown)
+        clickWhereItIs(lectern)
+        #expect(lectern.wait { !lectern.status.isShelfShown })
+        #expect(lectern.settle())
+        #expect(lectern.status.document == .open(pageCount: 3), "the cover under the pointer opened")
+        try lectern.stop()
+    }
 }
