@@ -28,7 +28,10 @@ final class Annotations {
         var kind: Kind
     }
 
-    let session: DocumentSession
+    /// The reader on screen (its document's annotations are edited).
+    let current: CurrentReader
+    /// The document on screen, opened again when its edits are dropped.
+    let shown: any DocumentShowing
     /// The policy in force.
     let policy: PolicyInForce
     let screen: Screen
@@ -52,16 +55,17 @@ final class Annotations {
     let frame: FrameRequest
 
     init(
-        session: DocumentSession, policy: PolicyInForce, screen: Screen, chrome: Chrome, frame: FrameRequest,
-        logger: Logger
+        loop: EventLoop, current: CurrentReader, shown: any DocumentShowing, policy: PolicyInForce, screen: Screen,
+        chrome: Chrome, frame: FrameRequest, logger: Logger
     ) {
-        self.session = session
+        self.current = current
+        self.shown = shown
         self.frame = frame
         self.policy = policy
         self.screen = screen
         self.chrome = chrome
         self.logger = logger
-        editor = AnnotationEditor(loop: session.loop, logger: logger)
+        editor = AnnotationEditor(loop: loop, logger: logger)
         keyboard = OnScreenKeyboard(screen: screen)
         keyboard.onKey = { [unowned self] action in
             switch action {
@@ -98,7 +102,7 @@ final class Annotations {
     /// Edits `annotation`: a checkbox or radio button toggles at once, a choice opens its list,
     /// text opens the keyboard with the text it has.
     func edit(_ annotation: AnnotationInfo, onPage page: Int) {
-        guard let document = session.reader?.document else { return }
+        guard let document = current.reader?.document else { return }
         switch annotation.fieldType {
         case .checkbox, .radio:
             editor.apply(.toggle, objectNumber: annotation.objectNumber, page: page, of: document)
@@ -115,7 +119,7 @@ final class Annotations {
 
     /// Moves or resizes `annotation` (a transform's finger lifted).
     func setRect(_ rect: Rect, of annotation: AnnotationInfo, onPage page: Int) {
-        guard let document = session.reader?.document else { return }
+        guard let document = current.reader?.document else { return }
         editor.apply(.rect(rect), objectNumber: annotation.objectNumber, page: page, of: document)
     }
 
@@ -136,7 +140,7 @@ final class Annotations {
 
     /// Picks option `index` of the choice being edited, and closes the list.
     private func choose(_ index: Int) {
-        guard let editing, let document = session.reader?.document, editing.annotation.options.indices.contains(index)
+        guard let editing, let document = current.reader?.document, editing.annotation.options.indices.contains(index)
         else { return }
         self.editing = nil
         editor.apply(
@@ -149,7 +153,7 @@ final class Annotations {
         guard let editing else { return }
         self.editing = nil
         keyboard.release()
-        guard commit, case .typing(let text) = editing.kind, let document = session.reader?.document else { return }
+        guard commit, case .typing(let text) = editing.kind, let document = current.reader?.document else { return }
         let annotation = editing.annotation
         let edit: AnnotationEditor.Edit
         if annotation.isFormField {
@@ -203,7 +207,7 @@ final class Annotations {
     private func received(_ result: AnnotationEditor.Result) {
         switch result {
         case let .edited(document, page, annotations, error):
-            guard let reader = session.reader, ObjectIdentifier(reader.document) == document else { return }
+            guard let reader = current.reader, ObjectIdentifier(reader.document) == document else { return }
             reader.pageText[page]?.annotations = annotations
             reader.dropTiles(ofPage: page)
             if let selected = selection, selected.page == page {
@@ -212,7 +216,7 @@ final class Annotations {
             }
             if error != nil { chrome.showNotice("This could not be changed.", seconds: 5) }
         case let .directionSet(document, error):
-            guard let reader = session.reader, ObjectIdentifier(reader.document) == document else { return }
+            guard let reader = current.reader, ObjectIdentifier(reader.document) == document else { return }
             if error != nil { chrome.showNotice("The reading direction could not be changed.", seconds: 5) }
             // The view follows the document's direction unless the policy fixes the binding.
             reader.view.stopAnimations()
@@ -225,7 +229,7 @@ final class Annotations {
             } else {
                 saves += 1
                 if policy.annotations.save == .copy,
-                    let reader = session.reader, ObjectIdentifier(reader.document) == document
+                    let reader = current.reader, ObjectIdentifier(reader.document) == document
                 {
                     revert(reader)
                 }
@@ -237,7 +241,7 @@ final class Annotations {
     /// Sets the open document's reading direction (`lectern ctl binding`): saved or discarded at
     /// the idle reset as the visitor's changes are. False when no document is open.
     func setReadingDirection(rightToLeft: Bool) -> Bool {
-        guard let reader = session.reader else { return false }
+        guard let reader = current.reader else { return false }
         editor.setReadingDirection(rightToLeft: rightToLeft, of: reader.document)
         return true
     }
@@ -247,7 +251,7 @@ final class Annotations {
     func reset() {
         finishEditing(commit: false)
         selection = nil
-        guard let reader = session.reader, editor.hasUnsavedChanges(reader.document) else { return }
+        guard let reader = current.reader, editor.hasUnsavedChanges(reader.document) else { return }
         let rules = policy.annotations
         switch rules.save {
         case .discard:
@@ -267,7 +271,7 @@ final class Annotations {
     /// Shows the document as its file has it again, on the start page.
     private func revert(_ reader: Reader) {
         editor.discard(reader.document)
-        session.reload(page: min(policy.startPage, reader.view.pages.count - 1))
+        shown.reload(page: min(policy.startPage, reader.view.pages.count - 1))
     }
 
     /// `directory`/NAME-YYYYMMDD-HHMMSS.pdf for the document at `path` (UTC), with -2, -3… when

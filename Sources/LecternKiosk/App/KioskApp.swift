@@ -173,8 +173,8 @@ public final class KioskApp {
         session.restoredView = restored.view
         session.open()
         let shelf = Shelf(
-            session: session, policy: policy, screen: screen, frame: frame, pointer: pointer, loop: loop, logger: logger
-        )
+            shown: session, current: session.current, backend: backend, policy: policy, screen: screen,
+            frame: frame, pointer: pointer, loop: loop, logger: logger)
         teardown.push { shelf.close() }
         let transitions = TransitionPlayer(logger: logger)
         let home = Home(
@@ -197,7 +197,8 @@ public final class KioskApp {
         let selectedText = SelectedText(
             current: session.current, policy: policy, chrome: chrome, display: display, frame: frame, logger: logger)
         let annotations = Annotations(
-            session: session, policy: policy, screen: screen, chrome: chrome, frame: frame, logger: logger)
+            loop: loop, current: session.current, shown: session, policy: policy, screen: screen, chrome: chrome,
+            frame: frame, logger: logger)
         teardown.push { annotations.close() }
         let dumper = policy.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
         let presenter = FramePresenter(
@@ -223,7 +224,8 @@ public final class KioskApp {
         let operations: Operations
         do {
             operations = try Operations(
-                statePath: statePath, session: session, policy: policy, reloader: reloader, presenter: presenter,
+                statePath: statePath, current: session.current, shown: session, policy: policy, reloader: reloader,
+                presenter: presenter,
                 restored: restored.outcome, idle: idle, variable: environment.variable, loop: loop, logger: logger)
         } catch {
             throw failing(.system(error))

@@ -12,45 +12,7 @@ import Logging
 /// frame, the tiles arriving from the render threads, and the tile cache's budget.
 ///
 /// Everything here runs on the event loop's thread; MuPDF work runs on the worker.
-final class DocumentSession {
-    enum Phase {
-        case opening
-        /// The reader is `current.reader`.
-        case open
-        case failed(Failure)
-    }
-
-    /// Why the document cannot be shown.
-    enum Failure: Error, CustomStringConvertible {
-        case document(PDFError)
-        /// The reader could not get what it needs from the system (a descriptor).
-        case system(SystemError)
-
-        var description: String {
-            switch self {
-            case .document(let error): error.description
-            case .system(let error): "cannot show the document: \(error)"
-            }
-        }
-
-        /// What the screen tells a visitor: the file's name and a plain sentence. The full path
-        /// and MuPDF's own words ("invalid key in dict") are for the log (`description`).
-        var onScreen: String {
-            guard case .document(let error) = self else { return "Something went wrong on this kiosk." }
-            let name = fileName(error.path)
-            let reason =
-                switch error.kind {
-                case .fileNotFound: "the file is missing."
-                case .unreadable: "the file cannot be read."
-                case .notAPDF: "it is not a PDF document."
-                case .passwordRequired, .wrongPassword: "it is protected by a password."
-                case .noPages: "it has no pages."
-                default: "the file is damaged."
-                }
-            return name.isEmpty ? "The document cannot be shown: \(reason)" : "\(name): \(reason)"
-        }
-    }
-
+final class DocumentSession: DocumentShowing {
     /// The configuration in force: the layout, the start page, the tile cache's budget.
     let policy: PolicyInForce
     /// The document shown, or being opened: the policy's (or the saved view's) at start, then
@@ -72,7 +34,7 @@ final class DocumentSession {
     private var loadingTimer: EventLoop.Timer?
     private var lastLoggedState: ViewState?
 
-    private(set) var phase: Phase = .opening
+    private(set) var phase = DocumentPhase.opening
     /// Documents opened so far (first opens, reloads and documents chosen on the shelf).
     private(set) var documentsOpened = 0
     /// The first page takes long enough to come (300 ms) that "Opening…", or whatever of
@@ -279,7 +241,7 @@ final class DocumentSession {
                 viewport: screen.size, budget: policy.cacheBudget.map(TileBudget.bytes) ?? .automatic)
         } catch {
             phase = .failed(.system(error))
-            logger.error("\(Failure.system(error))")
+            logger.error("\(DocumentFailure.system(error))")
             return
         }
         if policy.startPage > 0 {

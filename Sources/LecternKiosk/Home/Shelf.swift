@@ -1,4 +1,5 @@
 import LecternCore
+import LecternDocuments
 import LecternLinux
 import LecternPDF
 import LecternRender
@@ -12,7 +13,7 @@ import Logging
 ///
 /// Covers are read one document at a time on a worker of their own at utility priority (the
 /// open document's tiles go first): it opens the file (in a render worker of its own when the
-/// session's documents are drawn in one), reads its title (/Info /Title, else the file name)
+/// reader's documents are drawn in one), reads its title (/Info /Title, else the file name)
 /// and renders page 1 at cover size, then closes it. So
 /// a shelf of 20 documents keeps 20 small images and at most one document open besides the
 /// one being read. A document that cannot be opened gets a cover that says so, and a tap on
@@ -30,7 +31,12 @@ final class Shelf {
     }
 
     let loop: EventLoop
-    let session: DocumentSession
+    /// The document on screen, and the way to show another.
+    let shown: any DocumentShowing
+    /// The reader on screen.
+    let current: CurrentReader
+    /// Where covers are opened and drawn (where the reader's documents are).
+    let backend: DocumentBackend
     /// The policy in force.
     let policy: PolicyInForce
     let screen: Screen
@@ -61,11 +67,13 @@ final class Shelf {
     static let slop = 16.0
 
     init(
-        session: DocumentSession, policy: PolicyInForce, screen: Screen, frame: FrameRequest, pointer: Pointer,
-        loop: EventLoop, logger: Logger
+        shown: any DocumentShowing, current: CurrentReader, backend: DocumentBackend, policy: PolicyInForce,
+        screen: Screen, frame: FrameRequest, pointer: Pointer, loop: EventLoop, logger: Logger
     ) {
         self.pointer = pointer
-        self.session = session
+        self.shown = shown
+        self.current = current
+        self.backend = backend
         self.frame = frame
         self.policy = policy
         self.screen = screen
@@ -118,7 +126,7 @@ final class Shelf {
         guard let index = opening else { return }
         opening = nil
         entries[index].failure = reason
-        if let previousPath { session.keepShowing(previousPath) }
+        if let previousPath { shown.keepShowing(previousPath) }
         frame.request()
     }
 
@@ -131,16 +139,16 @@ final class Shelf {
             return
         }
         logger.info("opening \(entry.path) from the shelf")
-        if session.documentPath == entry.path, let reader = session.reader {
+        if shown.documentPath == entry.path, let reader = current.reader {
             reader.view.stopAnimations()
             try? reader.view.goToPage(min(policy.startPage, reader.view.pages.count - 1))
             isShown = false
             frame.request()
             return
         }
-        previousPath = session.reader == nil ? nil : session.documentPath
+        previousPath = current.reader == nil ? nil : shown.documentPath
         opening = index
-        session.show(path: entry.path, page: policy.startPage)
+        shown.show(path: entry.path, page: policy.startPage)
     }
 
     /// Whether a cover is still being read.
@@ -157,12 +165,12 @@ final class Shelf {
         requestCover(0)
     }
 
-    /// Asks for cover `index`: the document is opened where the session's are (with the render
+    /// Asks for cover `index`: the document is opened where the reader's are (with the render
     /// worker on, in a worker of its own, under the same deadline), read, and let go.
     private func requestCover(_ index: Int) {
         guard entries.indices.contains(index) else { return }
         let path = entries[index].path, generation = generation, box = coverBox
-        let open = session.backend.opener(path: path, password: policy.password, startPage: 0)
+        let open = backend.opener(path: path, password: policy.password, startPage: 0)
         worker.submit {
             Self.readCover(open, path: path, box: box, index: index, generation: generation)
         } then: { [unowned self] in
@@ -171,7 +179,7 @@ final class Shelf {
     }
 
     private func handle(_ result: CoverResult) {
-        if let document = result.document { session.backend.release(document) }
+        if let document = result.document { backend.release(document) }
         guard result.generation == generation, entries.indices.contains(result.index) else { return }
         requestCover(result.index + 1)
         var entry = entries[result.index]

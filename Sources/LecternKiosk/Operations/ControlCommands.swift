@@ -17,7 +17,10 @@ final class ControlCommands {
     }
 
     let loop: EventLoop
-    let session: DocumentSession
+    /// The reader on screen.
+    let current: CurrentReader
+    /// The document on screen, and the way to show another.
+    let shown: any DocumentShowing
     let reloader: DocumentReloader
     let policy: PolicyInForce
     let presenter: FramePresenter
@@ -33,11 +36,12 @@ final class ControlCommands {
     private var nextScreenshot = 0
 
     init(
-        session: DocumentSession, reloader: DocumentReloader, policy: PolicyInForce,
+        current: CurrentReader, shown: any DocumentShowing, reloader: DocumentReloader, policy: PolicyInForce,
         presenter: FramePresenter, idle: IdleReset, defaultScreenshotDirectory: String?, loop: EventLoop,
         logger: Logger
     ) {
-        self.session = session
+        self.current = current
+        self.shown = shown
         self.reloader = reloader
         self.policy = policy
         self.presenter = presenter
@@ -66,12 +70,12 @@ final class ControlCommands {
         case "goto": reply(goTo(page: request.page, label: request.label))
         case "open": reply(open(request.path))
         case "reset":
-            guard session.reader != nil else { return reply(.failure("no document is open")) }
+            guard current.reader != nil else { return reply(.failure("no document is open")) }
             idle.reset()
             reply(ControlReply(ok: true, status: status))
         case "reload":
             policy.reloadNow()
-            session.reload()
+            shown.reload(page: nil)
             reply(ControlReply(ok: true, status: status))
         case "screenshot": screenshot(to: request.path, reply: reply)
         case "binding":
@@ -88,10 +92,10 @@ final class ControlCommands {
 
     /// What the kiosk shows and how it is.
     var status: ControlStatus {
-        let reader = session.reader
+        let reader = current.reader
         let state: String
         var lastError = reloader.lastError ?? policy.lastError?.description
-        switch session.phase {
+        switch shown.phase {
         case .opening: state = "opening"
         case .open: state = "open"
         case .failed(let failure):
@@ -100,7 +104,7 @@ final class ControlCommands {
         }
         let now = loop.clock.now
         return ControlStatus(
-            document: reader?.document.path ?? session.documentPath, state: state,
+            document: reader?.document.path ?? shown.documentPath, state: state,
             page: reader.map { $0.view.dominantPage() + 1 } ?? 0, pageCount: reader?.view.pages.count ?? 0,
             viewState: reader?.view.viewState(), zoom: reader?.view.currentZoomScale ?? 1,
             idleSeconds: now - lastActivity, uptimeSeconds: now - startTime, framesCommitted: presenter.frameCount,
@@ -108,7 +112,7 @@ final class ControlCommands {
     }
 
     private func goTo(page: Int?, label: String?) -> ControlReply {
-        guard let reader = session.reader else { return .failure("no document is open") }
+        guard let reader = current.reader else { return .failure("no document is open") }
         let count = reader.view.pages.count
         guard let page = page ?? label.flatMap({ reader.document.pageIndex(forLabel: $0).map { $0 + 1 } }) else {
             // A number too large to be a page number (the client sends it as a label).
@@ -138,7 +142,7 @@ final class ControlCommands {
             return .failure("\(path) is not the policy's document nor a PDF \(directory)")
         }
         guard access(path, R_OK) == 0 else { return .failure("cannot read \(path): \(errnoText(errno))") }
-        session.show(path: path, page: policy.startPage)
+        shown.show(path: path, page: policy.startPage)
         idle.restart()
         // The status of the document being opened, not of the one still on screen.
         var opening = status

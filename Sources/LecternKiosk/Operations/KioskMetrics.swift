@@ -33,7 +33,10 @@ final class KioskMetrics {
     static let interval = 15.0
 
     let loop: EventLoop
-    let session: DocumentSession
+    /// The reader on screen.
+    let current: CurrentReader
+    /// The document on screen (how far it got, how many opened).
+    let shown: any DocumentOnScreen
     let reloader: DocumentReloader
     let idle: IdleReset
     private let registry = PrometheusCollectorRegistry()
@@ -69,11 +72,13 @@ final class KioskMetrics {
     }
 
     init(
-        path: @escaping () -> String?, session: DocumentSession, reloader: DocumentReloader, idle: IdleReset,
+        path: @escaping () -> String?, current: CurrentReader, shown: any DocumentOnScreen, reloader: DocumentReloader,
+        idle: IdleReset,
         loop: EventLoop, logger: Logger
     ) {
         self.path = path
-        self.session = session
+        self.current = current
+        self.shown = shown
         self.reloader = reloader
         self.idle = idle
         self.loop = loop
@@ -142,26 +147,26 @@ final class KioskMetrics {
     /// the page on screen is counted.
     func frameCommitted(latency: Double, hasShownPage: Bool) {
         frameLatency.recordNanoseconds(Int64((latency * 1e9).rounded()))
-        guard hasShownPage, let page = session.reader?.view.dominantPage(), page != seen.page else { return }
+        guard hasShownPage, let page = current.reader?.view.dominantPage(), page != seen.page else { return }
         seen.page = page
         pagesShown.increment()
     }
 
     /// The end of a loop iteration: the parts' own counters are compared with the last look.
     func afterIteration() {
-        if session.documentsOpened != seen.opened {
-            documentsOpened.increment(by: Int64(session.documentsOpened - seen.opened))
-            seen.opened = session.documentsOpened
+        if shown.documentsOpened != seen.opened {
+            documentsOpened.increment(by: Int64(shown.documentsOpened - seen.opened))
+            seen.opened = shown.documentsOpened
             seen.renderErrors = 0
             seen.page = nil
         }
-        if let reader = session.reader {
+        if let reader = current.reader {
             if reader.failedRenders != seen.renderErrors {
                 renderErrors.increment(by: Int64(reader.failedRenders - seen.renderErrors))
                 seen.renderErrors = reader.failedRenders
             }
         }
-        if case .failed = session.phase, !seen.failure {
+        if case .failed = shown.phase, !seen.failure {
             seen.failure = true
             documentsFailed.increment()
         }

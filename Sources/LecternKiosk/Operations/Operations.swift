@@ -13,7 +13,10 @@ import Logging
 /// the end of every loop iteration.
 final class Operations {
     let loop: EventLoop
-    let session: DocumentSession
+    /// The reader on screen.
+    let current: CurrentReader
+    /// The document on screen, and the way to show another (the control socket's `open`).
+    let shown: any DocumentShowing
     let presenter: FramePresenter
     let reloader: DocumentReloader
     let store: ViewStateStore
@@ -25,26 +28,28 @@ final class Operations {
     private let variable: (String) -> String?
 
     init(
-        statePath: String?, session: DocumentSession, policy: PolicyInForce, reloader: DocumentReloader,
+        statePath: String?, current: CurrentReader, shown: any DocumentShowing, policy: PolicyInForce,
+        reloader: DocumentReloader,
         presenter: FramePresenter, restored: KioskStatus.SavedViewRestore, idle: IdleReset,
         variable: @escaping (String) -> String?, loop: EventLoop, logger: Logger
     ) throws(SystemError) {
-        self.session = session
+        self.current = current
+        self.shown = shown
         self.presenter = presenter
         self.reloader = reloader
         self.variable = variable
         self.loop = loop
         self.logger = logger
         store = ViewStateStore(
-            path: statePath, restored: restored, current: session.current, policy: policy,
+            path: statePath, restored: restored, current: current, policy: policy,
             loop: loop, logger: logger)
         let socketPath = Self.socketPath(policy.operations, variable: variable)
         commands = ControlCommands(
-            session: session, reloader: reloader, policy: policy, presenter: presenter, idle: idle,
+            current: current, shown: shown, reloader: reloader, policy: policy, presenter: presenter, idle: idle,
             defaultScreenshotDirectory: socketPath.map(Self.directory), loop: loop, logger: logger)
         notifier = SystemdNotifier(variable: variable, loop: loop, logger: logger)
         metrics = KioskMetrics(
-            path: { [unowned policy] in policy.operations.metricsTextfile }, session: session,
+            path: { [unowned policy] in policy.operations.metricsTextfile }, current: current, shown: shown,
             reloader: reloader, idle: idle, loop: loop, logger: logger)
         listen(at: socketPath, group: policy.operations.controlGroup)
         policy.observe { [unowned self] old, new in policyChanged(old: old, new: new) }
@@ -98,13 +103,13 @@ final class Operations {
     func frameCommitted(latency: Double) {
         metrics.frameCommitted(latency: latency, hasShownPage: presenter.hasShownPage)
         let status: String
-        switch session.phase {
+        switch shown.phase {
         case .opening:
             return
         case .failed(let failure):
             status = failure.description
         case .open:
-            guard presenter.hasShownPage, let reader = session.reader else { return }
+            guard presenter.hasShownPage, let reader = current.reader else { return }
             status = "page \(reader.view.dominantPage() + 1) of \(reader.view.pages.count): \(reader.document.path)"
         }
         notifier?.ready(status: status)
