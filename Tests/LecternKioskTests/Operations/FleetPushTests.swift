@@ -24,15 +24,14 @@ struct FleetPushTests {
                 try FileManager.default.createDirectory(
                     at: url.appendingPathComponent(directory), withIntermediateDirectories: true)
             }
-            // ssh -- HOST COMMAND: COMMAND runs here; scp -q -- FILE HOST:PATH copies here.
-            try install("ssh", #"echo "ssh $*" >>"$FLEET_CALLS"; shift 2; exec sh -c "$1""#)
-            try install("scp", #"echo "scp $*" >>"$FLEET_CALLS"; cp -- "$3" "${4#*:}""#)
-        }
-
-        private func install(_ name: String, _ body: String) throws {
-            let path = url.appendingPathComponent("bin/\(name)").path
-            try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: false, encoding: .utf8)
-            guard chmod(path, 0o755) == 0 else { throw POSIXError(.init(rawValue: errno)!) }
+            // Links to the committed stand-ins (Tests/Fixtures/fleet): a script this process wrote
+            // could still be open for writing in a child another test thread forked meanwhile, and
+            // then exec fails with ETXTBSY ("Text file busy"), as it once did here.
+            for name in ["ssh", "scp"] {
+                try FileManager.default.createSymbolicLink(
+                    atPath: url.appendingPathComponent("bin/\(name)").path,
+                    withDestinationPath: LecternHarness.fixture("fleet/\(name)"))
+            }
         }
 
         /// A file to push, in a directory of its own.
