@@ -50,6 +50,9 @@ public struct KioskStatus: Sendable {
     public var frameDumpError: String?
     /// The pages the last committed frame showed.
     public var pagesOnScreen: [PageOnScreen] = []
+    /// The tile cache's budget in bytes, as the last frame's plan resolved it (`cache-mb`, or
+    /// automatic: three screens at least).
+    public var tileCacheBudget = 0
     /// The thumbnail bar and grid, the outline, search.
     public var navigation = NavigationStatus()
     /// The presenter mirror on a second output (nil: there is none).
@@ -201,6 +204,7 @@ extension KioskApp {
             status.contentOffset = reader.view.contentOffset
             status.tileRendersStarted = reader.scheduler.startedCount
             status.pageSizesKnown = reader.pageSizesKnown
+            status.tileCacheBudget = reader.cache.budget
             status.pagePosition = parts.chrome.positionText(for: reader)
         }
         status.isStopping = loop.isStopping

@@ -134,7 +134,7 @@ final class DocumentReloader {
                 document: document, firstPage: firstPage,
                 configuration: policy.viewConfiguration(rightToLeft: document.isRightToLeft),
                 viewport: screen.size,
-                budget: policy.cacheBudget.map(TileBudget.bytes) ?? .automatic)
+                budget: policy.tileBudget)
         } catch {
             refuse("\(error)")
             return

@@ -91,6 +91,8 @@ final class DocumentSession: DocumentShowing {
                 reader.view.stopAnimations()
                 reader.view.setConfiguration(layout)
             }
+            // The next frame's plan resolves it and the cache evicts down to it.
+            reader.planner.budget = new.tileBudget
         }
         frame.request()
     }
@@ -238,7 +240,7 @@ final class DocumentSession: DocumentShowing {
             reader = try Reader(
                 document: pdf, firstPage: firstPage,
                 configuration: policy.viewConfiguration(rightToLeft: pdf.isRightToLeft),
-                viewport: screen.size, budget: policy.cacheBudget.map(TileBudget.bytes) ?? .automatic)
+                viewport: screen.size, budget: policy.tileBudget)
         } catch {
             phase = .failed(.system(error))
             logger.error("\(DocumentFailure.system(error))")

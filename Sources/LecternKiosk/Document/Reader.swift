@@ -156,3 +156,8 @@ final class Reader {
             .concatenating(.translation(x: Double(item.frame.x), y: Double(item.frame.y)))
     }
 }
+
+extension KioskConfiguration {
+    /// The tile cache's budget the policy asks for: `cache-mb`, or automatic.
+    var tileBudget: TileBudget { cacheBudget.map(TileBudget.bytes) ?? .automatic }
+}

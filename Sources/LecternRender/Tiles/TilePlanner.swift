@@ -57,7 +57,7 @@ public final class TilePlanner {
 
     public let cache: TileCache
     /// How much the cache keeps beyond what the screen shows (resolved every plan).
-    public let budget: TileBudget
+    public var budget: TileBudget
     /// A render that failed is shown as this colour.
     public static let errorTileColor = Color(rgb: 0xF4D6D6)
 

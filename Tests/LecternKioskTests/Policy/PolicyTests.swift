@@ -70,6 +70,21 @@ struct PolicyTests {
         try lectern.stop()
     }
 
+    @Test("a live change of cache-mb applies to the document on screen, not only to the next one")
+    func cacheBudgetLive() throws {
+        let policy = try PolicyDirectory("document = \"\(Self.colors)\"\ncache-mb = 64\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        #expect(lectern.status.tileCacheBudget == 64 << 20)
+
+        try policy.replace(with: "document = \"\(Self.colors)\"\ncache-mb = 8\n")
+        #expect(letPolicyApply(lectern))
+        #expect(lectern.settle())
+        #expect(lectern.status.documentReloads == 0, "the same document stays on screen")
+        #expect(lectern.status.tileCacheBudget == 8 << 20)
+        try lectern.stop()
+    }
+
     @Test("a narrower page-turn zone and chrome 'never' are conditions on the components")
     func edgeWidthAndChrome() throws {
         let policy = try PolicyDirectory(
