@@ -2,7 +2,6 @@ import LecternCore
 import LecternDocuments
 import LecternLinux
 import LecternPDF
-import LecternWayland
 import Logging
 
 /// Every change Lectern makes to a document, and every save, in one place: edits of

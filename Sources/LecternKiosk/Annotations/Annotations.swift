@@ -3,7 +3,6 @@ import LecternCore
 import LecternLinux
 import LecternPDF
 import LecternRender
-import LecternWayland
 import Logging
 
 /// Annotations and form fields on screen: the selected one (its frame, and its text in the

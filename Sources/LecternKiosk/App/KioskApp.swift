@@ -151,7 +151,7 @@ public final class KioskApp {
             throw .system(error)
         }
         teardown.push { files.close() }
-        let policy = PolicyInForce(launch: configuration, files: files, loop: loop, logger: logger)
+        let policy = PolicyInForce(launch: configuration, files: files, logger: logger)
         teardown.push { policy.close() }
         // A restart comes back to the view saved before it (the document's same version only).
         let statePath = SavedView.path(variable: environment.variable)

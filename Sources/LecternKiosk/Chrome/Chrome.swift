@@ -1,7 +1,6 @@
 import LecternCore
 import LecternLinux
 import LecternRender
-import LecternWayland
 import Logging
 
 /// What the reader shows around the pages, and the input that belongs to it: the title bar

@@ -3,7 +3,6 @@ import LecternDocuments
 import LecternLinux
 import LecternPDF
 import LecternRender
-import LecternWayland
 import Logging
 
 /// A new version of the document, shown as soon as its file is replaced (renamed over, or

@@ -4,7 +4,6 @@ import LecternLinux
 import LecternPDF
 import LecternPolicy
 import LecternRender
-import LecternWayland
 import Logging
 
 /// The document on screen: opening it on the worker while the window comes up, the open

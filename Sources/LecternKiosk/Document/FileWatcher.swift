@@ -1,5 +1,4 @@
 import LecternLinux
-import LecternWayland
 import Logging
 
 /// Files the kiosk follows (the policy file, the documents): one inotify descriptor on the

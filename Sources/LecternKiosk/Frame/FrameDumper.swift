@@ -1,6 +1,5 @@
 import LecternLinux
 import LecternPDF
-import LecternWayland
 import Logging
 
 /// Writes what the screen shows to a PNG, atomically replaced: whenever the committed

@@ -1,6 +1,5 @@
 import LecternCore
 import LecternLinux
-import LecternWayland
 import Logging
 
 /// Where a visitor starts and how the kiosk comes back there: the shelf when the policy names

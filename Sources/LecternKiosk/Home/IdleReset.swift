@@ -1,6 +1,5 @@
 import LecternCore
 import LecternLinux
-import LecternWayland
 import Logging
 
 /// Back to where a new visitor should start when nobody has used the reader for a while:

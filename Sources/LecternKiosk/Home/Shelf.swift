@@ -3,7 +3,6 @@ import LecternDocuments
 import LecternLinux
 import LecternPDF
 import LecternRender
-import LecternWayland
 import Logging
 
 /// The home screen when the policy names several documents: their covers (first pages) with
@@ -30,7 +29,6 @@ final class Shelf {
         var isRead = false
     }
 
-    let loop: EventLoop
     /// The document on screen, and the way to show another.
     let shown: any DocumentShowing
     /// The reader on screen.
@@ -77,7 +75,6 @@ final class Shelf {
         self.frame = frame
         self.policy = policy
         self.screen = screen
-        self.loop = loop
         self.logger = logger
         worker = BackgroundWork(label: "lectern.covers", qos: .utility, loop: loop)
         setDocuments(policy.shelfPaths)

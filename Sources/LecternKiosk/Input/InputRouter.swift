@@ -1,6 +1,5 @@
 import LecternCore
 import LecternLinux
-import LecternWayland
 import Logging
 
 /// Where input goes: the seat's events, stamped on the app's clock, go to the chrome first

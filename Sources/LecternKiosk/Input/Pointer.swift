@@ -1,5 +1,4 @@
 import LecternCore
-import LecternWayland
 
 /// Where the pointer is over the window (nil: not over it): the one record of it, which the
 /// parts that act on a click or the wheel read (the chrome, the navigation overlays, the shelf,

@@ -1,7 +1,6 @@
 import LecternCore
 import LecternLinux
 import LecternRender
-import LecternWayland
 import Logging
 
 /// Finding one's way through a document, over the pages: the thumbnail bar (with the chrome),

@@ -2,7 +2,6 @@ import LecternCore
 import LecternLinux
 import LecternPDF
 import LecternRender
-import LecternWayland
 import Logging
 
 /// The outline (bookmarks) in a panel along the left edge, opened by the title bar's Contents
@@ -13,7 +12,6 @@ import Logging
 /// The outline is read once per document on a worker of its own (`fz_load_outline` through
 /// the shim), after the page sizes: the page tree is walked by then.
 final class OutlinePanel: ScrollingPanel {
-    let loop: EventLoop
     let screen: Screen
     private let logger: Logger
     private let worker: BackgroundWork
@@ -27,7 +25,6 @@ final class OutlinePanel: ScrollingPanel {
     let frame: FrameRequest
 
     init(loop: EventLoop, frame: FrameRequest, screen: Screen, logger: Logger) {
-        self.loop = loop
         self.frame = frame
         self.screen = screen
         self.logger = logger

@@ -3,7 +3,6 @@ import LecternCore
 import LecternLinux
 import LecternPDF
 import LecternRender
-import LecternWayland
 import Logging
 
 /// Search: the search bar along the top (query, "3 of 17", previous, next, close) and the
@@ -16,7 +15,6 @@ import Logging
 /// files results, so no frame waits for it, and a new query's chunks start at once. It gives
 /// way to the tile renders (the page on screen first) between pages.
 final class Search {
-    let loop: EventLoop
     /// The reader on screen (its document is searched).
     let current: CurrentReader
     let screen: Screen
@@ -52,7 +50,6 @@ final class Search {
     static let chunk = 32
 
     init(loop: EventLoop, frame: FrameRequest, current: CurrentReader, screen: Screen, logger: Logger) {
-        self.loop = loop
         self.frame = frame
         self.current = current
         self.screen = screen

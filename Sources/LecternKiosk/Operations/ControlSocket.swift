@@ -1,6 +1,5 @@
 import Glibc
 import LecternLinux
-import LecternWayland
 import Logging
 
 /// The control socket's transport: a Unix socket speaking JSON lines, on the event loop.

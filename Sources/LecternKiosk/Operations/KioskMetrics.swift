@@ -3,7 +3,6 @@ import Glibc
 import LecternCore
 import LecternLinux
 import LecternPolicy
-import LecternWayland
 import Logging
 import Prometheus
 

@@ -1,7 +1,6 @@
 import LecternCore
 import LecternLinux
 import LecternPolicy
-import LecternWayland
 import Logging
 
 /// What an operator of a fleet needs from each kiosk, built after the reader's parts and torn

@@ -1,6 +1,5 @@
 import Glibc
 import LecternLinux
-import LecternWayland
 import Logging
 
 /// Tells systemd how the reader is (`Type=notify`): `READY=1` once the first frame showing the

@@ -2,7 +2,6 @@ import Glibc
 import LecternCore
 import LecternLinux
 import LecternPolicy
-import LecternWayland
 import Logging
 
 /// The reader's place, kept across restarts: after a power cut or a crash the kiosk comes back

@@ -1,7 +1,5 @@
 import LecternCore
-import LecternLinux
 import LecternPolicy
-import LecternWayland
 import Logging
 
 /// The configuration in force, and its one owner: the launch's (the command line over the
@@ -20,7 +18,6 @@ import Logging
 final class PolicyInForce {
     /// The configuration in force.
     private(set) var configuration: KioskConfiguration
-    let loop: EventLoop
     private let files: FileWatcher
     private let logger: Logger
     /// The configuration the app was launched with (the command line's overrides in it).
@@ -40,10 +37,9 @@ final class PolicyInForce {
 
     /// Puts `launch` in force, then the policy file it names over it (if it names one and the
     /// file is valid), and follows the file.
-    init(launch: KioskConfiguration, files: FileWatcher, loop: EventLoop, logger: Logger) {
+    init(launch: KioskConfiguration, files: FileWatcher, logger: Logger) {
         self.launch = launch
         self.files = files
-        self.loop = loop
         self.logger = logger
         configuration = launch
         guard let path = launch.policyPath else { return }
