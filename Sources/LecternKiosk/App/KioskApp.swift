@@ -215,7 +215,7 @@ public final class KioskApp {
         let input = InputRouter(
             loop: loop, current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
             shelf: home.shelf, selectedText: selectedText, pointer: pointer, frame: frame,
-            logger: logger)
+            policy: policy, logger: logger)
         teardown.push { input.close() }
         let idle = IdleReset(
             loop: loop, frame: frame, current: session.current, policy: policy, chrome: chrome, input: input,
@@ -232,8 +232,8 @@ public final class KioskApp {
         }
         teardown.push { operations.close() }
         input.configureInteractions = {
-            [unowned session, unowned screen, unowned policy, unowned operations, configureInteractions] controller in
-            InteractionPolicy.install(on: controller, current: session.current, screen: screen, policy: policy)
+            [unowned session, unowned policy, unowned operations, configureInteractions] controller in
+            InteractionPolicy.install(on: controller, current: session.current, policy: policy)
             operations.install(on: controller)
             configureInteractions?(controller)
         }

@@ -41,11 +41,16 @@ final class InputRouter {
     let pointer: Pointer
     /// Asked for after an event was handled (something on screen may have changed).
     let frame: FrameRequest
+    /// The policy in force: the page-turn zones' width (`page-turn.edge-width`) is the
+    /// controller's `fastScrollEdgeFraction`, set on each new controller and when the policy changes.
+    let policy: PolicyInForce
 
     init(
         loop: EventLoop, current: CurrentReader, chrome: Chrome, navigation: Navigation, annotations: Annotations,
-        shelf: Shelf, selectedText: SelectedText, pointer: Pointer, frame: FrameRequest, logger: Logger
+        shelf: Shelf, selectedText: SelectedText, pointer: Pointer, frame: FrameRequest, policy: PolicyInForce,
+        logger: Logger
     ) {
+        self.policy = policy
         self.pointer = pointer
         self.frame = frame
         self.annotations = annotations
@@ -56,6 +61,9 @@ final class InputRouter {
         self.navigation = navigation
         self.shelf = shelf
         self.logger = logger
+        policy.observe { [unowned self] _, new in
+            interactions?.configuration.fastScrollEdgeFraction = new.policy.edgeWidth
+        }
     }
 
     /// Sets up a fresh controller for the open document, dropping any gesture in progress.
@@ -68,6 +76,7 @@ final class InputRouter {
             reader: reader, chrome: chrome, navigation: navigation, annotations: annotations,
             selectedText: selectedText, logger: logger)
         let controller = InteractionController(host: host)
+        controller.configuration.fastScrollEdgeFraction = policy.policy.edgeWidth
         self.host = host
         interactions = controller
         configureInteractions?(controller)

@@ -3,7 +3,7 @@ import LecternCore
 import LecternPolicy
 
 /// The policy's declarative rules as activation conditions on the interaction controller's
-/// components: which components act, the page-turn zones' width, how far a double tap zooms,
+/// components: which components act, how far a double tap zooms,
 /// and which links a tap follows. Each condition reads the policy in force when it is
 /// evaluated, so a policy change applies to the next gesture without rebuilding the controller;
 /// an integrator's own conditions (`KioskApp.configureInteractions`, added after these) still
@@ -12,7 +12,7 @@ enum InteractionPolicy {
     /// Adds the policy's conditions to `controller`'s components; `inForce` gives the policy in
     /// force, `current` the open document.
     static func install(
-        on controller: InteractionController, current: CurrentReader, screen: Screen, policy inForce: PolicyInForce
+        on controller: InteractionController, current: CurrentReader, policy inForce: PolicyInForce
     ) {
         let policy = { [unowned inForce] in inForce.policy }
         let annotationComponents = [
@@ -35,13 +35,8 @@ enum InteractionPolicy {
             else { return false }
             return allows(target, policy())
         }
-        // The built-in zone is the widest the policy may ask for; the condition narrows it.
-        controller.configuration.fastScrollEdgeFraction = 0.5
-        controller.fastScroll.addActivationCondition { [unowned screen] _, point, _ in
-            let zone = screen.size.width * policy().edgeWidth
-            return policy().enables("fastScroll")
-                && (point.x < zone || point.x > screen.size.width - zone)
-        }
+        // The zones' width is the controller's configuration (`InputRouter` keeps it as the policy says).
+        controller.fastScroll.addActivationCondition { _, _, _ in policy().enables("fastScroll") }
         controller.smartZoom.addActivationCondition { [unowned current] context, _, _ in
             let rules = policy()
             guard rules.enables("smartZoom"), rules.doubleTapZoom else { return false }

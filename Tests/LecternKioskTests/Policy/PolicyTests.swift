@@ -85,7 +85,7 @@ struct PolicyTests {
         try lectern.stop()
     }
 
-    @Test("a narrower page-turn zone and chrome 'never' are conditions on the components")
+    @Test("a narrower page-turn zone and chrome 'never' apply at start, and the default zone again after a live change")
     func edgeWidthAndChrome() throws {
         let policy = try PolicyDirectory(
             "document = \"\(Self.colors)\"\n[page-turn]\nedge-width = 0.05\n[chrome]\nshow = \"never\"\n")
