@@ -30,7 +30,7 @@ final class DocumentReloader {
     private var subscription: FileWatcher.Subscription?
     private var followedPath: String?
     /// The reader of the new version while its first page renders.
-    private var candidate: (reader: Reader, watch: EventLoop.Watch)?
+    private var candidate: Reader?
     /// Bumped by every change: a result for an older one is dropped.
     private var version = 0
     /// The page the version being opened is to show (nil: the page on screen now).
@@ -141,24 +141,20 @@ final class DocumentReloader {
         let current = pageToShow
         let page = current < document.pageCount ? current : min(policy.startPage, document.pageCount - 1)
         try? reader.view.goToPage(page)
-        let watch = loop.watch(reader.scheduler.wakeDescriptor) { [unowned self] in
-            _ = reader.collectTiles()
-            checkCandidate()
-        }
-        candidate = (reader, watch)
+        reader.deliverTiles(on: loop) { [unowned self] _ in checkCandidate() }
+        candidate = reader
         checkCandidate()
     }
 
     /// Shows the candidate once the page it would show is rendered; refuses it if that failed.
     private func checkCandidate() {
-        guard let (reader, _) = candidate else { return }
+        guard let reader = candidate else { return }
         let plan = reader.plan(size: screen.pixelSize, prefetching: false, scale: screen.scale)
         if plan.showsFailure {
             refuse("the first page of the new version of \(reader.document.path) cannot be rendered")
             return
         }
         guard plan.isSharp else { return }
-        candidate?.watch.cancel()
         candidate = nil
         reloads += 1
         lastError = nil
@@ -190,8 +186,7 @@ final class DocumentReloader {
     }
 
     private func dropCandidate() {
-        guard let (reader, watch) = candidate else { return }
-        watch.cancel()
+        guard let reader = candidate else { return }
         reader.stop(before: ContinuousClock.now + .milliseconds(500))
         backend.release(reader.document)
         candidate = nil

@@ -29,7 +29,6 @@ final class DocumentSession: DocumentShowing {
     let current = CurrentReader()
     private let worker: BackgroundWork
     private let startTime: Double
-    private var tilesWatch: EventLoop.Watch?
     private var loadingTimer: EventLoop.Timer?
     private var lastLoggedState: ViewState?
 
@@ -156,7 +155,6 @@ final class DocumentSession: DocumentShowing {
     /// the worker is abandoned: it ends on its own, and its results are dropped.
     func close() {
         loadingTimer?.cancel()
-        tilesWatch?.cancel()
         worker.abandon()
         // SIGTERM ends Lectern within a second: a render inside MuPDF is not waited for long.
         reader?.stop(before: ContinuousClock.now + .milliseconds(500))
@@ -256,7 +254,6 @@ final class DocumentSession: DocumentShowing {
     /// page rendered: `DocumentReloader`); the old reader's threads stop, its document closes.
     private func replace(with reader: Reader) {
         loadingTimer?.cancel()
-        tilesWatch?.cancel()
         if let old = self.reader {
             old.stop(before: ContinuousClock.now + .milliseconds(500))
             backend.release(old.document)
@@ -271,8 +268,7 @@ final class DocumentSession: DocumentShowing {
         reader.onRequest = { [unowned self] wanted in
             logger.trace("asked for \(wanted.count) tiles at \(elapsedMilliseconds) ms")
         }
-        tilesWatch = loop.watch(reader.scheduler.wakeDescriptor) { [unowned self] in
-            let count = reader.collectTiles()
+        reader.deliverTiles(on: loop) { [unowned self] count in
             logger.trace("\(count) tiles arrived at \(elapsedMilliseconds) ms")
             frame.request()
         }

@@ -20,6 +20,8 @@ final class Reader {
     /// Stops reading the page sizes (shutdown).
     let pageSizesCookie = RenderCookie()
     private var lastWanted: [TileKey] = []
+    /// The loop's watch on the render threads' wake-up (`deliverTiles(on:to:)`).
+    private var tilesWatch: EventLoop.Watch?
     /// Tiles whose render failed (a damaged page, out of memory), for the metrics.
     private(set) var failedRenders = 0
     /// Told what is asked of the workers (trace logs).
@@ -73,6 +75,8 @@ final class Reader {
     /// Stops the work for this document: reading page sizes, and the tile workers, waited for
     /// until `deadline` at most (a render inside MuPDF may not stop at once).
     func stop(before deadline: ContinuousClock.Instant) {
+        tilesWatch?.cancel()
+        tilesWatch = nil
         pageSizesCookie.cancel()
         scheduler.stop(before: deadline)
     }
@@ -134,6 +138,18 @@ final class Reader {
     func dropTiles(ofPage page: Int) {
         for key in cache.keysByRecency where key.page == page { cache.remove(key) }
         lastWanted = []
+    }
+
+    /// How rendered tiles come back: the render threads (`TileScheduler`, running the closure
+    /// `init` gave it) wake `loop`, whose turn files them in the cache (`collectTiles()`) and
+    /// tells `arrived` how many came (the owner asks for a frame). Replaces an earlier call's
+    /// delivery; `stop(before:)` ends it.
+    func deliverTiles(on loop: EventLoop, to arrived: @escaping (_ count: Int) -> Void) {
+        tilesWatch?.cancel()
+        tilesWatch = loop.watch(scheduler.wakeDescriptor) { [weak self] in
+            guard let self else { return }
+            arrived(collectTiles())
+        }
     }
 
     /// Files finished tiles in the cache; returns how many arrived. (The next plan no longer

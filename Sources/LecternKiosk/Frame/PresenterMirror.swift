@@ -90,7 +90,6 @@ private final class MirrorScreen {
     /// The mirror's own view, cache and render threads over the followed reader's document.
     private var mirror: Reader?
     private weak var followed: Reader?
-    private var tilesWatch: EventLoop.Watch?
     private var followedState: ViewState?
     private var followedPageCount = 0
     private let frame: FrameRequest
@@ -143,8 +142,6 @@ private final class MirrorScreen {
 
     /// Starts following `reader` (a document opened, or a new version of it).
     private func follow(_ reader: Reader?, size: Size) {
-        tilesWatch?.cancel()
-        tilesWatch = nil
         mirror?.stop(before: ContinuousClock.now + .milliseconds(500))
         mirror = nil
         followed = reader
@@ -155,8 +152,8 @@ private final class MirrorScreen {
             let mirror = try Reader(
                 document: reader.document, pages: reader.view.pages, configuration: reader.view.configuration,
                 viewport: size, budget: .automatic)
-            tilesWatch = loop.watch(mirror.scheduler.wakeDescriptor) { [unowned self] in
-                if mirror.collectTiles() > 0 { frame.request() }
+            mirror.deliverTiles(on: loop) { [unowned self] count in
+                if count > 0 { frame.request() }
             }
             self.mirror = mirror
             followedPageCount = reader.view.pages.count
@@ -185,7 +182,6 @@ private final class MirrorScreen {
     }
 
     func close() {
-        tilesWatch?.cancel()
         mirror?.stop(before: ContinuousClock.now + .milliseconds(500))
         window.onConfigure = nil
         window.onScaleChange = nil
