@@ -196,7 +196,7 @@ final class FramePresenter {
         case .opening:
             document = .opening(title: fileName(session.documentPath), isLate: session.isFirstFrameLate)
         case .failed(let failure):
-            document = .failed(failure.onScreen)
+            document = .failed(failure)
         case .open:
             document = .open(plan ?? TilePlanner.Plan(), wasRepaired: session.reader?.document.wasRepaired == true)
         }

@@ -1,4 +1,5 @@
 import LecternCore
+import LecternPDF
 import LecternRender
 
 /// The frame to show, as a pure function of what the reader is doing: nothing here reads a
@@ -10,8 +11,8 @@ struct ReaderScene {
         case opening(title: String, isLate: Bool)
         /// Open: the tiles planned for this frame.
         case open(TilePlanner.Plan, wasRepaired: Bool)
-        /// It cannot be shown, and why.
-        case failed(String)
+        /// It cannot be shown, and why (the card says `onScreen`).
+        case failed(DocumentFailure)
     }
 
     /// The frame's size in surface units, and its buffer's pixels per unit.
@@ -37,8 +38,8 @@ struct ReaderScene {
         case let .opening(title, isLate):
             guard isLate else { return nil }
             scene.message = .init(title: "Opening…", detail: title, isError: false)
-        case let .failed(reason):
-            scene.message = .init(title: "This document cannot be shown", detail: reason, isError: true)
+        case let .failed(failure):
+            scene.message = .init(title: "This document cannot be shown", detail: failure.onScreen, isError: true)
         case let .open(plan, wasRepaired):
             guard plan.isSharp || showsPartialPages else { return nil }
             scene.shadows = plan.shadows
@@ -61,5 +62,24 @@ struct ReaderScene {
             }
         }
         return scene
+    }
+}
+
+extension DocumentFailure {
+    /// What the screen tells a visitor: the file's name and a plain sentence. The full path
+    /// and MuPDF's own words ("invalid key in dict") are for the log (`description`).
+    var onScreen: String {
+        guard case .document(let error) = self else { return "Something went wrong on this kiosk." }
+        let name = fileName(error.path)
+        let reason =
+            switch error.kind {
+            case .fileNotFound: "the file is missing."
+            case .unreadable: "the file cannot be read."
+            case .notAPDF: "it is not a PDF document."
+            case .passwordRequired, .wrongPassword: "it is protected by a password."
+            case .noPages: "it has no pages."
+            default: "the file is damaged."
+            }
+        return name.isEmpty ? "The document cannot be shown: \(reason)" : "\(name): \(reason)"
     }
 }
