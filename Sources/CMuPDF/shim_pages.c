@@ -619,6 +619,23 @@ int CMuPDF_document_title(CMuPDF_document *document, char *title, int size, CMuP
     return status;
 }
 
+int CMuPDF_document_language(CMuPDF_document *document, char language[8], CMuPDF_error *error) {
+    shim_set_error(error, CMUPDF_OK, "");
+    language[0] = 0;
+    fz_context *ctx = shim_enter(document);
+    int status = CMUPDF_OK;
+    fz_try(ctx) {
+        pdf_document *pdf = pdf_specifics(ctx, document->doc);
+        fz_text_language code = pdf ? pdf_document_language(ctx, pdf) : FZ_LANG_UNSET;
+        if (code != FZ_LANG_UNSET) fz_string_from_text_language(language, code);
+    }
+    fz_catch(ctx) status = shim_caught(ctx, error);
+    shim_unlock_document(document);
+    if (status != CMUPDF_OK) language[0] = 0;
+    language[7] = 0;
+    return status;
+}
+
 /// Reads /Dur and /Trans like pdf_page_presentation, from the page object, with the defaults of
 /// the PDF reference (ISO 32000-1, 12.4.4.1). Call with doc_lock held, inside fz_try.
 static void page_presentation_locked(CMuPDF_document *document, int index, CMuPDF_page_presentation *out) {

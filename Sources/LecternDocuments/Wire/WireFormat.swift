@@ -94,10 +94,12 @@ public struct DocumentSummary: Sendable, Equatable {
     public var labels: PageLabels?
     /// /Info /Title (nil: none).
     public var title: String?
+    /// The catalog's /Lang as an ISO 639 code ("en", "he"; nil: none): speech's voice.
+    public var language: String?
 
     public init(
         pageCount: Int, isRightToLeft: Bool, wasRepaired: Bool, firstPage: PageInfo, labels: PageLabels?,
-        title: String?
+        title: String?, language: String? = nil
     ) {
         self.pageCount = pageCount
         self.isRightToLeft = isRightToLeft
@@ -105,13 +107,15 @@ public struct DocumentSummary: Sendable, Equatable {
         self.firstPage = firstPage
         self.labels = labels
         self.title = title
+        self.language = language
     }
 
     /// What `document` tells of itself (page 1 read from its page object).
     public init(_ document: PDFDocument) throws(PDFError) {
         self.init(
             pageCount: document.pageCount, isRightToLeft: document.isRightToLeft, wasRepaired: document.wasRepaired,
-            firstPage: try document.pageInfo(at: 0), labels: document.labels, title: try? document.title())
+            firstPage: try document.pageInfo(at: 0), labels: document.labels, title: try? document.title(),
+            language: try? document.language())
     }
 
     func encode(into writer: inout WireWriter) {
@@ -120,6 +124,7 @@ public struct DocumentSummary: Sendable, Equatable {
         writer.put(wasRepaired)
         writer.put(firstPage)
         writer.put(optional: title)
+        writer.put(optional: language)
         let ranges = labels?.ranges ?? []
         writer.put(labels != nil)
         writer.put(ranges.count)
@@ -134,6 +139,7 @@ public struct DocumentSummary: Sendable, Equatable {
     static func decode(_ reader: inout WireReader) throws(WireError) -> DocumentSummary {
         let pageCount = try reader.int(), isRightToLeft = try reader.bool(), wasRepaired = try reader.bool()
         let firstPage = try reader.pageInfo(), title = try reader.optionalString()
+        let language = try reader.optionalString()
         let hasLabels = try reader.bool()
         var ranges: [PageLabels.Range] = []
         for _ in 0..<(try reader.count()) {
@@ -144,7 +150,7 @@ public struct DocumentSummary: Sendable, Equatable {
         }
         return DocumentSummary(
             pageCount: pageCount, isRightToLeft: isRightToLeft, wasRepaired: wasRepaired, firstPage: firstPage,
-            labels: hasLabels ? PageLabels(ranges: ranges) : nil, title: title)
+            labels: hasLabels ? PageLabels(ranges: ranges) : nil, title: title, language: language)
     }
 }
 

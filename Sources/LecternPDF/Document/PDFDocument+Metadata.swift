@@ -28,6 +28,22 @@ extension PDFDocument {
         return trimmed.isEmpty ? nil : trimmed
     }
 
+    /// The document's language (the catalog's /Lang, reduced to its ISO 639 code: "en", "he"),
+    /// or nil when it names none. Speech picks its voice from it.
+    /// Corresponding C function: `CMuPDF_document_language` (`pdf_document_language`).
+    public func language() throws(PDFError) -> String? {
+        var buffer = (CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0), CChar(0))
+        var error = CMuPDF_error()
+        let status = withUnsafeMutableBytes(of: &buffer) {
+            CMuPDF_document_language(handle, $0.baseAddress!.assumingMemoryBound(to: CChar.self), &error)
+        }
+        guard status == 0 else {
+            throw PDFError(.damaged, path: path, message: "cannot read the language of \(path) (MuPDF: \(error.text))")
+        }
+        let code = withUnsafeBytes(of: buffer) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return code.isEmpty ? nil : code
+    }
+
     /// Page `index`'s presentation keys: /Dur and /Trans, read from the page object.
     /// - Throws: `.pageOutOfRange`, or `.damaged` when the page object cannot be read.
     /// Corresponding C function: `CMuPDF_page_get_presentation`.

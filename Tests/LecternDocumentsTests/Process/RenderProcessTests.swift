@@ -56,10 +56,11 @@ struct RenderWorkerTests {
             labels: PageLabels(ranges: [
                 .init(start: 0, style: .lowerRoman, prefix: "", first: 1),
                 .init(start: 4, style: .decimal, prefix: "A-", first: 1),
-            ]), title: "Harbour")
+            ]), title: "Harbour", language: "he")
         var unlabelled = summary
         unlabelled.labels = nil
         unlabelled.title = nil
+        unlabelled.language = nil
         unlabelled.firstPage.label = nil
         let responses: [DocumentResponse] = [
             .opened(summary), .opened(unlabelled),

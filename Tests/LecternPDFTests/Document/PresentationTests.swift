@@ -3,7 +3,7 @@ import Testing
 
 @testable import LecternPDF
 
-/// The title and the presentation keys (/Dur, /Trans) read through the shim, from
+/// The title, the language and the presentation keys (/Dur, /Trans) read through the shim, from
 /// presentation-8pages.pdf (Tests/Fixtures/make-presentation-fixture).
 @Suite("Title and presentation keys")
 struct PresentationTests {
@@ -13,6 +13,12 @@ struct PresentationTests {
     func title() throws {
         #expect(try PDFDocument(path: Self.fixture).title() == "Colours in motion")
         #expect(try PDFDocument(path: Fixture.path("colors-8pages.pdf")).title() == nil)
+    }
+
+    @Test("the language comes from the catalog's /Lang, as its ISO 639 code; a document without one has none")
+    func language() throws {
+        #expect(try PDFDocument(path: Fixture.path("columns.pdf")).language() == "en")
+        #expect(try PDFDocument(path: Fixture.path("colors-8pages.pdf")).language() == nil)
     }
 
     @Test("each page's /Dur and /Trans, with the PDF reference's defaults")
