@@ -2,52 +2,41 @@ import LecternCore
 
 /// What the policy lets a visitor do with annotations: which kinds a tap selects, a drag moves
 /// and a tap edits, whose annotations are left alone, and what becomes of the edits
-/// (`[annotations]` in the policy file). The interaction components read it through activation
-/// conditions (`AnnotationPolicy`).
+/// (`[annotations]` in the policy file: `KioskConfiguration.annotations` reads those settings).
+/// The interaction components read it through activation conditions (`AnnotationPolicy`).
 ///
 /// A kind is an annotation subtype in lower case (`freetext`, `text`, `ink`, `square`, …),
 /// `form` for every form field, `form.TYPE` for one kind of field (`form.text`,
 /// `form.multiline`, `form.checkbox`, `form.radio`, `form.combo`, `form.list`), or `*`.
-public struct AnnotationRules: Equatable, Sendable {
+public struct AnnotationRules: Sendable {
     /// What the edits of a visit become.
     public enum SaveMode: String, Sendable, CaseIterable {
         /// Dropped at the idle reset: the next visitor sees the document as the file has it.
         case discard
-        /// Saved (incrementally) to a copy in `saveDirectory` with a timestamped name at the
+        /// Saved (incrementally) to a copy in `annotations.save-directory` with a timestamped name at the
         /// idle reset; then dropped from the screen, as with `discard`.
         case copy
         /// Saved into the document's own file at the idle reset.
         case inPlace = "in-place"
     }
 
-    /// The kinds a tap selects (to read them). Default: every kind.
-    public var select: [String] = ["*"]
-    /// The kinds a drag moves and resizes. Default: none.
-    public var move: [String] = []
-    /// The kinds a tap edits (form fields; a double tap for free text and notes). Default: form fields.
-    public var edit: [String] = ["form"]
-    /// Authors (/T) whose annotations take no touch at all.
-    public var excludedAuthors: [String] = []
-    /// Locked annotations take no touch at all (they are never moved in any case).
-    public var ignoresLocked = false
-    public var save = SaveMode.discard
-    /// Where `copy` writes (nil: `copy` cannot save, and says so).
-    public var saveDirectory: String?
-
-    public init() {}
+    /// The configuration whose `annotations.*` settings these are (`selectableAnnotations`, …).
+    let configuration: KioskConfiguration
 
     /// What a component does with an annotation.
     public enum Action: Sendable { case select, move, edit }
 
     /// Whether the policy lets `action` happen to `annotation`.
     public func allows(_ action: Action, _ annotation: AnnotationInfo) -> Bool {
-        if excludedAuthors.contains(annotation.author) && !annotation.author.isEmpty { return false }
-        if ignoresLocked && annotation.isLocked { return false }
+        if configuration.excludedAnnotationAuthors.contains(annotation.author) && !annotation.author.isEmpty {
+            return false
+        }
+        if configuration.ignoresLockedAnnotations && annotation.isLocked { return false }
         let kinds: [String]
         switch action {
-        case .select: kinds = select
-        case .move: kinds = move
-        case .edit: kinds = edit
+        case .select: kinds = configuration.selectableAnnotations
+        case .move: kinds = configuration.movableAnnotations
+        case .edit: kinds = configuration.editableAnnotations
         }
         return kinds.contains { Self.kind($0, matches: annotation) }
     }

@@ -1,6 +1,11 @@
 import LecternCore
 
 /// What the operator chose: the policy file (`PolicyFile`), then the command line on top.
+///
+/// The policy's settings are read and written by their names in `PolicySettings`
+/// (`configuration.idleResetSeconds`, `configuration.spreadMode = .double`); the value is the
+/// default until the file, the command line or code sets it.
+@dynamicMemberLookup
 public struct KioskConfiguration: Sendable {
     /// The document to show (with a shelf: the one open, or to open first).
     public var documentPath: String
@@ -11,37 +16,12 @@ public struct KioskConfiguration: Sendable {
     public var policyPath: String?
     /// The command line's settings by policy key: they override the file's (`PolicyFile`).
     public var overrides: [String: PolicyValue] = [:]
-    /// What the policy decides beyond the document and its layout.
-    public var policy = KioskPolicy()
-    /// The view state across restarts, the control socket, the metrics file.
-    public var operations = OperationsPolicy()
-    /// The password for an encrypted document, if any.
-    public var password: String?
-    /// Where to write a PNG of every committed frame (rate-limited) and of the last one on exit.
-    public var frameDumpPath: String?
-    /// Margin around the pages, in surface pixels.
-    public var pageMargin = 12
-    /// How pages are grouped into spreads.
-    public var spreadMode: SpreadMode = .single
-    /// Continuous scrolling or one spread at a time.
-    public var scrollMode: ViewConfiguration.ScrollMode = .perSpread
-    /// The scroll direction.
-    public var scrollDirection: Axis = .horizontal
-    /// The binding edge; nil reads it from the PDF (/ViewerPreferences /Direction).
-    public var pageBinding: PageBinding?
-    /// How a page turn looks in horizontal per-spread paging.
-    public var transition = PageTurnTransition.slide
     /// The Wayland display to connect to (a socket name or an absolute path); nil: `$WAYLAND_DISPLAY`.
     public var displayName: String?
-    /// The page shown first (0-based).
-    public var startPage = 0
-    /// Seconds without input after which the reader goes back to `startPage`, zoomed out
-    /// (0: never).
-    public var idleResetSeconds = 120
-    /// The tile cache's budget in bytes; nil means about three screens.
-    public var cacheBudget: Int?
-    /// Where MuPDF draws: in process or in the render worker process (`render.*`).
+    /// The render worker's executable and the tests' hooks into it.
     public var renderProcess = RenderProcessPolicy()
+    /// The settings' values by key name, for those set (the others have their default).
+    private var values: [String: any Sendable & Equatable] = [:]
 
     public init(documentPath: String, password: String? = nil, frameDumpPath: String? = nil) {
         self.documentPath = documentPath
@@ -49,9 +29,40 @@ public struct KioskConfiguration: Sendable {
         self.frameDumpPath = frameDumpPath
     }
 
+    /// The setting declared as `setting` in `PolicySettings`.
+    public subscript<Value>(dynamicMember setting: KeyPath<PolicySettings, PolicySetting<Value>>) -> Value {
+        get { self[PolicySettings.standard[keyPath: setting]] }
+        set { self[PolicySettings.standard[keyPath: setting]] = newValue }
+    }
+
+    /// The value of `setting`: the one set, or its default.
+    subscript<Value>(setting: PolicySetting<Value>) -> Value {
+        get {
+            guard let value = values[setting.name] else { return setting.defaultValue }
+            return value as? Value ?? setting.defaultValue
+        }
+        set { values[setting.name] = newValue }
+    }
+
+    /// Whether the policy lets the interaction component named `name` act (`components.NAME`).
+    public func enables(_ name: String) -> Bool {
+        values["components." + name] as? Bool ?? true
+    }
+
+    /// What the policy lets a visitor do with annotations (`annotations.*`).
+    public var annotations: AnnotationRules { AnnotationRules(configuration: self) }
+
+    /// How the attract loop brings on a page that has no /Trans (a push comes from the right,
+    /// /Di 180, as a page turned forward does).
+    public var attractTransition: PageTransition {
+        PageTransition(style: self.attractTransitionStyle, duration: self.attractTransitionSeconds, direction: 180)
+    }
+
     /// Whether page turns curl: asked for, and the layout pages horizontally (in any other
     /// layout the option does nothing).
-    public var curls: Bool { transition == .curl && scrollMode == .perSpread && scrollDirection == .horizontal }
+    public var curls: Bool {
+        self.transition == .curl && self.scrollMode == .perSpread && self.scrollDirection == .horizontal
+    }
 
     /// Whether the home screen is the shelf.
     public var hasShelf: Bool { shelfPaths.count > 1 }
@@ -59,19 +70,9 @@ public struct KioskConfiguration: Sendable {
     /// The document view's configuration for a document whose PDF says `rightToLeft`.
     public func viewConfiguration(rightToLeft: Bool) -> ViewConfiguration {
         ViewConfiguration(
-            spreadMode: spreadMode, pageBinding: pageBinding ?? (rightToLeft ? .rightEdge : .leftEdge),
-            scrollMode: scrollMode, scrollDirection: scrollDirection,
-            pageTransition: curls ? .curl : .scroll, spacing: Double(pageMargin),
-            contentInsets: EdgeInsets(all: Double(pageMargin)), maximumZoomScale: policy.maximumZoom)
+            spreadMode: self.spreadMode, pageBinding: self.pageBinding ?? (rightToLeft ? .rightEdge : .leftEdge),
+            scrollMode: self.scrollMode, scrollDirection: self.scrollDirection,
+            pageTransition: curls ? .curl : .scroll, spacing: Double(self.pageMargin),
+            contentInsets: EdgeInsets(all: Double(self.pageMargin)), maximumZoomScale: self.maximumZoom)
     }
-}
-
-/// How one spread gives way to the next in per-spread paging (`page-turn.transition`).
-public enum PageTurnTransition: String, Sendable, CaseIterable {
-    /// The spreads slide side by side, following the finger (the default).
-    case slide
-    /// The page curls like paper, following the finger (horizontal paging only).
-    case curl
-    /// The page changes at once; nothing moves.
-    case none
 }

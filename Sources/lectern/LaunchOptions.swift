@@ -76,11 +76,11 @@ struct LaunchOptions: Equatable {
         configuration.cacheBudget = cacheMegabytes.map { $0 << 20 }
         configuration.startPage = (page ?? 1) - 1
         configuration.idleResetSeconds = idleReset ?? 120
-        configuration.policy.mirror = mirror == .off ? .off : .auto
+        configuration.mirror = mirror == .off ? .off : .auto
         configuration.shelfPaths = files.count > 1 ? files : []
         // The reader draws in its render worker process unless told otherwise.
-        configuration.renderProcess.isEnabled = renderProcess != .off
-        if let renderDeadline { configuration.renderProcess.deadline = renderDeadline }
+        configuration.usesRenderProcess = renderProcess != .off
+        if let renderDeadline { configuration.renderDeadline = renderDeadline }
         configuration.overrides = overrides
         return configuration
     }

@@ -87,7 +87,7 @@ final class KioskHarness {
         var configuration = KioskConfiguration(documentPath: "")
         // The transport that ships: pages drawn in the render worker, the built `lectern` run as
         // it (`--render-process off`: in process, for the tests about that transport).
-        configuration.renderProcess.isEnabled = true
+        configuration.usesRenderProcess = true
         configuration.renderProcess.executable = try LecternProcess.lecternExecutable().path
         var index = 0
         func value() throws -> String {
@@ -110,11 +110,11 @@ final class KioskHarness {
             case "--password": configuration.password = try value()
             case "--frame-dump": configuration.frameDumpPath = try value()
             case "--config": configuration.policyPath = try value()
-            case "--mirror": configuration.policy.mirror = try value() == "off" ? .off : .auto
+            case "--mirror": configuration.mirror = try value() == "off" ? .off : .auto
             case "--render-process":
-                configuration.renderProcess.isEnabled = try value() == "on"
+                configuration.usesRenderProcess = try value() == "on"
                 configuration.renderProcess.executable = try LecternProcess.lecternExecutable().path
-            case "--render-deadline": configuration.renderProcess.deadline = Double(try value()) ?? 4
+            case "--render-deadline": configuration.renderDeadline = Double(try value()) ?? 4
             case "--render-delay-ms": configuration.renderProcess.renderDelayMilliseconds = Int(try value()) ?? 0
             case "--render-crash-page": configuration.renderProcess.crashPage = (Int(try value()) ?? 0) - 1
             // WorkerLimits.crashesOpening: the worker crashes as it opens the document.

@@ -52,8 +52,8 @@ struct PolicyFileTests {
             path: "p.toml", over: base)
         #expect(configuration.spreadMode == .double)
         #expect(configuration.startPage == 4, "--page 5 wins over start.page = 2")
-        #expect(configuration.policy.maximumZoom == 3)
-        #expect(!configuration.policy.enables("smartZoom"))
-        #expect(configuration.policy.enables("fastScroll"))
+        #expect(configuration.maximumZoom == 3)
+        #expect(!configuration.enables("smartZoom"))
+        #expect(configuration.enables("fastScroll"))
     }
 }

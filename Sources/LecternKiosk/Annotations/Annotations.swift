@@ -8,7 +8,7 @@ import Logging
 /// Annotations and form fields on screen: the selected one (its frame, and its text in the
 /// annotation bar), the field being filled (typed on the on-screen keyboard or a hardware one,
 /// picked from a list, or toggled at once), the edits going to the document through
-/// `AnnotationEditor`, and what the policy makes of them at the idle reset (`AnnotationRules.save`).
+/// `AnnotationEditor`, and what the policy makes of them at the idle reset (`annotations.save`).
 ///
 /// The interaction components decide what a touch does (InteractionController+Annotations.swift,
 /// through `ReaderHost`); this keeps the state they act on and draws it.
@@ -227,7 +227,7 @@ final class Annotations {
                 chrome.showNotice("The changes could not be saved: the last saved file is kept.", seconds: 10)
             } else {
                 saves += 1
-                if policy.annotations.save == .copy,
+                if policy.annotationSave == .copy,
                     let reader = current.reader, ObjectIdentifier(reader.document) == document
                 {
                     revert(reader)
@@ -251,13 +251,12 @@ final class Annotations {
         finishEditing(commit: false)
         selection = nil
         guard let reader = current.reader, editor.hasUnsavedChanges(reader.document) else { return }
-        let rules = policy.annotations
-        switch rules.save {
+        switch policy.annotationSave {
         case .discard:
             logger.info("idle reset: the visitor's changes are dropped")
             revert(reader)
         case .copy:
-            guard let directory = rules.saveDirectory else {
+            guard let directory = policy.annotationSaveDirectory else {
                 logger.error("annotations.save is copy but annotations.save-directory is not set: changes dropped")
                 return revert(reader)
             }

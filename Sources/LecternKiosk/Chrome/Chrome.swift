@@ -53,7 +53,7 @@ final class Chrome {
         self.screen = screen
         self.logger = logger
         policy.observe { [unowned self] old, new in
-            if new.policy.chrome != old.policy.chrome { isVisible = new.policy.chrome == .always }
+            if new.chrome != old.chrome { isVisible = new.chrome == .always }
         }
     }
 

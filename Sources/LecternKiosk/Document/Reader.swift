@@ -175,5 +175,5 @@ final class Reader {
 
 extension KioskConfiguration {
     /// The tile cache's budget the policy asks for: `cache-mb`, or automatic.
-    var tileBudget: TileBudget { cacheBudget.map(TileBudget.bytes) ?? .automatic }
+    var tileBudget: TileBudget { self.cacheBudget.map(TileBudget.bytes) ?? .automatic }
 }

@@ -46,7 +46,7 @@ final class IdleReset {
         // New idle times count from now.
         policy.observe { [unowned self] old, new in
             if new.idleResetSeconds != old.idleResetSeconds
-                || new.policy.idleCountdownSeconds != old.policy.idleCountdownSeconds
+                || new.idleCountdownSeconds != old.idleCountdownSeconds
             {
                 restart()
             }

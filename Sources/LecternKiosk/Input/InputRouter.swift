@@ -62,7 +62,7 @@ final class InputRouter {
         self.shelf = shelf
         self.logger = logger
         policy.observe { [unowned self] _, new in
-            interactions?.configuration.fastScrollEdgeFraction = new.policy.edgeWidth
+            interactions?.configuration.fastScrollEdgeFraction = new.edgeWidth
         }
     }
 
@@ -76,7 +76,7 @@ final class InputRouter {
             reader: reader, chrome: chrome, navigation: navigation, annotations: annotations,
             selectedText: selectedText, logger: logger)
         let controller = InteractionController(host: host)
-        controller.configuration.fastScrollEdgeFraction = policy.policy.edgeWidth
+        controller.configuration.fastScrollEdgeFraction = policy.edgeWidth
         self.host = host
         interactions = controller
         configureInteractions?(controller)

@@ -14,7 +14,7 @@ enum InteractionPolicy {
     static func install(
         on controller: InteractionController, current: CurrentReader, policy inForce: PolicyInForce
     ) {
-        let policy = { [unowned inForce] in inForce.policy }
+        let policy = { [unowned inForce] in inForce.configuration }
         let annotationComponents = [
             controller.selectAnnotation, controller.deselectAnnotation, controller.transformAnnotation,
             controller.editAnnotation,
@@ -50,7 +50,7 @@ enum InteractionPolicy {
     }
 
     /// Whether a tap follows `target` under `policy`.
-    static func allows(_ target: LinkTarget, _ policy: KioskPolicy) -> Bool {
+    static func allows(_ target: LinkTarget, _ policy: KioskConfiguration) -> Bool {
         switch (target, policy.links) {
         case (_, .none): false
         case (.page, _): true

@@ -136,9 +136,8 @@ final class ControlCommands {
 
     private func open(_ path: String?) -> ControlReply {
         guard let path, !path.isEmpty else { return .failure("open needs a path") }
-        let operations = policy.operations
-        guard path == policy.documentPath || Self.isAllowed(document: path, by: operations) else {
-            let directory = operations.openDirectory.map { "in \($0)" } ?? "(the policy's control.documents names none)"
+        guard path == policy.documentPath || Self.isAllowed(document: path, by: policy.configuration) else {
+            let directory = policy.openDirectory.map { "in \($0)" } ?? "(the policy's control.documents names none)"
             return .failure("\(path) is not the policy's document nor a PDF \(directory)")
         }
         guard access(path, R_OK) == 0 else { return .failure("cannot read \(path): \(errnoText(errno))") }
@@ -157,8 +156,8 @@ final class ControlCommands {
 
     /// Whether `document` lies in the policy's `control.documents` directory (symbolic links and
     /// `..` resolved: a path that leads out of it is not in it).
-    static func isAllowed(document: String, by operations: OperationsPolicy) -> Bool {
-        guard let directory = operations.openDirectory, document.hasSuffix(".pdf") else { return false }
+    static func isAllowed(document: String, by configuration: KioskConfiguration) -> Bool {
+        guard let directory = configuration.openDirectory, document.hasSuffix(".pdf") else { return false }
         return isInside(document, directory: directory, resolvingFile: true)
     }
 
@@ -189,9 +188,9 @@ final class ControlCommands {
 
     private func screenshot(to path: String?, reply: @escaping (ControlReply) -> Void) {
         guard let path, path.hasSuffix(".png") else { return reply(.failure("screenshot needs a path ending in .png")) }
-        let directory = policy.operations.screenshotDirectory ?? defaultScreenshotDirectory
+        let directory = policy.screenshotDirectory ?? defaultScreenshotDirectory
         guard let directory, Self.isInside(path, directory: directory, resolvingFile: false) else {
-            let allowed = policy.operations.screenshotDirectory.map { "\($0) (control.screenshots)" }
+            let allowed = policy.screenshotDirectory.map { "\($0) (control.screenshots)" }
             return reply(
                 .failure(
                     "screenshots go in "

@@ -42,21 +42,21 @@ final class Operations {
         store = ViewStateStore(
             path: statePath, restored: restored, current: current, policy: policy,
             loop: loop, logger: logger)
-        let socketPath = Self.socketPath(policy.operations, variable: variable)
+        let socketPath = Self.socketPath(policy.controlSocket, variable: variable)
         commands = ControlCommands(
             current: current, shown: shown, reloader: reloader, policy: policy, presenter: presenter, idle: idle,
             defaultScreenshotDirectory: socketPath.map(Self.directory), loop: loop, logger: logger)
         notifier = SystemdNotifier(variable: variable, loop: loop, logger: logger)
         metrics = KioskMetrics(
-            path: { [unowned policy] in policy.operations.metricsTextfile }, current: current, shown: shown,
+            path: { [unowned policy] in policy.metricsTextfile }, current: current, shown: shown,
             reloader: reloader, idle: idle, loop: loop, logger: logger)
-        listen(at: socketPath, group: policy.operations.controlGroup)
+        listen(at: socketPath, group: policy.controlGroup)
         policy.observe { [unowned self] old, new in policyChanged(old: old, new: new) }
     }
 
-    /// Where the control socket listens under `operations`.
-    static func socketPath(_ operations: OperationsPolicy, variable: (String) -> String?) -> String? {
-        switch operations.controlSocket {
+    /// Where the control socket listens as `socket` says.
+    static func socketPath(_ socket: ControlSocketLocation, variable: (String) -> String?) -> String? {
+        switch socket {
         case .off: nil
         case .path(let path): path
         case .standard: variable("XDG_RUNTIME_DIR").map { $0 + "/lectern.sock" }
@@ -123,9 +123,8 @@ final class Operations {
 
     /// A new policy applies: the control socket moves if its path or group changed.
     private func policyChanged(old: KioskConfiguration, new: KioskConfiguration) {
-        let (was, now) = (old.operations, new.operations)
-        if was.controlSocket != now.controlSocket || was.controlGroup != now.controlGroup {
-            listen(at: Self.socketPath(now, variable: variable), group: now.controlGroup)
+        if old.controlSocket != new.controlSocket || old.controlGroup != new.controlGroup {
+            listen(at: Self.socketPath(new.controlSocket, variable: variable), group: new.controlGroup)
         }
     }
 

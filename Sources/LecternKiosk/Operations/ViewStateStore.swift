@@ -63,7 +63,7 @@ final class ViewStateStore {
     static func restoredView(
         at path: String?, for configuration: inout KioskConfiguration, logger: Logger
     ) -> Restore {
-        guard configuration.operations.persistsState, let path else { return Restore() }
+        guard configuration.persistsState, let path else { return Restore() }
         let saved: SavedView
         do {
             guard let loaded = try SavedView.load(from: path) else { return Restore() }
@@ -74,7 +74,7 @@ final class ViewStateStore {
         }
         let allowed =
             saved.document == configuration.documentPath
-            || ControlCommands.isAllowed(document: saved.document, by: configuration.operations)
+            || ControlCommands.isAllowed(document: saved.document, by: configuration)
         guard allowed, saved.restores(policyDocument: configuration.documentPath) else {
             logger.info("the saved view is for another document or version: starting at the start page")
             return Restore(outcome: .otherDocumentOrVersion)
@@ -98,7 +98,7 @@ final class ViewStateStore {
     /// Writes the view if it changed and the last write is a second old, else makes sure it is
     /// written when the second is up (loop idle handler: cheap when nothing changed).
     func viewMayHaveChanged(hasShownPage: Bool) {
-        guard path != nil, policy.operations.persistsState, timer == nil,
+        guard path != nil, policy.persistsState, timer == nil,
             let saved = current(hasShownPage: hasShownPage), saved != lastWritten
         else { return }
         let now = loop.clock.now
@@ -145,7 +145,7 @@ final class ViewStateStore {
     func close(hasShownPage: Bool) {
         timer?.cancel()
         timer = nil
-        if policy.operations.persistsState, let saved = current(hasShownPage: hasShownPage),
+        if policy.persistsState, let saved = current(hasShownPage: hasShownPage),
             saved != lastWritten
         {
             write(saved)

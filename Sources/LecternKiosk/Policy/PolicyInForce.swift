@@ -9,11 +9,11 @@ import Logging
 /// with its line and key, and the policy in force stays: the visitor never sees it.
 ///
 /// The parts that read the policy hold this and read it when they act
-/// (`policy.idleResetSeconds`, `policy.chrome`: the configuration's fields and its
-/// `KioskPolicy`'s), so a change reaches them without being handed on; a part for which a
-/// change must act at once (a new layout, the idle times) says so with `observe(_:)`. What the
-/// session shows is not here: the policy's document is only the first one (the session holds
-/// its `documentPath`).
+/// (`policy.idleResetSeconds`, `policy.chrome`: the configuration's members, among them every
+/// setting `PolicySettings` declares), so a change reaches them without being handed on; a part
+/// for which a change must act at once (a new layout, the idle times) says so with
+/// `observe(_:)`. What the session shows is not here: the policy's document is only the first
+/// one (the session holds its `documentPath`).
 @dynamicMemberLookup
 final class PolicyInForce {
     /// The configuration in force.
@@ -55,12 +55,8 @@ final class PolicyInForce {
         configuration[keyPath: field]
     }
 
-    subscript<Value>(dynamicMember field: KeyPath<KioskPolicy, Value>) -> Value {
-        configuration.policy[keyPath: field]
-    }
-
     /// Whether the policy lets the interaction component named `name` act.
-    func enables(_ name: String) -> Bool { configuration.policy.enables(name) }
+    func enables(_ name: String) -> Bool { configuration.enables(name) }
 
     /// The document view's configuration for a document whose PDF says `rightToLeft`.
     func viewConfiguration(rightToLeft: Bool) -> ViewConfiguration {

@@ -1,0 +1,138 @@
+import LecternCore
+import LecternLinux
+
+/// Every setting of the policy file, each declared once: its key, its default, what it takes
+/// and what it means. A new key is one `let` here and the code that reads it
+/// (`configuration.NAME`, or `policy.NAME` on `PolicyInForce`): `PolicyKeys` finds the `let`s
+/// by reflection, and `KioskConfiguration` holds their values.
+///
+/// The keys that set more than one thing (`document`, `documents`) and the `components.*` are
+/// rows of `PolicyKeys`.
+public struct PolicySettings: Sendable {
+    /// The declarations (read by `KioskConfiguration`'s members).
+    public static let standard = PolicySettings()
+
+    public init() {}
+
+    /// The password for an encrypted document, if any.
+    public let password = PolicySetting.optionalString("password")
+    /// Where to write a PNG of every committed frame (rate-limited) and of the last one on exit.
+    public let frameDumpPath = PolicySetting.optionalString("frame-dump", isPath: true)
+    /// The tile cache's budget in bytes; nil means about three screens.
+    public let cacheBudget = PolicySetting<Int?>.integer("cache-mb", default: nil, in: 1...4096) { $0 << 20 }
+
+    // MARK: render
+
+    /// Whether tiles and page text come from the render worker process: yes unless
+    /// `--render-process off` or the policy's `render.process = "off"` (in code as in the binary).
+    public let usesRenderProcess = PolicySetting.choice("render.process", default: true, ["on": true, "off": false])
+    /// Seconds a request may take in the worker before it is killed and the page shows as
+    /// undrawable (`--render-deadline`).
+    public let renderDeadline = PolicySetting.number("render.deadline", default: 4.0, in: 0.1...600)
+    /// The worker's address space limit (RLIMIT_AS) in bytes: above MuPDF's own cap (384 MiB),
+    /// its threads' stacks and heaps, and the tile buffers.
+    public let renderAddressSpace = PolicySetting.integer(
+        "render.address-space-mb", default: 2048 << 20, in: 256...1_048_576
+    ) { $0 << 20 }
+
+    // MARK: layout and start
+
+    /// How pages are grouped into spreads.
+    public let spreadMode = PolicySetting.choice("layout.spreads", default: SpreadMode.single)
+    /// Continuous scrolling or one spread at a time.
+    public let scrollMode = PolicySetting.choice(
+        "layout.scroll", default: ViewConfiguration.ScrollMode.perSpread,
+        ["per-spread": .perSpread, "continuous": .continuous])
+    /// The scroll direction.
+    public let scrollDirection = PolicySetting.choice("layout.direction", default: Axis.horizontal)
+    /// The binding edge; nil reads it from the PDF (/ViewerPreferences /Direction).
+    public let pageBinding = PolicySetting.choice(
+        "layout.binding", default: PageBinding?.none, ["auto": nil, "left": .leftEdge, "right": .rightEdge])
+    /// Margin around the pages, in surface pixels.
+    public let pageMargin = PolicySetting.integer("layout.margin", default: 12, in: 0...200)
+    /// The page shown first (0-based; the file counts from 1).
+    public let startPage = PolicySetting.integer("start.page", default: 0, in: 1...Int(Int32.max)) { $0 - 1 }
+
+    // MARK: what a visitor sees and may do
+
+    /// When the title bar and page scrubber show.
+    public let chrome = PolicySetting.choice("chrome.show", default: ChromeMode.onTap)
+    /// The presenter mirror on a second output.
+    public let mirror = PolicySetting.choice("mirror", default: MirrorMode.auto)
+    /// The largest zoom scale pinch and double tap reach (1: no zoom).
+    public let maximumZoom = PolicySetting.number("zoom.max", default: 8.0, in: 1...64)
+    /// A double tap zooms (`smartZoom`).
+    public let doubleTapZoom = PolicySetting.boolean("zoom.double-tap", default: true)
+    /// The width of each page-turn tap zone at the screen's sides, as a fraction of its width.
+    public let edgeWidth = PolicySetting.number("page-turn.edge-width", default: 0.2, in: 0...0.5)
+    /// How a page turn looks in horizontal per-spread paging.
+    public let transition = PolicySetting.choice("page-turn.transition", default: PageTurnTransition.slide)
+    /// What a tap on a link does.
+    public let links = PolicySetting.choice("links.follow", default: LinkMode.qr)
+    /// Glob patterns (fnmatch) of the web links `allow-list` shows.
+    public let allowedLinks = PolicySetting.strings("links.allow", default: [])
+
+    // MARK: idle, QR codes, attract loop, reload
+
+    /// Seconds without input after which the reader goes back to `startPage`, zoomed out
+    /// (0: never).
+    public let idleResetSeconds = PolicySetting.integer("idle.reset", default: 120, in: 0...86_400)
+    /// Seconds of notice before the idle reset, counted down on screen (0: none).
+    public let idleCountdownSeconds = PolicySetting.integer("idle.countdown", default: 10, in: 0...600)
+    /// The countdown's text; `{seconds}` becomes the seconds left.
+    public let idleNotice = PolicySetting.string(
+        "idle.notice", default: "Returning to the start in {seconds} s — touch to stay")
+    /// Seconds a web link's QR code stays on screen (a touch hides it sooner).
+    public let qrSeconds = PolicySetting.integer("qr.seconds", default: 30, in: 1...3600)
+    /// Seconds after the idle reset before pages advance by themselves (0: no attract loop).
+    public let attractAfterSeconds = PolicySetting.integer("attract.after", default: 0, in: 0...86_400)
+    /// Seconds per page in the attract loop when the page has no /Dur.
+    public let attractPageSeconds = PolicySetting.number("attract.interval", default: 8.0, in: 1...3600)
+    /// How the attract loop brings on a page that has no /Trans (`attractTransition`).
+    public let attractTransitionStyle = PolicySetting.choice(
+        "attract.transition", default: PageTransition.Style.fade, ["fade": .fade, "push": .push, "none": .replace])
+    /// How long that transition takes, in seconds.
+    public let attractTransitionSeconds = PolicySetting.number("attract.transition-seconds", default: 1, in: 0.1...10)
+    /// Follow the documents' files and show a new version when one is replaced.
+    public let reloadsDocuments = PolicySetting.boolean("reload.documents", default: true)
+
+    // MARK: operations: state, control socket, metrics
+
+    /// Write the view state (`ViewStateStore`) and restore it at start.
+    public let persistsState = PolicySetting.boolean("state.persist", default: true)
+    /// Where the control socket listens ("" turns it off).
+    public let controlSocket = PolicySetting.string(
+        "control.socket", default: ControlSocketLocation.standard, isPath: true
+    ) {
+        .success($0.isEmpty ? .off : .path($0))
+    }
+    /// A group whose members may use the control socket besides the kiosk's own user and root
+    /// (the socket is then mode 0660 and owned by that group).
+    public let controlGroup = PolicySetting.string("control.group", default: String?.none) { name in
+        guard name.isEmpty || groupID(named: name) != nil else { return .failure(.init("no such group: \(name)")) }
+        return .success(name.isEmpty ? nil : name)
+    }
+    /// A directory whose PDFs `open` may show (besides the policy's document).
+    public let openDirectory = PolicySetting.optionalString("control.documents", isPath: true)
+    /// The directory `screenshot` writes into (nil: the control socket's directory).
+    public let screenshotDirectory = PolicySetting.optionalString("control.screenshots", isPath: true)
+    /// The Prometheus text file the metrics are written to every 15 s (`KioskMetrics`; nil: none).
+    public let metricsTextfile = PolicySetting.optionalString("metrics.textfile", isPath: true)
+
+    // MARK: annotations (`AnnotationRules`)
+
+    /// The kinds a tap selects (to read them). Default: every kind.
+    public let selectableAnnotations = PolicySetting.kinds("annotations.select", default: ["*"])
+    /// The kinds a drag moves and resizes. Default: none.
+    public let movableAnnotations = PolicySetting.kinds("annotations.move", default: [])
+    /// The kinds a tap edits (form fields; a double tap for free text and notes). Default: form fields.
+    public let editableAnnotations = PolicySetting.kinds("annotations.edit", default: ["form"])
+    /// Authors (/T) whose annotations take no touch at all.
+    public let excludedAnnotationAuthors = PolicySetting.strings("annotations.exclude-authors", default: [])
+    /// Locked annotations take no touch at all (they are never moved in any case).
+    public let ignoresLockedAnnotations = PolicySetting.boolean("annotations.ignore-locked", default: false)
+    /// What the edits of a visit become.
+    public let annotationSave = PolicySetting.choice("annotations.save", default: AnnotationRules.SaveMode.discard)
+    /// Where `copy` writes (nil: `copy` cannot save, and says so).
+    public let annotationSaveDirectory = PolicySetting.optionalString("annotations.save-directory", isPath: true)
+}
