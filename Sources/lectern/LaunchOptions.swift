@@ -65,21 +65,22 @@ struct LaunchOptions: Equatable {
         return overrides
     }
 
-    /// The configuration these options give without a policy file (the defaults elsewhere).
+    /// The configuration these options give without a policy file (the settings' defaults,
+    /// `PolicySettings`, for the options not given).
     func configuration(documentPath: String) -> KioskConfiguration {
         var configuration = KioskConfiguration(documentPath: documentPath, password: password, frameDumpPath: frameDump)
-        configuration.spreadMode = (spreads ?? .single).mode
-        configuration.scrollMode = (scroll ?? .perSpread).mode
-        configuration.scrollDirection = (direction ?? .horizontal).axis
-        configuration.pageBinding = (binding ?? .auto).binding
-        configuration.transition = (transition ?? .slide).transition
-        configuration.cacheBudget = cacheMegabytes.map { $0 << 20 }
-        configuration.startPage = (page ?? 1) - 1
-        configuration.idleResetSeconds = idleReset ?? 120
-        configuration.mirror = mirror == .off ? .off : .auto
+        if let spreads { configuration.spreadMode = spreads.mode }
+        if let scroll { configuration.scrollMode = scroll.mode }
+        if let direction { configuration.scrollDirection = direction.axis }
+        if let binding { configuration.pageBinding = binding.binding }
+        if let transition { configuration.transition = transition.transition }
+        if let cacheMegabytes { configuration.cacheBudget = cacheMegabytes << 20 }
+        if let page { configuration.startPage = page - 1 }
+        if let idleReset { configuration.idleResetSeconds = idleReset }
+        if let mirror { configuration.mirror = mirror == .off ? .off : .auto }
         configuration.shelfPaths = files.count > 1 ? files : []
         // The reader draws in its render worker process unless told otherwise.
-        configuration.usesRenderProcess = renderProcess != .off
+        if let renderProcess { configuration.usesRenderProcess = renderProcess != .off }
         if let renderDeadline { configuration.renderDeadline = renderDeadline }
         configuration.overrides = overrides
         return configuration
