@@ -99,7 +99,9 @@ public final class FrameCompositor {
                 units.append(messageBox(message, in: scene))
             }
         }
-        if last.banner != scene.banner || (scene.banner != nil && last.overlays != scene.overlays) {
+        if last.banner != scene.banner || last.bannerAction != scene.bannerAction
+            || (scene.banner != nil && last.overlays != scene.overlays)
+        {
             units.append(bannerBox(in: last))
             units.append(bannerBox(in: scene))
         }
@@ -384,24 +386,6 @@ public final class FrameCompositor {
             bodyFont.draw(line, x: layout.card.x + 32, baselineY: y, color: .secondaryText, into: target)
             y += bodyFont.lineHeight
         }
-    }
-
-    private func bannerBox(in scene: Scene) -> PixelBox {
-        let height = (bodyFont?.lineHeight ?? 24) + 16
-        let bottom =
-            scene.height
-            - max(
-                scene.chrome == nil ? 0 : Scene.chromeBarHeight,
-                scene.overlays.bottomInset(width: scene.width, height: scene.height))
-        return PixelBox(x: 0, y: bottom - height, width: scene.width, height: height)
-    }
-
-    private func paintBanner(_ text: String, in scene: Scene, target: OpaquePointer) {
-        let box = bannerBox(in: scene)
-        fill(target, box, .banner, op: PIXMAN_OP_OVER)
-        guard let bodyFont else { return }
-        let x = max(16, (scene.width - bodyFont.width(of: text)) / 2)
-        bodyFont.draw(text, x: x, baselineY: box.y + 8 + bodyFont.ascent, color: .text, into: target)
     }
 }
 

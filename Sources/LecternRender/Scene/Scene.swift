@@ -142,6 +142,8 @@ public struct Scene: Equatable, Sendable {
     public var message: Message?
     /// A one-line notice along the bottom edge (e.g. "damaged file, partly recovered").
     public var banner: String?
+    /// The label of a button at the banner's right end ("More time"): see `Scene+Banner.swift`.
+    public var bannerAction: String?
     /// A web link's QR code, in a card in the middle, over everything else.
     public var qrCode: QRCode?
     /// Lines of text in boxes over the pages (the shelf's titles).

@@ -1,0 +1,33 @@
+import CPixman
+import LecternCore
+
+/// The banner along the bottom edge (`Scene.banner`), with its button (`Scene.bannerAction`).
+extension FrameCompositor {
+    /// The banner as drawn with this compositor's font (surface units).
+    func bannerBox(in scene: Scene) -> PixelBox {
+        scene.bannerBox(textHeight: bodyFont?.lineHeight ?? 24)
+    }
+
+    /// Where the banner's button is on screen (surface units), for hit tests: nil without one.
+    public func bannerButtonBox(in scene: Scene) -> PixelBox? {
+        scene.bannerButtonBox(textHeight: bodyFont?.lineHeight ?? 24)
+    }
+
+    func paintBanner(_ text: String, in scene: Scene, target: OpaquePointer) {
+        let box = bannerBox(in: scene)
+        fill(target, box, .banner, op: PIXMAN_OP_OVER)
+        guard let bodyFont else { return }
+        let baseline = box.y + (box.height - bodyFont.lineHeight) / 2 + bodyFont.ascent
+        guard let button = bannerButtonBox(in: scene), let action = scene.bannerAction else {
+            let x = max(16, (scene.width - bodyFont.width(of: text)) / 2)
+            return bodyFont.draw(text, x: x, baselineY: baseline, color: .text, into: target)
+        }
+        // The text centred in the room left of the button; the button light on the dark banner.
+        let room = button.x - 16
+        bodyFont.draw(
+            text, x: max(16, (room - bodyFont.width(of: text)) / 2), baselineY: baseline, color: .text, into: target)
+        fill(target, button, .text, op: PIXMAN_OP_SRC)
+        let label = (button.width - bodyFont.width(of: action)) / 2
+        bodyFont.draw(action, x: button.x + max(8, label), baselineY: baseline, color: .chrome, into: target)
+    }
+}

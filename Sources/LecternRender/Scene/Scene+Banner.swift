@@ -1,0 +1,28 @@
+import LecternCore
+
+extension Scene {
+    /// A banner with a button (`bannerAction`) is at least this high, for a button of
+    /// `bannerButtonHeight`: large enough for a finger (about 15 mm on a 24-inch 1080p screen).
+    public static let actionBannerHeight = 72
+    public static let bannerButtonHeight = 56
+    public static let bannerButtonWidth = 220
+
+    /// The banner along the bottom edge, above the chrome's bar and the overlays, for text
+    /// `textHeight` high.
+    public func bannerBox(textHeight: Int) -> PixelBox {
+        let height = max(textHeight + 16, bannerAction == nil ? 0 : Scene.actionBannerHeight)
+        let bottom =
+            self.height
+            - max(chrome == nil ? 0 : Scene.chromeBarHeight, overlays.bottomInset(width: width, height: self.height))
+        return PixelBox(x: 0, y: bottom - height, width: width, height: height)
+    }
+
+    /// The banner's button at its right end, when it has one.
+    public func bannerButtonBox(textHeight: Int) -> PixelBox? {
+        guard bannerAction != nil else { return nil }
+        let banner = bannerBox(textHeight: textHeight)
+        return PixelBox(
+            x: banner.maxX - 16 - Scene.bannerButtonWidth, y: banner.y + (banner.height - Scene.bannerButtonHeight) / 2,
+            width: Scene.bannerButtonWidth, height: Scene.bannerButtonHeight)
+    }
+}
