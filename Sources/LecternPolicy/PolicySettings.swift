@@ -77,8 +77,12 @@ public struct PolicySettings: Sendable {
     /// Seconds without input after which the reader goes back to `startPage`, zoomed out
     /// (0: never).
     public let idleResetSeconds = PolicySetting.integer("idle.reset", default: 120, in: 0...86_400)
-    /// Seconds of notice before the idle reset, counted down on screen (0: none).
-    public let idleCountdownSeconds = PolicySetting.integer("idle.countdown", default: 10, in: 0...600)
+    /// Seconds of notice before the idle reset, counted down on screen with a "More time" button
+    /// (0: none). WCAG 2.2.1 asks for at least 20 s to extend a time limit.
+    public let idleCountdownSeconds = PolicySetting.integer("idle.countdown", default: 20, in: 0...600)
+    /// How many times longer the idle reset waits in accessibility mode (a visitor asked for more
+    /// time, or chose another accessibility setting), until the reset.
+    public let accessibilityIdleFactor = PolicySetting.integer("accessibility.idle-factor", default: 10, in: 1...100)
     /// The countdown's text; `{seconds}` becomes the seconds left.
     public let idleNotice = PolicySetting.string(
         "idle.notice", default: "Returning to the start in {seconds} s — touch to stay")

@@ -217,9 +217,10 @@ public final class KioskApp {
             shelf: home.shelf, selectedText: selectedText, pointer: pointer, frame: frame,
             policy: policy, logger: logger)
         teardown.push { input.close() }
+        let accessibility = VisitorAccessibility()
         let idle = IdleReset(
             loop: loop, frame: frame, current: session.current, policy: policy, chrome: chrome, input: input,
-            logger: logger)
+            accessibility: accessibility, logger: logger)
         teardown.push { idle.cancel() }
         let operations: Operations
         do {

@@ -97,6 +97,12 @@ public struct KioskStatus: Sendable {
     }
     /// When the idle reset would fire, on the app's clock.
     public var idleResetDeadline: Double?
+    /// The notice's button as drawn in the last frame (surface units): "More time" during the
+    /// idle countdown.
+    public var noticeButton: PixelBox?
+    /// Accessibility mode: a visitor chose a setting that differs from the operator's default
+    /// (for now: more time); the idle reset waits longer, and puts it back.
+    public var isAccessibilityInUse = false
     /// An animation or fling is running (it moves with the clock).
     public var isAnimating = false
     /// A finger is down, a button held, or a gesture under way.
@@ -223,6 +229,8 @@ extension KioskApp {
         status.frameDumpError = parts.presenter.frameDumpError
         status.scale = parts.presenter.committedScale.factor
         status.idleResetDeadline = parts.idle.deadline
+        status.noticeButton = parts.chrome.noticeAction == nil ? nil : parts.chrome.drawnNoticeButton
+        status.isAccessibilityInUse = parts.idle.accessibility.isInUse
         status.isAnimating =
             parts.session.reader?.view.isAnimating ?? false || parts.presenter.transitions.isAnimating
             || parts.navigation.isAnimating

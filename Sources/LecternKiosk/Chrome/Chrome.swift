@@ -26,6 +26,11 @@ final class Chrome {
     private(set) var pageEntry = ""
     /// A passing message along the bottom.
     private(set) var notice: String?
+    /// The label of the notice's button ("More time"), if it has one.
+    private(set) var noticeAction: String?
+    /// Where the notice's button was in the last frame committed (surface units): what a press
+    /// must hit (`FramePresenter` sets it).
+    var drawnNoticeButton: PixelBox?
     /// A web link's QR code, shown with its notice (the next touch takes both away).
     private(set) var qrCode: QRCode?
     /// The touch (or -1: the pointer) dragging the page scrubber.
@@ -71,6 +76,7 @@ final class Chrome {
         guard notice != nil else { return }
         noticeTimer?.cancel()
         notice = nil
+        noticeAction = nil
         qrCode = nil
         frame.request()
     }
@@ -107,17 +113,35 @@ final class Chrome {
             label: reader.document.label(forPage:))
     }
 
-    /// Shows `text` along the bottom for `seconds`.
-    func showNotice(_ text: String, seconds: Double = 5, qrCode: QRCode? = nil) {
+    /// Shows `text` along the bottom for `seconds`, with a button labelled `action` if given
+    /// (`isOnNoticeButton(_:)` tells whether a press hits it).
+    func showNotice(_ text: String, seconds: Double = 5, qrCode: QRCode? = nil, action: String? = nil) {
         notice = text
+        noticeAction = action
         self.qrCode = qrCode
         noticeTimer?.cancel()
         noticeTimer = loop.schedule(after: seconds) { [unowned self] in
             notice = nil
+            noticeAction = nil
             self.qrCode = nil
             frame.request()
         }
         frame.request()
+    }
+
+    /// Whether `event` presses the notice's button (a touch down or a left click on it, as it is
+    /// on screen).
+    func isOnNoticeButton(_ event: InputEvent) -> Bool {
+        guard noticeAction != nil, let button = drawnNoticeButton else { return false }
+        let point: Point? =
+            switch event.kind {
+            case .touchDown(_, let location): location
+            case .pointerButton(.left, true): pointer.location
+            default: nil
+            }
+        guard let point else { return false }
+        return point.x >= Double(button.x) && point.x < Double(button.maxX) && point.y >= Double(button.y)
+            && point.y < Double(button.maxY)
     }
 
     // MARK: Input

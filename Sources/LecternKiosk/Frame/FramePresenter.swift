@@ -166,6 +166,7 @@ final class FramePresenter {
         }
         transitions.committed(scene)
         banner = scene.banner
+        chrome.drawnNoticeButton = frameCompositor.bannerButtonBox(in: scene)
         frameCount += 1
         lastCommitted = buffer
         let latency = frame.shown()
@@ -211,7 +212,7 @@ final class FramePresenter {
         }
         return ReaderScene(
             width: size.width, height: size.height, scale: scale, document: document, chrome: chromeScene,
-            notice: chrome.notice,
+            notice: chrome.notice, noticeAction: chrome.noticeAction,
             qrCode: chrome.qrCode, overlays: overlays, textSelection: textSelection,
             showsPartialPages: hasShownPage || session.isFirstFrameLate || navigation.coversPages)
     }

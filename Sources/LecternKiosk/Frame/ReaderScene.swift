@@ -22,6 +22,8 @@ struct ReaderScene {
     var document: Document
     var chrome: Scene.Chrome?
     var notice: String?
+    /// The notice's button ("More time").
+    var noticeAction: String?
     var qrCode: QRCode?
     /// The thumbnail bar and grid, the outline, search (`Navigation`).
     var overlays = Scene.Overlays()
@@ -51,6 +53,7 @@ struct ReaderScene {
             scene.textSelection = textSelection
             if let notice {
                 scene.banner = notice
+                scene.bannerAction = noticeAction
             } else if wasRepaired {
                 scene.banner = "This file is damaged: showing what could be recovered."
             } else if plan.showsUndrawable {

@@ -36,11 +36,18 @@ final class Home {
             shelf.show()
         }
         // A touch, click, key or wheel while pages turn by themselves stops them and goes home,
-        // and does nothing else; a pointer that only moves does not stop them.
-        input.onActivity = { [unowned idle, unowned attract] isPress in
-            if attract.isRunning, !isPress { return idle.restart() }
+        // and does nothing else; a pointer that only moves does not stop them, nor take the
+        // countdown away (a pointer moves onto its "More time" before it presses). A press on
+        // "More time" gives the visitor the longer wait.
+        input.onActivity = { [unowned idle, unowned attract, unowned chrome] event in
+            if idle.isCountingDown, !event.startsAction { return false }
+            if attract.isRunning, !event.startsAction { return idle.restart() }
             let stopped = attract.stop()
             if stopped { idle.goHome() }
+            if idle.isCountingDown, chrome.isOnNoticeButton(event) {
+                idle.grantMoreTime()
+                return true
+            }
             return idle.restart() || stopped
         }
         idle.onReset = { [unowned shelf, unowned attract] in

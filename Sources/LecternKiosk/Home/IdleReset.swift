@@ -3,9 +3,12 @@ import LecternLinux
 import Logging
 
 /// Back to where a new visitor should start when nobody has used the reader for a while:
-/// the start page, zoomed out, the chrome as the policy has it, nothing typed. Before that, a
-/// notice counts the last seconds down ("Returning to the start in 10 s — touch to stay");
-/// any input takes it away and starts the wait over.
+/// the start page, zoomed out, the chrome as the policy has it, nothing typed, every
+/// accessibility setting back to the operator's default. Before that, a notice counts the last
+/// seconds down ("Returning to the start in 20 s — touch to stay", at least 20 s by default:
+/// WCAG 2.2.1) with a "More time" button; any input takes it away and starts the wait over, and
+/// "More time" puts the kiosk in accessibility mode, where the wait is `accessibility.idle-factor`
+/// times as long.
 ///
 /// The countdown starts over with every input event and when an animation or fling plays
 /// out, and does not run out while a visitor is still touching the screen, holding a button,
@@ -19,6 +22,8 @@ final class IdleReset {
     let policy: PolicyInForce
     let chrome: Chrome
     let input: InputRouter
+    /// What the visitor chose to read more easily: in use, the wait is longer; the reset clears it.
+    let accessibility: VisitorAccessibility
     private let logger: Logger
     private var timer: EventLoop.Timer?
     /// The notice's next second (it shows from `noticeSeconds` before the reset).
@@ -34,8 +39,9 @@ final class IdleReset {
 
     init(
         loop: EventLoop, frame: FrameRequest, current: CurrentReader, policy: PolicyInForce, chrome: Chrome,
-        input: InputRouter, logger: Logger
+        input: InputRouter, accessibility: VisitorAccessibility, logger: Logger
     ) {
+        self.accessibility = accessibility
         self.loop = loop
         self.frame = frame
         self.current = current
@@ -47,19 +53,32 @@ final class IdleReset {
         policy.observe { [unowned self] old, new in
             if new.idleResetSeconds != old.idleResetSeconds
                 || new.idleCountdownSeconds != old.idleCountdownSeconds
+                || new.accessibilityIdleFactor != old.accessibilityIdleFactor
             {
                 restart()
             }
         }
     }
 
-    /// Seconds of idleness before the reset (0: never), as the policy in force says.
-    private var seconds: Double { Double(policy.idleResetSeconds) }
+    /// Seconds of idleness before the reset (0: never), as the policy in force says, times its
+    /// factor in accessibility mode.
+    private var seconds: Double {
+        Double(policy.idleResetSeconds) * (accessibility.isInUse ? Double(policy.accessibilityIdleFactor) : 1)
+    }
 
-    /// How long the notice shows before the reset: the policy's countdown, but never more than
-    /// half the idle time (a short idle time would otherwise show it after every touch).
+    /// How long the notice shows before the reset: the policy's countdown, but leaving at least
+    /// 10 s (or half a short idle time) without it after a touch (else it would show after every
+    /// touch).
     private var noticeSeconds: Double {
-        min(Double(policy.idleCountdownSeconds), (seconds / 2).rounded(.down))
+        min(Double(policy.idleCountdownSeconds), max(seconds / 2, seconds - 10).rounded(.down))
+    }
+
+    /// The visitor asked for more time (the notice's button): accessibility mode until the reset,
+    /// the wait starting over, longer.
+    func grantMoreTime() {
+        accessibility.grantMoreTime()
+        logger.info("a visitor asked for more time: the idle reset waits \(Int(seconds)) s")
+        restart()
     }
 
     /// Starts the countdown over (0 seconds: never reset), taking the notice away; returns
@@ -100,9 +119,12 @@ final class IdleReset {
         guard left >= 1 else { return }
         isCountingDown = true
         let text = policy.idleNotice.replacing("{seconds}", with: String(left))
-        chrome.showNotice(text, seconds: Double(left) + 1)
+        chrome.showNotice(text, seconds: Double(left) + 1, action: Self.moreTime)
         noticeTimer = loop.schedule(at: deadline - Double(left - 1)) { [unowned self] in countDown(to: deadline) }
     }
+
+    /// The notice's button.
+    static let moreTime = "More time"
 
     private func expired() {
         timer = nil
@@ -132,6 +154,7 @@ final class IdleReset {
         isCountingDown = false
         chrome.clearNotice()
         chrome.reset()
+        accessibility.reset()
         input.resetInteractions()
         if let reader = current.reader {
             reader.view.stopAnimations()

@@ -28,10 +28,10 @@ final class InputRouter {
 
     /// Lets an integrator change what gestures do (see `KioskApp.configureInteractions`).
     var configureInteractions: ((InteractionController) -> Void)?
-    /// Called for every event (the idle countdown starts over) with whether it is a press (a
-    /// finger down, a button, a key, the wheel); returns whether the event took a countdown notice
-    /// away or stopped the attract loop (then the touch or click that did so does nothing else).
-    var onActivity: ((_ isPress: Bool) -> Bool)?
+    /// Called for every event (the idle countdown starts over); returns whether the event took a
+    /// countdown notice away or stopped the attract loop (then the touch or click that did so
+    /// does nothing else).
+    var onActivity: ((InputEvent) -> Bool)?
     /// Touches and the pointer button that took a notice away: their events go nowhere until
     /// they end (a visitor touching "to stay" must not turn a page as well).
     private var absorbedTouches: Set<Int> = []
@@ -102,7 +102,7 @@ final class InputRouter {
         var event = raw
         event.time = localTime(ofEventTime: raw.time)
         pointer.track(event)
-        var dismissed = onActivity?(event.startsAction) ?? false
+        var dismissed = onActivity?(event) ?? false
         defer { frame.request() }
         if chrome.qrCode != nil, event.isPress {
             chrome.clearNotice()
@@ -192,7 +192,7 @@ extension InputEvent {
 
     /// A press, a key or the wheel: what a visitor does on purpose, as opposed to a pointer that
     /// only moves (a touch panel seen as a pointer moves it just before it presses).
-    fileprivate var startsAction: Bool {
+    var startsAction: Bool {
         switch kind {
         case .touchDown, .pointerButton(_, true), .key, .scroll: true
         default: false
