@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "LecternDocumentsTests",
             dependencies: [
-                "LecternDocuments", "LecternRender", "LecternPDF", "LecternCore", "LecternTestSupport",
+                "LecternDocuments", "LecternRender", "LecternPDF", "LecternCore", "LecternLinux", "LecternTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

@@ -43,11 +43,11 @@ extension RenderProcess: DocumentTransport {
                 worker.openError ?? PDFError(.damaged, path: path, message: "cannot show \(path): it did not open"))
         }
         let status = worker.isDead ? -1 : worker.kill()
-        logger.error("render worker \(worker.pid) ended (\(Self.describe(status))) opening \(path)")
+        logger.error("render worker \(worker.pid) ended (\(ChildProcess.describe(status))) opening \(path)")
         return .failure(
             PDFError(
                 .damaged, path: path,
-                message: "cannot show \(path): MuPDF crashed opening it (\(Self.describe(status)))"))
+                message: "cannot show \(path): MuPDF crashed opening it (\(ChildProcess.describe(status)))"))
     }
 
     /// The channel's buffer for a small tile (a 256-px grid tile, a thumbnail), copied out
@@ -189,7 +189,7 @@ extension RenderProcess: DocumentTransport {
         return true
     }
 
-    private func receive(on socket: WorkerChannel) -> DocumentResponse? {
+    private func receive(on socket: MessageChannel) -> DocumentResponse? {
         guard let (bytes, fd) = socket.receive() else { return nil }
         if fd >= 0 { close(fd) }
         var reader = WireReader(bytes)
@@ -257,7 +257,8 @@ extension RenderProcess: DocumentTransport {
     func workerDied(_ worker: Worker, page: Int) {
         guard !worker.isDead else { return }
         let status = worker.kill()
-        logger.error("render worker \(worker.pid) ended (\(Self.describe(status))) while drawing page \(page + 1)")
+        logger.error(
+            "render worker \(worker.pid) ended (\(ChildProcess.describe(status))) while drawing page \(page + 1)")
         // A worker killed for a deadline is the overrunning page's fault alone.
         guard !worker.overran else { return }
         let pages = Set([page] + state.inFlight.values.filter { $0.worker === worker }.map(\.page))
@@ -272,25 +273,19 @@ extension RenderProcess: DocumentTransport {
             state.suspects.remove(page)
         }
     }
-
-    static func describe(_ status: Int32) -> String {
-        if status < 0 { return "status unknown" }
-        if status & 0x7f == 0 { return "exit status \((status >> 8) & 0xff)" }
-        return "signal \(status & 0x7f)"
-    }
 }
 
 /// One channel to the worker: its socket, and its buffer for small tiles.
 final class Channel: @unchecked Sendable {
     // Sendable: used by one render thread at a time (the worker hands it out under its lock).
-    let socket: WorkerChannel
+    let socket: MessageChannel
     var buffer: SharedTileBuffer?
     /// Whether the worker has this buffer's descriptor (sent with the first render using it).
     var bufferSent = false
     /// Channel 0 of a new worker: the answer to the open request comes first.
     var awaitsOpen = false
 
-    init(socket: WorkerChannel) { self.socket = socket }
+    init(socket: MessageChannel) { self.socket = socket }
     deinit { socket.close() }
 }
 
@@ -314,28 +309,19 @@ final class Worker: @unchecked Sendable {
     /// page may be what crashed the last one).
     init(settings: RenderProcess.Settings, edits: [DocumentEdit], isFirst: Bool) throws(SystemError) {
         let channels = max(1, settings.channels)
-        var ours: [Channel] = []
-        if settings.mayTakeForkedWorker, let forked = ForkedWorker.take(channels: channels) {
-            pid = forked.pid
-            ours = forked.channels.map(Channel.init)
+        let child: ChildProcess
+        if settings.mayTakeForkedWorker, let forked = ChildProcess.take(role: RenderWorkerMain.role, channels: channels)
+        {
+            child = forked
             wasForked = true
         } else {
-            var theirs: [WorkerChannel] = []
-            defer { for channel in theirs { channel.close() } }
-            for _ in 0..<channels {
-                let (reader, worker) = try WorkerChannel.pair()
-                ours.append(Channel(socket: reader))
-                theirs.append(worker)
-            }
-            let arguments = [settings.executable, RenderWorkerMain.option, String(ours.count)]
-            var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-            defer { for pointer in argv { Glibc.free(pointer) } }
-            let fds = theirs.map(\.descriptor)
-            let pid = CLecternLinux_spawn(settings.executable, &argv, fds, Int32(fds.count))
-            guard pid > 0 else { throw SystemError("posix_spawn") }
-            self.pid = pid
+            child = try ChildProcess.spawn(
+                settings.executable, arguments: [settings.executable, RenderWorkerMain.option, String(channels)],
+                channels: channels)
             wasForked = false
         }
+        pid = child.pid
+        let ours = child.channels.map(Channel.init)
         // The password goes in a message, not on the command line (`ps` shows that).
         let limits = WorkerLimits(
             addressSpace: settings.addressSpace, renderDelayMilliseconds: settings.renderDelayMilliseconds,
@@ -346,7 +332,7 @@ final class Worker: @unchecked Sendable {
                     path: settings.documentPath, password: settings.password,
                     preparePage: isFirst ? settings.startPage : -1, edits: edits, limits: limits))
         else {
-            _ = CLecternLinux_kill_and_reap(pid)
+            ChildProcess.killAndReap(pid)
             throw SystemError("sendmsg")
         }
         ours[0].awaitsOpen = true
@@ -377,6 +363,15 @@ final class Worker: @unchecked Sendable {
     @discardableResult
     func kill() -> Int32 {
         isDead = true
-        return CLecternLinux_kill_and_reap(pid)
+        return ChildProcess.killAndReap(pid)
+    }
+}
+
+extension MessageChannel {
+    /// Sends `message`; false when the peer is gone.
+    func send(_ message: DocumentRequest, fd: Int32 = -1) -> Bool {
+        var writer = WireWriter()
+        message.encode(into: &writer)
+        return send(writer.bytes, fd: fd)
     }
 }

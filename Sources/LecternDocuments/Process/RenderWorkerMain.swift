@@ -6,7 +6,6 @@ import LecternLinux
 import LecternPDF
 import LecternRender
 import Logging
-import Synchronization
 
 /// The render worker process. The reader's first worker is forked at the top of `lectern`'s
 /// start, before any thread exists (`forkAtStart(channels:)`): it costs no exec and no second
@@ -29,48 +28,29 @@ public enum RenderWorkerMain {
             Logger(label: "lectern-render-worker").critical("usage: lectern \(option) CHANNELS")
             return 2
         }
-        if CLecternLinux_limit_worker(0) != 0 { return 1 }
-        return serve((0..<count).map { WorkerChannel(descriptor: Int32(3 + $0)) })
+        if !ChildProcess.limitSelf(addressSpace: 0) { return 1 }
+        return serve((0..<count).map { MessageChannel(descriptor: Int32(3 + $0)) })
     }
 
     /// Forks the reader's first render worker with `channels` channels, unless one was forked
     /// already. Call it only while this process has a single thread (the child goes on running
     /// this process's code, and a lock another thread held would stay held there). In the child
     /// this never returns; in the reader the worker waits for `RenderProcess` to take it
-    /// (`ForkedWorker.take`) or to let it go (`ForkedWorker.discard()`). Without a fork (it
+    /// (`ChildProcess.take(role:channels:)`) or to let it go (`discardForkedWorker()`). Without a fork (it
     /// failed) `RenderProcess` execs its worker as after a crash.
     public static func forkAtStart(channels: Int) {
-        guard ForkedWorker.isEmpty else { return }
-        var ours: [WorkerChannel] = []
-        var theirs: [WorkerChannel] = []
-        for _ in 0..<channels {
-            guard let (reader, worker) = try? WorkerChannel.pair() else {
-                for channel in ours + theirs { channel.close() }
-                return
-            }
-            ours.append(reader)
-            theirs.append(worker)
-        }
-        let pid = CLecternLinux_fork_worker()
-        if pid == 0 {
-            // The reader's ends stay with the reader: the worker sees them close when it goes.
-            for channel in ours { channel.close() }
-            exit(serve(theirs))
-        }
-        for channel in theirs { channel.close() }
-        guard pid > 0 else {
-            for channel in ours { channel.close() }
-            return
-        }
-        ForkedWorker.keep(pid: pid, channels: ours)
+        ChildProcess.fork(role: role, channels: channels) { serve($0) }
     }
+
+    /// The name the worker forked at start is kept under (`ChildProcess.take(role:channels:)`).
+    static let role = "render"
 
     /// Lets the worker `forkAtStart(channels:)` forked go, if no `RenderProcess` took it (the
     /// reader draws in process): it ends and is reaped.
-    public static func discardForkedWorker() { ForkedWorker.discard() }
+    public static func discardForkedWorker() { ChildProcess.discard(role: role) }
 
     /// Opens the document asked for on `channels[0]`, then answers on every channel.
-    private static func serve(_ channels: [WorkerChannel]) -> Int32 {
+    private static func serve(_ channels: [MessageChannel]) -> Int32 {
         let worker = WorkerChannels(server: DocumentServer(logger: Logger(label: "lectern-render-worker")))
         for (index, channel) in channels.enumerated().dropFirst() {
             startDetachedThread(named: "lectern.worker.\(index)") { worker.serve(channel) }
@@ -78,41 +58,6 @@ public enum RenderWorkerMain {
         guard worker.open(on: channels[0]) else { return 1 }
         worker.serve(channels[0])
         return 0
-    }
-}
-
-/// The worker `RenderWorkerMain.forkAtStart(channels:)` forked, until `RenderProcess` takes it
-/// for its first worker or lets it go.
-enum ForkedWorker {
-    private static let forked = Mutex<(pid: Int32, channels: [WorkerChannel])?>(nil)
-
-    static var isEmpty: Bool { forked.withLock { $0 == nil } }
-
-    static func keep(pid: Int32, channels: [WorkerChannel]) { forked.withLock { $0 = (pid, channels) } }
-
-    /// The forked worker, if one waits with `channels` channels (else it is let go).
-    static func take(channels: Int) -> (pid: Int32, channels: [WorkerChannel])? {
-        guard let worker = takeOut() else { return nil }
-        guard worker.channels.count == channels else {
-            release(worker)
-            return nil
-        }
-        return worker
-    }
-
-    /// Lets the forked worker go (rendering stays in process): it ends, and is reaped.
-    static func discard() { takeOut().map(release) }
-
-    private static func takeOut() -> (pid: Int32, channels: [WorkerChannel])? {
-        forked.withLock { forked in
-            defer { forked = nil }
-            return forked
-        }
-    }
-
-    private static func release(_ worker: (pid: Int32, channels: [WorkerChannel])) {
-        for channel in worker.channels { channel.close() }
-        _ = CLecternLinux_kill_and_reap(worker.pid)
     }
 }
 
@@ -124,14 +69,14 @@ private struct WorkerChannels {
 
     /// Reads the open request on `channel`, limits the process, opens the document, locks the
     /// process down, and answers. False when the reader is gone or sent something else.
-    func open(on channel: WorkerChannel) -> Bool {
+    func open(on channel: MessageChannel) -> Bool {
         guard let (bytes, fd) = channel.receive() else { return false }
         if fd >= 0 { close(fd) }
         guard let (path, password, preparePage, edits, limits) = DocumentRequest.decodeOpen(bytes) else {
             logger.critical("the reader's first message is not an open request")
             return false
         }
-        if CLecternLinux_limit_worker(limits.addressSpace) != 0 {
+        if !ChildProcess.limitSelf(addressSpace: limits.addressSpace) {
             logger.critical("cannot limit the render worker: \(errnoText(errno))")
             return false
         }
@@ -153,7 +98,7 @@ private struct WorkerChannels {
     }
 
     /// Answers requests on `channel` until the reader closes it, then ends the process.
-    func serve(_ channel: WorkerChannel) {
+    func serve(_ channel: MessageChannel) {
         // The channel's buffer, kept from the request that brought it.
         var kept: SharedTileBuffer?
         while let (bytes, fd) = channel.receive() {

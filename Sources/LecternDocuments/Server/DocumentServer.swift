@@ -103,7 +103,7 @@ public final class DocumentServer: @unchecked Sendable {
         var writer = WireWriter()
         answer.encode(into: &writer)
         let length = writer.bytes.count
-        if length > WorkerChannel.maximumMessage {
+        if length > MessageChannel.maximumMessage {
             writer = WireWriter()
             DocumentResponse.failed("the answer is too long (\(length) bytes)").encode(into: &writer)
         }

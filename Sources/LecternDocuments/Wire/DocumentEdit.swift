@@ -1,4 +1,5 @@
 import LecternCore
+import LecternLinux
 import LecternPDF
 
 /// An edit of the open document (pdfedit's `PDFDocument` edits), as one value: applied in the

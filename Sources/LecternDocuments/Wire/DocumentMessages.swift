@@ -1,4 +1,5 @@
 import LecternCore
+import LecternLinux
 import LecternPDF
 import LecternRender
 
@@ -168,7 +169,7 @@ public struct WorkerLimits: Sendable, Equatable {
 /// The render worker's answer to one `DocumentRequest`.
 public enum DocumentResponse: Sendable, Equatable {
     /// The most characters of a page a text answer carries (57 bytes each: the answer stays
-    /// under `WorkerChannel.maximumMessage` with the page's blocks and links); the rest of a
+    /// under `MessageChannel.maximumMessage` with the page's blocks and links); the rest of a
     /// denser page cannot be selected with the worker on.
     public static let maximumCharacters = 15_000
 
@@ -201,7 +202,7 @@ public enum DocumentResponse: Sendable, Equatable {
     case presentation(PagePresentation)
 
     /// The most bytes an outline's entries take in one answer (their titles are at most 1 KB).
-    static let outlineBytes = WorkerChannel.maximumMessage - 4096
+    static let outlineBytes = MessageChannel.maximumMessage - 4096
 
     /// Each answer's first byte on the wire, used by `encode` and `decode` alike.
     enum Tag: UInt8, CaseIterable {

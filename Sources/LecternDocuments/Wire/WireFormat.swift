@@ -1,32 +1,9 @@
 import LecternCore
+import LecternLinux
 import LecternPDF
 import LecternRender
 
-/// A message that does not decode (a bug, or a worker that is not ours).
-public struct WireError: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    init(_ description: String) { self.description = "render worker message: \(description)" }
-    /// A request the worker answered with a failure: `reason` as it said it.
-    init(failure reason: String) { description = reason }
-}
-
-/// Appends fixed-size little-endian fields and length-prefixed strings.
-struct WireWriter {
-    var bytes: [UInt8] = []
-
-    mutating func put(_ value: UInt8) { bytes.append(value) }
-    /// A message's tag: its byte.
-    mutating func put<Tag: RawRepresentable>(_ tag: Tag) where Tag.RawValue == UInt8 { bytes.append(tag.rawValue) }
-    mutating func put(_ value: Bool) { bytes.append(value ? 1 : 0) }
-    mutating func put(_ value: Int) { withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func put(_ value: Double) { put(Int(Int64(bitPattern: value.bitPattern))) }
-    mutating func put(_ value: String) {
-        put(value.utf8.count)
-        bytes.append(contentsOf: value.utf8)
-    }
-    mutating func put(_ rect: Rect) {
-        for value in [rect.minX, rect.minY, rect.width, rect.height] { put(value) }
-    }
+extension WireWriter {
     mutating func put(_ key: TileKey) {
         put(key.page)
         put(key.pageWidth)
@@ -40,41 +17,7 @@ struct WireWriter {
     }
 }
 
-/// Reads what `WireWriter` wrote, checking every length against what is left.
-struct WireReader {
-    private let bytes: [UInt8]
-    private var offset = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    mutating func byte() throws(WireError) -> UInt8 {
-        guard offset < bytes.count else { throw WireError("truncated") }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-    mutating func bool() throws(WireError) -> Bool { try byte() != 0 }
-    mutating func int() throws(WireError) -> Int {
-        guard offset + 8 <= bytes.count else { throw WireError("truncated") }
-        var value: Int64 = 0
-        for index in 0..<8 { value |= Int64(bytes[offset + index]) << (8 * index) }
-        offset += 8
-        return Int(value)
-    }
-    /// A count of items that follow (each at least one byte).
-    mutating func count() throws(WireError) -> Int {
-        let value = try int()
-        guard value >= 0, value <= bytes.count - offset else { throw WireError("bad count \(value)") }
-        return value
-    }
-    mutating func double() throws(WireError) -> Double { Double(bitPattern: UInt64(bitPattern: Int64(try int()))) }
-    mutating func string() throws(WireError) -> String {
-        let length = try count()
-        defer { offset += length }
-        return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
-    }
-    mutating func rect() throws(WireError) -> Rect {
-        Rect(x: try double(), y: try double(), width: try double(), height: try double())
-    }
+extension WireReader {
     mutating func tileKey() throws(WireError) -> TileKey {
         let page = try int(), width = try int(), height = try int(), column = try int()
         let kind: TileKey.Kind = column < 0 ? .preview : .tile(column: column, row: try int())

@@ -1,5 +1,6 @@
 import Foundation
 import LecternCore
+import LecternLinux
 import LecternPDF
 import LecternRender
 import LecternTestSupport
