@@ -47,6 +47,10 @@ let package = Package(
         // The render worker's seccomp filter (Debian libseccomp-dev; static: one shared library
         // fewer to load at every start).
         .target(name: "CSeccomp", linkerSettings: [.linkedLibrary(":libseccomp.a")]),
+        // espeak-ng and ALSA, loaded with dlopen in the speech process only (their headers say
+        // why): Debian libespeak-ng-dev and libasound2-dev for the headers.
+        .target(name: "CEspeakNG"),
+        .target(name: "CALSA"),
         // Linux descriptors with one owner each (eventfd, timerfd, signalfd) and errno text,
         // shared by the modules that poll, wake and time things.
         .target(
@@ -94,6 +98,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Speech: the client the kiosk calls on its loop, the wire, and the speech process
+        // (espeak-ng into ALSA or a WAV file) that runs apart from the reader.
+        .target(
+            name: "LecternSpeech",
+            dependencies: [
+                "CEspeakNG", "CALSA", "LecternLinux",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "LecternWayland",
             dependencies: [
@@ -127,7 +141,7 @@ let package = Package(
         .executableTarget(
             name: "lectern",
             dependencies: [
-                "LecternKiosk", "LecternPolicy", "LecternCore", "LecternLinux", "LecternDocuments",
+                "LecternKiosk", "LecternPolicy", "LecternCore", "LecternLinux", "LecternDocuments", "LecternSpeech",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -172,6 +186,14 @@ let package = Package(
                 "LecternTestSupport", "LecternPDF", "LecternCore", "LecternRender", "LecternKiosk", "LecternPolicy",
             ]),
         .testTarget(name: "LecternPolicyTests", dependencies: ["LecternPolicy"]),
+        .testTarget(
+            name: "LecternSpeechTests",
+            dependencies: [
+                "LecternSpeech", "LecternLinux", "LecternCore", "LecternTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["check-speech.py"]
+        ),
         .testTarget(
             name: "LecternCommandLineTests",
             dependencies: [

@@ -5,6 +5,7 @@ import LecternCore
 import LecternDocuments
 import LecternKiosk
 import LecternPolicy
+import LecternSpeech
 import Logging
 
 /// `lectern [FILE]`: shows a PDF fullscreen on a Wayland kiosk.
@@ -122,6 +123,11 @@ struct Lectern: ParsableCommand {
         if CommandLine.arguments.count > 1, CommandLine.arguments[1] == RenderWorkerMain.option {
             LaunchOptions.bootstrapLogging()
             Glibc.exit(RenderWorkerMain.run(Array(CommandLine.arguments.dropFirst(2))))
+        }
+        // The speech process (`SpeechClient` starts it), likewise.
+        if CommandLine.arguments.count > 1, CommandLine.arguments[1] == SpeechProcessMain.option {
+            LaunchOptions.bootstrapLogging()
+            Glibc.exit(SpeechProcessMain.run())
         }
         switch FastCommandLine(Array(CommandLine.arguments.dropFirst())) {
         case .version:

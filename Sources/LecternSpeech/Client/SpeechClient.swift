@@ -1,0 +1,285 @@
+import LecternLinux
+import Logging
+import SystemPackage
+
+/// The reader's side of speech, on the event loop: it starts the speech process (takes the one
+/// forked at start, or spawns `lectern --speech-worker`), sends it commands without waiting for
+/// answers, and reads its events when the loop finds its channel readable, keeping `state` and
+/// passing each event to `onEvent`. When the process dies it is started again at once with the
+/// settings in force, and `onEvent` gets `.restarted`; the sentence it was speaking is not
+/// spoken again.
+public final class SpeechClient {
+    /// How to start and set up the speech process.
+    public struct Settings: Equatable, Sendable {
+        /// The `lectern` executable (by default this process's own).
+        public var executable = "/proc/self/exe"
+        public var output = SpeechOutput.defaultDevice
+        /// A language code espeak-ng has a voice for ("en", "de", "fr", "es", "ar", "he").
+        public var language = "en"
+        /// Words per minute (espeak-ng: 80 … 450).
+        public var rate = SpeechClient.defaultRate
+        /// 0 … 200.
+        public var volume = SpeechClient.defaultVolume
+
+        public init() {}
+    }
+
+    /// espeak-ng's own defaults.
+    public static let defaultRate = 175
+    public static let defaultVolume = 100
+
+    /// What the client knows, for tests and the kiosk's status.
+    public struct State: Equatable, Sendable {
+        /// Sentences were asked for and not all spoken, nor stopped.
+        public var isSpeaking = false
+        /// The id of the sentence being spoken (its first sample written, its last not yet).
+        public var sentence: Int?
+        public var isPaused = false
+        /// The voice in force, once the process said which.
+        public var voice: SpeechVoice?
+        /// Why the output cannot be used (nil: it can, or is not known yet).
+        public var outputFailure: String?
+        /// The output in use ("ALSA default") and its sample rate, once open.
+        public var output: String?
+        public var sampleRate: Int?
+        /// The speech process's pid (nil: none runs).
+        public var pid: Int32?
+        /// Processes started after the first (after one died).
+        public var restarts = 0
+        /// Request → first sample written, of the last sentence that started (seconds).
+        public var lastStartLatency: Double?
+        /// Samples written after the last stop or pause was asked for.
+        public var lastSamplesAfterStop: Int?
+        /// Ids of the sentences that started and finished, in order, since the last `speak`.
+        public var finished: [Int] = []
+    }
+
+    /// What `onEvent` is told, on the loop.
+    public enum Event: Equatable, Sendable {
+        case started(Int)
+        case finished(Int)
+        /// Stopped during the sentence (nil: none was being spoken).
+        case stopped(Int?)
+        case paused(Int?)
+        case resumed(Int?)
+        case voice(SpeechVoice)
+        case noVoice(language: String)
+        case ready(output: String)
+        case outputFailed(String)
+        /// The speech process died (killed, crashed) and another was started; the sentence it
+        /// was speaking, if any, is abandoned.
+        case restarted(count: Int, interrupted: Int?)
+    }
+
+    public private(set) var state = State()
+    public var onEvent: ((Event) -> Void)?
+    /// The settings in force (each setter below changes one; `resetToDefaults()` restores them).
+    public private(set) var settings: Settings
+    /// The settings `resetToDefaults()` returns to (the operator's).
+    public let defaults: Settings
+
+    private let loop: EventLoop
+    private let logger: Logger
+    private var process: ChildProcess?
+    private var watch: EventLoop.Watch?
+    /// The sentences of the last speak, by id (repeat speaks the last one started again).
+    private var sentences: [Int: SpeechSentence] = [:]
+    private var lastStarted: SpeechSentence?
+    private var outstanding: Set<Int> = []
+    private var starts = 0
+
+    /// Starts the speech process with `settings` (also the defaults to reset to).
+    public init(settings: Settings, loop: EventLoop, logger: Logger) {
+        self.settings = settings
+        defaults = settings
+        self.loop = loop
+        self.logger = logger
+        start()
+    }
+
+    deinit { close() }
+
+    /// Ends the speech process (teardown).
+    public func close() {
+        watch?.cancel()
+        watch = nil
+        if let process {
+            process.channels[0].close()
+            ChildProcess.killAndReap(process.pid)
+        }
+        process = nil
+        state.pid = nil
+    }
+
+    // MARK: What the kiosk asks
+
+    /// Speaks `sentences` in order, interrupting whatever is being spoken.
+    public func speak(_ sentences: [SpeechSentence]) {
+        self.sentences = Dictionary(sentences.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        outstanding = Set(sentences.map(\.id))
+        state.finished = []
+        state.isSpeaking = !sentences.isEmpty
+        state.isPaused = false
+        send(.speak(sentences, requestedAt: SpeechTime.now))
+    }
+
+    /// Stops at once: synthesis ends and the audio buffered is dropped.
+    public func stop() {
+        outstanding = []
+        state.isSpeaking = false
+        state.isPaused = false
+        send(.stop(requestedAt: SpeechTime.now))
+    }
+
+    public func pause() {
+        guard state.isSpeaking, !state.isPaused else { return }
+        state.isPaused = true
+        send(.pause(requestedAt: SpeechTime.now))
+    }
+
+    public func resume() {
+        guard state.isPaused else { return }
+        state.isPaused = false
+        send(.resume)
+    }
+
+    /// Speaks again the last sentence that started (nothing if none did).
+    public func repeatLast() {
+        guard let sentence = lastStarted else { return }
+        speak([sentence])
+    }
+
+    /// The voice for `language` (a code: "en", "he"); `state.voice` says which was chosen.
+    public func setLanguage(_ language: String) {
+        settings.language = language
+        send(.language(language))
+    }
+
+    public func setRate(_ wordsPerMinute: Int) {
+        settings.rate = min(450, max(80, wordsPerMinute))
+        send(.rate(settings.rate))
+    }
+
+    public func setVolume(_ volume: Int) {
+        settings.volume = min(200, max(0, volume))
+        send(.volume(settings.volume))
+    }
+
+    /// Back to the operator's voice, rate and volume (the idle reset).
+    public func resetToDefaults() {
+        if settings.language != defaults.language { setLanguage(defaults.language) }
+        if settings.rate != defaults.rate { setRate(defaults.rate) }
+        if settings.volume != defaults.volume { setVolume(defaults.volume) }
+    }
+
+    // MARK: The process
+
+    private func start() {
+        do throws(SystemError) {
+            let child: ChildProcess
+            if settings.executable == "/proc/self/exe",
+                let forked = ChildProcess.take(role: SpeechProcessMain.role, channels: 1)
+            {
+                child = forked
+            } else {
+                child = try ChildProcess.spawn(
+                    settings.executable, arguments: [settings.executable, SpeechProcessMain.option], channels: 1)
+            }
+            process = child
+            starts += 1
+            state.pid = child.pid
+            state.restarts = max(0, starts - 1)
+            let channel = child.channels[0]
+            watch = loop.watch(FileDescriptor(rawValue: channel.descriptor)) { [weak self] in self?.readEvent() }
+            logger.info("speech process \(child.pid) started\(starts > 1 ? " (restart \(starts - 1))" : "")")
+            for command in [
+                SpeechCommand.configure(settings.output), .language(settings.language), .rate(settings.rate),
+                .volume(settings.volume),
+            ] {
+                _ = channel.send(command)
+            }
+        } catch {
+            logger.error("cannot start the speech process \(settings.executable): \(error)")
+            state.outputFailure = "the speech process cannot start: \(error)"
+        }
+    }
+
+    private func send(_ command: SpeechCommand) {
+        guard let process else { return }
+        if !process.channels[0].send(command) { died() }
+    }
+
+    /// The process is gone (its channel closed, or a send failed): reap it and start another.
+    private func died() {
+        guard let process else { return }
+        let interrupted = state.sentence
+        watch?.cancel()
+        watch = nil
+        process.channels[0].close()
+        let status = ChildProcess.killAndReap(process.pid)
+        self.process = nil
+        logger.error("speech process \(process.pid) ended (\(ChildProcess.describe(status))): starting another")
+        outstanding = []
+        state.isSpeaking = false
+        state.isPaused = false
+        state.sentence = nil
+        start()
+        onEvent?(.restarted(count: state.restarts, interrupted: interrupted))
+    }
+
+    private func readEvent() {
+        guard let process else { return }
+        guard let (bytes, fd) = process.channels[0].receive() else { return died() }
+        if fd >= 0 { _ = try? FileDescriptor(rawValue: fd).close() }
+        var reader = WireReader(bytes)
+        guard let event = try? SpeechEvent.decode(&reader) else {
+            logger.error("the speech process sent a message that does not decode")
+            return
+        }
+        if let told = apply(event) { onEvent?(told) }
+    }
+
+    /// Updates `state` for `event`; what to tell `onEvent`.
+    private func apply(_ event: SpeechEvent) -> Event? {
+        switch event {
+        case .ready(let output, let rate):
+            state.output = output
+            state.sampleRate = rate
+            state.outputFailure = nil
+            return .ready(output: output)
+        case .outputFailed(let reason):
+            state.outputFailure = reason
+            outstanding = []
+            state.isSpeaking = false
+            return .outputFailed(reason)
+        case .voice(let voice):
+            state.voice = voice
+            return .voice(voice)
+        case .noVoice(let language):
+            logger.error("espeak-ng has no voice for the language \(language)")
+            return .noVoice(language: language)
+        case .started(let id, let latency):
+            guard outstanding.contains(id) else { return nil }
+            state.sentence = id
+            state.lastStartLatency = latency
+            lastStarted = sentences[id]
+            return .started(id)
+        case .finished(let id):
+            guard outstanding.remove(id) != nil else { return nil }
+            state.finished.append(id)
+            if state.sentence == id { state.sentence = nil }
+            if outstanding.isEmpty { state.isSpeaking = false }
+            return .finished(id)
+        case .stopped(let id, let samples):
+            state.lastSamplesAfterStop = samples
+            // A stop the client asked for cleared the sentence; a new speak's stop keeps the new.
+            if state.sentence == id { state.sentence = nil }
+            return .stopped(id < 0 ? nil : id)
+        case .paused(let id, let samples):
+            state.lastSamplesAfterStop = samples
+            return .paused(id < 0 ? nil : id)
+        case .resumed(let id):
+            return .resumed(id < 0 ? nil : id)
+        }
+    }
+}
