@@ -147,6 +147,26 @@ import Testing
         #expect(harness.client.state.finished == [4])
     }
 
+    @Test func espeakNGAndALSAAreMappedInTheSpeechProcessOnly() throws {
+        let harness = try SpeechHarness { _ in .alsa(device: "null") }
+        harness.client.speak([SpeechSentence(id: 0, text: "Hello.")])
+        #expect(try harness.run { !harness.client.state.isSpeaking })
+        let pid = try #require(harness.client.state.pid)
+        let theirs = try Self.maps("/proc/\(pid)/maps")
+        let ours = try Self.maps("/proc/self/maps")
+        for library in ["libespeak-ng.so", "libasound.so"] {
+            #expect(theirs.contains(library))
+            #expect(!ours.contains(library))
+        }
+    }
+
+    /// A maps file whole (it has no size to read up to).
+    static func maps(_ path: String) throws -> String {
+        let file = try #require(FileHandle(forReadingAtPath: path))
+        defer { try? file.close() }
+        return String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+    }
+
     @Test func theALSANullDeviceOpensAndSpeaks() throws {
         let harness = try SpeechHarness { _ in .alsa(device: "null") }
         #expect(try harness.run { harness.client.state.output != nil || harness.client.state.outputFailure != nil })
