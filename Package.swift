@@ -157,7 +157,7 @@ let package = Package(
             name: "lectern-bench",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternRender", "LecternTestSupport", "LecternLinux",
-                "LecternDocuments",
+                "LecternDocuments", "LecternSpeech", "CEspeakNG",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

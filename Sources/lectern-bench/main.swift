@@ -23,6 +23,7 @@ let usage = """
            lectern-bench search [--runs N] 15000-PAGES.pdf
            lectern-bench selection PDF
            lectern-bench typing [--runs KEYS] [annotations.pdf]
+           lectern-bench speech [--runs N]
 
     """
 
@@ -47,6 +48,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "recovery": runRecoveryBenchmark,
     "control": runControlSocketBenchmark,
     "selection": runTextSelectionBenchmark,
+    "speech": runSpeechBenchmark,
 ]
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
     FileHandle.standardError.write(usage.data(using: .utf8)!)
