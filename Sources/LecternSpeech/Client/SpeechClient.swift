@@ -66,8 +66,10 @@ public final class SpeechClient {
         case noVoice(language: String)
         case ready(output: String)
         case outputFailed(String)
-        /// The speech process died (killed, crashed) and another was started; the sentence it
-        /// was speaking, if any, is abandoned.
+        /// The speech process died (killed, crashed) and another was started (or, when it died
+        /// before saying anything, will be, after a wait that doubles each time, up to 30 s);
+        /// `count`: processes started after the first, this one included. The sentence it was
+        /// speaking, if any, is abandoned.
         case restarted(count: Int, interrupted: Int?)
     }
 
@@ -87,6 +89,10 @@ public final class SpeechClient {
     private var lastStarted: SpeechSentence?
     private var outstanding: Set<Int> = []
     private var starts = 0
+    /// Whether the running process has sent anything (else its death is a failed start).
+    private var heardFromProcess = false
+    private var failedStarts = 0
+    private var restartTimer: EventLoop.Timer?
 
     /// Starts the speech process with `settings` (also the defaults to reset to).
     public init(settings: Settings, loop: EventLoop, logger: Logger) {
@@ -101,6 +107,7 @@ public final class SpeechClient {
 
     /// Ends the speech process (teardown).
     public func close() {
+        restartTimer?.cancel()
         watch?.cancel()
         watch = nil
         if let process {
@@ -120,7 +127,10 @@ public final class SpeechClient {
         state.finished = []
         state.isSpeaking = !sentences.isEmpty
         state.isPaused = false
-        send(.speak(sentences, requestedAt: SpeechTime.now))
+        if !send(.speak(sentences, requestedAt: SpeechTime.now)) {
+            outstanding = []
+            state.isSpeaking = false
+        }
     }
 
     /// Stops at once: synthesis ends and the audio buffered is dropped.
@@ -186,6 +196,7 @@ public final class SpeechClient {
                     settings.executable, arguments: [settings.executable, SpeechProcessMain.option], channels: 1)
             }
             process = child
+            heardFromProcess = false
             starts += 1
             state.pid = child.pid
             state.restarts = max(0, starts - 1)
@@ -204,9 +215,13 @@ public final class SpeechClient {
         }
     }
 
-    private func send(_ command: SpeechCommand) {
-        guard let process else { return }
-        if !process.channels[0].send(command) { died() }
+    /// Sends `command` to the running process; false when none runs (it is dropped).
+    @discardableResult
+    private func send(_ command: SpeechCommand) -> Bool {
+        guard let process else { return false }
+        if process.channels[0].send(command) { return true }
+        died()
+        return false
     }
 
     /// The process is gone (its channel closed, or a send failed): reap it and start another.
@@ -218,18 +233,34 @@ public final class SpeechClient {
         process.channels[0].close()
         let status = ChildProcess.killAndReap(process.pid)
         self.process = nil
-        logger.error("speech process \(process.pid) ended (\(ChildProcess.describe(status))): starting another")
+        state.pid = nil
+        logger.error("speech process \(process.pid) ended (\(ChildProcess.describe(status)))")
         outstanding = []
         state.isSpeaking = false
         state.isPaused = false
         state.sentence = nil
-        start()
-        onEvent?(.restarted(count: state.restarts, interrupted: interrupted))
+        let count = starts
+        // A process that died before it said anything failed to start: the next waits, longer
+        // each time (a speech process that cannot start must not spin the loop).
+        if heardFromProcess {
+            failedStarts = 0
+            start()
+        } else {
+            failedStarts += 1
+            let wait = min(Self.longestRestartWait, 0.5 * Double(1 << min(failedStarts, 8)))
+            logger.error("the speech process failed to start \(failedStarts) times: trying again in \(wait) s")
+            restartTimer = loop.schedule(after: wait) { [weak self] in self?.start() }
+        }
+        onEvent?(.restarted(count: count, interrupted: interrupted))
     }
+
+    /// The longest wait before starting again a speech process that keeps failing to start.
+    static let longestRestartWait = 30.0
 
     private func readEvent() {
         guard let process else { return }
         guard let (bytes, fd) = process.channels[0].receive() else { return died() }
+        heardFromProcess = true
         if fd >= 0 { _ = try? FileDescriptor(rawValue: fd).close() }
         var reader = WireReader(bytes)
         guard let event = try? SpeechEvent.decode(&reader) else {

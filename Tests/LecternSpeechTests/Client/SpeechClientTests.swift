@@ -147,6 +147,29 @@ import Testing
         #expect(harness.client.state.finished == [4])
     }
 
+    @Test func aProcessThatKeepsFailingToStartIsStartedAgainLessAndLessOften() throws {
+        // It ends at once, without a word: a failed start.
+        let harness = try SpeechHarness(executable: "/bin/false")
+        #expect(try harness.run { harness.client.state.pid == nil })
+        #expect(harness.events == [.restarted(count: 1, interrupted: nil)])
+        // Nothing is spoken meanwhile, and the client says so.
+        harness.client.speak([SpeechSentence(id: 0, text: "Hello.")])
+        #expect(!harness.client.state.isSpeaking)
+        // The first wait is a second, the next two.
+        harness.clock.advance(by: 0.9)
+        try harness.run(turns: 2) { false }
+        #expect(harness.client.state.restarts == 0)
+        harness.clock.advance(by: 0.2)
+        #expect(try harness.run { harness.events.count == 2 })
+        #expect(harness.client.state.restarts == 1)
+        #expect(harness.client.state.pid == nil)
+        harness.clock.advance(by: 1.5)
+        try harness.run(turns: 2) { false }
+        #expect(harness.client.state.restarts == 1)
+        harness.clock.advance(by: 0.6)
+        #expect(try harness.run { harness.client.state.restarts == 2 })
+    }
+
     @Test func espeakNGAndALSAAreMappedInTheSpeechProcessOnly() throws {
         let harness = try SpeechHarness { _ in .alsa(device: "null") }
         harness.client.speak([SpeechSentence(id: 0, text: "Hello.")])

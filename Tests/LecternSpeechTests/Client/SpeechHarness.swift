@@ -10,17 +10,18 @@ import Logging
 /// --speech-worker`, real espeak-ng), and the events it told in order.
 final class SpeechHarness {
     let loop: EventLoop
+    let clock = ManualClock()
     let client: SpeechClient
     private(set) var events: [SpeechClient.Event] = []
     let folder: URL
 
     /// A client speaking to `output` (by default a WAV file, unpaced, in a fresh folder).
-    init(output: ((URL) -> SpeechOutput)? = nil) throws {
+    init(executable: String? = nil, output: ((URL) -> SpeechOutput)? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-speech-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        loop = try EventLoop(clock: ManualClock())
+        loop = try EventLoop(clock: clock)
         var settings = SpeechClient.Settings()
-        settings.executable = try LecternProcess.lecternExecutable().path
+        settings.executable = try executable ?? LecternProcess.lecternExecutable().path
         settings.output = output?(folder) ?? .wav(path: folder.appendingPathComponent("speech.wav").path, paced: false)
         client = SpeechClient(settings: settings, loop: loop, logger: Logger(label: "speech-test"))
         client.onEvent = { [unowned self] in events.append($0) }
