@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "LecternSpeech",
             dependencies: [
-                "CEspeakNG", "CALSA", "LecternLinux",
+                "CEspeakNG", "CALSA", "CSeccomp", "LecternLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

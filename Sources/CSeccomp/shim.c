@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <seccomp.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 
 int CSeccomp_install_render_filter(void) {
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_KILL_PROCESS);
@@ -36,6 +37,31 @@ int CSeccomp_install_render_filter(void) {
         status = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), refused[i], 0);
     }
     if (status == 0) status = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
+    if (status == 0) status = seccomp_load(filter);
+    seccomp_release(filter);
+    return status;
+}
+
+int CSeccomp_install_speech_filter(void) {
+    // Allowed by default: espeak-ng opens a voice's files whenever the language changes, and
+    // ALSA's plugins (dmix, a sound server's) need files, shared memory, sockets and threads.
+    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+    if (!filter) return -ENOMEM;
+    // What speech never does, and text that took espeak-ng over would: run a program, reach into
+    // another process, signal one (its own ending uses tgkill), or reach the network.
+    static const int killed[] = {
+        SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv),
+        SCMP_SYS(process_vm_writev), SCMP_SYS(kill),
+    };
+    int status = 0;
+    for (unsigned i = 0; i < sizeof killed / sizeof killed[0] && status == 0; i++) {
+        status = seccomp_rule_add(filter, SCMP_ACT_KILL_PROCESS, killed[i], 0);
+    }
+    static const int networks[] = {AF_INET, AF_INET6, AF_PACKET};
+    for (unsigned i = 0; i < sizeof networks / sizeof networks[0] && status == 0; i++) {
+        status = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
+                                  SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)networks[i]));
+    }
     if (status == 0) status = seccomp_load(filter);
     seccomp_release(filter);
     return status;

@@ -7,3 +7,9 @@
 /// fails with EPERM (MuPDF then reports an error); anything else kills the process.
 /// Returns 0, or a negative errno value.
 int CSeccomp_install_render_filter(void);
+
+/// Forbids the speech process what it never needs (running a program, tracing or signalling
+/// another process: killed; network sockets: EACCES) and allows the rest (espeak-ng opens voice
+/// files as languages change; ALSA's plugins need files, sockets and threads). Call it while
+/// the process has one thread. Returns 0, or a negative errno value.
+int CSeccomp_install_speech_filter(void);

@@ -1,3 +1,4 @@
+import CSeccomp
 import Glibc
 import LecternLinux
 import Logging
@@ -33,6 +34,11 @@ public enum SpeechProcessMain {
         let logger = Logger(label: "lectern-speech")
         guard ChildProcess.limitSelf(addressSpace: addressSpace) else {
             logger.critical("cannot limit the speech process: \(errnoText(errno))")
+            return 1
+        }
+        let status = CSeccomp_install_speech_filter()
+        guard status == 0 else {
+            logger.critical("cannot install the speech process's seccomp filter: \(errnoText(-status))")
             return 1
         }
         return SpeechServer(channel: channel, logger: logger).run()

@@ -170,7 +170,7 @@ import Testing
         #expect(try harness.run { harness.client.state.restarts == 2 })
     }
 
-    @Test func espeakNGAndALSAAreMappedInTheSpeechProcessOnly() throws {
+    @Test func espeakNGAndALSAAreMappedInTheSpeechProcessOnlyUnderItsFilter() throws {
         let harness = try SpeechHarness { _ in .alsa(device: "null") }
         harness.client.speak([SpeechSentence(id: 0, text: "Hello.")])
         #expect(try harness.run { !harness.client.state.isSpeaking })
@@ -181,9 +181,12 @@ import Testing
             #expect(theirs.contains(library))
             #expect(!ours.contains(library))
         }
+        // And it runs under its seccomp filter (mode 2).
+        let status = try Self.maps("/proc/\(pid)/status")
+        #expect(status.contains("Seccomp:\t2"), "\(status)")
     }
 
-    /// A maps file whole (it has no size to read up to).
+    /// A file of /proc whole (it has no size to read up to).
     static func maps(_ path: String) throws -> String {
         let file = try #require(FileHandle(forReadingAtPath: path))
         defer { try? file.close() }
