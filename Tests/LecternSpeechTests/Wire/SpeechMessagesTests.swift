@@ -4,6 +4,21 @@ import Testing
 @testable import LecternSpeech
 
 @Suite struct SpeechMessagesTests {
+    /// Each message decodes to itself, and cut short it throws.
+    private func roundTrip<Message: Equatable>(
+        _ messages: [Message], encode: (Message, inout WireWriter) -> Void,
+        decode: (inout WireReader) throws(WireError) -> Message
+    ) throws {
+        for message in messages {
+            var writer = WireWriter()
+            encode(message, &writer)
+            var reader = WireReader(writer.bytes)
+            #expect(try decode(&reader) == message)
+            var cut = WireReader(Array(writer.bytes.dropLast()))
+            #expect(throws: WireError.self, "\(message) cut short") { try decode(&cut) }
+        }
+    }
+
     @Test func everyCommandRoundTrips() throws {
         let commands: [SpeechCommand] = [
             .configure(.alsa(device: "null")), .configure(.wav(path: "/tmp/a.wav", paced: true)),
@@ -12,14 +27,7 @@ import Testing
             .speak([], requestedAt: 0), .stop(requestedAt: 1.25), .pause(requestedAt: 2), .resume, .language("he"),
             .rate(200), .volume(150),
         ]
-        for command in commands {
-            var writer = WireWriter()
-            command.encode(into: &writer)
-            var reader = WireReader(writer.bytes)
-            #expect(try SpeechCommand.decode(&reader) == command)
-            var cut = WireReader(Array(writer.bytes.dropLast()))
-            #expect(throws: WireError.self, "\(command) cut short") { try SpeechCommand.decode(&cut) }
-        }
+        try roundTrip(commands, encode: { $0.encode(into: &$1) }, decode: SpeechCommand.decode)
     }
 
     @Test func everyEventRoundTrips() throws {
@@ -29,13 +37,6 @@ import Testing
             .started(id: 2, latency: 0.03), .finished(id: 2), .stopped(id: -1, samplesAfterRequest: 0),
             .paused(id: 1, samplesAfterRequest: 441), .resumed(id: 1),
         ]
-        for event in events {
-            var writer = WireWriter()
-            event.encode(into: &writer)
-            var reader = WireReader(writer.bytes)
-            #expect(try SpeechEvent.decode(&reader) == event)
-            var cut = WireReader(Array(writer.bytes.dropLast()))
-            #expect(throws: WireError.self, "\(event) cut short") { try SpeechEvent.decode(&cut) }
-        }
+        try roundTrip(events, encode: { $0.encode(into: &$1) }, decode: SpeechEvent.decode)
     }
 }
