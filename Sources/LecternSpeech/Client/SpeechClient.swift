@@ -127,6 +127,7 @@ public final class SpeechClient {
         state.finished = []
         state.isSpeaking = !sentences.isEmpty
         state.isPaused = false
+        state.sentence = nil
         if !send(.speak(sentences, requestedAt: SpeechTime.now)) {
             outstanding = []
             state.isSpeaking = false
@@ -138,6 +139,7 @@ public final class SpeechClient {
         outstanding = []
         state.isSpeaking = false
         state.isPaused = false
+        state.sentence = nil
         send(.stop(requestedAt: SpeechTime.now))
     }
 
@@ -282,6 +284,8 @@ public final class SpeechClient {
             state.outputFailure = reason
             outstanding = []
             state.isSpeaking = false
+            state.isPaused = false
+            state.sentence = nil
             return .outputFailed(reason)
         case .voice(let voice):
             state.voice = voice
@@ -299,15 +303,19 @@ public final class SpeechClient {
             guard outstanding.remove(id) != nil else { return nil }
             state.finished.append(id)
             if state.sentence == id { state.sentence = nil }
-            if outstanding.isEmpty { state.isSpeaking = false }
+            if outstanding.isEmpty {
+                state.isSpeaking = false
+                state.isPaused = false
+            }
             return .finished(id)
         case .stopped(let id, let samples):
+            // `stop()` and `speak(_:)` cleared the sentence already.
             state.lastSamplesAfterStop = samples
-            // A stop the client asked for cleared the sentence; a new speak's stop keeps the new.
-            if state.sentence == id { state.sentence = nil }
             return .stopped(id < 0 ? nil : id)
         case .paused(let id, let samples):
             state.lastSamplesAfterStop = samples
+            // Nothing was being spoken when the pause came (it had just ended): nothing is paused.
+            if id < 0 { state.isPaused = false }
             return .paused(id < 0 ? nil : id)
         case .resumed(let id):
             return .resumed(id < 0 ? nil : id)

@@ -50,6 +50,7 @@ import Testing
         #expect(try harness.run { harness.client.state.sentence == 7 })
         harness.client.stop()
         #expect(!harness.client.state.isSpeaking)
+        #expect(harness.client.state.sentence == nil)
         #expect(try harness.run { harness.events.contains(.stopped(7)) })
         let rate = try #require(harness.client.state.sampleRate)
         let after = try #require(harness.client.state.lastSamplesAfterStop)
