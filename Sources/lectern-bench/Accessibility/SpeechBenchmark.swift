@@ -12,6 +12,8 @@ import Logging
 ///   measured in the speech process from the request's time (both read CLOCK_MONOTONIC);
 /// - `started_on_loop_ms`: the request → the client's `started` event on the loop;
 /// - `samples_after_stop_ms`: audio written after a stop request, mid-sentence;
+/// - `longest_loop_turn_ms`: the longest the client's loop went without polling over the runs
+///   (the client's own work on the loop: sends, events read; the runs' reference work aside);
 /// - `resident_mib`: the speech process's resident memory after the runs (and its peak), with
 ///   the six voices loaded in turn.
 ///
@@ -52,6 +54,7 @@ func runSpeechBenchmark(arguments: [String]) throws {
     }
 
     var firstSample: [Double] = []
+    var longestTurn = 0.0
     var onLoop: [Double] = []
     var afterStop: [Double] = []
     var reference: [Double] = []
@@ -60,6 +63,7 @@ func runSpeechBenchmark(arguments: [String]) throws {
         reference.append(referenceFirstBuffer())
         events.removeAll()
         let start = ContinuousClock.now
+        loop.resetLongestTurn()
         client.speak([SpeechSentence(id: index, text: sentence)])
         try run { events.contains(.started(index)) }
         onLoop.append((ContinuousClock.now - start).seconds * 1000)
@@ -68,6 +72,7 @@ func runSpeechBenchmark(arguments: [String]) throws {
         try loop.runOnce(timeout: .milliseconds(100))
         client.stop()
         try run { events.contains(.stopped(index)) || events.contains(.finished(index)) }
+        longestTurn = max(longestTurn, loop.longestTurn.seconds * 1000)
         afterStop.append(Double(client.state.lastSamplesAfterStop ?? 0) / rate * 1000)
     }
     for language in ["de", "fr", "es", "ar", "he", "en"] {
@@ -94,6 +99,6 @@ func runSpeechBenchmark(arguments: [String]) throws {
         "first_sample_ms": summary(firstSample), "started_on_loop_ms": summary(onLoop),
         "samples_after_stop_ms": summary(afterStop), "espeak_first_buffer_ms": summary(reference),
         "resident_mib": round2(kibibytes("VmRSS") / 1024), "resident_peak_mib": round2(kibibytes("VmHWM") / 1024),
-        "restarts": client.state.restarts,
+        "restarts": client.state.restarts, "longest_loop_turn_ms": round2(longestTurn),
     ])
 }
