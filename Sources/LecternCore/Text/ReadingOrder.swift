@@ -4,12 +4,41 @@ public struct ReadingBlock: Equatable, Sendable {
     public var text: String
     /// Its lines' boxes in page space, in reading order.
     public var lines: [Rect]
+    /// Where each line starts in `text`, in characters.
+    public var lineStarts: [Int]
+
+    public init(text: String, lines: [Rect], lineStarts: [Int]? = nil) {
+        self.text = text
+        self.lines = lines
+        self.lineStarts = lineStarts ?? [0]
+    }
 
     /// The box around its lines.
     public var rect: Rect { lines.dropFirst().reduce(lines[0]) { $0.union($1) } }
 
     /// Its sentences (`Sentences.split`).
     public var sentences: [String] { Sentences.split(text) }
+
+    /// Its sentences, each with the boxes of the lines it is on (to highlight the one spoken).
+    public var sentencesWithLines: [(text: String, lines: [Rect])] {
+        let characters = Array(text)
+        var searchFrom = 0
+        return sentences.map { sentence in
+            let wanted = Array(sentence)
+            var start = searchFrom
+            while start + wanted.count <= characters.count, Array(characters[start..<start + wanted.count]) != wanted {
+                start += 1
+            }
+            if start + wanted.count > characters.count { start = searchFrom }
+            let end = start + wanted.count
+            searchFrom = end
+            let on = lines.indices.filter { index in
+                let lineEnd = index + 1 < lineStarts.count ? lineStarts[index + 1] : characters.count
+                return lineStarts[min(index, lineStarts.count - 1)] < end && lineEnd > start
+            }
+            return (sentence, on.map { lines[$0] })
+        }
+    }
 }
 
 /// The order in which a visitor reads a page's lines, which is not the order the page draws
@@ -47,7 +76,9 @@ public enum ReadingOrder {
         for index in order(shown, rightToLeft: isRightToLeft) {
             let line = lines[index]
             if let previous, let last = blocks.indices.last, continuesParagraph(previous, shown[index]) {
-                blocks[last].text = joined(blocks[last].text, line.text)
+                let text = joined(blocks[last].text, line.text)
+                blocks[last].lineStarts.append(text.count - line.text.count)
+                blocks[last].text = text
                 blocks[last].lines.append(line.rect)
             } else {
                 blocks.append(ReadingBlock(text: line.text, lines: [line.rect]))

@@ -73,6 +73,9 @@ import Testing
         #expect(blocks.map(\.text) == ["The garden is behind the hall. It opens at nine.", "A new paragraph."])
         #expect(blocks[0].lines.count == 3)
         #expect(blocks[0].sentences == ["The garden is behind the hall.", "It opens at nine."])
+        let spoken = blocks[0].sentencesWithLines
+        #expect(spoken.map(\.lines.count) == [2, 2], "each sentence with the lines it is on")
+        #expect(spoken[0].lines == Array(blocks[0].lines[0...1]) && spoken[1].lines == Array(blocks[0].lines[1...2]))
     }
 
     @Test func sentencesEndAtTerminatorsButNotAtAbbreviationsOrInitials() {
