@@ -130,7 +130,7 @@ let package = Package(
             name: "LecternKiosk",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternRender", "LecternWayland", "LecternLinux",
-                "LecternDocuments", "LecternPolicy",
+                "LecternDocuments", "LecternPolicy", "LecternSpeech",
                 // The metrics file (KioskMetrics.swift says why these).
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

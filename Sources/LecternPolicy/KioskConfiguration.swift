@@ -20,6 +20,9 @@ public struct KioskConfiguration: Sendable {
     public var displayName: String?
     /// The render worker's executable and the tests' hooks into it.
     public var renderProcess = RenderProcessPolicy()
+    /// Tests: false writes speech to a WAV output as fast as espeak-ng makes it, not at the pace
+    /// of playback.
+    public var pacesSpeechFile = true
     /// The settings' values by key name, for those set (the others have their default).
     private var values: [String: any Sendable & Equatable] = [:]
 

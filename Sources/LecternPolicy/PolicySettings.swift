@@ -72,6 +72,24 @@ public struct PolicySettings: Sendable {
     /// Glob patterns (fnmatch) of the web links `allow-list` shows.
     public let allowedLinks = PolicySetting.strings("links.allow", default: [])
 
+    // MARK: speech
+
+    /// Whether a visitor can have the document read aloud (started with F1 or Help, or
+    /// `lectern ctl speech start`).
+    public let speechEnabled = PolicySetting.boolean("speech.enabled", default: true)
+    /// Where speech goes: an ALSA device ("default", "hw:1,0"), or a path ending in `.wav`, which
+    /// every sentence spoken is appended to (for tests, and for an operator to hear what a visitor
+    /// hears; `--speech-output`).
+    public let speechOutput = PolicySetting.string("speech.output", default: "default")
+    /// The voice's language when the document names none (its /Lang): an espeak-ng language such
+    /// as "en", "en-us", "de", "he". When the document's language is this one's first part
+    /// ("en" for "en-us"), this one is used: the operator's regional voice.
+    public let speechLanguage = PolicySetting.string("speech.language", default: "en")
+    /// Words per minute (espeak-ng: 80 to 450).
+    public let speechRate = PolicySetting.integer("speech.rate", default: 175, in: 80...450)
+    /// Volume in percent of espeak-ng's normal (0 to 200).
+    public let speechVolume = PolicySetting.integer("speech.volume", default: 100, in: 0...200)
+
     // MARK: idle, QR codes, attract loop, reload
 
     /// Seconds without input after which the reader goes back to `startPage`, zoomed out

@@ -12,18 +12,19 @@ struct Ctl: ParsableCommand {
             Commands: status; goto PAGE (a number, counting from 1, or a page label); open PATH (the \
             policy's document or a PDF in control.documents); reset (the start view); reload (the \
             policy and the document); screenshot PATH (a PNG in control.screenshots); binding \
-            left|right (the document's reading direction, saved as annotations.save says). Exits 1 \
+            left|right (the document's reading direction, saved as annotations.save says); speech \
+            start|stop (read the page on screen aloud, or stop). Exits 1 \
             when the kiosk refuses, 2 when it cannot be reached.
             """)
 
-    @Argument(help: "status, goto, open, reset, reload, screenshot or binding.")
+    @Argument(help: "status, goto, open, reset, reload, screenshot, binding or speech.")
     var command: String
 
     /// The command's argument. Parsed as everything the options leave, so that `goto -1` is a
     /// page (the kiosk says it is out of range), not an unknown option.
     @Argument(
         parsing: .allUnrecognized,
-        help: "goto: the page or its label; open, screenshot: the path; binding: left or right.")
+        help: "goto: the page or its label; open, screenshot: the path; binding: left or right; speech: start or stop.")
     var arguments: [String] = []
 
     var argument: String? { arguments.first }
@@ -47,7 +48,7 @@ struct Ctl: ParsableCommand {
         guard arguments.count <= 1 else {
             throw ValidationError("\(command) takes one argument, not \(arguments.joined(separator: " "))")
         }
-        let needsArgument = ["goto", "open", "screenshot", "binding"].contains(command)
+        let needsArgument = ["goto", "open", "screenshot", "binding", "speech"].contains(command)
         if needsArgument, argument == nil { throw ValidationError("\(command) needs an argument") }
         if !needsArgument, argument != nil { throw ValidationError("\(command) takes no argument") }
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be 0 to 3600 seconds") }
@@ -59,7 +60,7 @@ struct Ctl: ParsableCommand {
         case "goto":
             Int(argument ?? "").map { ControlRequest(command: command, page: $0) }
                 ?? ControlRequest(command: command, label: argument)
-        case "open", "screenshot": ControlRequest(command: command, path: argument)
+        case "open", "screenshot", "speech": ControlRequest(command: command, path: argument)
         case "binding": ControlRequest(command: command, binding: argument)
         default: ControlRequest(command: command)
         }

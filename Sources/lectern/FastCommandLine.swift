@@ -75,6 +75,7 @@ extension LaunchOptions {
         case "mirror": return set(\.mirror, MirrorOption(rawValue: value))
         case "render-process": return set(\.renderProcess, RenderProcessOption(rawValue: value))
         case "render-deadline": return set(\.renderDeadline, Double(value))
+        case "speech-output": speechOutput = value
         case "page": return set(\.page, Int(value))
         case "idle-reset": return set(\.idleReset, Int(value))
         default: return false

@@ -29,6 +29,8 @@ struct LaunchOptions: Equatable {
     var renderProcess: RenderProcessOption?
     /// Seconds.
     var renderDeadline: Double?
+    /// An ALSA device, or a `.wav` file speech is written to.
+    var speechOutput: String?
 
     /// The checks `Lectern.validate()` makes, with its messages.
     func validate() throws {
@@ -38,6 +40,9 @@ struct LaunchOptions: Equatable {
             throw ValidationError("--cache-mb must be between 1 and 4096")
         }
         if let frameDump, frameDump.isEmpty { throw ValidationError("--frame-dump needs a path") }
+        if let speechOutput, speechOutput.isEmpty {
+            throw ValidationError("--speech-output needs an ALSA device or a .wav file")
+        }
         if let renderDeadline, !(0.1...600).contains(renderDeadline) {
             throw ValidationError("--render-deadline must be between 0.1 and 600 seconds")
         }
@@ -62,6 +67,7 @@ struct LaunchOptions: Equatable {
         overrides["mirror"] = mirror.map { .string($0.rawValue) }
         overrides["render.process"] = renderProcess.map { .string($0.rawValue) }
         overrides["render.deadline"] = renderDeadline.map(PolicyValue.number)
+        overrides["speech.output"] = speechOutput.map(PolicyValue.string)
         return overrides
     }
 
@@ -82,6 +88,7 @@ struct LaunchOptions: Equatable {
         // The reader draws in its render worker process unless told otherwise.
         if let renderProcess { configuration.usesRenderProcess = renderProcess != .off }
         if let renderDeadline { configuration.renderDeadline = renderDeadline }
+        if let speechOutput { configuration.speechOutput = speechOutput }
         configuration.overrides = overrides
         return configuration
     }

@@ -98,14 +98,22 @@ struct Lectern: ParsableCommand {
             valueName: "seconds"))
     var renderDeadline: Double?
 
+    @Option(
+        name: .customLong("speech-output"),
+        help: ArgumentHelp(
+            "Where speech goes: an ALSA device (default \"default\"), or a .wav file every sentence is appended to.",
+            valueName: "device-or-file"))
+    var speechOutput: String?
+
     /// The options as parsed here, for the reader.
     var options: LaunchOptions {
         LaunchOptions(
             files: files, password: password, frameDump: frameDump, config: config, checkConfig: checkConfig,
             spreads: spreads, scroll: scroll,
             direction: direction, binding: binding, transition: transition, page: page, idleReset: idleReset,
-            cacheMegabytes: cacheMegabytes, mirror: mirror, renderProcess: renderProcess, renderDeadline: renderDeadline
-        )
+            cacheMegabytes: cacheMegabytes, mirror: mirror, renderProcess: renderProcess,
+            renderDeadline: renderDeadline,
+            speechOutput: speechOutput)
     }
 
     func validate() throws { try options.validate() }

@@ -77,7 +77,7 @@ struct FastCommandLineTests {
         "transition": "curl", "mirror": "off", "idle-reset": "60", "cache-mb": "64", "password": "secret",
         "frame-dump": "/run/lectern/frame.png",
         "config": "/etc/lectern/lectern.toml", "check-config": "/etc/lectern/lectern.toml",
-        "render-process": "on", "render-deadline": "2.5",
+        "render-process": "on", "render-deadline": "2.5", "speech-output": "/run/lectern/speech.wav",
     ]
 
     @Test("every option Lectern declares takes the short path, in both spellings")

@@ -109,6 +109,10 @@ final class KioskHarness {
             case "--cache-mb": configuration.cacheBudget = (Int(try value()) ?? 0) << 20
             case "--password": configuration.password = try value()
             case "--frame-dump": configuration.frameDumpPath = try value()
+            case "--speech-output": configuration.speechOutput = try value()
+            case "--speech-language": configuration.speechLanguage = try value()
+            // Speech written to its WAV file as fast as espeak-ng makes it.
+            case "--speech-unpaced": configuration.pacesSpeechFile = false
             case "--config": configuration.policyPath = try value()
             case "--mirror": configuration.mirror = try value() == "off" ? .off : .auto
             case "--render-process":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that a WAV file Lectern's speech wrote holds the expected sentences, in order.
 
-Usage: check-speech.py FILE.wav --expect SENTENCE... [--distractor SENTENCE...]
+Usage: check-speech.py FILE.wav [--skip-first N] --expect SENTENCE... [--distractor SENTENCE...]
 
 Free transcription of espeak-ng's voice is too poor to assert on, so the audio is split at
 its silences into windows, and each window is decoded by pocketsphinx (PyPI `pocketsphinx`,
@@ -9,6 +9,8 @@ which ships its US English model) against a JSGF grammar of the expected sentenc
 distractors (a window that decodes to nothing is joined with the next). Speak with espeak-ng's
 `en-us` voice: against this model its British `en` voice decodes to nothing. Passes (exit 0) when the windows decode to the expected sentences in order and
 nothing else; prints what each window was heard as. Exit 1: they do not; exit 2: cannot check.
+`--skip-first N`: the first N windows (sentences the recognizer cannot hear reliably, such as
+"Page 2 of 2", which it never decodes) must be there but are not decoded.
 """
 import argparse
 import array
@@ -23,8 +25,24 @@ SILENCE_RMS = 300  # of 32767: espeak-ng's pauses are digital silence or close t
 SILENCE_SECONDS = 0.25  # a pause this long ends a window (espeak-ng's sentence pause: ~0.35 s)
 
 
+ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen \
+sixteen seventeen eighteen nineteen".split()
+TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def number(n):
+    """A whole number below 1000 as espeak-ng says it ("two", "forty two", "one hundred five")."""
+    if n < 20:
+        return ONES[n]
+    if n < 100:
+        return TENS[n // 10] + ("" if n % 10 == 0 else " " + ONES[n % 10])
+    rest = n % 100
+    return ONES[n // 100] + " hundred" + ("" if rest == 0 else " " + number(rest))
+
+
 def words(sentence):
-    return re.sub(r"[^a-z' ]", " ", sentence.lower()).split()
+    spelled = re.sub(r"\d+", lambda m: " " + number(int(m.group())) + " " if int(m.group()) < 1000 else " ", sentence)
+    return re.sub(r"[^a-z' ]", " ", spelled.lower()).split()
 
 
 def resample(samples, rate, wanted):
@@ -68,6 +86,7 @@ def main():
     parser.add_argument("wav")
     parser.add_argument("--expect", nargs="+", required=True)
     parser.add_argument("--distractor", nargs="*", default=[])
+    parser.add_argument("--skip-first", type=int, default=0)
     arguments = parser.parse_args()
     try:
         from pocketsphinx import Decoder, get_model_path
@@ -111,6 +130,10 @@ def main():
     # A sentence with a full stop inside ("Welcome. This is …") spans windows: a window that
     # decodes to nothing is decoded again joined with the next ones (at most three).
     spans, heard, index = windows(samples, 16000), [], 0
+    if len(spans) < arguments.skip_first:
+        print(f"check-speech: {len(spans)} windows, fewer than the {arguments.skip_first} to skip")
+        return 1
+    spans = spans[arguments.skip_first:]
     while index < len(spans):
         for joined in range(1, 4):
             last = min(index + joined, len(spans)) - 1

@@ -201,12 +201,19 @@ public final class KioskApp {
             frame: frame, logger: logger)
         teardown.push { annotations.close() }
         let dumper = policy.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
+        let accessibility = VisitorAccessibility()
+        let narrator = Narrator(
+            policy: policy, current: session.current, frame: frame, accessibility: accessibility,
+            executable: configuration.renderProcess.executable, pacesFile: configuration.pacesSpeechFile, loop: loop,
+            logger: logger)
+        teardown.push { narrator.close() }
+        accessibility.onReset = { [unowned narrator] in narrator.resetToDefaults() }
         let presenter = FramePresenter(
             display: display, loop: loop, frame: frame, session: session, policy: policy, screen: screen,
             chrome: chrome,
             navigation: navigation,
             annotations: annotations, shelf: home.shelf, transitions: transitions, selectedText: selectedText,
-            dumper: dumper, logger: logger)
+            narrator: narrator, dumper: dumper, logger: logger)
         teardown.push { presenter.close() }
         let mirror = PresenterMirror(
             display: display, loop: loop, current: session.current, presenter: presenter,
@@ -215,9 +222,8 @@ public final class KioskApp {
         let input = InputRouter(
             loop: loop, current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
             shelf: home.shelf, selectedText: selectedText, pointer: pointer, frame: frame,
-            policy: policy, logger: logger)
+            policy: policy, narrator: narrator, logger: logger)
         teardown.push { input.close() }
-        let accessibility = VisitorAccessibility()
         let idle = IdleReset(
             loop: loop, frame: frame, current: session.current, policy: policy, chrome: chrome, input: input,
             accessibility: accessibility, logger: logger)

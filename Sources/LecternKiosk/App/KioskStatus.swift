@@ -100,6 +100,30 @@ public struct KioskStatus: Sendable {
     /// The notice's button as drawn in the last frame (surface units): "More time" during the
     /// idle countdown.
     public var noticeButton: PixelBox?
+    /// Speech (`Narrator`).
+    public var speech = Speech()
+    /// What speech is doing.
+    public struct Speech: Equatable, Sendable {
+        /// The document is being read aloud.
+        public var isOn = false
+        /// The page being read (0-based).
+        public var page: Int?
+        /// The sentence being spoken.
+        public var sentence: String?
+        /// What the last request to the speech process said, in order (the page's sentences,
+        /// after the orientation or the help when there was one).
+        public var queue: [String] = []
+        /// Sentences are being said (or wait to be: paused).
+        public var isSpeaking = false
+        public var isPaused = false
+        /// espeak-ng's voice ("gmw/en-US").
+        public var voice: String?
+        /// The speech process's pid, and how many times it was started again after dying.
+        public var pid: Int32?
+        public var restarts = 0
+        /// Why the output cannot be heard, if it cannot.
+        public var outputFailure: String?
+    }
     /// Accessibility mode: a visitor chose a setting that differs from the operator's default
     /// (for now: more time); the idle reset waits longer, and puts it back.
     public var isAccessibilityInUse = false
@@ -231,6 +255,7 @@ extension KioskApp {
         status.idleResetDeadline = parts.idle.deadline
         status.noticeButton = parts.chrome.noticeAction == nil ? nil : parts.chrome.drawnNoticeButton
         status.isAccessibilityInUse = parts.idle.accessibility.isInUse
+        status.speech = parts.presenter.narrator.status
         status.isAnimating =
             parts.session.reader?.view.isAnimating ?? false || parts.presenter.transitions.isAnimating
             || parts.navigation.isAnimating

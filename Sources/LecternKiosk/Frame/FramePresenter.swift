@@ -24,6 +24,9 @@ final class FramePresenter {
     let transitions: TransitionPlayer
     let navigation: Navigation
     let selectedText: SelectedText
+    /// Reads the document aloud: it follows the page before each frame, and its sentence is
+    /// highlighted.
+    let narrator: Narrator
     let annotations: Annotations
     private let window: XdgToplevel
     private let pool: ShmBufferPool
@@ -58,9 +61,10 @@ final class FramePresenter {
     init(
         display: Display, loop: EventLoop, frame: FrameRequest, session: DocumentSession, policy: PolicyInForce,
         screen: Screen, chrome: Chrome, navigation: Navigation, annotations: Annotations, shelf: Shelf,
-        transitions: TransitionPlayer, selectedText: SelectedText,
+        transitions: TransitionPlayer, selectedText: SelectedText, narrator: Narrator,
         dumper: FrameDumper?, logger: Logger
     ) {
+        self.narrator = narrator
         self.annotations = annotations
         self.selectedText = selectedText
         self.loop = loop
@@ -135,6 +139,7 @@ final class FramePresenter {
             if !moving { onAnimationEnd?() }
             animating = animating || moving
         }
+        narrator.update()
         let plan = reader.map { reader in
             reader.plan(
                 size: pixels, prefetching: hasShownPage,
@@ -207,6 +212,7 @@ final class FramePresenter {
         if let reader = session.reader, let plan {
             chromeScene?.buttons = navigation.buttons(for: reader)
             overlays = navigation.overlays(for: reader, plan: plan)
+            overlays.highlights += narrator.highlights(in: plan, reader: reader)
             textSelection = selectedText.overlay(for: reader, plan: plan, size: size, scale: scale)
             if !navigation.coversPages { annotations.decorate(&overlays, reader: reader, plan: plan) }
         }

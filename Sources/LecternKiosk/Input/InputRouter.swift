@@ -44,12 +44,15 @@ final class InputRouter {
     /// The policy in force: the page-turn zones' width (`page-turn.edge-width`) is the
     /// controller's `fastScrollEdgeFraction`, set on each new controller and when the policy changes.
     let policy: PolicyInForce
+    /// Reads the document aloud: its keys (F1, and while on space and Escape) come first.
+    let narrator: Narrator
 
     init(
         loop: EventLoop, current: CurrentReader, chrome: Chrome, navigation: Navigation, annotations: Annotations,
         shelf: Shelf, selectedText: SelectedText, pointer: Pointer, frame: FrameRequest, policy: PolicyInForce,
-        logger: Logger
+        narrator: Narrator, logger: Logger
     ) {
+        self.narrator = narrator
         self.policy = policy
         self.pointer = pointer
         self.frame = frame
@@ -110,7 +113,7 @@ final class InputRouter {
         }
         if absorb(event, dismissing: dismissed) || shelf.handle(event) { return }
         guard let reader = current.reader, let interactions else { return }
-        if case .key(let key, _) = event.kind, annotations.handle(key) { return }
+        if case .key(let key, _) = event.kind, narrator.handle(key) || annotations.handle(key) { return }
         if navigation.handle(event, reader: reader) || chrome.handle(event, reader: reader) {
             scheduleGestureDeadline()
             return

@@ -78,6 +78,16 @@ final class ControlCommands {
             shown.reload(page: nil)
             reply(ControlReply(ok: true, status: status))
         case "screenshot": screenshot(to: request.path, reply: reply)
+        case "speech":
+            switch request.path {
+            case "start":
+                guard presenter.narrator.start() else {
+                    return reply(.failure("speech cannot start: it is off in the policy, or no document is open"))
+                }
+            case "stop": presenter.narrator.stop()
+            default: return reply(.failure("speech needs start or stop"))
+            }
+            reply(ControlReply(ok: true, status: status))
         case "binding":
             guard let binding = request.binding, ["left", "right"].contains(binding) else {
                 return reply(.failure("binding needs left or right"))

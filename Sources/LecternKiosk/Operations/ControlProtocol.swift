@@ -8,14 +8,14 @@ import LecternCore
 /// `{"command": "binding", "binding": "right"}`. Unknown fields are ignored.
 public struct ControlRequest: Codable, Equatable, Sendable {
     /// The commands Lectern knows.
-    public static let commands = ["status", "goto", "open", "reset", "reload", "screenshot", "binding"]
+    public static let commands = ["status", "goto", "open", "reset", "reload", "screenshot", "binding", "speech"]
 
     public var command: String
     /// `goto`: the page, counting from 1.
     public var page: Int?
     /// `goto`: the page's label (`/PageLabels`), instead of `page`.
     public var label: String?
-    /// `open`: the document; `screenshot`: the PNG to write.
+    /// `open`: the document; `screenshot`: the PNG to write; `speech`: `start` or `stop`.
     public var path: String?
     /// `binding`: `left` or `right`, the document's reading direction to set
     /// (/ViewerPreferences /Direction), saved like a visitor's form (`annotations.save`).

@@ -1,0 +1,297 @@
+import LecternCore
+import LecternDocuments
+import LecternLinux
+import LecternPolicy
+import LecternRender
+import LecternSpeech
+import Logging
+
+/// Reads the document aloud for a visitor who cannot see the screen: F1 or Help (or
+/// `lectern ctl speech start`) starts it with a sentence of orientation, then reads the page in
+/// reading order (`ReadingOrder`: columns whole), sentence by sentence, highlighting the one
+/// being spoken and turning to the next page when the page is read. A page turned by the
+/// visitor is read from its top. Space pauses and resumes, F1 again says where you are and
+/// goes on, Escape stops. The voice follows the document's /Lang, else the policy's language;
+/// the idle reset stops it and puts the voice back to the operator's (`resetToDefaults()`).
+///
+/// The speech process (LecternSpeech) starts at the first use; a crash there never takes the
+/// reader down: it is restarted, and the sentence it was saying is said again.
+final class Narrator {
+    let policy: PolicyInForce
+    let current: CurrentReader
+    let frame: FrameRequest
+    let accessibility: VisitorAccessibility
+    let loop: EventLoop
+    private let logger: Logger
+    /// The `lectern` executable the speech process runs (nil: this process's own).
+    private let executable: String?
+    /// Test hook: false writes a WAV output as fast as espeak-ng makes it, not at the pace of playback.
+    private let pacesFile: Bool
+    /// The speech process's client, once speech was first started.
+    private(set) var client: SpeechClient?
+
+    /// One thing said: a sentence of a page (with the lines it is on), or a sentence of the kiosk's.
+    struct Utterance {
+        var text: String
+        var page: Int?
+        var lines: [Rect] = []
+    }
+
+    /// Speech is on: the document is being read (or waits for a page's text).
+    private(set) var isActive = false
+    /// The page being read.
+    private(set) var page: Int?
+    /// The page whose text is awaited before reading it (read after the page is shown).
+    private var awaitedPage: Int?
+    /// What to say before the awaited page's text (the orientation, or "Page 3 of 8.").
+    private var preamble: [String] = []
+    /// What was said or is being said, by the id the speech process reports.
+    private var utterances: [Int: Utterance] = [:]
+    /// The ids of the page's sentences in order (the last one ends the page).
+    private var pageSentences: [Int] = []
+    private var nextID = 1
+    /// The sentence being spoken.
+    private(set) var sentence: Int?
+
+    init(
+        policy: PolicyInForce, current: CurrentReader, frame: FrameRequest, accessibility: VisitorAccessibility,
+        executable: String?, pacesFile: Bool, loop: EventLoop, logger: Logger
+    ) {
+        self.policy = policy
+        self.current = current
+        self.frame = frame
+        self.accessibility = accessibility
+        self.executable = executable
+        self.pacesFile = pacesFile
+        self.loop = loop
+        self.logger = logger
+    }
+
+    /// Ends the speech process (teardown).
+    func close() {
+        client?.close()
+        client = nil
+    }
+
+    // MARK: What a visitor (or an operator) asks
+
+    /// Starts reading the page on screen, after a sentence of orientation; false when the policy
+    /// has speech off or nothing is open.
+    @discardableResult
+    func start() -> Bool {
+        guard policy.speechEnabled, let reader = current.reader else { return false }
+        let client = self.client ?? makeClient()
+        client.setLanguage(Self.voice(document: reader.document.summary.language, policy: policy.speechLanguage))
+        isActive = true
+        accessibility.isListening = true
+        let page = reader.view.dominantPage()
+        let title = reader.document.title ?? fileName(reader.document.path)
+        read(
+            page: page,
+            after: [
+                "\(title).", "Page \(page + 1) of \(reader.view.pages.count).", "Press F1 for help.",
+            ])
+        logger.info("speech started on page \(page + 1)")
+        return true
+    }
+
+    /// Stops speaking and reading.
+    func stop() {
+        guard isActive else { return }
+        client?.stop()
+        isActive = false
+        accessibility.isListening = false
+        page = nil
+        awaitedPage = nil
+        sentence = nil
+        frame.request()
+        logger.info("speech stopped")
+    }
+
+    /// The idle reset: silence, and the operator's voice, rate and volume.
+    func resetToDefaults() {
+        stop()
+        client?.resetToDefaults()
+    }
+
+    /// The keys speech takes: F1 or Help starts it (or, on, says where you are and goes on);
+    /// while on, space pauses and resumes, Escape stops. Returns whether `key` was taken.
+    func handle(_ key: Key) -> Bool {
+        switch key {
+        case .other(Self.f1), .other(Self.help):
+            if isActive { sayWhereYouAre() } else { start() }
+            return true
+        case .space where isActive:
+            guard let client else { return true }
+            if client.state.isPaused { client.resume() } else { client.pause() }
+            return true
+        case .escape where isActive:
+            stop()
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// xkb keysyms of the keys that start speech.
+    static let f1: UInt32 = 0xFFBE
+    static let help: UInt32 = 0xFF6A
+
+    /// The voice: the policy's language when it refines the document's ("en-us" for "en"), the
+    /// document's when it has one, else the policy's.
+    static func voice(document: String?, policy: String) -> String {
+        guard let document, !document.isEmpty else { return policy }
+        let primary = policy.split(separator: "-").first.map(String.init) ?? policy
+        return primary.lowercased() == document.lowercased() ? policy : document
+    }
+
+    /// What speech is doing, for `KioskStatus`.
+    var status: KioskStatus.Speech {
+        let state = client?.state
+        return KioskStatus.Speech(
+            isOn: isActive, page: page, sentence: sentence.flatMap { utterances[$0]?.text },
+            queue: pageSentences.compactMap { utterances[$0]?.text },
+            isSpeaking: state?.isSpeaking ?? false, isPaused: state?.isPaused ?? false, voice: state?.voice?.identifier,
+            pid: state?.pid,
+            restarts: state?.restarts ?? 0, outputFailure: state?.outputFailure)
+    }
+
+    // MARK: Following the reader
+
+    /// Called before each frame: reads a page the visitor turned to, and the awaited page once
+    /// its text has come.
+    func update() {
+        guard isActive, let reader = current.reader else { return }
+        let shown = reader.view.dominantPage()
+        let spreads = reader.view.spreads
+        let isOnScreen = page.map { spreads.spreadIndex(forPage: $0) == spreads.spreadIndex(forPage: shown) } ?? false
+        if !isOnScreen, !reader.view.isAnimating {
+            read(page: shown, after: ["Page \(shown + 1) of \(reader.view.pages.count)."])
+            return
+        }
+        if let awaitedPage, let text = reader.pageText[awaitedPage] {
+            speak(page: awaitedPage, text: text, reader: reader)
+        }
+    }
+
+    /// The sentence being spoken, highlighted on the pages of `plan`.
+    func highlights(in plan: TilePlanner.Plan, reader: Reader) -> [Scene.Highlight] {
+        guard isActive, let sentence, let spoken = utterances[sentence], let page = spoken.page else { return [] }
+        return plan.pages.filter { $0.page == page }.flatMap { item in
+            let toView = reader.pageToPixels(item)
+            let clip = item.frame.intersection(item.clip)
+            return spoken.lines.map { line in
+                Scene.Highlight(
+                    box: PixelBox(enclosing: toView.apply(to: line)).insetBy(dx: -3, dy: -2), clip: clip,
+                    isCurrent: true)
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// Reads `page` after saying `preamble`, once its text is there.
+    private func read(page: Int, after preamble: [String]) {
+        self.page = page
+        self.preamble = preamble
+        awaitedPage = page
+        sentence = nil
+        guard let reader = current.reader else { return }
+        if let text = reader.pageText[page] {
+            speak(page: page, text: text, reader: reader)
+        } else {
+            client?.stop()  // nothing from the page before
+            frame.request()
+        }
+    }
+
+    private func speak(page: Int, text: PageText, reader: Reader) {
+        awaitedPage = nil
+        let geometry = reader.view.pages[page]
+        let blocks = ReadingOrder.blocks(
+            of: text.characters, toDisplay: geometry.pageToDisplay,
+            rightToLeft: reader.view.configuration.pageBinding.isRightToLeft ? true : nil)
+        var said = preamble.map { Utterance(text: $0, page: nil) }
+        said += blocks.flatMap { block in
+            block.sentencesWithLines.map { Utterance(text: $0.text, page: page, lines: $0.lines) }
+        }
+        if blocks.isEmpty { said.append(Utterance(text: "This page has no text to read.", page: nil)) }
+        if page == reader.view.pages.count - 1 { said.append(Utterance(text: "End of the document.", page: nil)) }
+        preamble = []
+        utterances = [:]
+        pageSentences = []
+        for utterance in said {
+            utterances[nextID] = utterance
+            pageSentences.append(nextID)
+            nextID += 1
+        }
+        client?.speak(pageSentences.map { SpeechSentence(id: $0, text: utterances[$0]!.text) })
+    }
+
+    /// F1 while reading: where you are, then the rest of the page from the sentence it cut.
+    private func sayWhereYouAre() {
+        guard let reader = current.reader, let page else { return }
+        let rest = pageSentences.drop { $0 != sentence }
+        let help = [
+            "Page \(page + 1) of \(reader.view.pages.count).", "Left and right arrows turn pages.", "Space pauses.",
+            "Escape stops.",
+        ]
+        var ids: [Int] = []
+        for text in help {
+            utterances[nextID] = Utterance(text: text, page: nil)
+            ids.append(nextID)
+            nextID += 1
+        }
+        pageSentences = ids + (rest.isEmpty ? pageSentences : Array(rest))
+        client?.speak(pageSentences.map { SpeechSentence(id: $0, text: utterances[$0]!.text) })
+    }
+
+    private func makeClient() -> SpeechClient {
+        var settings = SpeechClient.Settings()
+        if let executable { settings.executable = executable }
+        let output = policy.speechOutput
+        settings.output = output.hasSuffix(".wav") ? .wav(path: output, paced: pacesFile) : .alsa(device: output)
+        settings.language = policy.speechLanguage
+        settings.rate = policy.speechRate
+        settings.volume = policy.speechVolume
+        let client = SpeechClient(settings: settings, loop: loop, logger: logger)
+        client.onEvent = { [unowned self] event in heard(event) }
+        self.client = client
+        return client
+    }
+
+    private func heard(_ event: SpeechClient.Event) {
+        switch event {
+        case .started(let id):
+            sentence = id
+            frame.request()
+        case .finished(let id):
+            if id == pageSentences.last, isActive { pageRead() }
+        case .restarted(_, let interrupted?) where isActive:
+            // The speech process died mid-sentence: say it again, and the rest of the page.
+            let rest = pageSentences.drop { $0 != interrupted }
+            client?.speak(rest.map { SpeechSentence(id: $0, text: utterances[$0]!.text) })
+        case .outputFailed(let reason):
+            logger.error("speech cannot be heard: \(reason)")
+        case .noVoice(let language):
+            logger.warning("no voice for \(language): speech keeps the one it had")
+        default:
+            break
+        }
+    }
+
+    /// The page is read: on to the next one (turned to, then read when its text is there).
+    private func pageRead() {
+        sentence = nil
+        guard let reader = current.reader, let page, page + 1 < reader.view.pages.count else {
+            frame.request()
+            return
+        }
+        let next = page + 1
+        self.page = next
+        preamble = ["Page \(next + 1)."]
+        awaitedPage = next
+        try? reader.view.goToPage(next)
+        frame.request()
+    }
+}
