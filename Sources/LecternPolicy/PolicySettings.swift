@@ -141,6 +141,34 @@ public struct PolicySettings: Sendable {
     /// The Prometheus text file the metrics are written to every 15 s (`KioskMetrics`; nil: none).
     public let metricsTextfile = PolicySetting.optionalString("metrics.textfile", isPath: true)
 
+    // MARK: pulled over HTTP (`kiosk/lectern-pull` reads these; Lectern only checks them)
+
+    /// The manifest `lectern-pull` fetches (JSON: the files, each with its URL, sha256 and size,
+    /// and optionally this policy); nil: nothing is pulled. Plain http only with `pull.signature-key`.
+    public let pullManifest = PolicySetting.string("pull.manifest", default: String?.none) { url in
+        guard url.isEmpty || url.hasPrefix("https://") || url.hasPrefix("http://") else {
+            return .failure(.init("needs an https:// (or http://) URL, not \"\(url)\""))
+        }
+        return .success(url.isEmpty ? nil : url)
+    }
+    /// The directory the manifest's files go in (their paths are relative to it).
+    public let pullDirectory = PolicySetting.optionalString("pull.directory", isPath: true)
+    /// A PEM file of the certificates trusted for the manifest's server instead of the system's
+    /// (a self-signed server's own certificate, or a private CA's).
+    public let pullCAFile = PolicySetting.optionalString("pull.ca-file", isPath: true)
+    /// The server's public key pinned (curl `--pinnedpubkey`): `sha256//` and the base64 of the
+    /// key's SHA-256, several separated by `;`.
+    public let pullPinnedKey = PolicySetting.string("pull.pinned-key", default: String?.none) { pins in
+        let parts = pins.split(separator: ";", omittingEmptySubsequences: false)
+        guard pins.isEmpty || parts.allSatisfy({ $0.hasPrefix("sha256//") && $0.count == 52 }) else {
+            return .failure(.init("needs sha256// and 44 characters of base64 (several separated by ;)"))
+        }
+        return .success(pins.isEmpty ? nil : pins)
+    }
+    /// A minisign public key: the manifest must come with a valid signature by it
+    /// (`MANIFEST.minisig`), or nothing is installed.
+    public let pullSignatureKey = PolicySetting.optionalString("pull.signature-key", isPath: true)
+
     // MARK: annotations (`AnnotationRules`)
 
     /// The kinds a tap selects (to read them). Default: every kind.

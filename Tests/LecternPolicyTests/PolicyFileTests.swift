@@ -56,4 +56,29 @@ struct PolicyFileTests {
         #expect(!configuration.enables("smartZoom"))
         #expect(configuration.enables("fastScroll"))
     }
+
+    @Test("the [pull] keys kiosk/lectern-pull reads: paths relative to the file, an https URL, sha256// pins")
+    func pullKeys() throws {
+        let pin = "sha256//" + String(repeating: "A", count: 43) + "="
+        let configuration = try PolicyFile.parse(
+            """
+            [pull]
+            manifest = "https://kiosks.example.org/lobby/manifest.json"
+            directory = "srv"
+            ca-file = "/etc/lectern/ca.pem"
+            pinned-key = "\(pin);\(pin)"
+            signature-key = "pull.pub"
+            """, path: "/etc/lectern/p.toml", over: Self.base)
+        #expect(configuration.pullManifest == "https://kiosks.example.org/lobby/manifest.json")
+        #expect(configuration.pullDirectory == "/etc/lectern/srv")
+        #expect(configuration.pullCAFile == "/etc/lectern/ca.pem")
+        #expect(configuration.pullPinnedKey == "\(pin);\(pin)")
+        #expect(configuration.pullSignatureKey == "/etc/lectern/pull.pub")
+        #expect(Self.base.pullManifest == nil, "nothing is pulled by default")
+        #expect(
+            problems("[pull]\nmanifest = \"ftp://a/m.json\"\npinned-key = \"sha256//short\"\n") == [
+                "p.toml:2: pull.manifest: needs an https:// (or http://) URL, not \"ftp://a/m.json\"",
+                "p.toml:3: pull.pinned-key: needs sha256// and 44 characters of base64 (several separated by ;)",
+            ])
+    }
 }
