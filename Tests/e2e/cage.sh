@@ -35,20 +35,8 @@ start_page=()
 
 # The unit's SystemCallFilter=, as systemd would apply it (a system call it leaves out kills the
 # process): its groups expanded by systemd-analyze, enforced by unit-filter.c in front of Lectern.
-filter=()
-cc=$(command -v cc || command -v clang || true)
-if command -v systemd-analyze >/dev/null && [[ -n $cc ]]; then
-  if python3 "$e2e_root/Tests/e2e/unit-filter.py" "$e2e_root/kiosk/lectern.service" >"$e2e_stage/syscalls.txt" &&
-    "$cc" -O2 -o "$e2e_stage/unit-filter" "$e2e_root/Tests/e2e/unit-filter.c" -lseccomp; then
-    chmod 0755 "$e2e_stage/unit-filter"
-    chmod 0644 "$e2e_stage/syscalls.txt"
-    filter=("$e2e_stage/unit-filter" "$e2e_stage/syscalls.txt" --)
-  else
-    fail "cannot build the unit's system call filter (Tests/e2e/unit-filter.py, unit-filter.c)"
-  fi
-else
-  fail "no systemd-analyze or C compiler to apply the unit's system call filter (run kiosk/install-deps)"
-fi
+unit_filter "$e2e_root/kiosk/lectern.service" || true
+filter=("${unit_filter[@]}")
 
 log=$e2e_stage/cage.log
 # cage refuses to run as root; e2e_start runs it as $e2e_run_user.

@@ -162,6 +162,30 @@ write_policy() {
   mv "$e2e_stage/lectern.toml.new" "$e2e_stage/lectern.toml"
 }
 
+# unit_filter UNIT: sets unit_filter to a command prefix that runs a command under UNIT's
+# SystemCallFilter= as systemd would apply it (a system call it leaves out kills the process):
+# its groups expanded by systemd-analyze (Tests/e2e/unit-filter.py), enforced by
+# Tests/e2e/unit-filter.c, built into the stage. Returns 1 (and fails) when it cannot.
+unit_filter() {
+  local unit=$1 name cc
+  name=$(basename "$unit" .service)
+  unit_filter=()
+  cc=$(command -v cc || command -v clang || true)
+  if ! command -v systemd-analyze >/dev/null || [[ -z $cc ]]; then
+    fail "no systemd-analyze or C compiler to apply $name's system call filter (run kiosk/install-deps)"
+    return 1
+  fi
+  if python3 "$e2e_root/Tests/e2e/unit-filter.py" "$unit" >"$e2e_stage/$name.syscalls" &&
+    "$cc" -O2 -o "$e2e_stage/unit-filter" "$e2e_root/Tests/e2e/unit-filter.c" -lseccomp; then
+    chmod 0755 "$e2e_stage/unit-filter"
+    chmod 0644 "$e2e_stage/$name.syscalls"
+    unit_filter=("$e2e_stage/unit-filter" "$e2e_stage/$name.syscalls" --)
+  else
+    fail "cannot build $name's system call filter (Tests/e2e/unit-filter.py, unit-filter.c)"
+    return 1
+  fi
+}
+
 e2e_summary() {
   echo "$e2e_name: $e2e_passes passed, $e2e_failures failed"
   [[ $e2e_failures -eq 0 ]]
