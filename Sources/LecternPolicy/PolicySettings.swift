@@ -72,6 +72,17 @@ public struct PolicySettings: Sendable {
     /// Glob patterns (fnmatch) of the web links `allow-list` shows.
     public let allowedLinks = PolicySetting.strings("links.allow", default: [])
 
+    // MARK: the screen, for sizes in millimetres (`PhysicalScreen`)
+
+    /// The screen's width in millimetres (0: as the compositor reports it).
+    public let screenWidthMillimetres = PolicySetting.integer("screen.width-mm", default: 0, in: 0...10_000)
+    /// The screen's height in millimetres (0: as the compositor reports it).
+    public let screenHeightMillimetres = PolicySetting.integer("screen.height-mm", default: 0, in: 0...10_000)
+    /// How far a visitor's eyes are from the screen, in millimetres: chrome text is sized to be
+    /// read from there (EN 301 549 5.1.4).
+    public let viewingDistanceMillimetres = PolicySetting.integer(
+        "screen.viewing-distance-mm", default: 600, in: 100...10_000)
+
     // MARK: speech
 
     /// Whether a visitor can have the document read aloud (started with F1 or Help, or

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import LecternCore
 import LecternDocuments
 import LecternKiosk
 import LecternLinux
@@ -98,7 +99,15 @@ struct LaunchOptions: Equatable {
     /// be applied over it.
     func checkPolicy(_ path: String) -> Int32 {
         do {
-            _ = try PolicyFile.load(path: path, over: configuration(documentPath: files.first ?? ""))
+            let policy = try PolicyFile.load(path: path, over: configuration(documentPath: files.first ?? ""))
+            // Warnings: what works, but not for every visitor.
+            let screen = PhysicalScreen(
+                width: Double(policy.screenWidthMillimetres), height: Double(policy.screenHeightMillimetres),
+                viewingDistance: Double(policy.viewingDistanceMillimetres))
+            if let problem = screen?.problem {
+                let line = "\(path): warning: screen: \(problem)\n"
+                _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            }
             print("\(path): no problems")
             return 0
         } catch {

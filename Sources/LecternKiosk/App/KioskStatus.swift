@@ -100,6 +100,9 @@ public struct KioskStatus: Sendable {
     /// The notice's button as drawn in the last frame (surface units): "More time" during the
     /// idle countdown.
     public var noticeButton: PixelBox?
+    /// The screen in millimetres and the distance it is read from (nil: its size is not known):
+    /// what the chrome's sizes follow, and `problem` when it is too small for them.
+    public var physicalScreen: PhysicalScreen?
     /// Speech (`Narrator`).
     public var speech = Speech()
     /// What speech is doing.
@@ -256,6 +259,7 @@ extension KioskApp {
         status.noticeButton = parts.chrome.noticeAction == nil ? nil : parts.chrome.drawnNoticeButton
         status.isAccessibilityInUse = parts.idle.accessibility.isInUse
         status.speech = parts.presenter.narrator.status
+        status.physicalScreen = parts.session.screen.physical(parts.policy.configuration)
         status.isAnimating =
             parts.session.reader?.view.isAnimating ?? false || parts.presenter.transitions.isAnimating
             || parts.navigation.isAnimating

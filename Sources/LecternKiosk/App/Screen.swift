@@ -1,4 +1,5 @@
 import LecternCore
+import LecternPolicy
 
 /// The screen the reader's window fills: its size in surface units (the window's last
 /// configure) and its scale (buffer pixels per unit, at which tiles are rendered). Its one
@@ -13,6 +14,8 @@ final class Screen {
     private(set) var hasSize = false
     /// Called when the size changed (the document session keeps the reader's view across it).
     var onResize: ((Size) -> Void)?
+    /// The screen's size in millimetres as its output reports it (rotation applied), if it does.
+    var outputMillimetres: (width: Double, height: Double)?
 
     /// The size in whole surface units.
     var width: Int { Int(size.width) }
@@ -20,6 +23,17 @@ final class Screen {
 
     /// The size in buffer pixels.
     var pixelSize: (width: Int, height: Int) { (scale.pixels(width), scale.pixels(height)) }
+
+    /// The screen in millimetres and the distance it is read from: the policy's size
+    /// (`screen.width-mm`, `height-mm`) or the output's, and `screen.viewing-distance-mm`; nil
+    /// when neither gives a size.
+    func physical(_ policy: KioskConfiguration) -> PhysicalScreen? {
+        let configured = (Double(policy.screenWidthMillimetres), Double(policy.screenHeightMillimetres))
+        let size = configured.0 > 0 && configured.1 > 0 ? configured : outputMillimetres.map { ($0.width, $0.height) }
+        guard let size else { return nil }
+        return PhysicalScreen(
+            width: size.0, height: size.1, viewingDistance: Double(policy.viewingDistanceMillimetres))
+    }
 
     /// The window has a new size.
     func resize(to newSize: Size) {

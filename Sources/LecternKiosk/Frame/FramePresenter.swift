@@ -65,6 +65,7 @@ final class FramePresenter {
         dumper: FrameDumper?, logger: Logger
     ) {
         self.narrator = narrator
+        self.screen = screen
         self.annotations = annotations
         self.selectedText = selectedText
         self.loop = loop
@@ -80,9 +81,10 @@ final class FramePresenter {
         window = XdgToplevel(display: display, title: "Lectern", appID: "lectern", logger: logger)
         pool = display.makeBufferPool()
         frameCompositor = FrameCompositor(logger: logger)
-        window.onConfigure = { [unowned self] width, height in
+        window.onConfigure = { [unowned self, unowned display] width, height in
             logger.trace("configured \(width)x\(height) at \(session.elapsedMilliseconds) ms")
             screen.resize(to: Size(width: Double(width), height: Double(height)))
+            measureScreen(display)
             frame.request()
         }
         window.onClose = { [logger] in logger.info("the compositor asked to close the window; a kiosk stays open") }
@@ -93,6 +95,29 @@ final class FramePresenter {
             screen.scale = window.scale
             frame.request()
         }
+    }
+
+    /// The screen the window fills (its size and scale set here, its millimetres measured here).
+    private let screen: Screen
+    /// The physical screen last said in the log.
+    private var measured: PhysicalScreen?
+
+    /// Takes the screen's millimetres from the output the window is on, and says in the log
+    /// what sizes the chrome needs there, and when the screen is too small for them.
+    private func measureScreen(_ display: Display) {
+        let outputs = window.outputNames.sorted().compactMap { display.outputs[$0] }
+        let output = outputs.first ?? (display.outputs.count == 1 ? display.outputs.values.first : nil)
+        screen.outputMillimetres = output?.physicalLogicalSize.map { (Double($0.width), Double($0.height)) }
+        let physical = screen.physical(policy.configuration)
+        guard physical != measured else { return }
+        measured = physical
+        guard let physical else { return logger.info("screen: its size in millimetres is not known (screen.width-mm)") }
+        let perMillimetre = screen.size.width / physical.width
+        func pixels(_ millimetres: Double) -> Int { Int((millimetres * perMillimetre).rounded(.up)) }
+        logger.info(
+            "screen: \(physical): chrome text needs a capital H of \(pixels(physical.minimumCapitalHeight)) px, targets \(pixels(PhysicalScreen.minimumTarget)) px"
+        )
+        if let problem = physical.problem { logger.warning("\(problem)") }
     }
 
     /// The frame buffers allocated (shared with the compositor), and how many it holds.

@@ -11,6 +11,9 @@ public final class Output {
     public private(set) var modeSize: (width: Int, height: Int)?
     public private(set) var scale = 1
     public private(set) var transform: Int32 = 0
+    /// The panel's size in millimetres as the compositor reports it (`wl_output.geometry`),
+    /// unrotated; nil when it reports none (0 × 0, as headless outputs do).
+    public private(set) var physicalSize: (width: Int, height: Int)?
     private var pending: (width: Int, height: Int)?
     /// Called after the compositor finished describing a change (`wl_output.done`).
     var onChange: (() -> Void)?
@@ -21,9 +24,11 @@ public final class Output {
         self.version = version
         listener = Listener(
             wl_output_listener(
-                geometry: { data, _, _, _, _, _, _, _, _, transform in
+                geometry: { data, _, _, _, width, height, _, _, _, transform in
                     guard let data else { return }
-                    Unmanaged<Output>.fromOpaque(data).takeUnretainedValue().transform = transform
+                    let output = Unmanaged<Output>.fromOpaque(data).takeUnretainedValue()
+                    output.transform = transform
+                    output.physicalSize = width > 0 && height > 0 ? (Int(width), Int(height)) : nil
                 },
                 mode: { data, _, flags, width, height, _ in
                     guard let data, flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 else { return }
@@ -56,6 +61,13 @@ public final class Output {
         let w = (rotated ? modeSize.height : modeSize.width) / scale
         let h = (rotated ? modeSize.width : modeSize.height) / scale
         return (w, h)
+    }
+
+    /// The physical size in millimetres as a reader of the screen sees it: 90°/270° transforms
+    /// swap width and height.
+    public var physicalLogicalSize: (width: Int, height: Int)? {
+        guard let physicalSize else { return nil }
+        return transform % 2 == 1 ? (physicalSize.height, physicalSize.width) : physicalSize
     }
 
     deinit {
