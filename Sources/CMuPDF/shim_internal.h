@@ -117,6 +117,8 @@ fz_context *shim_checkout_context(CMuPDF_document *document, CMuPDF_error *error
 /// On success the caller drops ref->list and checks `*ctx` back in; on failure nothing is left to do.
 int shim_checkout_list(CMuPDF_document *document, int index, fz_cookie *cookie, fz_context **ctx,
                        list_ref *ref, CMuPDF_error *error);
+/// Page space -> the pixels of the region (x, y) of the page scaled by `scale` (shim_render.c).
+fz_matrix shim_tile_ctm(const list_ref *ref, float scale, int x, int y);
 
 /// pdf_clear_xref, sparing the edits: MuPDF's own drops every object only its xref holds, in every
 /// section, and an edited object (an annotation dictionary after setAnnotationRect) lives only in the

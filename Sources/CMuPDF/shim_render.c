@@ -218,6 +218,14 @@ static int acquire_list(CMuPDF_document *document, fz_context *ctx, int index, f
 
 // MARK: - Rendering
 
+/// Page space -> the pixels of the region (x, y) of the page scaled by `scale`: device pixel (0,0)
+/// is the top-left of the scaled, rotated page, then moved to the region's corner.
+fz_matrix shim_tile_ctm(const list_ref *ref, float scale, int x, int y) {
+    fz_matrix ctm = fz_scale(scale, scale);
+    fz_rect bounds = fz_transform_rect(ref->bounds, ctm);
+    return fz_concat(ctm, fz_translate(-bounds.x0 - (float)x, -bounds.y0 - (float)y));
+}
+
 /// Checks `index`, checks out a context into `*ctx` and acquires the page's display list into `ref`.
 /// On success the caller drops ref->list and checks `*ctx` back in; on failure nothing is left to do.
 int shim_checkout_list(CMuPDF_document *document, int index, fz_cookie *cookie, fz_context **ctx,
@@ -282,10 +290,7 @@ int CMuPDF_page_render(CMuPDF_document *document, int index, float scale, int x,
     fz_var(pixmap);
     fz_var(device);
     fz_try(ctx) {
-        fz_matrix ctm = fz_scale(scale, scale);
-        fz_rect bounds = fz_transform_rect(ref.bounds, ctm);
-        // Device pixel (0,0) is the top-left of the scaled, rotated page; then move the region there.
-        ctm = fz_concat(ctm, fz_translate(-bounds.x0 - (float)x, -bounds.y0 - (float)y));
+        fz_matrix ctm = shim_tile_ctm(&ref, scale, x, y);
         pixmap = fz_new_pixmap_with_data(ctx, fz_device_bgr(ctx), width, height, NULL, 1, (int)stride, pixels);
         fz_clear_pixmap_with_value(ctx, pixmap, 0xFF);
         device = fz_new_draw_device(ctx, fz_identity, pixmap);

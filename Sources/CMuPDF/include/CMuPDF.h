@@ -246,6 +246,16 @@ int CMuPDF_page_render(CMuPDF_document *document, int index, float scale, int x,
                               int height, unsigned char *pixels, ptrdiff_t stride, CMuPDF_cookie *cookie,
                               CMuPDF_error *error);
 
+/// Where page `index`'s images are drawn in the region (x, y, width, height) of the page scaled by
+/// `scale` (as CMuPDF_page_render draws it): the box of each image, clipped by the clips in force,
+/// as x0, y0, x1, y1 in the region's pixels into `boxes` (room for `capacity` boxes). `*count` gets
+/// the boxes written; past `capacity` the last box grows to hold the rest. Image masks (stencils
+/// drawn in one colour, like text), images in soft masks and in tiling patterns are not counted.
+/// Replays the display list CMuPDF_page_render caches, with a device that draws nothing.
+/// Corresponding file: shim_image_areas.c.
+int CMuPDF_page_image_areas(CMuPDF_document *document, int index, float scale, int x, int y, int width, int height,
+                            int *boxes, int capacity, int *count, CMuPDF_error *error);
+
 /// Records page `index`'s display list into the cache CMuPDF_page_render uses (under the
 /// document lock), unless it is there: the page's first render then only rasterizes. Errors in the
 /// page content are not reported here but by the renders that use the list.

@@ -14,6 +14,8 @@ extension WireWriter {
             put(column)
             put(row)
         }
+        put(key.contrast.mode.rawValue)
+        put(key.contrast.recolorsImages)
     }
 }
 
@@ -21,7 +23,10 @@ extension WireReader {
     mutating func tileKey() throws(WireError) -> TileKey {
         let page = try int(), width = try int(), height = try int(), column = try int()
         let kind: TileKey.Kind = column < 0 ? .preview : .tile(column: column, row: try int())
-        return TileKey(page: page, pageWidth: width, pageHeight: height, kind: kind)
+        let name = try string()
+        guard let mode = Contrast.Mode(rawValue: name) else { throw WireError("unknown contrast \(name)") }
+        let contrast = Contrast(mode, recolorsImages: try bool())
+        return TileKey(page: page, pageWidth: width, pageHeight: height, kind: kind, contrast: contrast)
     }
 }
 

@@ -66,6 +66,7 @@ public final class KioskApp {
         let selectedText: SelectedText
         let input: InputRouter
         let idle: IdleReset
+        let contrast: ContrastSetting
         let operations: Operations
         /// Closes every part, in reverse order of building (`shutdown()`).
         let teardown: Teardown
@@ -162,6 +163,7 @@ public final class KioskApp {
         let backend = makeDocumentBackend(opening, loop: loop, logger: logger)
         // The screen's size and scale: the frame presenter sets them, the parts read them.
         let screen = Screen()
+        let contrast = ContrastSetting(screen: screen, frame: frame, logger: logger)
         teardown.push { backend.close() }
         let reloader = DocumentReloader(
             policy: policy, backend: backend, screen: screen, files: files, loop: loop, logger: logger)
@@ -226,7 +228,7 @@ public final class KioskApp {
         teardown.push { input.close() }
         let idle = IdleReset(
             loop: loop, frame: frame, current: session.current, policy: policy, chrome: chrome, input: input,
-            accessibility: accessibility, logger: logger)
+            accessibility: accessibility, contrast: contrast, logger: logger)
         teardown.push { idle.cancel() }
         let operations: Operations
         do {
@@ -269,7 +271,8 @@ public final class KioskApp {
             backend: backend, files: files, policy: policy, session: session, reloader: reloader,
             home: home,
             display: display, chrome: chrome, navigation: navigation, annotations: annotations, presenter: presenter,
-            mirror: mirror, selectedText: selectedText, input: input, idle: idle, operations: operations,
+            mirror: mirror, selectedText: selectedText, input: input, idle: idle, contrast: contrast,
+            operations: operations,
             teardown: teardown)
     }
 

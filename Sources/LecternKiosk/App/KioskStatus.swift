@@ -177,6 +177,8 @@ public struct KioskStatus: Sendable {
     public var banner: String?
     /// The render worker process (nil: MuPDF draws in this process).
     public var renderWorker: RenderWorker?
+    /// The contrast the pages and the chrome are shown in.
+    public var contrast = Contrast.normal
 
     /// What became of the view saved before this start.
     public enum SavedViewRestore: Equatable, Sendable {
@@ -276,6 +278,7 @@ extension KioskApp {
                 pid: $0.pid, restarts: $0.restarts, failedPages: $0.failedPages, requestsInFlight: $0.requestsInFlight,
                 tilesDrawn: $0.tilesDrawn)
         }
+        status.contrast = parts.contrast.contrast
         status.documentReloads = parts.reloader.reloads
         status.documentReloadError = parts.reloader.lastError
         status.documentReloadRefusals = parts.reloader.refusals

@@ -2,7 +2,8 @@ import LecternCore
 import LecternPolicy
 
 /// The screen the reader's window fills: its size in surface units (the window's last
-/// configure) and its scale (buffer pixels per unit, at which tiles are rendered). Its one
+/// configure), its scale (buffer pixels per unit, at which tiles are rendered) and the contrast
+/// it shows in (the colours tiles are rendered in, and the chrome's palette). Its one
 /// owner: `KioskApp` makes it, the frame presenter sets it from the window, and every part that
 /// lays something out reads it here (it used to be a property of the document session).
 final class Screen {
@@ -10,6 +11,8 @@ final class Screen {
     private(set) var size = Size(width: 1, height: 1)
     /// Buffer pixels per surface unit.
     var scale = DisplayScale.one
+    /// The colours pages and chrome are drawn in (`ContrastSetting` sets it).
+    var contrast = Contrast.normal
     /// Whether a configure has given the size yet.
     private(set) var hasSize = false
     /// Called when the size changed (the document session keeps the reader's view across it).

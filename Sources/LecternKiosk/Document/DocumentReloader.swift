@@ -149,7 +149,8 @@ final class DocumentReloader {
     /// Shows the candidate once the page it would show is rendered; refuses it if that failed.
     private func checkCandidate() {
         guard let reader = candidate else { return }
-        let plan = reader.plan(size: screen.pixelSize, prefetching: false, scale: screen.scale)
+        let plan = reader.plan(
+            size: screen.pixelSize, prefetching: false, scale: screen.scale, contrast: screen.contrast)
         if plan.showsFailure {
             refuse("the first page of the new version of \(reader.document.path) cannot be rendered")
             return

@@ -102,10 +102,13 @@ final class Reader {
     ///   - transition: how a page turn looks. Between two spreads `none` draws the nearer one at
     ///     rest; a curl (the view's `pageCurl()`, when its configuration curls) draws both at rest.
     ///   - scale: buffer pixels per surface unit: `size` is in pixels, the plan too.
+    ///   - contrast: the colours the tiles are drawn in (`Screen.contrast`).
     func plan(
         size: (width: Int, height: Int), prefetching: Bool, thumbnails: [TilePlanner.Thumbnail] = [],
-        showsPages: Bool = true, transition: PageTurnTransition = .slide, scale: DisplayScale = .one
+        showsPages: Bool = true, transition: PageTurnTransition = .slide, scale: DisplayScale = .one,
+        contrast: Contrast
     ) -> TilePlanner.Plan {
+        planner.contrast = contrast
         let viewport = PixelBox(x: 0, y: 0, width: size.width, height: size.height)
         func prefetch(_ visible: [SpreadLayoutAttributes]) -> [TilePlanner.Placement] {
             prefetching && showsPages ? TilePlanner.prefetchPlacements(of: view, visible: visible) : []

@@ -28,6 +28,8 @@ final class FramePresenter {
     /// highlighted.
     let narrator: Narrator
     let annotations: Annotations
+    /// The screen's size, scale and contrast.
+    private let screen: Screen
     private let window: XdgToplevel
     private let pool: ShmBufferPool
     private let frameCompositor: FrameCompositor
@@ -97,8 +99,6 @@ final class FramePresenter {
         }
     }
 
-    /// The screen the window fills (its size and scale set here, its millimetres measured here).
-    private let screen: Screen
     /// The physical screen last said in the log.
     private var measured: PhysicalScreen?
 
@@ -170,7 +170,7 @@ final class FramePresenter {
                 size: pixels, prefetching: hasShownPage,
                 thumbnails: shelf.isShown ? [] : navigation.thumbnails(for: reader),
                 showsPages: shelf.isShown || !navigation.coversPages, transition: policy.transition,
-                scale: scale)
+                scale: scale, contrast: screen.contrast)
         }
         var next: Scene?
         if shelf.isShown {
@@ -179,6 +179,7 @@ final class FramePresenter {
         } else {
             next = sceneState(size: size, scale: scale, plan: plan).scene()
         }
+        next?.palette = Palette(screen.contrast)
         guard let next,
             let scene = transitions.frame(for: next, isSharp: plan?.isSharp ?? true, now: loop.clock.now)
         else { return }

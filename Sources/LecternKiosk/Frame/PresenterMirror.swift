@@ -128,6 +128,11 @@ private final class MirrorScreen {
                 mirror.view.setViewportSize(units)
                 followedState = nil
             }
+            // The reader's contrast: its tiles are rendered in it, and so are the mirror's.
+            if reader.planner.contrast != mirror.planner.contrast {
+                mirror.planner.contrast = reader.planner.contrast
+                frame.request()
+            }
             let state = reader.view.aspectFitMirrorState(reader.view.viewState(), mirrorViewportSize: units)
             if state != followedState {
                 followedState = state
@@ -167,7 +172,8 @@ private final class MirrorScreen {
         let pixels = (width: scale.pixels(size.width), height: scale.pixels(size.height))
         var scene = Scene(width: size.width, height: size.height, scale: scale)
         if let mirror {
-            let plan = mirror.plan(size: pixels, prefetching: false, scale: scale)
+            scene.palette = Palette(mirror.planner.contrast)
+            let plan = mirror.plan(size: pixels, prefetching: false, scale: scale, contrast: mirror.planner.contrast)
             scene.shadows = plan.shadows
             scene.pages = plan.pages
             shownPage = plan.pages.isEmpty ? nil : mirror.view.dominantPage()

@@ -21,6 +21,8 @@ public final class FrameCompositor {
 
     /// The scale of the scene being drawn: `fill` and the fonts take surface units at it.
     private(set) var scale = DisplayScale.one
+    /// The colours of the scene being drawn.
+    private(set) var palette = Palette.normal
     /// The scene's size in surface units and in pixels.
     private var frameSize = (width: 0, height: 0, pixelWidth: 0, pixelHeight: 0)
     /// The fonts at `scale`, loaded when text is first drawn: fontconfig's start-up stays off
@@ -54,7 +56,7 @@ public final class FrameCompositor {
     public func damage(for scene: Scene) -> [PixelBox]? {
         let bounds = PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight)
         guard let last = lastScene, last.width == scene.width, last.height == scene.height,
-            last.scale == scene.scale, last.background == scene.background
+            last.scale == scene.scale, last.background == scene.background, last.palette == scene.palette
         else { return [bounds] }
         // Fonts measure at the scene's scale (the chrome's layout depends on them).
         scale = scene.scale
@@ -147,6 +149,7 @@ public final class FrameCompositor {
     ) -> [PixelBox] {
         let damage = self.damage(for: scene) ?? []
         scale = scene.scale
+        palette = scene.palette
         frameSize = (scene.width, scene.height, scene.pixelWidth, scene.pixelHeight)
         let full = PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight)
         // What this buffer misses: this frame's damage plus that of the frames since it was shown.
@@ -229,13 +232,13 @@ public final class FrameCompositor {
     func paintPage(_ page: Scene.PageItem, repaint: Region, into target: OpaquePointer) {
         let visible = repaint.intersecting(page.visible)
         guard !visible.isEmpty else { return }
-        // Page white only where no layer goes: every layer is opaque and writes every pixel
+        // Paper only where no layer goes: every layer is opaque and writes every pixel
         // of its enclosing box (copies, fills, and scaled images with padded edges).
         let covered = Region(page.layers.map { PixelBox(enclosing: $0.rect) })
         let white = visible.subtracting(covered)
         if !white.isEmpty {
             white.clip(target)
-            fillPixels(target, page.visible, Color(rgb: 0xFFFFFF), op: PIXMAN_OP_SRC)
+            fillPixels(target, page.visible, palette.paper, op: PIXMAN_OP_SRC)
         }
         visible.clip(target)
         for layer in page.layers { composite(layer, target: target, within: page.visible) }

@@ -154,16 +154,19 @@ final class CurlBack {
     let top: [Scene.PageItem]
     let sheet: PixelBox
     let image: RasterImage
+    /// The colour of the paper (the contrast's: white unless it is a dark one).
+    let paper: Color
     /// The mirrored columns drawn so far.
     private var drawn = 0..<0
 
-    /// How much of the page's colour shows through on its back (the rest is paper white).
+    /// How much of the page's colour shows through on its back (the rest is paper).
     static let showThrough = 0.35
 
-    init?(top: [Scene.PageItem], sheet: PixelBox) {
+    init?(top: [Scene.PageItem], sheet: PixelBox, paper: Color) {
         guard !sheet.isEmpty else { return nil }
         self.top = top
         self.sheet = sheet
+        self.paper = paper
         image = RasterImage(width: sheet.width, height: sheet.height)
     }
 
@@ -187,16 +190,16 @@ final class CurlBack {
         withExtendedLifetime(surface) {
             for strip in strips {
                 let box = PixelBox(x: strip.lowerBound, y: 0, width: strip.count, height: sheet.height)
-                var white = Color(rgb: 0xFFFFFF).pixman
+                var ground = paper.pixman
                 var pixmanBox = pixman_box32_t(x1: Int32(box.x), y1: 0, x2: Int32(box.maxX), y2: Int32(box.maxY))
-                pixman_image_fill_boxes(PIXMAN_OP_SRC, surface.image, &white, 1, &pixmanBox)
+                pixman_image_fill_boxes(PIXMAN_OP_SRC, surface.image, &ground, 1, &pixmanBox)
                 for page in top {
                     for layer in page.layers { draw(layer, within: page.visible, strip: box, into: surface.image) }
                 }
                 // Copied, then lightened: two of pixman's fast paths, where a blend through a
                 // mask on the way would take its general one.
-                var paper = Color(rgb: 0xFFFFFF, alpha: UInt8(((1 - Self.showThrough) * 255).rounded())).pixman
-                pixman_image_fill_boxes(PIXMAN_OP_OVER, surface.image, &paper, 1, &pixmanBox)
+                var lightening = paper.withAlpha(UInt8(((1 - Self.showThrough) * 255).rounded())).pixman
+                pixman_image_fill_boxes(PIXMAN_OP_OVER, surface.image, &lightening, 1, &pixmanBox)
             }
         }
     }
@@ -270,8 +273,8 @@ extension FrameCompositor {
         pixman_image_set_clip_region32(target, nil)
         guard !back.isEmpty else { return }
         let sheet = curl.sheet
-        if curlBack.map({ $0.sheet != sheet || $0.top != curl.top }) ?? true {
-            curlBack = CurlBack(top: curl.top, sheet: sheet)
+        if curlBack.map({ $0.sheet != sheet || $0.top != curl.top || $0.paper != palette.paper }) ?? true {
+            curlBack = CurlBack(top: curl.top, sheet: sheet, paper: palette.paper)
         }
         // Buffer x shows the sheet's x mirrored about the fold: mirrored column x − (2·fold − maxX).
         let offset = 2 * curl.foldX - sheet.maxX

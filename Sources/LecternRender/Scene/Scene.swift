@@ -136,6 +136,8 @@ public struct Scene: Equatable, Sendable {
     /// is laid out in surface units and drawn at this scale with fonts of this scale.
     public var scale = DisplayScale.one
     public var background: Color = .background
+    /// The colours of everything but the pages' own (`Palette`), as the contrast in force has them.
+    public var palette = Palette.normal
     public var shadows: [Shadow] = []
     public var pages: [PageItem] = []
     public var chrome: Chrome?

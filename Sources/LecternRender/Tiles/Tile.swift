@@ -18,18 +18,22 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
     public var pageWidth: Int
     public var pageHeight: Int
     public var kind: Kind
+    /// The colours it is drawn in: a contrast mode renders tiles of its own.
+    public var contrast: Contrast
 
-    public init(page: Int, pageWidth: Int, pageHeight: Int, kind: Kind) {
+    public init(page: Int, pageWidth: Int, pageHeight: Int, kind: Kind, contrast: Contrast = .normal) {
         self.page = page
         self.pageWidth = pageWidth
         self.pageHeight = pageHeight
         self.kind = kind
+        self.contrast = contrast
     }
 
     /// The key of a tile of `grid`.
-    public init(page: Int, grid: TileGrid, column: Int, row: Int) {
+    public init(page: Int, grid: TileGrid, column: Int, row: Int, contrast: Contrast = .normal) {
         self.init(
-            page: page, pageWidth: grid.pageWidth, pageHeight: grid.pageHeight, kind: .tile(column: column, row: row))
+            page: page, pageWidth: grid.pageWidth, pageHeight: grid.pageHeight, kind: .tile(column: column, row: row),
+            contrast: contrast)
     }
 
     /// The rectangle this piece covers, in page pixels.
@@ -48,9 +52,11 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
+        let colours = contrast == .normal ? "" : " in \(contrast)"
         switch kind {
-        case .preview: "page \(page + 1) preview \(pageWidth)x\(pageHeight)"
-        case .tile(let column, let row): "page \(page + 1) @\(pageWidth)x\(pageHeight) tile \(column),\(row)"
+        case .preview: return "page \(page + 1) preview \(pageWidth)x\(pageHeight)\(colours)"
+        case .tile(let column, let row):
+            return "page \(page + 1) @\(pageWidth)x\(pageHeight) tile \(column),\(row)\(colours)"
         }
     }
 }

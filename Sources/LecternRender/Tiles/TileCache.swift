@@ -1,3 +1,5 @@
+import LecternCore
+
 /// Rendered tiles by key, least recently used evicted first. Main thread only.
 ///
 /// What the screen shows is pinned (`pin(_:)`): a pinned tile is never evicted, and a pinned
@@ -113,18 +115,20 @@ public final class TileCache {
         }
     }
 
-    /// A page size in pixels (a zoom bucket).
+    /// A page size in pixels (a zoom bucket), in one contrast.
     public struct PageSize: Hashable, Sendable {
         public var width: Int, height: Int
+        public var contrast: Contrast
         init(_ key: TileKey) {
             width = key.pageWidth
             height = key.pageHeight
+            contrast = key.contrast
         }
     }
 
-    /// The page sizes that have tiles cached for `page`.
-    public func cachedTileSizes(ofPage page: Int) -> [PageSize] {
-        sizes[page].map { Array($0.keys) } ?? []
+    /// The page sizes that have tiles cached for `page` in `contrast`.
+    public func cachedTileSizes(ofPage page: Int, contrast: Contrast = .normal) -> [PageSize] {
+        sizes[page].map { $0.keys.filter { $0.contrast == contrast } } ?? []
     }
 
     /// Keys from least to most recently used.

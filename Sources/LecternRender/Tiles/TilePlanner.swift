@@ -58,6 +58,9 @@ public final class TilePlanner {
     public let cache: TileCache
     /// How much the cache keeps beyond what the screen shows (resolved every plan).
     public var budget: TileBudget
+    /// The colours the tiles it asks for are drawn in (`Contrast`): every key it makes carries it,
+    /// so a change renders new tiles and a change back finds the old ones while they are cached.
+    public var contrast = Contrast.normal
     /// A render that failed is shown as this colour.
     public static let errorTileColor = Color(rgb: 0xF4D6D6)
 
@@ -117,7 +120,7 @@ public final class TilePlanner {
                 var sharpLayers: [Scene.Layer] = []
                 var missing: [TileKey] = []
                 for (column, row) in grid.tiles(covering: area) {
-                    let key = TileKey(page: page.page, grid: grid, column: column, row: row)
+                    let key = TileKey(page: page.page, grid: grid, column: column, row: row, contrast: contrast)
                     let rect = grid.rect(column: column, row: row).offsetBy(dx: origin.x, dy: origin.y)
                     screen.add(key)
                     if let content = cache.lookup(key) {
@@ -134,7 +137,7 @@ public final class TilePlanner {
                     plan.sharpPages.append(page.page)
                 } else {
                     plan.isSharp = false
-                    let previewKey = Self.previewKey(page: page.page, grid: grid)
+                    let previewKey = Self.previewKey(page: page.page, grid: grid, contrast: contrast)
                     let fallback = fallbackLayers(
                         page: page.page, grid: grid, area: area, frame: page.frame, screen: &screen, plan: &plan)
                     if !fallback.complete {
@@ -176,7 +179,7 @@ public final class TilePlanner {
         // A damaged page's thumbnail is no reason for the banner about the page on screen.
         var scratch = Plan()
         for thumbnail in thumbnails where !thumbnail.frame.intersection(thumbnail.clip).isEmpty {
-            let key = Self.thumbnailKey(page: thumbnail.page, frame: thumbnail.frame)
+            let key = Self.thumbnailKey(page: thumbnail.page, frame: thumbnail.frame, contrast: contrast)
             screen.add(key)
             var item = Scene.PageItem(page: thumbnail.page, frame: thumbnail.frame, clip: thumbnail.clip)
             if let content = cache.lookup(key) {
@@ -190,8 +193,10 @@ public final class TilePlanner {
     }
 
     /// The key of `page` rendered whole at `frame`'s size.
-    public static func thumbnailKey(page: Int, frame: PixelBox) -> TileKey {
-        TileKey(page: page, pageWidth: max(1, frame.width), pageHeight: max(1, frame.height), kind: .preview)
+    public static func thumbnailKey(page: Int, frame: PixelBox, contrast: Contrast = .normal) -> TileKey {
+        TileKey(
+            page: page, pageWidth: max(1, frame.width), pageHeight: max(1, frame.height), kind: .preview,
+            contrast: contrast)
     }
 
     /// What the frame shows or waits for, and what it costs in the cache.
@@ -222,10 +227,13 @@ public final class TilePlanner {
         }
         for placement in placements {
             let grid = TileGrid(frameWidth: placement.frame.width, frameHeight: placement.frame.height)
-            guard take([Self.previewKey(page: placement.page, grid: grid)]) else { continue }
+            guard take([Self.previewKey(page: placement.page, grid: grid, contrast: contrast)]) else { continue }
             guard grid.pageWidth * grid.pageHeight * 4 <= screenBytes else { continue }
             let whole = PixelBox(x: 0, y: 0, width: grid.pageWidth, height: grid.pageHeight)
-            _ = take(grid.tiles(covering: whole).map { TileKey(page: placement.page, grid: grid, column: $0, row: $1) })
+            _ = take(
+                grid.tiles(covering: whole).map {
+                    TileKey(page: placement.page, grid: grid, column: $0, row: $1, contrast: contrast)
+                })
         }
         return wanted
     }
@@ -238,9 +246,9 @@ public final class TilePlanner {
         }
     }
 
-    public static func previewKey(page: Int, grid: TileGrid) -> TileKey {
+    public static func previewKey(page: Int, grid: TileGrid, contrast: Contrast = .normal) -> TileKey {
         let size = grid.previewSize
-        return TileKey(page: page, pageWidth: size.width, pageHeight: size.height, kind: .preview)
+        return TileKey(page: page, pageWidth: size.width, pageHeight: size.height, kind: .preview, contrast: contrast)
     }
 
     /// Whole pixels for a view rectangle.
@@ -271,7 +279,7 @@ public final class TilePlanner {
     private func fallbackLayers(
         page: Int, grid: TileGrid, area: PixelBox, frame: Rect, screen: inout OnScreen, plan: inout Plan
     ) -> (layers: [Scene.Layer], complete: Bool) {
-        let sizes = cache.cachedTileSizes(ofPage: page).filter {
+        let sizes = cache.cachedTileSizes(ofPage: page, contrast: contrast).filter {
             $0.width != grid.pageWidth || $0.height != grid.pageHeight
         }
         guard
@@ -289,7 +297,7 @@ public final class TilePlanner {
         var layers: [Scene.Layer] = []
         var complete = true
         for (column, row) in other.tiles(covering: scaled) {
-            let key = TileKey(page: page, grid: other, column: column, row: row)
+            let key = TileKey(page: page, grid: other, column: column, row: row, contrast: contrast)
             guard let content = cache.lookup(key) else {
                 complete = false
                 continue

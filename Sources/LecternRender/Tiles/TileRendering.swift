@@ -47,18 +47,33 @@ extension TileContent {
         let scale = Double(key.pageWidth) / max(1, info.displaySize.width)
         let rect = key.rect
         guard rect.width > 0, rect.height > 0 else { return .failed("\(key) is outside its page") }
+        let region = PixelBox(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
         do throws(PDFError) {
             try document.render(
-                page: key.page, scale: scale,
-                region: PixelBox(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
-                into: pixels, stride: stride, cookie: cookie)
+                page: key.page, scale: scale, region: region, into: pixels, stride: stride, cookie: cookie)
+            recolor(key, of: document, scale: scale, region: region, pixels: pixels, stride: stride)
             return .drawn(isDamaged: false)
         } catch  where error.kind == .renderIncomplete {
+            recolor(key, of: document, scale: scale, region: region, pixels: pixels, stride: stride)
             return .drawn(isDamaged: true)
         } catch  where error.kind == .cancelled {
             return .cancelled
         } catch {
             return .failed(error.description)
         }
+    }
+
+    /// Maps a drawn tile's pixels to its key's contrast, leaving the page's images in their own
+    /// colours unless the contrast recolours them too (where they are drawn: `imageAreas`).
+    private static func recolor(
+        _ key: TileKey, of document: PDFDocument, scale: Double, region: PixelBox, pixels: UnsafeMutableRawPointer,
+        stride: Int
+    ) {
+        guard key.contrast.mode != .normal else { return }
+        // A page whose images cannot be found is recoloured whole: readable, if not as drawn.
+        let kept =
+            key.contrast.recolorsImages
+            ? [] : (try? document.imageAreas(page: key.page, scale: scale, region: region)) ?? []
+        key.contrast.recolor(pixels, width: region.width, height: region.height, stride: stride, keeping: kept)
     }
 }

@@ -41,6 +41,10 @@ struct RenderWorkerTests {
             .edit(.fieldValue("Grace", objectNumber: 3, page: 0)),
             .render(key, stride: 1024, ownMemory: true),
             .render(TileKey(page: 0, pageWidth: 10, pageHeight: 20, kind: .preview), stride: 40, ownMemory: false),
+            .render(
+                TileKey(
+                    page: 1, pageWidth: 10, pageHeight: 20, kind: .tile(column: 0, row: 0),
+                    contrast: Contrast(.yellowOnBlack, recolorsImages: true)), stride: 40, ownMemory: false),
             .pageText(page: 7),
             .search(query: "harbour café", page: 2),
             .pageTree, .pageInfos(512..<1024), .releasePageObjects, .annotations(page: 3), .outline,

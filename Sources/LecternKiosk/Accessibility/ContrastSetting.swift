@@ -1,0 +1,49 @@
+import LecternCore
+import Logging
+
+/// The contrast the reader shows in (issue 30): the operator's default until a visitor chooses
+/// another (the accessibility panel, `KioskApp.setContrast`), and again after the idle reset.
+/// `Screen.contrast` carries it to the parts that draw: the reader's tiles, thumbnails and
+/// previews are rendered in it (it is part of each tile's key), the presenter mirror follows the
+/// reader, and the frame's palette (`Palette`) is chosen by it.
+final class ContrastSetting {
+    private let screen: Screen
+    private let frame: FrameRequest
+    private let logger: Logger
+    /// The operator's default: what a new visitor gets.
+    var operatorDefault = Contrast.normal
+
+    init(screen: Screen, frame: FrameRequest, logger: Logger) {
+        self.screen = screen
+        self.frame = frame
+        self.logger = logger
+    }
+
+    /// The contrast in force.
+    var contrast: Contrast { screen.contrast }
+
+    /// Shows the pages and the chrome in `contrast` from the next frame: its tiles are rendered
+    /// (those of a contrast shown before are found in the cache while they last).
+    func choose(_ contrast: Contrast) {
+        guard contrast != screen.contrast else { return }
+        logger.info("contrast: \(contrast)")
+        screen.contrast = contrast
+        frame.request()
+    }
+
+    /// Back to the operator's default (the idle reset).
+    func reset() {
+        choose(operatorDefault)
+    }
+}
+
+extension KioskApp {
+    /// The contrast the pages and the chrome are shown in (`.normal` before `start()`).
+    public var contrast: Contrast { parts?.contrast.contrast ?? .normal }
+
+    /// Shows the pages and the chrome in `contrast` (the accessibility panel's choice); the idle
+    /// reset goes back to the operator's default.
+    public func setContrast(_ contrast: Contrast) {
+        parts?.contrast.choose(contrast)
+    }
+}

@@ -1,0 +1,115 @@
+import Glibc
+import LecternCore
+
+/// How a contrast mode maps a rendered page's pixels, once, when its tile is drawn (so a cached
+/// tile costs nothing more per frame). Pixels are opaque BGRA as MuPDF draws a page.
+extension Contrast {
+    /// The gamma that thickens thin strokes in `.high`: the ink's antialiased coverage c becomes
+    /// c^(1/gamma) before the two tones are chosen, so a stroke a quarter of a pixel wide is drawn
+    /// as ink, not as a pale grey that the two tones would turn to paper (zathura's recolouring
+    /// with a darkening gamma).
+    public static let strokeGamma = 3.0
+
+    /// What the paper of a page is drawn in: what white maps to.
+    public var paper: Color {
+        switch mode {
+        case .normal, .high: Color(rgb: 0xFFFFFF)
+        case .invert, .yellowOnBlack: Color(rgb: 0x000000)
+        }
+    }
+
+    /// What black ink is drawn in.
+    public var ink: Color {
+        switch mode {
+        case .normal, .high: Color(rgb: 0x000000)
+        case .invert: Color(rgb: 0xFFFFFF)
+        case .yellowOnBlack: Color(rgb: 0xFFFF00)
+        }
+    }
+
+    /// Recolours `width` × `height` pixels at `pixels` (`stride` bytes a row), except those in
+    /// `kept` (the page's images, left in their own colours).
+    public func recolor(
+        _ pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, keeping kept: [PixelBox] = []
+    ) {
+        guard mode != .normal, width > 0, height > 0 else { return }
+        let table = mode == .invert ? nil : luminanceTable()
+        let bounds = PixelBox(x: 0, y: 0, width: width, height: height)
+        let kept = kept.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
+        for y in 0..<height {
+            let row = (pixels + y * stride).assumingMemoryBound(to: UInt32.self)
+            for span in Self.spans(ofRow: y, width: width, outside: kept) {
+                if let table {
+                    Self.map(row + span.lowerBound, count: span.count, through: table)
+                } else {
+                    Self.turnLightness(row + span.lowerBound, count: span.count)
+                }
+            }
+        }
+    }
+
+    /// The x ranges of row `y` outside every box of `kept`.
+    static func spans(ofRow y: Int, width: Int, outside kept: [PixelBox]) -> [Range<Int>] {
+        let cuts = kept.filter { y >= $0.y && y < $0.maxY }.map { $0.x..<$0.maxX }.sorted {
+            $0.lowerBound < $1.lowerBound
+        }
+        guard !cuts.isEmpty else { return [0..<width] }
+        var spans: [Range<Int>] = []
+        var x = 0
+        for cut in cuts {
+            if cut.lowerBound > x { spans.append(x..<cut.lowerBound) }
+            x = max(x, cut.upperBound)
+        }
+        if x < width { spans.append(x..<width) }
+        return spans
+    }
+
+    /// The pixel each luminance (0 black … 255 white) becomes: paper for white, ink for black,
+    /// blended between; in `.high` the ink's coverage thickened and pushed to two tones.
+    func luminanceTable() -> [UInt32] {
+        let paper = self.paper, ink = self.ink
+        return (0..<256).map { luminance in
+            var coverage = 1 - Double(luminance) / 255
+            if mode == .high {
+                coverage = pow(coverage, 1 / Self.strokeGamma)
+                // Two tones: a steep ramp around the middle keeps only a pixel of antialiasing.
+                coverage = min(1, max(0, (coverage - 0.5) * 4 + 0.5))
+            }
+            func blend(_ p: UInt8, _ i: UInt8) -> UInt32 {
+                UInt32((Double(p) + (Double(i) - Double(p)) * coverage).rounded())
+            }
+            return 0xFF00_0000 | blend(paper.red, ink.red) << 16 | blend(paper.green, ink.green) << 8
+                | blend(paper.blue, ink.blue)
+        }
+    }
+
+    /// Maps `count` pixels through `table` by their luminance (Rec. 601 weights in 8 bits). Runs
+    /// of one colour (the paper between lines) are looked up once.
+    private static func map(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, through table: [UInt32]) {
+        table.withUnsafeBufferPointer { table in
+            var last: UInt32 = 0xFFFF_FFFF, mapped = table[255]
+            for i in 0..<count {
+                let pixel = pixels[i]
+                if pixel != last {
+                    last = pixel
+                    let r = pixel >> 16 & 0xFF, g = pixel >> 8 & 0xFF, b = pixel & 0xFF
+                    mapped = table[Int((r &* 77 &+ g &* 150 &+ b &* 29) >> 8)]
+                }
+                pixels[i] = mapped
+            }
+        }
+    }
+
+    /// Turns each pixel's lightness over (HSL: L becomes 1 - L) and keeps its hue and saturation:
+    /// every channel moves by the same 255 - max - min. White becomes black, black white, pure red
+    /// stays red, dark blue becomes light blue.
+    private static func turnLightness(_ pixels: UnsafeMutablePointer<UInt32>, count: Int) {
+        for i in 0..<count {
+            let pixel = pixels[i]
+            let r = Int32(pixel >> 16 & 0xFF), g = Int32(pixel >> 8 & 0xFF), b = Int32(pixel & 0xFF)
+            let shift = 255 &- max(r, g, b) &- min(r, g, b)
+            pixels[i] =
+                0xFF00_0000 | UInt32(r &+ shift) << 16 | UInt32(g &+ shift) << 8 | UInt32(b &+ shift)
+        }
+    }
+}

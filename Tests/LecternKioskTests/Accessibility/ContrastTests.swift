@@ -1,0 +1,132 @@
+import LecternCore
+import LecternKiosk
+import LecternRender
+import LecternTestSupport
+import Testing
+
+/// The contrast modes a visitor with low vision chooses (issue 30): the committed pixels of the
+/// page's paper, its text and a coloured image in each mode, and the tile cache across a change.
+/// `KioskApp` in process against the test compositor, real MuPDF on Tests/Fixtures/contrast.pdf
+/// (made by make-contrast-fixture: a 400 × 300 pt page).
+@Suite("Contrast modes")
+struct ContrastTests {
+    static let fixture = LecternHarness.fixture("contrast.pdf")
+
+    /// Where the fixture's features are, in PDF points (y up).
+    enum Spot {
+        /// Paper with nothing on it.
+        static let paper = (x: 200.0, y: 120.0)
+        /// The middle of the big "I"'s stem.
+        static let ink = (x: 60.0, y: 110.0)
+        /// The middle of the image's top-left (dark blue) and bottom-right (brown) quadrants.
+        static let darkBlue = (x: 270.0, y: 150.0)
+        static let brown = (x: 330.0, y: 90.0)
+    }
+
+    /// The committed pixel at `spot` of the page on screen.
+    static func pixel(_ lectern: KioskHarness, _ spot: (x: Double, y: Double)) throws -> UInt32 {
+        let page = try #require(lectern.status.pagesOnScreen.first)
+        let scale = Double(page.frame.width) / 400
+        let x = page.frame.x + Int(spot.x * scale), y = page.frame.y + Int((300 - spot.y) * scale)
+        return try #require(lectern.lastCommit).pixel(x: x, y: y)
+    }
+
+    static func hex(_ pixel: UInt32) -> String { "0x" + String(pixel, radix: 16, uppercase: true) }
+
+    struct Expected: Sendable, CustomStringConvertible {
+        var contrast: Contrast
+        var paper: UInt32
+        var ink: UInt32
+        var darkBlue: UInt32
+        var description: String { contrast.description }
+    }
+
+    static let modes: [Expected] = [
+        Expected(contrast: .normal, paper: 0xFFFF_FFFF, ink: 0xFF00_0000, darkBlue: 0xFF20_3090),
+        Expected(contrast: Contrast(.invert), paper: 0xFF00_0000, ink: 0xFFFF_FFFF, darkBlue: 0xFF20_3090),
+        Expected(contrast: Contrast(.high), paper: 0xFFFF_FFFF, ink: 0xFF00_0000, darkBlue: 0xFF20_3090),
+        Expected(contrast: Contrast(.yellowOnBlack), paper: 0xFF00_0000, ink: 0xFFFF_FF00, darkBlue: 0xFF20_3090),
+        // The image recoloured too: dark blue's lightness turned over (each channel + 79), to
+        // black and white by its luminance, and to yellow by it.
+        Expected(
+            contrast: Contrast(.invert, recolorsImages: true), paper: 0xFF00_0000, ink: 0xFFFF_FFFF,
+            darkBlue: 0xFF6F_7FDF),
+        Expected(
+            contrast: Contrast(.high, recolorsImages: true), paper: 0xFFFF_FFFF, ink: 0xFF00_0000,
+            darkBlue: 0xFF00_0000),
+    ]
+
+    @Test("each mode draws the paper, the text and the image as it says", arguments: modes)
+    func pixels(of expected: Expected) throws {
+        let lectern = try KioskHarness([Self.fixture])
+        #expect(lectern.settle())
+        lectern.app.setContrast(expected.contrast)
+        #expect(lectern.settle())
+        #expect(lectern.status.contrast == expected.contrast)
+        let paper = try Self.pixel(lectern, Spot.paper), ink = try Self.pixel(lectern, Spot.ink)
+        let image = try Self.pixel(lectern, Spot.darkBlue)
+        #expect(paper == expected.paper, "paper: \(Self.hex(paper))")
+        #expect(ink == expected.ink, "text: \(Self.hex(ink))")
+        #expect(image == expected.darkBlue, "image: \(Self.hex(image))")
+        try lectern.stop()
+    }
+
+    /// The darkest luminance (0 black … 255 white) across the fixture's hairline, 0.1 pt wide.
+    static func hairline(_ lectern: KioskHarness) throws -> Int {
+        let page = try #require(lectern.status.pagesOnScreen.first)
+        let commit = try #require(lectern.lastCommit)
+        let scale = Double(page.frame.width) / 400
+        let x = page.frame.x + Int(160 * scale)
+        let y0 = page.frame.y + Int((300 - 44) * scale), y1 = page.frame.y + Int((300 - 36) * scale)
+        return (y0...y1).map { y in
+            let pixel = commit.pixel(x: x, y: y)
+            return Int((pixel >> 16 & 0xFF) * 77 + (pixel >> 8 & 0xFF) * 150 + (pixel & 0xFF) * 29) >> 8
+        }.min() ?? 255
+    }
+
+    @Test("high contrast thickens a stroke thinner than a pixel: a pale grey line becomes ink")
+    func thinStrokes() throws {
+        let lectern = try KioskHarness([Self.fixture])
+        #expect(lectern.settle())
+        let normal = try Self.hairline(lectern)
+        lectern.app.setContrast(Contrast(.high))
+        #expect(lectern.settle())
+        let high = try Self.hairline(lectern)
+        #expect(normal > 128, "drawn as it is, the hairline is a pale grey: \(normal)")
+        #expect(high < 40, "in high contrast it is ink: \(high) (drawn as it is: \(normal))")
+        try lectern.stop()
+    }
+
+    @Test("a change of contrast renders the page again; a change back finds the first tiles in the cache")
+    func cache() throws {
+        let lectern = try KioskHarness([Self.fixture])
+        #expect(lectern.settle())
+        let normalPaper = try Self.pixel(lectern, Spot.paper)
+        let first = lectern.status.tileRendersStarted
+        lectern.app.setContrast(Contrast(.invert))
+        #expect(lectern.settle())
+        let inverted = lectern.status.tileRendersStarted
+        #expect(inverted > first, "the inverted page is rendered")
+        #expect(try Self.pixel(lectern, Spot.paper) == 0xFF00_0000)
+        lectern.app.setContrast(.normal)
+        #expect(lectern.settle())
+        #expect(lectern.status.tileRendersStarted == inverted, "the normal tiles are still cached: nothing rendered")
+        #expect(try Self.pixel(lectern, Spot.paper) == normalPaper)
+        #expect(lectern.status.contrast == .normal)
+        try lectern.stop()
+    }
+
+    @Test("the idle reset puts the operator's contrast back")
+    func idleReset() throws {
+        let lectern = try KioskHarness([Self.fixture, "--idle-reset", "30"])
+        #expect(lectern.settle())
+        lectern.app.setContrast(Contrast(.yellowOnBlack))
+        #expect(lectern.settle())
+        #expect(try Self.pixel(lectern, Spot.ink) == 0xFFFF_FF00)
+        lectern.advance(by: 31)
+        #expect(lectern.settle())
+        #expect(lectern.status.contrast == .normal)
+        #expect(try Self.pixel(lectern, Spot.ink) == 0xFF00_0000)
+        try lectern.stop()
+    }
+}
