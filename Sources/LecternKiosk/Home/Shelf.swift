@@ -211,7 +211,8 @@ final class Shelf {
                 let box = layout.coverBox(index, scroll: scroll)
                 scene.pages.append(
                     Scene.PageItem(
-                        page: index, frame: box, clip: screen, layers: [.init(.fill(.errorCard), rect: box.rect)]))
+                        page: index, frame: box, clip: screen,
+                        layers: [.init(.fill(Palette(self.screen.contrast).card), rect: box.rect)]))
                 scene.labels.append(
                     .init("This document cannot be opened", in: box.insetBy(dx: 12, dy: 24), isError: true))
                 logger.trace("shelf: \(entry.path): \(failure)")

@@ -33,11 +33,11 @@ extension FrameCompositor {
             PixelBox(x: box.x - thickness, y: box.y, width: thickness, height: box.height),
             PixelBox(x: box.maxX, y: box.y, width: thickness, height: box.height),
         ] {
-            fillPixels(target, edge, .accent, op: PIXMAN_OP_SRC)
+            fillPixels(target, edge, palette.accent, op: PIXMAN_OP_SRC)
         }
         for handle in frame.handles {
             fillPixels(target, handle, Color(rgb: 0xFFFFFF), op: PIXMAN_OP_SRC)
-            fillPixels(target, handle.insetBy(dx: 3, dy: 3), .accent, op: PIXMAN_OP_SRC)
+            fillPixels(target, handle.insetBy(dx: 3, dy: 3), palette.accent, op: PIXMAN_OP_SRC)
         }
         repaint.clip(target)
     }
@@ -46,18 +46,18 @@ extension FrameCompositor {
     func paint(_ bar: Scene.AnnotationBar, in scene: Scene, repaint: Region, into target: OpaquePointer) {
         let (width, height) = (scene.width, scene.height)
         repaint.clip(target)
-        fill(target, Scene.AnnotationBar.box(width: width, height: height), .panel, op: PIXMAN_OP_SRC)
+        fill(target, Scene.AnnotationBar.box(width: width, height: height), palette.panel, op: PIXMAN_OP_SRC)
         let done = Scene.AnnotationBar.doneButton(width: width, height: height)
         paintButton(bar.mode == .reading ? "Close" : "Done", in: done, font: bodyFont, into: target)
         let field = Scene.AnnotationBar.field(width: width, height: height)
-        if bar.mode == .typing { fill(target, field, .field, op: PIXMAN_OP_SRC) }
+        if bar.mode == .typing { fill(target, field, palette.field, op: PIXMAN_OP_SRC) }
         if bar.mode == .choosing {
             let list = Scene.AnnotationBar.list(count: bar.options.count, width: width)
-            fill(target, list, .panel, op: PIXMAN_OP_SRC)
+            fill(target, list, palette.panel, op: PIXMAN_OP_SRC)
             for (index, option) in bar.options.enumerated() {
                 let box = Scene.AnnotationBar.option(index, width: width)
-                fill(target, box, index == bar.chosen ? .accent : .button, op: PIXMAN_OP_SRC)
-                if let font = bodyFont { paintCentred(option, in: box, font: font, color: .text, into: target) }
+                fill(target, box, index == bar.chosen ? palette.accent : palette.button, op: PIXMAN_OP_SRC)
+                if let font = bodyFont { paintCentred(option, in: box, font: font, color: palette.text, into: target) }
             }
         }
         guard let font = bodyFont else { return }
@@ -65,18 +65,19 @@ extension FrameCompositor {
         let baseline = title.y + (title.height - font.lineHeight) / 2 + font.ascent
         font.draw(
             font.wrap(bar.title, maxWidth: title.width).first ?? "", x: title.x, baselineY: baseline,
-            color: .secondaryText, into: target)
+            color: palette.secondaryText, into: target)
         // The end of what is typed stays in view; a multi-line value shows on one line.
         var shown = bar.text.replacingNewlines()
         while !shown.isEmpty, font.width(of: shown) > field.width - 28 {
             if bar.mode == .typing { shown.removeFirst() } else { shown.removeLast() }
         }
-        let color: Color = bar.mode == .typing ? .fieldText : .text
+        let color: Color = bar.mode == .typing ? palette.fieldText : palette.text
         font.draw(shown, x: field.x + 12, baselineY: baseline, color: color, into: target)
         if bar.mode == .typing {
             let x = field.x + 13 + font.width(of: shown)
             fill(
-                target, PixelBox(x: x, y: field.y + 10, width: 2, height: field.height - 20), .accent, op: PIXMAN_OP_SRC
+                target, PixelBox(x: x, y: field.y + 10, width: 2, height: field.height - 20), palette.accent,
+                op: PIXMAN_OP_SRC
             )
         }
     }

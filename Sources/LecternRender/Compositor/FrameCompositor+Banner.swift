@@ -15,19 +15,19 @@ extension FrameCompositor {
 
     func paintBanner(_ text: String, in scene: Scene, target: OpaquePointer) {
         let box = bannerBox(in: scene)
-        fill(target, box, .banner, op: PIXMAN_OP_OVER)
+        fill(target, box, palette.banner, op: PIXMAN_OP_OVER)
         guard let bodyFont else { return }
         let baseline = box.y + (box.height - bodyFont.lineHeight) / 2 + bodyFont.ascent
         guard let button = bannerButtonBox(in: scene), let action = scene.bannerAction else {
             let x = max(16, (scene.width - bodyFont.width(of: text)) / 2)
-            return bodyFont.draw(text, x: x, baselineY: baseline, color: .text, into: target)
+            return bodyFont.draw(text, x: x, baselineY: baseline, color: palette.text, into: target)
         }
         // The text centred in the room left of the button; the button light on the dark banner.
         let room = button.x - 16
         bodyFont.draw(
-            text, x: max(16, (room - bodyFont.width(of: text)) / 2), baselineY: baseline, color: .text, into: target)
-        fill(target, button, .text, op: PIXMAN_OP_SRC)
+            text, x: max(16, (room - bodyFont.width(of: text)) / 2), baselineY: baseline, color: palette.text, into: target)
+        fill(target, button, palette.text, op: PIXMAN_OP_SRC)
         let label = (button.width - bodyFont.width(of: action)) / 2
-        bodyFont.draw(action, x: button.x + max(8, label), baselineY: baseline, color: .chrome, into: target)
+        bodyFont.draw(action, x: button.x + max(8, label), baselineY: baseline, color: palette.chrome, into: target)
     }
 }

@@ -1,21 +1,6 @@
 import CPixman
 import LecternCore
 
-extension Color {
-    /// The thumbnail bar's and grid's ground: opaque, so no page shows through between thumbnails.
-    public static let thumbnailGround = Color(rgb: 0x1B1E23)
-    /// What marks the current spread, and the pressed key.
-    public static let accent = Color(rgb: 0x4FA3FF)
-    /// A search hit, multiplied onto the page: white paper turns yellow, black text stays black.
-    public static let searchHit = Color(rgb: 0xFFE24D)
-    /// The hit next/previous is on.
-    public static let currentSearchHit = Color(rgb: 0xFF9A3D)
-    static let panel = Color(rgb: 0x23272E)
-    static let button = Color(rgb: 0x3A404A)
-    static let field = Color(rgb: 0xF2F2F2)
-    static let fieldText = Color(rgb: 0x1B1E23)
-}
-
 extension FrameCompositor {
     /// What changed between two frames' overlays, in buffer pixels.
     func overlayDamage(from old: Scene.Overlays, to new: Scene.Overlays, in scene: Scene) -> [PixelBox] {
@@ -39,15 +24,15 @@ extension FrameCompositor {
         return boxes + units.map(scene.scale.enclosingPixels)
     }
 
-    /// Search hits, multiplied onto the pages under them.
+    /// Search hits, laid over the pages under them (`Palette.highlightOperator`).
     func paintHighlights(_ highlights: [Scene.Highlight], repaint: Region, into target: OpaquePointer) {
         for highlight in highlights {
             let area = repaint.intersecting(highlight.visible)
             guard !area.isEmpty else { continue }
             area.clip(target)
             fillPixels(
-                target, highlight.visible, highlight.isCurrent ? .currentSearchHit : .searchHit,
-                op: PIXMAN_OP_MULTIPLY)
+                target, highlight.visible, highlight.isCurrent ? palette.currentSearchHit : palette.searchHit,
+                op: palette.highlightOperator)
         }
     }
 
@@ -65,9 +50,9 @@ extension FrameCompositor {
 
     /// A button: a rounded-looking box with its label in the middle.
     func paintButton(_ label: String, in box: PixelBox, font: TextRenderer?, into target: OpaquePointer) {
-        fill(target, box, .button, op: PIXMAN_OP_SRC)
+        fill(target, box, palette.button, op: PIXMAN_OP_SRC)
         guard let font else { return }
-        paintCentred(label, in: box, font: font, color: .text, into: target)
+        paintCentred(label, in: box, font: font, color: palette.text, into: target)
     }
 
     func paintCentred(
@@ -94,11 +79,11 @@ extension FrameCompositor {
     private func paint(_ bar: Scene.ThumbnailBar, in scene: Scene, repaint: Region, into target: OpaquePointer) {
         let box = Scene.ThumbnailBar.box(width: scene.width, height: scene.height)
         repaint.clip(target)
-        fill(target, box, .thumbnailGround, op: PIXMAN_OP_SRC)
+        fill(target, box, palette.chrome, op: PIXMAN_OP_SRC)
         for item in bar.items { paintPage(item, repaint: repaint, into: target) }
         if let current = bar.current {
             repaint.intersecting(scale.enclosingPixels(box)).clip(target)
-            outline(current, thickness: 3, color: .accent, into: target)
+            outline(current, thickness: 3, color: palette.accent, into: target)
         }
         repaint.clip(target)
     }
@@ -107,26 +92,28 @@ extension FrameCompositor {
         let area = Scene.ThumbnailSheet.area(width: scene.width, height: scene.height)
         repaint.clip(target)
         fill(
-            target, PixelBox(x: 0, y: 0, width: scene.width, height: scene.height), .thumbnailGround, op: PIXMAN_OP_SRC)
+            target, PixelBox(x: 0, y: 0, width: scene.width, height: scene.height), palette.chrome, op: PIXMAN_OP_SRC)
         for item in grid.items { paintPage(item, repaint: repaint, into: target) }
         let inArea = repaint.intersecting(scale.enclosingPixels(area))
         inArea.clip(target)
-        if let current = grid.current { outline(current, thickness: 4, color: .accent, into: target) }
+        if let current = grid.current { outline(current, thickness: 4, color: palette.accent, into: target) }
         if let font = smallFont {
             for label in grid.labels {
                 let x = label.centerX - font.width(of: label.text) / 2
-                font.draw(label.text, x: x, baselineY: label.top + font.ascent, color: .secondaryText, into: target)
+                font.draw(
+                    label.text, x: x, baselineY: label.top + font.ascent, color: palette.secondaryText, into: target)
             }
         }
         repaint.clip(target)
         let header = Scene.ThumbnailSheet.header(width: scene.width, height: scene.height)
-        fill(target, header, .panel, op: PIXMAN_OP_SRC)
+        fill(target, header, palette.panel, op: PIXMAN_OP_SRC)
         let close = Scene.ThumbnailSheet.closeButton(width: scene.width, height: scene.height)
         paintButton("Close", in: close, font: bodyFont, into: target)
         if let font = bodyFont {
             let title = font.wrap(grid.title, maxWidth: max(0, close.x - 48)).first ?? ""
             font.draw(
-                title, x: 24, baselineY: header.y + (header.height - font.lineHeight) / 2 + font.ascent, color: .text,
+                title, x: 24, baselineY: header.y + (header.height - font.lineHeight) / 2 + font.ascent,
+                color: palette.text,
                 into: target)
         }
     }
@@ -138,27 +125,29 @@ extension FrameCompositor {
         let inPanel = repaint.intersecting(scale.enclosingPixels(box))
         guard !inPanel.isEmpty else { return }
         inPanel.clip(target)
-        fill(target, box, .panel, op: PIXMAN_OP_SRC)
+        fill(target, box, palette.panel, op: PIXMAN_OP_SRC)
         let rowHeight = Scene.OutlinePanel.rowHeight
         for row in panel.rows {
             let rowBox = PixelBox(x: box.x, y: row.y, width: box.width, height: rowHeight)
-            if row.isCurrent { fill(target, rowBox, .button, op: PIXMAN_OP_SRC) }
+            if row.isCurrent { fill(target, rowBox, palette.button, op: PIXMAN_OP_SRC) }
             fill(
                 target, PixelBox(x: box.x + 16, y: rowBox.maxY - 1, width: box.width - 32, height: 1),
-                .secondaryText.withAlpha(60), op: PIXMAN_OP_OVER)
+                palette.secondaryText.withAlpha(60), op: PIXMAN_OP_OVER)
             guard let font = bodyFont else { continue }
             let indent = box.x + 8 + row.depth * Scene.OutlinePanel.indent
             let baseline = row.y + (rowHeight - font.lineHeight) / 2 + font.ascent
             switch row.disclosure {
             case .none: break
-            case .open: font.draw("▾", x: indent + 12, baselineY: baseline, color: .secondaryText, into: target)
-            case .closed: font.draw("▸", x: indent + 12, baselineY: baseline, color: .secondaryText, into: target)
+            case .open: font.draw("▾", x: indent + 12, baselineY: baseline, color: palette.secondaryText, into: target)
+            case .closed:
+                font.draw("▸", x: indent + 12, baselineY: baseline, color: palette.secondaryText, into: target)
             }
             let pageWidth = font.width(of: row.page)
-            font.draw(row.page, x: box.maxX - 20 - pageWidth, baselineY: baseline, color: .secondaryText, into: target)
+            font.draw(
+                row.page, x: box.maxX - 20 - pageWidth, baselineY: baseline, color: palette.secondaryText, into: target)
             let titleX = indent + Scene.OutlinePanel.disclosureWidth
             let title = font.wrap(row.title, maxWidth: max(0, box.maxX - 40 - pageWidth - titleX)).first ?? ""
-            font.draw(title, x: titleX, baselineY: baseline, color: .text, into: target)
+            font.draw(title, x: titleX, baselineY: baseline, color: palette.text, into: target)
         }
         repaint.clip(target)
     }
@@ -168,31 +157,32 @@ extension FrameCompositor {
     private func paint(_ bar: Scene.SearchBar, in scene: Scene, repaint: Region, into target: OpaquePointer) {
         let (width, height) = (scene.width, scene.height)
         repaint.clip(target)
-        fill(target, Scene.SearchBar.box(width: width, height: height), .panel, op: PIXMAN_OP_SRC)
+        fill(target, Scene.SearchBar.box(width: width, height: height), palette.panel, op: PIXMAN_OP_SRC)
         paintButton("×", in: Scene.SearchBar.closeButton(width: width, height: height), font: bodyFont, into: target)
         paintButton("‹", in: Scene.SearchBar.previousButton(width: width, height: height), font: bodyFont, into: target)
         paintButton("›", in: Scene.SearchBar.nextButton(width: width, height: height), font: bodyFont, into: target)
         let field = Scene.SearchBar.field(width: width, height: height)
-        fill(target, field, .field, op: PIXMAN_OP_SRC)
+        fill(target, field, palette.field, op: PIXMAN_OP_SRC)
         guard let font = bodyFont else { return }
         let baseline = field.y + (field.height - font.lineHeight) / 2 + font.ascent
         if bar.query.isEmpty {
-            font.draw("Search this document", x: field.x + 12, baselineY: baseline, color: .button, into: target)
+            font.draw("Search this document", x: field.x + 12, baselineY: baseline, color: palette.button, into: target)
         }
         // The end of a long query stays in view: it is what is being typed.
         var shown = bar.query
         while !shown.isEmpty, font.width(of: shown) > field.width - 28 { shown.removeFirst() }
         let textWidth = font.width(of: shown)
-        font.draw(shown, x: field.x + 12, baselineY: baseline, color: .fieldText, into: target)
+        font.draw(shown, x: field.x + 12, baselineY: baseline, color: palette.fieldText, into: target)
         if bar.isEditing {
             fill(
                 target, PixelBox(x: field.x + 13 + textWidth, y: field.y + 10, width: 2, height: field.height - 20),
-                .accent, op: PIXMAN_OP_SRC)
+                palette.accent, op: PIXMAN_OP_SRC)
         }
         let status = Scene.SearchBar.statusArea(width: width, height: height)
         font.draw(
             Self.fitted(bar.status, width: status.width, font: font), x: status.x,
-            baselineY: status.y + (status.height - font.lineHeight) / 2 + font.ascent, color: .text, into: target)
+            baselineY: status.y + (status.height - font.lineHeight) / 2 + font.ascent, color: palette.text, into: target
+        )
     }
 
     /// The search status as it fits `width`: whole, else without the progress (" · 95%"),
@@ -210,11 +200,11 @@ extension FrameCompositor {
         let inKeyboard = repaint.intersecting(scale.enclosingPixels(frame))
         guard !inKeyboard.isEmpty else { return }
         inKeyboard.clip(target)
-        fill(target, frame, .panel, op: PIXMAN_OP_SRC)
+        fill(target, frame, palette.panel, op: PIXMAN_OP_SRC)
         for (index, key) in keyboard.layout.keys.enumerated() {
             let box = PixelBox(enclosing: key.frame)
-            fill(target, box, index == keyboard.pressed ? .accent : .button, op: PIXMAN_OP_SRC)
-            if let font = bodyFont { paintCentred(key.label, in: box, font: font, color: .text, into: target) }
+            fill(target, box, index == keyboard.pressed ? palette.accent : palette.button, op: PIXMAN_OP_SRC)
+            if let font = bodyFont { paintCentred(key.label, in: box, font: font, color: palette.text, into: target) }
         }
         repaint.clip(target)
     }

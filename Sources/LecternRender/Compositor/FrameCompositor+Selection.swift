@@ -19,14 +19,14 @@ extension FrameCompositor {
         return boxes
     }
 
-    /// The selection's highlight, multiplied onto the pages under it.
+    /// The selection's highlight, laid over the pages under it (`Palette.highlightOperator`).
     func paintSelectionHighlight(_ selection: Scene.TextSelection?, repaint: Region, into target: OpaquePointer) {
         guard let selection else { return }
         for highlight in selection.highlights {
             let area = repaint.intersecting(highlight.visible)
             guard !area.isEmpty else { continue }
             area.clip(target)
-            fillPixels(target, highlight.visible, .textSelection, op: PIXMAN_OP_MULTIPLY)
+            fillPixels(target, highlight.visible, palette.textSelection, op: palette.highlightOperator)
         }
         repaint.clip(target)
     }
@@ -35,8 +35,8 @@ extension FrameCompositor {
     func paintSelectionControls(_ selection: Scene.TextSelection?, into target: OpaquePointer) {
         guard let selection else { return }
         for handle in selection.handles {
-            fillPixels(target, handle.stem(scale: scale), .selectionHandle, op: PIXMAN_OP_SRC)
-            fillPixels(target, handle.knob, .selectionKnob, op: PIXMAN_OP_OVER)
+            fillPixels(target, handle.stem(scale: scale), palette.selectionHandle, op: PIXMAN_OP_SRC)
+            fillPixels(target, handle.knob, palette.selectionKnob, op: PIXMAN_OP_OVER)
         }
         if let button = selection.qrButton {
             paintButton(Scene.TextSelection.qrButtonLabel, in: button, font: bodyFont, into: target)

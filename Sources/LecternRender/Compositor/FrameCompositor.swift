@@ -56,7 +56,7 @@ public final class FrameCompositor {
     public func damage(for scene: Scene) -> [PixelBox]? {
         let bounds = PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight)
         guard let last = lastScene, last.width == scene.width, last.height == scene.height,
-            last.scale == scene.scale, last.background == scene.background, last.palette == scene.palette
+            last.scale == scene.scale, last.palette == scene.palette
         else { return [bounds] }
         // Fonts measure at the scene's scale (the chrome's layout depends on them).
         scale = scene.scale
@@ -216,10 +216,10 @@ public final class FrameCompositor {
         if !around.isEmpty {
             around.clip(target)
             fillPixels(
-                target, PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight), scene.background,
+                target, PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight), palette.background,
                 op: PIXMAN_OP_SRC)
             for shadow in scene.shadows {
-                fillPixels(target, Self.shadowBox(shadow), .pageShadow, op: PIXMAN_OP_OVER)
+                fillPixels(target, Self.shadowBox(shadow), palette.pageShadow, op: PIXMAN_OP_OVER)
             }
         }
         for page in scene.pages { paintPage(page, repaint: repaint, into: target) }
@@ -309,26 +309,26 @@ public final class FrameCompositor {
     private func paint(_ chrome: Scene.Chrome, in scene: Scene, target: OpaquePointer) {
         let boxes = chromeBoxes(in: scene)
         let top = boxes[0], bottom = boxes[1]
-        fill(target, top, .chrome, op: PIXMAN_OP_SRC)
-        fill(target, bottom, .chrome, op: PIXMAN_OP_SRC)
+        fill(target, top, palette.chrome, op: PIXMAN_OP_SRC)
+        fill(target, bottom, palette.chrome, op: PIXMAN_OP_SRC)
         // The scrubber: a track with the current position.
         let track = Scene.Chrome.scrubberTrack(width: scene.width, height: scene.height)
-        fill(target, track, .secondaryText.withAlpha(110), op: PIXMAN_OP_OVER)
+        fill(target, track, palette.secondaryText.withAlpha(110), op: PIXMAN_OP_OVER)
         let progress = min(1, max(0, chrome.progress))
         let fraction = chrome.isRightToLeft ? 1 - progress : progress
         let knobX = track.x + Int(Double(track.width) * fraction)
-        fill(target, PixelBox(x: knobX - 10, y: track.y - 12, width: 20, height: 30), .text, op: PIXMAN_OP_SRC)
+        fill(target, PixelBox(x: knobX - 10, y: track.y - 12, width: 20, height: 30), palette.text, op: PIXMAN_OP_SRC)
         guard let bodyFont else { return }
         let baseline = top.y + (top.height - bodyFont.lineHeight) / 2 + bodyFont.ascent
         let positionWidth = bodyFont.width(of: chrome.position)
         bodyFont.draw(
-            chrome.position, x: top.maxX - 24 - positionWidth, baselineY: baseline, color: .text, into: target)
+            chrome.position, x: top.maxX - 24 - positionWidth, baselineY: baseline, color: palette.text, into: target)
         var titleX = 24
         if let back = chrome.backLabel {
             let button = Scene.Chrome.backButton(width: scene.width, height: scene.height)
-            fill(target, button.insetBy(dx: 8, dy: 8), .errorCard, op: PIXMAN_OP_SRC)
+            fill(target, button.insetBy(dx: 8, dy: 8), palette.card, op: PIXMAN_OP_SRC)
             let x = button.x + max(0, (button.width - bodyFont.width(of: back)) / 2)
-            bodyFont.draw(back, x: x, baselineY: baseline, color: .text, into: target)
+            bodyFont.draw(back, x: x, baselineY: baseline, color: palette.text, into: target)
             titleX = button.maxX + 16
         }
         let leading = chrome.backLabel == nil ? 0 : titleX - 16
@@ -341,7 +341,7 @@ public final class FrameCompositor {
         // A narrow screen (a portrait one at scale 2 is 360 units wide) leaves no room: no
         // title then, rather than one written over the position.
         guard bodyFont.width(of: title) <= titleSpace else { return }
-        bodyFont.draw(title, x: titleX, baselineY: baseline, color: .text, into: target)
+        bodyFont.draw(title, x: titleX, baselineY: baseline, color: palette.text, into: target)
     }
 
     // MARK: Messages
@@ -372,21 +372,21 @@ public final class FrameCompositor {
 
     private func paint(_ message: Scene.Message, in scene: Scene, target: OpaquePointer) {
         let layout = layoutMessage(message, in: scene)
-        fill(target, layout.card, .errorCard, op: PIXMAN_OP_SRC)
+        fill(target, layout.card, palette.card, op: PIXMAN_OP_SRC)
         let accent = PixelBox(x: layout.card.x, y: layout.card.y, width: 8, height: layout.card.height)
-        fill(target, accent, message.isError ? .errorAccent : .secondaryText, op: PIXMAN_OP_SRC)
+        fill(target, accent, message.isError ? palette.errorAccent : palette.secondaryText, op: PIXMAN_OP_SRC)
         guard let titleFont, let bodyFont else {
             logger.warning("cannot draw message text (no font): \(message.title) — \(message.detail)")
             return
         }
         var y = layout.card.y + 32 + titleFont.ascent
         for line in layout.titleLines {
-            titleFont.draw(line, x: layout.card.x + 32, baselineY: y, color: .text, into: target)
+            titleFont.draw(line, x: layout.card.x + 32, baselineY: y, color: palette.text, into: target)
             y += titleFont.lineHeight
         }
         y += 16 - titleFont.lineHeight + bodyFont.lineHeight
         for line in layout.detailLines where y < layout.card.maxY {
-            bodyFont.draw(line, x: layout.card.x + 32, baselineY: y, color: .secondaryText, into: target)
+            bodyFont.draw(line, x: layout.card.x + 32, baselineY: y, color: palette.secondaryText, into: target)
             y += bodyFont.lineHeight
         }
     }

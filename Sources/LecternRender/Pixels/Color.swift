@@ -28,21 +28,9 @@ public struct Color: Equatable, Sendable {
         func pre(_ c: UInt8) -> UInt16 { UInt16((UInt32(c) * a + 127) / 255 * 257) }
         return pixman_color_t(red: pre(red), green: pre(green), blue: pre(blue), alpha: UInt16(a * 257))
     }
-
-    public static let background = Color(rgb: 0x2B2F36)
-    public static let pageShadow = Color(red: 0, green: 0, blue: 0, alpha: 90)
-    public static let text = Color(rgb: 0xF2F2F2)
-    public static let secondaryText = Color(rgb: 0xB8BEC8)
-    public static let errorCard = Color(rgb: 0x3A3F48)
-    public static let errorAccent = Color(rgb: 0xE5A50A)
-    public static let banner = Color(rgb: 0x5C3D00, alpha: 235)
 }
 
 extension Color {
-    /// The title bar's and scrubber's ground: solid, the same as the thumbnail bar's between
-    /// them, so the chrome reads as one thing over any page.
-    public static let chrome = Color(rgb: 0x1B1E23)
-
     public func withAlpha(_ alpha: UInt8) -> Color {
         Color(red: red, green: green, blue: blue, alpha: alpha)
     }

@@ -257,11 +257,12 @@ extension FrameCompositor {
         let uncovered = Region([frame]).subtracting(Region([flat, back]))
         // The background only around the next spread's pages (they are opaque).
         uncovered.subtracting(Region(curl.under.map(\.visible))).clip(target)
-        fillPixels(target, frame, scene.background, op: PIXMAN_OP_SRC)
+        fillPixels(target, frame, palette.background, op: PIXMAN_OP_SRC)
         uncovered.clip(target)
         if let shadow = curl.underShadow {
             fillPixels(
-                target, shadow.frame.offsetBy(dx: 3, dy: 4).intersection(shadow.clip), .pageShadow, op: PIXMAN_OP_OVER)
+                target, shadow.frame.offsetBy(dx: 3, dy: 4).intersection(shadow.clip), palette.pageShadow,
+                op: PIXMAN_OP_OVER)
         }
         for page in curl.under { paintPage(page, repaint: uncovered, into: target) }
         uncovered.clip(target)
@@ -307,10 +308,10 @@ extension FrameCompositor {
         // The background, and the shadows of the paper, around the pages at rest.
         let around = uncovered.subtracting(Region(leaf.rest.map(\.visible)))
         around.clip(target)
-        fillPixels(target, frame, scene.background, op: PIXMAN_OP_SRC)
+        fillPixels(target, frame, palette.background, op: PIXMAN_OP_SRC)
         let paper = leaf.rest.map { $0.frame.intersection($0.clip) } + [flat, flap]
         around.intersecting(Region(paper.map { $0.offsetBy(dx: 3, dy: 4) })).clip(target)
-        fillPixels(target, frame, .pageShadow, op: PIXMAN_OP_OVER)
+        fillPixels(target, frame, palette.pageShadow, op: PIXMAN_OP_OVER)
         for page in leaf.rest { paintPage(page, repaint: uncovered, into: target) }
         // The shadow the lifted paper casts beside the fold, on the pages beneath.
         uncovered.intersecting(Region(leaf.rest.map(\.visible))).clip(target)

@@ -45,7 +45,8 @@ extension FrameCompositor {
         for line in lines {
             let x = label.box.x + max(0, (label.box.width - line.width) / 2)
             bodyFont.draw(
-                line.text, x: x, baselineY: baseline, color: label.isError ? .errorAccent : .text, into: target)
+                line.text, x: x, baselineY: baseline, color: label.isError ? palette.errorAccent : palette.text,
+                into: target)
             baseline += bodyFont.lineHeight
         }
     }

@@ -59,12 +59,3 @@ extension Scene {
         }
     }
 }
-
-extension Color {
-    /// Selected text, multiplied onto the page: white paper turns light blue, black text stays black.
-    public static let textSelection = Color(rgb: 0x9CC8FF)
-    /// The selection handles.
-    public static let selectionHandle = Color(rgb: 0x1E6FD9)
-    /// A handle's knob: see-through enough that the line it hangs over stays readable.
-    public static let selectionKnob = Color(rgb: 0x1E6FD9, alpha: 0xA0)
-}

@@ -135,7 +135,6 @@ public struct Scene: Equatable, Sendable {
     /// MuPDF draws it there); everything else (chrome, overlays, labels, messages, the banner)
     /// is laid out in surface units and drawn at this scale with fonts of this scale.
     public var scale = DisplayScale.one
-    public var background: Color = .background
     /// The colours of everything but the pages' own (`Palette`), as the contrast in force has them.
     public var palette = Palette.normal
     public var shadows: [Shadow] = []

@@ -61,8 +61,6 @@ public final class TilePlanner {
     /// The colours the tiles it asks for are drawn in (`Contrast`): every key it makes carries it,
     /// so a change renders new tiles and a change back finds the old ones while they are cached.
     public var contrast = Contrast.normal
-    /// A render that failed is shown as this colour.
-    public static let errorTileColor = Color(rgb: 0xF4D6D6)
 
     public init(cache: TileCache, budget: TileBudget) {
         self.cache = cache
@@ -270,7 +268,7 @@ public final class TilePlanner {
         case .failed(let reason):
             plan.showsFailure = true
             if reason == TileContent.undrawableReason { plan.showsUndrawable = true }
-            return Scene.Layer(.fill(Self.errorTileColor), rect: target)
+            return Scene.Layer(.fill(Palette(contrast).errorTile), rect: target)
         }
     }
 

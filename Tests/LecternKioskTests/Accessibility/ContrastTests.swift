@@ -129,4 +129,31 @@ struct ContrastTests {
         #expect(try Self.pixel(lectern, Spot.ink) == 0xFF00_0000)
         try lectern.stop()
     }
+
+    @Test(
+        "the chrome follows: the title bar, the scrubber, their text and the background take the mode's palette",
+        arguments: [Contrast.normal, Contrast(.invert), Contrast(.high), Contrast(.yellowOnBlack)])
+    func chrome(in contrast: Contrast) throws {
+        let lectern = try KioskHarness([Self.fixture])
+        #expect(lectern.settle())
+        lectern.app.setContrast(contrast)
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.35)
+        #expect(lectern.settle())
+        #expect(lectern.status.isUserInterfaceVisible)
+        let palette = Palette(contrast)
+        let commit = try #require(lectern.lastCommit)
+        let title = Scene.Chrome.titleBar(width: 1280, height: 720)
+        let scrubber = Scene.Chrome.scrubberBar(width: 1280, height: 720)
+        #expect(commit.pixel(x: 640, y: title.y + 2) == palette.chrome.argb, "title bar")
+        #expect(commit.pixel(x: 1260, y: scrubber.maxY - 2) == palette.chrome.argb, "scrubber")
+        #expect(commit.pixel(x: 5, y: 360) == palette.background.argb, "background beside the page")
+        // The position ("Page 1 of 1") is written in the palette's text colour.
+        var textPixels = 0
+        for y in title.y..<title.maxY {
+            for x in 1000..<1280 where commit.pixel(x: x, y: y) == palette.text.argb { textPixels += 1 }
+        }
+        #expect(textPixels > 20, "the title bar's text in \(Self.hex(palette.text.argb)): \(textPixels) pixels")
+        try lectern.stop()
+    }
 }

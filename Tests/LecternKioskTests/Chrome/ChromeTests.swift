@@ -38,7 +38,7 @@ struct ChromeTests {
         lectern.advance(by: 0.35)
         #expect(lectern.status.isUserInterfaceVisible)
         let commit = try #require(lectern.lastCommit)
-        let ground = Color.thumbnailGround.argb
+        let ground = Palette.normal.chrome.argb
         let title = Scene.Chrome.titleBar(width: 1280, height: 720)
         let scrubber = Scene.Chrome.scrubberBar(width: 1280, height: 720)
         let bar = Scene.ThumbnailBar.box(width: 1280, height: 720)

@@ -213,7 +213,7 @@ struct DocumentOnScreenTests {
         let commit = try #require(lectern.lastCommit)
         let page = try #require(lectern.status.pagesOnScreen.first)
         let inside = commit.pixel(x: page.visible.x + page.visible.width / 2, y: page.visible.y + 40)
-        #expect(inside & 0xFF_FFFF == TilePlanner.errorTileColor.argb & 0xFF_FFFF, "the page is the error colour")
+        #expect(inside & 0xFF_FFFF == Palette.normal.errorTile.argb & 0xFF_FFFF, "the page is the error colour")
         let banner = DamageRect(x: 0, y: 680, width: 1280, height: 40)
         #expect(commit.darkFraction(in: banner) > 0.3, "a banner says part of the page cannot be shown")
         lectern.tap(x: 60, y: 360)

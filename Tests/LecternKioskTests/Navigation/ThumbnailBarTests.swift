@@ -30,7 +30,7 @@ struct ThumbnailBarTests {
     /// the bar's ground lies between them, with where each group starts and ends.
     static func groups(_ lectern: KioskHarness) -> [(pages: [Int], from: Int, to: Int)] {
         guard let commit = lectern.lastCommit else { return [] }
-        let ground = Color.thumbnailGround.argb & 0xFF_FFFF
+        let ground = Palette.normal.chrome.argb & 0xFF_FFFF
         var groups: [(pages: [Int], from: Int, to: Int)] = []
         var groundRun = 0
         for x in strip.x..<strip.maxX {
@@ -73,7 +73,7 @@ struct ThumbnailBarTests {
     @Test("the current spread is marked, a tap on a thumbnail goes to its page, the mark follows")
     func tapGoesThere() throws {
         let lectern = try Self.withBar([Self.colorsRTL, "--spreads", "double"])
-        let accent = Color.accent.argb & 0xFF_FFFF
+        let accent = Palette.normal.accent.argb & 0xFF_FFFF
         func markedGroup() -> [Int]? {
             guard let commit = lectern.lastCommit else { return nil }
             // The mark runs around the spread, 3 px outside it: look just beside each group.

@@ -33,7 +33,7 @@ struct ThumbnailGridTests {
     /// The pages along row `y`, grouped where only the grid's ground lies between them.
     static func groups(_ lectern: KioskHarness, y: Int) -> [(pages: [Int], from: Int)] {
         guard let commit = lectern.lastCommit else { return [] }
-        let ground = Color.thumbnailGround.argb & 0xFF_FFFF
+        let ground = Palette.normal.chrome.argb & 0xFF_FFFF
         var groups: [(pages: [Int], from: Int)] = []
         var groundRun = 0
         for x in 0..<commit.width {

@@ -84,7 +84,7 @@ struct CurlCompositingTests {
         #expect(isBack(b.pixel(103, 50), of: red), "the rest of the back")
         #expect(isDarker(b.pixel(117, 50), than: blue), "the shadow the lifted paper casts beside the fold")
         #expect(b.pixel(135, 50) == blue, "the next page")
-        #expect(b.pixel(20, 50) == Color.background.argb && b.pixel(180, 50) == Color.background.argb)
+        #expect(b.pixel(20, 50) == Palette.normal.background.argb && b.pixel(180, 50) == Palette.normal.background.argb)
         let later = draw(liftsFromLeft: false, progress: 0.5)
         #expect(later.pixel(70, 50) != red && later.pixel(130, 50) == blue, "half turned, the fold is at 90")
     }
@@ -144,7 +144,9 @@ struct CurlCompositingTests {
         #expect(forward.pixel(110, 50) == yellow, "1 flat up to its free edge")
         #expect(forward.pixel(145, 50) == black && forward.pixel(152, 50) == blue, "2 from its outer edge, unmirrored")
         #expect(isDarker(forward.pixel(162, 50), than: green) && forward.pixel(177, 50) == green, "3 beneath")
-        #expect(forward.pixel(10, 50) == Color.background.argb && forward.pixel(190, 50) == Color.background.argb)
+        #expect(
+            forward.pixel(10, 50) == Palette.normal.background.argb
+                && forward.pixel(190, 50) == Palette.normal.background.argb)
         // Back, a quarter from 2|3: 2's free edge at 60, 1's outer 20 columns folded over 40…60.
         let back = draw(progress: 0.75, turnsBack: true)
         #expect(back.pixel(22, 50) == red, "0 beneath")

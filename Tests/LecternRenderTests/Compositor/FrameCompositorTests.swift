@@ -49,8 +49,8 @@ struct FrameCompositorTests {
         #expect(damage == [PixelBox(x: 0, y: 0, width: 200, height: 100)], "the first frame is damaged whole")
         #expect(buffer.pixel(20, 30) == 0xFF11_2233)
         #expect(buffer.pixel(69, 69) == 0xFF11_2233)
-        #expect(buffer.pixel(5, 5) == Color.background.argb)
-        #expect(buffer.pixel(150, 10) == Color.background.argb)
+        #expect(buffer.pixel(5, 5) == Palette.normal.background.argb)
+        #expect(buffer.pixel(150, 10) == Palette.normal.background.argb)
         // No stray pixels from the buffer's old contents.
         for y in stride(from: 0, to: 100, by: 7) {
             for x in stride(from: 0, to: 200, by: 7) { #expect(buffer.pixel(x, y) != 0xDEAD_BEEF) }
@@ -65,7 +65,7 @@ struct FrameCompositorTests {
         compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
         #expect(compositor.damage(for: scene) == nil)
         var moved = scene
-        moved.background = Color(rgb: 0x101010)
+        moved.palette.background = Color(rgb: 0x101010)
         #expect(compositor.damage(for: moved) == [PixelBox(x: 0, y: 0, width: 64, height: 64)])
     }
 
@@ -87,7 +87,7 @@ struct FrameCompositorTests {
         #expect(damage.contains { $0.x <= 10 && $0.maxX >= 50 }, "the old place is repainted")
         #expect(damage.contains { $0.x <= 100 && $0.maxX >= 140 }, "the new place is painted")
         #expect(buffer.pixel(250, 150) == 0x1234_5678, "pixels outside the damage are left alone")
-        #expect(buffer.pixel(20, 20) == Color.background.argb, "the old page position is cleared")
+        #expect(buffer.pixel(20, 20) == Palette.normal.background.argb, "the old page position is cleared")
         #expect(buffer.pixel(110, 20) == 0xFFFF_FFFF)
     }
 
@@ -104,8 +104,8 @@ struct FrameCompositorTests {
         scene.pages = [page(image, PixelBox(x: 80, y: 0, width: 20, height: 20))]
         // Buffer a still shows the first frame (age 2): the page at x=0 must be cleared too.
         compositor.draw(scene, into: a.pixels, stride: a.stride, bufferAge: 2)
-        #expect(a.pixel(5, 5) == Color.background.argb)
-        #expect(a.pixel(45, 5) == Color.background.argb)
+        #expect(a.pixel(5, 5) == Palette.normal.background.argb)
+        #expect(a.pixel(45, 5) == Palette.normal.background.argb)
         #expect(a.pixel(85, 5) == 0xFF00_FF00)
     }
 
@@ -119,7 +119,7 @@ struct FrameCompositorTests {
         compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
         #expect(buffer.pixel(50, 50) == 0xFF80_4020)
         #expect(buffer.pixel(85, 85) == 0xFF80_4020)
-        #expect(buffer.pixel(5, 50) == Color.background.argb)
+        #expect(buffer.pixel(5, 50) == Palette.normal.background.argb)
     }
 
     @Test("an error message is drawn as readable text on a card")
@@ -136,7 +136,7 @@ struct FrameCompositorTests {
             for x in 0..<800 where (buffer.pixel(x, y) >> 8 & 0xFF) > 0xC0 { bright += 1 }
         }
         #expect(bright > 500, "the title and detail are drawn (\(bright) bright pixels)")
-        #expect(buffer.pixel(2, 2) == Color.background.argb)
+        #expect(buffer.pixel(2, 2) == Palette.normal.background.argb)
     }
 
     @Test("a long search count stays clear of the ‹ button: the progress goes first, then the text is cut")

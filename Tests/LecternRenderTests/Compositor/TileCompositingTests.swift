@@ -34,7 +34,7 @@ struct TileCompositingTests {
             // MuPDF rounds anti-aliased edges and photo pixels per region (max 2 when measured).
             #expect(difference.max == 0, "\(difference)")
         }
-        #expect(buffer.pixel(300, 10) == Color.background.argb, "background above the page")
+        #expect(buffer.pixel(300, 10) == Palette.normal.background.argb, "background above the page")
     }
 
     @Test(
@@ -86,7 +86,7 @@ struct TileCompositingTests {
             #expect(difference.max <= 8 && difference.mean < 0.05, "page \(page + 1): \(difference)")
         }
         // The spacing between the pages (448.7…456.7 on screen) is background below page 1's shadow.
-        #expect(buffer.pixel(300, 455) == Color.background.argb, "below the shadow of page 1")
+        #expect(buffer.pixel(300, 455) == Palette.normal.background.argb, "below the shadow of page 1")
     }
 
     @Test("while a pinch is in flux, tiles of the old size scaled bilinearly are close to the sharp page")

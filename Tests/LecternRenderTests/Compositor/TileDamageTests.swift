@@ -185,10 +185,10 @@ struct TileDamageTests {
         let page = plan.pages[0].frame.intersection(plan.pages[0].clip)
         var other = 0
         for y in page.y..<page.maxY {
-            for x in page.x..<page.maxX where buffer.pixel(x, y) != TilePlanner.errorTileColor.argb { other += 1 }
+            for x in page.x..<page.maxX where buffer.pixel(x, y) != Palette.normal.errorTile.argb { other += 1 }
         }
         #expect(other == 0, "every pixel of the page is the error colour")
-        #expect(buffer.pixel(300, page.y - 20) == Color.background.argb)
+        #expect(buffer.pixel(300, page.y - 20) == Palette.normal.background.argb)
 
         // Page 3 renders, with bad operators skipped: damaged, not failed.
         try pipeline.view.goToPage(2)
@@ -219,7 +219,7 @@ struct TileDamageTests {
         FrameCompositor(logger: logger).draw(
             pipeline.scene(plan), into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
         let rect = broken.rect.offsetBy(dx: origin.x, dy: origin.y)
-        let error = TilePlanner.errorTileColor.argb
+        let error = Palette.normal.errorTile.argb
         var inside = 0
         for y in rect.y..<rect.maxY {
             for x in rect.x..<rect.maxX where buffer.pixel(x, y) != error { inside += 1 }

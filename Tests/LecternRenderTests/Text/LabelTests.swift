@@ -71,7 +71,7 @@ struct LabelTests {
         let font = try font()
         let lines = font.wrap(title, maxWidth: 200, maxLines: 2)
         _ = try #require(expectTwoLines(lines, of: title, width: 200, font))
-        let background = Color.background.argb
+        let background = Palette.normal.background.argb
         /// `text` in a label just as wide, from `x`.
         func drawn(_ text: String, x: Int) -> Buffer {
             let compositor = FrameCompositor(logger: logger)
@@ -112,7 +112,7 @@ struct LabelTests {
         let first = PixelBox(x: 40, y: 20, width: 160, height: 60)
         scene.labels = [Scene.Label(Self.oneWord, in: first, maxLines: 2)]
         compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
-        let background = Color.background.argb
+        let background = Palette.normal.background.argb
         func inkOutside(_ box: PixelBox, _ buffer: Buffer) -> Int {
             var ink = 0
             for y in 0..<200 {
