@@ -67,6 +67,9 @@ public struct KioskConfiguration: Sendable {
         self.transition == .curl && self.scrollMode == .perSpread && self.scrollDirection == .horizontal
     }
 
+    /// The operator's default contrast: `contrast` and `recolorsImages` together.
+    public var defaultContrast: Contrast { Contrast(self.contrast, recolorsImages: self.recolorsImages) }
+
     /// Whether the home screen is the shelf.
     public var hasShelf: Bool { shelfPaths.count > 1 }
 

@@ -57,6 +57,11 @@ public struct PolicySettings: Sendable {
 
     /// When the title bar and page scrubber show.
     public let chrome = PolicySetting.choice("chrome.show", default: ChromeMode.onTap)
+    /// The contrast a visitor starts in, and gets back at the idle reset (`--contrast`).
+    public let contrast = PolicySetting.choice("accessibility.contrast", default: Contrast.Mode.normal)
+    /// Whether a contrast other than normal recolours the pages' images too (else they keep
+    /// their own colours).
+    public let recolorsImages = PolicySetting.boolean("accessibility.recolor-images", default: false)
     /// The presenter mirror on a second output.
     public let mirror = PolicySetting.choice("mirror", default: MirrorMode.auto)
     /// The largest zoom scale pinch and double tap reach (1: no zoom).

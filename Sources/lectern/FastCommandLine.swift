@@ -1,3 +1,5 @@
+import LecternCore
+
 /// A command line read without swift-argument-parser, when it is one that parser would read
 /// without complaint: `--version` alone, or a FILE and options spelled `--name value` or
 /// `--name=value` whose values pass the checks. Anything else (help, an error, an unusual
@@ -72,6 +74,7 @@ extension LaunchOptions {
         case "direction": return set(\.direction, DirectionOption(rawValue: value))
         case "binding": return set(\.binding, BindingOption(rawValue: value))
         case "transition": return set(\.transition, TransitionOption(rawValue: value))
+        case "contrast": return set(\.contrast, Contrast.Mode(rawValue: value))
         case "mirror": return set(\.mirror, MirrorOption(rawValue: value))
         case "render-process": return set(\.renderProcess, RenderProcessOption(rawValue: value))
         case "render-deadline": return set(\.renderDeadline, Double(value))

@@ -22,6 +22,7 @@ struct LaunchOptions: Equatable {
     var direction: DirectionOption?
     var binding: BindingOption?
     var transition: TransitionOption?
+    var contrast: Contrast.Mode?
     /// Counts from 1, as the user types it.
     var page: Int?
     var idleReset: Int?
@@ -63,6 +64,7 @@ struct LaunchOptions: Equatable {
         overrides["layout.direction"] = direction.map { .string($0.rawValue) }
         overrides["layout.binding"] = binding.map { .string($0.rawValue) }
         overrides["page-turn.transition"] = transition.map { .string($0.rawValue) }
+        overrides["accessibility.contrast"] = contrast.map { .string($0.rawValue) }
         overrides["start.page"] = page.map(PolicyValue.integer)
         overrides["idle.reset"] = idleReset.map(PolicyValue.integer)
         overrides["mirror"] = mirror.map { .string($0.rawValue) }
@@ -81,6 +83,7 @@ struct LaunchOptions: Equatable {
         if let direction { configuration.scrollDirection = direction.axis }
         if let binding { configuration.pageBinding = binding.binding }
         if let transition { configuration.transition = transition.transition }
+        if let contrast { configuration.contrast = contrast }
         if let cacheMegabytes { configuration.cacheBudget = cacheMegabytes << 20 }
         if let page { configuration.startPage = page - 1 }
         if let idleReset { configuration.idleResetSeconds = idleReset }

@@ -68,6 +68,10 @@ struct Lectern: ParsableCommand {
     @Option(help: "How a page turn looks (horizontal per-spread paging): slide (default), curl (like paper), or none.")
     var transition: TransitionOption?
 
+    @Option(
+        help: "The contrast a visitor starts in: normal (default), invert, high (two tones), or yellow-on-black.")
+    var contrast: Contrast.Mode?
+
     @Option(help: "The page to show first (default 1, the first page).")
     var page: Int?
 
@@ -110,7 +114,7 @@ struct Lectern: ParsableCommand {
         LaunchOptions(
             files: files, password: password, frameDump: frameDump, config: config, checkConfig: checkConfig,
             spreads: spreads, scroll: scroll,
-            direction: direction, binding: binding, transition: transition, page: page, idleReset: idleReset,
+            direction: direction, binding: binding, transition: transition, contrast: contrast, page: page, idleReset: idleReset,
             cacheMegabytes: cacheMegabytes, mirror: mirror, renderProcess: renderProcess,
             renderDeadline: renderDeadline,
             speechOutput: speechOutput)
@@ -216,6 +220,8 @@ enum TransitionOption: String, ExpressibleByArgument, CaseIterable {
         }
     }
 }
+
+extension Contrast.Mode: ExpressibleByArgument {}
 
 enum MirrorOption: String, ExpressibleByArgument, CaseIterable {
     case auto, off

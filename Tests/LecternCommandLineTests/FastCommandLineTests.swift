@@ -18,6 +18,7 @@ struct FastCommandLineTests {
         "direction": ["horizontal", "vertical", "up"],
         "binding": ["auto", "left", "right", "top"],
         "transition": ["slide", "curl", "none", "Curl", "fold"],
+        "contrast": ["normal", "invert", "high", "yellow-on-black", "Invert", "yellow"],
         "mirror": ["auto", "off", "on", "Off"],
         "idle-reset": ["0", "120", "-5", "1.5", "x"],
         "cache-mb": ["1", "64", "4096", "0", "4097", "x"],
@@ -74,7 +75,8 @@ struct FastCommandLineTests {
     /// short path must know it.
     static let sampleValues = [
         "page": "3", "spreads": "double", "scroll": "continuous", "direction": "vertical", "binding": "right",
-        "transition": "curl", "mirror": "off", "idle-reset": "60", "cache-mb": "64", "password": "secret",
+        "transition": "curl", "contrast": "yellow-on-black", "mirror": "off", "idle-reset": "60", "cache-mb": "64",
+        "password": "secret",
         "frame-dump": "/run/lectern/frame.png",
         "config": "/etc/lectern/lectern.toml", "check-config": "/etc/lectern/lectern.toml",
         "render-process": "on", "render-deadline": "2.5", "speech-output": "/run/lectern/speech.wav",

@@ -106,6 +106,7 @@ final class KioskHarness {
                 configuration.pageBinding = ["left": .leftEdge, "right": .rightEdge][try value()]
             case "--transition": configuration.transition = PageTurnTransition(rawValue: try value()) ?? .slide
             case "--idle-reset": configuration.idleResetSeconds = Int(try value()) ?? 120
+            case "--contrast": configuration.contrast = Contrast.Mode(rawValue: try value()) ?? .normal
             case "--cache-mb": configuration.cacheBudget = (Int(try value()) ?? 0) << 20
             case "--password": configuration.password = try value()
             case "--frame-dump": configuration.frameDumpPath = try value()

@@ -1,3 +1,4 @@
+import LecternCore
 import LecternPolicy
 import Testing
 
@@ -79,6 +80,22 @@ struct PolicyFileTests {
             problems("[pull]\nmanifest = \"ftp://a/m.json\"\npinned-key = \"sha256//short\"\n") == [
                 "p.toml:2: pull.manifest: needs an https:// (or http://) URL, not \"ftp://a/m.json\"",
                 "p.toml:3: pull.pinned-key: needs sha256// and 44 characters of base64 (several separated by ;)",
+            ])
+    }
+
+    @Test("the operator's contrast: a mode and whether images are recoloured; --contrast wins; a wrong mode is named")
+    func contrast() throws {
+        let text = "[accessibility]\ncontrast = \"yellow-on-black\"\nrecolor-images = true\n"
+        let configuration = try PolicyFile.parse(text, path: "p.toml", over: Self.base)
+        #expect(configuration.defaultContrast == Contrast(.yellowOnBlack, recolorsImages: true))
+        #expect(Self.base.defaultContrast == .normal, "normal when the file says nothing")
+        var base = Self.base
+        base.overrides = ["accessibility.contrast": .string("high")]
+        let overridden = try PolicyFile.parse(text, path: "p.toml", over: base)
+        #expect(overridden.defaultContrast == Contrast(.high, recolorsImages: true))
+        #expect(
+            problems("[accessibility]\ncontrast = \"dark\"\n") == [
+                "p.toml:2: accessibility.contrast: must be one of high, invert, normal, yellow-on-black, not \"dark\""
             ])
     }
 }

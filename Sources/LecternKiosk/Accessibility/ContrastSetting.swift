@@ -1,22 +1,30 @@
 import LecternCore
 import Logging
 
-/// The contrast the reader shows in (issue 30): the operator's default until a visitor chooses
-/// another (the accessibility panel, `KioskApp.setContrast`), and again after the idle reset.
+/// The contrast the reader shows in (issue 30): the operator's default (`accessibility.contrast`,
+/// `accessibility.recolor-images`, `--contrast`) until a visitor chooses another (the
+/// accessibility panel, `KioskApp.setContrast`), and again after the idle reset.
 /// `Screen.contrast` carries it to the parts that draw: the reader's tiles, thumbnails and
 /// previews are rendered in it (it is part of each tile's key), the presenter mirror follows the
 /// reader, and the frame's palette (`Palette`) is chosen by it.
 final class ContrastSetting {
     private let screen: Screen
     private let frame: FrameRequest
+    private let policy: PolicyInForce
     private let logger: Logger
-    /// The operator's default: what a new visitor gets.
-    var operatorDefault = Contrast.normal
 
-    init(screen: Screen, frame: FrameRequest, logger: Logger) {
+    init(screen: Screen, frame: FrameRequest, policy: PolicyInForce, logger: Logger) {
         self.screen = screen
         self.frame = frame
+        self.policy = policy
         self.logger = logger
+        screen.contrast = policy.defaultContrast
+        // A new default applies at once unless a visitor chose another contrast meanwhile.
+        policy.observe { [unowned self] old, new in
+            if new.defaultContrast != old.defaultContrast, contrast == old.defaultContrast {
+                choose(new.defaultContrast)
+            }
+        }
     }
 
     /// The contrast in force.
@@ -33,7 +41,7 @@ final class ContrastSetting {
 
     /// Back to the operator's default (the idle reset).
     func reset() {
-        choose(operatorDefault)
+        choose(policy.defaultContrast)
     }
 }
 

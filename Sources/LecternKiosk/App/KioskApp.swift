@@ -163,8 +163,9 @@ public final class KioskApp {
         let backend = makeDocumentBackend(opening, loop: loop, logger: logger)
         // The screen's size and scale: the frame presenter sets them, the parts read them.
         let screen = Screen()
-        let contrast = ContrastSetting(screen: screen, frame: frame, logger: logger)
         teardown.push { backend.close() }
+        // The contrast pages and chrome are drawn in: the operator's default to start with.
+        let contrast = ContrastSetting(screen: screen, frame: frame, policy: policy, logger: logger)
         let reloader = DocumentReloader(
             policy: policy, backend: backend, screen: screen, files: files, loop: loop, logger: logger)
         teardown.push { reloader.close() }

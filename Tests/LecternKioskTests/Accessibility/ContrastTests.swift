@@ -156,4 +156,20 @@ struct ContrastTests {
         #expect(textPixels > 20, "the title bar's text in \(Self.hex(palette.text.argb)): \(textPixels) pixels")
         try lectern.stop()
     }
+
+    @Test("the operator's default (--contrast) is the first frame's, and the idle reset goes back to it")
+    func operatorDefault() throws {
+        let lectern = try KioskHarness([Self.fixture, "--contrast", "yellow-on-black", "--idle-reset", "30"])
+        #expect(lectern.settle())
+        #expect(lectern.status.contrast == Contrast(.yellowOnBlack))
+        #expect(try Self.pixel(lectern, Spot.ink) == 0xFFFF_FF00)
+        lectern.app.setContrast(.normal)
+        #expect(lectern.settle())
+        #expect(try Self.pixel(lectern, Spot.ink) == 0xFF00_0000)
+        lectern.advance(by: 31)
+        #expect(lectern.settle())
+        #expect(lectern.status.contrast == Contrast(.yellowOnBlack))
+        #expect(try Self.pixel(lectern, Spot.paper) == 0xFF00_0000)
+        try lectern.stop()
+    }
 }
