@@ -83,19 +83,12 @@ extension Contrast {
         }
     }
 
-    /// Maps `count` pixels through `table` by their luminance (Rec. 601 weights in 8 bits). Runs
-    /// of one colour (the paper between lines) are looked up once.
+    /// Maps `count` pixels through `table` by their luminance (Rec. 601 weights in 8 bits).
     private static func map(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, through table: [UInt32]) {
         table.withUnsafeBufferPointer { table in
-            var last: UInt32 = 0xFFFF_FFFF, mapped = table[255]
-            for i in 0..<count {
-                let pixel = pixels[i]
-                if pixel != last {
-                    last = pixel
-                    let r = pixel >> 16 & 0xFF, g = pixel >> 8 & 0xFF, b = pixel & 0xFF
-                    mapped = table[Int((r &* 77 &+ g &* 150 &+ b &* 29) >> 8)]
-                }
-                pixels[i] = mapped
+            mapEach(pixels, count: count, white: table[255]) { pixel in
+                let r = pixel >> 16 & 0xFF, g = pixel >> 8 & 0xFF, b = pixel & 0xFF
+                return table[Int((r &* 77 &+ g &* 150 &+ b &* 29) >> 8)]
             }
         }
     }
@@ -104,12 +97,33 @@ extension Contrast {
     /// every channel moves by the same 255 - max - min. White becomes black, black white, pure red
     /// stays red, dark blue becomes light blue.
     private static func turnLightness(_ pixels: UnsafeMutablePointer<UInt32>, count: Int) {
-        for i in 0..<count {
-            let pixel = pixels[i]
+        mapEach(pixels, count: count, white: 0xFF00_0000) { pixel in
             let r = Int32(pixel >> 16 & 0xFF), g = Int32(pixel >> 8 & 0xFF), b = Int32(pixel & 0xFF)
             let shift = 255 &- max(r, g, b) &- min(r, g, b)
-            pixels[i] =
-                0xFF00_0000 | UInt32(r &+ shift) << 16 | UInt32(g &+ shift) << 8 | UInt32(b &+ shift)
+            return 0xFF00_0000 | UInt32(r &+ shift) << 16 | UInt32(g &+ shift) << 8 | UInt32(b &+ shift)
+        }
+    }
+
+    /// Replaces each of `count` pixels with `map` of it, where white becomes `white`. A page is
+    /// mostly paper: eight white pixels are recognised and written at once. (Remembering the last
+    /// colour mapped was slower: antialiased text changes colour at almost every pixel.)
+    @inline(__always)
+    private static func mapEach(
+        _ pixels: UnsafeMutablePointer<UInt32>, count: Int, white: UInt32, _ map: (UInt32) -> UInt32
+    ) {
+        let eightWhite = SIMD8<UInt32>(repeating: 0xFFFF_FFFF), eightMapped = SIMD8<UInt32>(repeating: white)
+        var i = 0
+        while i < count {
+            if i + 8 <= count {
+                let eight = UnsafeRawPointer(pixels + i).loadUnaligned(as: SIMD8<UInt32>.self)
+                if eight == eightWhite {
+                    UnsafeMutableRawPointer(pixels + i).storeBytes(of: eightMapped, as: SIMD8<UInt32>.self)
+                    i += 8
+                    continue
+                }
+            }
+            for j in i..<min(i + 8, count) { pixels[j] = map(pixels[j]) }
+            i += 8
         }
     }
 }

@@ -172,4 +172,34 @@ struct ContrastTests {
         #expect(try Self.pixel(lectern, Spot.paper) == 0xFF00_0000)
         try lectern.stop()
     }
+
+    @Test("the presenter mirror and the thumbnails follow the contrast")
+    func mirrorAndThumbnails() throws {
+        let lectern = try KioskHarness([Self.fixture])
+        #expect(lectern.settle())
+        let second = lectern.compositor.plugOutput(width: 800, height: 600)
+        lectern.advance(by: 1)
+        #expect(lectern.settle())
+        lectern.app.setContrast(Contrast(.invert))
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.35)
+        #expect(lectern.settle())
+        let mirror = try #require(lectern.compositor.commits.last { $0.title == "Lectern mirror" })
+        // The page fills most of the mirror's 800 × 600 (4:3, as the page): its paper is black,
+        // the big "I" white.
+        #expect(mirror.pixel(x: 400, y: 360) == 0xFF00_0000, "the mirror's paper")
+        #expect(mirror.pixel(x: 125, y: 380) == 0xFFFF_FFFF, "the mirror's text")
+        // The thumbnail bar (its ground dark grey, its labels light grey): the thumbnail's paper
+        // is black.
+        #expect(lectern.status.navigation.thumbnailsInFrame > 0)
+        let commit = try #require(lectern.lastCommit)
+        let bar = Scene.ThumbnailBar.box(width: 1280, height: 720)
+        var paperPixels = 0
+        for y in bar.y..<bar.maxY {
+            for x in 0..<1280 where commit.pixel(x: x, y: y) == 0xFF00_0000 { paperPixels += 1 }
+        }
+        #expect(paperPixels > 100, "the thumbnail's paper is the mode's: \(paperPixels) black pixels in the bar")
+        lectern.compositor.unplug(second)
+        try lectern.stop()
+    }
 }

@@ -58,4 +58,19 @@ struct RecoloringTests {
             result == [Self.black, Self.black] + Array(repeating: Self.white, count: 4)
                 + Array(repeating: Self.black, count: 4))
     }
+
+    @Test("a long row, paper eight pixels at a time and ink between, maps as pixel by pixel")
+    func longRows() {
+        // Whites in runs of every length around eight, other colours between, an odd tail.
+        var pixels: [UInt32] = []
+        for run in 1...19 {
+            pixels += Array(repeating: Self.white, count: run)
+            pixels += [Self.black, Self.darkBlue, Self.darkBlue][..<(run % 3 + 1)]
+        }
+        for mode in [Contrast.Mode.invert, .high, .yellowOnBlack] {
+            let contrast = Contrast(mode)
+            let one = pixels.map { Self.recolored([$0], contrast)[0] }
+            #expect(Self.recolored(pixels, contrast) == one, "\(mode)")
+        }
+    }
 }
