@@ -9,6 +9,7 @@ let usage = """
            lectern-bench first-frame --floor FLOOR [--runs N] [--size WxH] PDF...
            lectern-bench startup --hello HELLO [--runs N] PDF
            lectern-bench latency [--runs N] [--size WxH] SHORT.pdf 15000-PAGES.pdf
+           lectern-bench contrast [--runs N] [--size WxH] TEXT-36.pdf PHOTO.pdf
            lectern-bench memory [--runs N] [--size WxH]... 1-PAGE.pdf 15000-PAGES.pdf
            lectern-bench touch [--seconds S] [--size WxH] PDF
            lectern-bench rest [--seconds S] [--size WxH] PDF
@@ -35,6 +36,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "first-frame": runFirstFrameBenchmark,
     "startup": runStartupBenchmark,
     "latency": runPageTurnBenchmark,
+    "contrast": runContrastBenchmark,
     "memory": runMemoryBenchmark,
     "touch": runTouchLatencyBenchmark,
     "rest": runRestBenchmark,

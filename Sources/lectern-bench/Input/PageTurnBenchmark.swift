@@ -175,7 +175,7 @@ func typeJump(_ session: LecternSession, to page: Int) throws -> Sample {
 /// Sends `event`, waits until Lectern rests on page `expecting` (its view-state log line and no
 /// commit for 400 ms), and finds the commits: the first that differs from the frame before the
 /// event, and the first equal to the frame it rests on.
-private func measure(
+func measure(
     _ session: LecternSession, expecting page: Int, logOffset: Int, prepare: () -> Void, event: () -> Void
 ) throws -> Sample {
     prepare()
