@@ -17,10 +17,10 @@ extension Shelf {
     }
 
     /// Opens `path` with `open` (`DocumentBackend.opener`), reads its title and renders page 1
-    /// as large as fits `box`. Worker thread.
+    /// as large as fits `box`, in `contrast`. Worker thread.
     static func readCover(
-        _ open: () throws(PDFError) -> ShownDocument, path: String, box: (width: Int, height: Int), index: Int,
-        generation: Int
+        _ open: () throws(PDFError) -> ShownDocument, path: String, box: (width: Int, height: Int),
+        contrast: Contrast, index: Int, generation: Int
     ) -> CoverResult {
         var result = CoverResult(index: index, generation: generation)
         do throws(PDFError) {
@@ -35,7 +35,7 @@ extension Shelf {
             let scale = min(Double(box.width) / size.width, Double(box.height) / size.height)
             let key = TileKey(
                 page: 0, pageWidth: max(1, Int((size.width * scale).rounded())),
-                pageHeight: max(1, Int((size.height * scale).rounded())), kind: .preview)
+                pageHeight: max(1, Int((size.height * scale).rounded())), kind: .preview, contrast: contrast)
             switch document.renderTile(key, cookie: RenderCookie()) {
             case .image(let image, _): result.image = image
             case .failed(let message): result.failure = message

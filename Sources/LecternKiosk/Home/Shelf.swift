@@ -44,6 +44,8 @@ final class Shelf {
     private var requested = false
     /// The size covers are rendered at (set by the first layout).
     private var coverBox = (width: 1, height: 1)
+    /// The contrast the covers are drawn in: another one reads them again.
+    private var coverContrast = Contrast.normal
     private(set) var entries: [Entry] = []
     /// The shelf is on screen (else the open document is).
     private(set) var isShown = false
@@ -156,8 +158,14 @@ final class Shelf {
     /// Asks for every cover, sized for `layout` (the first layout: later sizes scale them), one
     /// after the other.
     private func requestCovers(for layout: ShelfLayout) {
+        if requested, coverContrast != screen.contrast {
+            // Drawn again in the new contrast; the old covers stay until the new ones arrive.
+            generation += 1
+            requested = false
+        }
         guard !requested else { return }
         requested = true
+        coverContrast = screen.contrast
         coverBox = (width: layout.coverWidth, height: layout.coverHeight)
         requestCover(0)
     }
@@ -166,10 +174,10 @@ final class Shelf {
     /// worker on, in a worker of its own, under the same deadline), read, and let go.
     private func requestCover(_ index: Int) {
         guard entries.indices.contains(index) else { return }
-        let path = entries[index].path, generation = generation, box = coverBox
+        let path = entries[index].path, generation = generation, box = coverBox, contrast = coverContrast
         let open = backend.opener(path: path, password: policy.password, startPage: 0)
         worker.submit {
-            Self.readCover(open, path: path, box: box, index: index, generation: generation)
+            Self.readCover(open, path: path, box: box, contrast: contrast, index: index, generation: generation)
         } then: { [unowned self] in
             handle($0)
         }

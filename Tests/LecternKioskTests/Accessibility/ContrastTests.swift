@@ -202,4 +202,54 @@ struct ContrastTests {
         lectern.compositor.unplug(second)
         try lectern.stop()
     }
+
+    @Test(
+        "a new default in the policy file applies at once, unless a visitor chose another contrast; the reset then takes it"
+    )
+    func policyLive() throws {
+        let policy = try PolicyTests.PolicyDirectory(
+            "document = \"\(Self.fixture)\"\n[accessibility]\ncontrast = \"invert\"\n")
+        let lectern = try KioskHarness(["--config", policy.path, "--idle-reset", "30"])
+        #expect(lectern.settle())
+        #expect(lectern.status.contrast == Contrast(.invert))
+        try policy.replace(with: "document = \"\(Self.fixture)\"\n[accessibility]\ncontrast = \"high\"\n")
+        #expect(PolicyTests().letPolicyApply(lectern))
+        #expect(lectern.settle())
+        #expect(lectern.status.contrast == Contrast(.high), "nobody chose: the new default at once")
+        lectern.app.setContrast(Contrast(.yellowOnBlack))
+        try policy.replace(with: "document = \"\(Self.fixture)\"\n")
+        #expect(PolicyTests().letPolicyApply(lectern))
+        #expect(lectern.settle())
+        #expect(lectern.status.contrast == Contrast(.yellowOnBlack), "the visitor's choice stays")
+        lectern.advance(by: 31)
+        #expect(lectern.settle())
+        #expect(lectern.status.contrast == .normal, "the reset takes the new default")
+        #expect(try Self.pixel(lectern, Spot.paper) == 0xFFFF_FFFF)
+        try lectern.stop()
+    }
+
+    @Test("the shelf's covers are drawn in the contrast, and again when it changes")
+    func shelfCovers() throws {
+        let colors = LecternHarness.fixture("colors-8pages.pdf")
+        let policy = try PolicyTests.PolicyDirectory(
+            "documents = [\"\(Self.fixture)\", \"\(colors)\"]\n[accessibility]\ncontrast = \"invert\"\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        /// How many pixels of the first cover's box are `color`.
+        func count(_ color: UInt32) -> Int {
+            guard let box = lectern.status.shelf.first?.box, let commit = lectern.lastCommit else { return 0 }
+            var count = 0
+            for y in stride(from: box.y, to: box.maxY, by: 2) {
+                for x in stride(from: box.x, to: box.maxX, by: 2) where commit.pixel(x: x, y: y) == color { count += 1 }
+            }
+            return count
+        }
+        #expect(lectern.wait { lectern.status.shelf.count == 2 && lectern.status.shelf.allSatisfy(\.hasCover) })
+        #expect(lectern.settle())
+        // Its paper black, its big "I" and its text white; nothing yellow yet.
+        #expect(count(0xFF00_0000) > 1000 && count(0xFFFF_FFFF) > 50 && count(0xFFFF_FF00) == 0)
+        lectern.app.setContrast(Contrast(.yellowOnBlack))
+        #expect(lectern.wait { count(0xFFFF_FF00) > 50 }, "drawn again, yellow on black")
+        #expect(count(0xFFFF_FFFF) == 0)
+        try lectern.stop()
+    }
 }
