@@ -86,9 +86,12 @@ extension Contrast {
     /// Maps `count` pixels through `table` by their luminance (Rec. 601 weights in 8 bits).
     private static func map(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, through table: [UInt32]) {
         table.withUnsafeBufferPointer { table in
-            mapEach(pixels, count: count, white: table[255]) { pixel in
-                let r = pixel >> 16 & 0xFF, g = pixel >> 8 & 0xFF, b = pixel & 0xFF
-                return table[Int((r &* 77 &+ g &* 150 &+ b &* 29) >> 8)]
+            mapEach(pixels, count: count, white: table[255]) { eight in
+                let luminance =
+                    ((eight &>> 16 & 0xFF) &* 77 &+ (eight &>> 8 & 0xFF) &* 150 &+ (eight & 0xFF) &* 29) &>> 8
+                var mapped = SIMD8<UInt32>()
+                for lane in 0..<8 { mapped[lane] = table[Int(luminance[lane])] }
+                return mapped
             }
         }
     }
@@ -97,33 +100,36 @@ extension Contrast {
     /// every channel moves by the same 255 - max - min. White becomes black, black white, pure red
     /// stays red, dark blue becomes light blue.
     private static func turnLightness(_ pixels: UnsafeMutablePointer<UInt32>, count: Int) {
-        mapEach(pixels, count: count, white: 0xFF00_0000) { pixel in
-            let r = Int32(pixel >> 16 & 0xFF), g = Int32(pixel >> 8 & 0xFF), b = Int32(pixel & 0xFF)
-            let shift = 255 &- max(r, g, b) &- min(r, g, b)
-            return 0xFF00_0000 | UInt32(r &+ shift) << 16 | UInt32(g &+ shift) << 8 | UInt32(b &+ shift)
+        mapEach(pixels, count: count, white: 0xFF00_0000) { eight in
+            let r = eight &>> 16 & 0xFF, g = eight &>> 8 & 0xFF, b = eight & 0xFF
+            let high = pointwiseMax(pointwiseMax(r, g), b), low = pointwiseMin(pointwiseMin(r, g), b)
+            // 255 - max - min, added to each channel, in 32-bit lanes (wrapping: a negative shift
+            // is its two's complement, and every channel stays within 0…255).
+            let shift = 255 &- high &- low
+            return 0xFF00_0000 | (r &+ shift) &<< 16 | (g &+ shift) &<< 8 | (b &+ shift)
         }
     }
 
-    /// Replaces each of `count` pixels with `map` of it, where white becomes `white`. A page is
-    /// mostly paper: eight white pixels are recognised and written at once. (Remembering the last
-    /// colour mapped was slower: antialiased text changes colour at almost every pixel.)
+    /// Replaces each of `count` pixels with `map` of it, eight at a time, where white becomes
+    /// `white`: a page is mostly paper, and eight white pixels are recognised and written at
+    /// once. The last few pixels of a row go through `map` in a block of eight padded with white.
     @inline(__always)
     private static func mapEach(
-        _ pixels: UnsafeMutablePointer<UInt32>, count: Int, white: UInt32, _ map: (UInt32) -> UInt32
+        _ pixels: UnsafeMutablePointer<UInt32>, count: Int, white: UInt32,
+        _ map: (SIMD8<UInt32>) -> SIMD8<UInt32>
     ) {
         let eightWhite = SIMD8<UInt32>(repeating: 0xFFFF_FFFF), eightMapped = SIMD8<UInt32>(repeating: white)
         var i = 0
-        while i < count {
-            if i + 8 <= count {
-                let eight = UnsafeRawPointer(pixels + i).loadUnaligned(as: SIMD8<UInt32>.self)
-                if eight == eightWhite {
-                    UnsafeMutableRawPointer(pixels + i).storeBytes(of: eightMapped, as: SIMD8<UInt32>.self)
-                    i += 8
-                    continue
-                }
-            }
-            for j in i..<min(i + 8, count) { pixels[j] = map(pixels[j]) }
+        while i + 8 <= count {
+            let eight = UnsafeRawPointer(pixels + i).loadUnaligned(as: SIMD8<UInt32>.self)
+            let mapped = eight == eightWhite ? eightMapped : map(eight)
+            UnsafeMutableRawPointer(pixels + i).storeBytes(of: mapped, as: SIMD8<UInt32>.self)
             i += 8
         }
+        guard i < count else { return }
+        var tail = eightWhite
+        for lane in 0..<(count - i) { tail[lane] = pixels[i + lane] }
+        let mapped = map(tail)
+        for lane in 0..<(count - i) { pixels[i + lane] = mapped[lane] }
     }
 }
