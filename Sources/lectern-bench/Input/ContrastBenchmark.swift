@@ -10,7 +10,7 @@ import LecternRender
 ///   as the render worker draws it: MuPDF, then the image areas and the recolouring) in each
 ///   mode, interleaved page by page after a first render that interpreted the page (so every
 ///   timed render rasterizes from the cached display list): the text PDF's pages 1–12 and the
-///   photo page.
+///   photo page (rendered twelve times as often, for as many samples).
 /// - `typed_jump_uncached`: a Lectern per mode (`--contrast`), all open at once; a typed page
 ///   number + Enter to a page never shown nor prefetched, the modes in turn for each page: from
 ///   Enter to the sharp frame (render included, no animation).
@@ -36,7 +36,8 @@ func runContrastBenchmark(arguments: [String]) throws {
         for page in pages {
             let grid = try fittedGrid(pdf, page: page, box: box)
             _ = render(pdf, page: page, grid: grid, contrast: .normal)  // interprets the page
-            for run in 0..<max(1, runs) {
+            // As many renders per mode for the one photo page as for the twelve text pages.
+            for run in 0..<max(1, runs) * (12 / pages.count) {
                 // Each run starts with another mode, so none always goes first.
                 for offset in modes.indices {
                     let mode = modes[(offset + run) % modes.count]
@@ -67,7 +68,7 @@ func runContrastBenchmark(arguments: [String]) throws {
         var entry = comparison(
             name: "tile_render", document: document, times: times,
             method:
-                "TileContent.render of the whole page fitted in \(box.0)x\(box.1) (one tile), in process, after a first render that interpreted it; \(max(1, runs)) renders per mode per page, the modes interleaved, pages \(pages.map { $0 + 1 }); its parts on page \(page + 1): PDFDocument.imageAreas and Contrast.recolor of \(grid.pageWidth)x\(grid.pageHeight) pixels"
+                "TileContent.render of the whole page fitted in \(box.0)x\(box.1) (one tile), in process, after a first render that interpreted it; \(max(1, runs) * (12 / pages.count)) renders per mode per page, the modes interleaved, pages \(pages.map { $0 + 1 }); its parts on page \(page + 1): PDFDocument.imageAreas and Contrast.recolor of \(grid.pageWidth)x\(grid.pageHeight) pixels"
         )
         entry["image_areas_ms_median"] = (median(areas) * 1000).rounded() / 1000
         entry["recolor_ms_median"] = Dictionary(
@@ -105,17 +106,7 @@ func runContrastBenchmark(arguments: [String]) throws {
     for _ in 0..<max(1, runs) {
         page += 1
         for (mode, session) in sessions {
-            let target = page
-            let offset = session.log.utf8.count
-            let sample = try measure(session, expecting: target, logOffset: offset) {
-                session.compositor.touchDown(id: 0, x: Double(width) * 0.9, y: Double(height) / 2)
-                session.compositor.touchFrame()
-                session.run(for: .milliseconds(30))
-            } event: {
-                session.compositor.touchUp(id: 0)
-                session.compositor.touchFrame()
-            }
-            taps[mode, default: []].append(sample.shown)
+            taps[mode, default: []].append(try tapTurn(session, to: page, width: width, height: height).shown)
         }
     }
     cases.append(

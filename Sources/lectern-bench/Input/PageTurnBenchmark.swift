@@ -53,15 +53,7 @@ func runPageTurnBenchmark(arguments: [String]) throws {
         var warmReferences: [Double] = []
         for run in 0..<runs {
             let target = run + 2
-            let offset = session.log.utf8.count
-            let sample = try measure(session, expecting: target, logOffset: offset) {
-                session.compositor.touchDown(id: 0, x: Double(width) * 0.9, y: Double(height) / 2)
-                session.compositor.touchFrame()
-                session.run(for: .milliseconds(30))
-            } event: {
-                session.compositor.touchUp(id: 0)
-                session.compositor.touchFrame()
-            }
+            let sample = try tapTurn(session, to: target, width: width, height: height)
             samples.append(sample)
             references.append(try mutoolDraw(document: short, page: target, width: box.0, height: box.1))
             warmReferences.append(try warmRender(warm, page: target, box: box))
@@ -157,6 +149,19 @@ func settleOpened(_ session: LecternSession) throws {
     }
 }
 
+/// A tap (down, 30 ms, up) at 90% of the width, turning to `page`; measured from the touch up.
+func tapTurn(_ session: LecternSession, to page: Int, width: Int32, height: Int32) throws -> Sample {
+    let offset = session.log.utf8.count
+    return try measure(session, expecting: page, logOffset: offset) {
+        session.compositor.touchDown(id: 0, x: Double(width) * 0.9, y: Double(height) / 2)
+        session.compositor.touchFrame()
+        session.run(for: .milliseconds(30))
+    } event: {
+        session.compositor.touchUp(id: 0)
+        session.compositor.touchFrame()
+    }
+}
+
 /// Types `page` then Enter; measured from Enter.
 func typeJump(_ session: LecternSession, to page: Int) throws -> Sample {
     for digit in String(page) {
@@ -175,7 +180,7 @@ func typeJump(_ session: LecternSession, to page: Int) throws -> Sample {
 /// Sends `event`, waits until Lectern rests on page `expecting` (its view-state log line and no
 /// commit for 400 ms), and finds the commits: the first that differs from the frame before the
 /// event, and the first equal to the frame it rests on.
-func measure(
+private func measure(
     _ session: LecternSession, expecting page: Int, logOffset: Int, prepare: () -> Void, event: () -> Void
 ) throws -> Sample {
     prepare()
