@@ -114,7 +114,8 @@ struct Lectern: ParsableCommand {
         LaunchOptions(
             files: files, password: password, frameDump: frameDump, config: config, checkConfig: checkConfig,
             spreads: spreads, scroll: scroll,
-            direction: direction, binding: binding, transition: transition, contrast: contrast, page: page, idleReset: idleReset,
+            direction: direction, binding: binding, transition: transition, contrast: contrast, page: page,
+            idleReset: idleReset,
             cacheMegabytes: cacheMegabytes, mirror: mirror, renderProcess: renderProcess,
             renderDeadline: renderDeadline,
             speechOutput: speechOutput)

@@ -30,6 +30,9 @@ final class ContrastSetting {
     /// The contrast in force.
     var contrast: Contrast { screen.contrast }
 
+    /// Whether a visitor chose a contrast other than the operator's default (accessibility mode).
+    var isVisitorChoice: Bool { screen.contrast != policy.defaultContrast }
+
     /// Shows the pages and the chrome in `contrast` from the next frame: its tiles are rendered
     /// (those of a contrast shown before are found in the cache while they last).
     func choose(_ contrast: Contrast) {

@@ -1,9 +1,16 @@
 /// What a visitor chose to read more easily, beyond the operator's defaults: more time (the
-/// countdown's "More time") and speech (`Narrator`); contrast, large print, the lowered reading
-/// area and the text size join them as they land. While any of it is in use the kiosk is in accessibility
+/// countdown's "More time"), speech (`Narrator`) and the contrast (`ContrastSetting`); large
+/// print, the lowered reading area and the text size join them as they land. While any of it is in use the kiosk is in accessibility
 /// mode: the idle reset waits `accessibility.idle-factor` times as long. The idle reset puts
 /// everything back to the operator's defaults (`reset()`), so the next visitor starts from them.
 final class VisitorAccessibility {
+    /// The contrast the pages and chrome are shown in.
+    let contrast: ContrastSetting
+
+    init(contrast: ContrastSetting) {
+        self.contrast = contrast
+    }
+
     /// The visitor asked for more time: the idle reset waits the longer time until it runs out.
     private(set) var hasMoreTime = false
 
@@ -13,7 +20,7 @@ final class VisitorAccessibility {
     var onReset: (() -> Void)?
 
     /// Whether the kiosk is in accessibility mode (a setting differs from the operator's default).
-    var isInUse: Bool { hasMoreTime || isListening }
+    var isInUse: Bool { hasMoreTime || isListening || contrast.isVisitorChoice }
 
     /// The visitor asked for more time.
     func grantMoreTime() {
@@ -23,6 +30,7 @@ final class VisitorAccessibility {
     /// Back to the operator's defaults (the idle reset).
     func reset() {
         hasMoreTime = false
+        contrast.reset()
         onReset?()
     }
 }

@@ -204,7 +204,7 @@ public final class KioskApp {
             frame: frame, logger: logger)
         teardown.push { annotations.close() }
         let dumper = policy.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
-        let accessibility = VisitorAccessibility()
+        let accessibility = VisitorAccessibility(contrast: contrast)
         let narrator = Narrator(
             policy: policy, current: session.current, frame: frame, accessibility: accessibility,
             executable: configuration.renderProcess.executable, pacesFile: configuration.pacesSpeechFile, loop: loop,
@@ -229,7 +229,7 @@ public final class KioskApp {
         teardown.push { input.close() }
         let idle = IdleReset(
             loop: loop, frame: frame, current: session.current, policy: policy, chrome: chrome, input: input,
-            accessibility: accessibility, contrast: contrast, logger: logger)
+            accessibility: accessibility, logger: logger)
         teardown.push { idle.cancel() }
         let operations: Operations
         do {

@@ -4,7 +4,7 @@ import Logging
 
 /// Back to where a new visitor should start when nobody has used the reader for a while:
 /// the start page, zoomed out, the chrome as the policy has it, nothing typed, every
-/// accessibility setting back to the operator's default (the contrast too). Before that, a notice counts the last
+/// accessibility setting back to the operator's default. Before that, a notice counts the last
 /// seconds down ("Returning to the start in 20 s — touch to stay", at least 20 s by default:
 /// WCAG 2.2.1) with a "More time" button; any input takes it away and starts the wait over, and
 /// "More time" puts the kiosk in accessibility mode, where the wait is `accessibility.idle-factor`
@@ -24,8 +24,6 @@ final class IdleReset {
     let input: InputRouter
     /// What the visitor chose to read more easily: in use, the wait is longer; the reset clears it.
     let accessibility: VisitorAccessibility
-    /// The contrast, which goes back to the operator's default.
-    let contrast: ContrastSetting
     private let logger: Logger
     private var timer: EventLoop.Timer?
     /// The notice's next second (it shows from `noticeSeconds` before the reset).
@@ -41,10 +39,9 @@ final class IdleReset {
 
     init(
         loop: EventLoop, frame: FrameRequest, current: CurrentReader, policy: PolicyInForce, chrome: Chrome,
-        input: InputRouter, accessibility: VisitorAccessibility, contrast: ContrastSetting, logger: Logger
+        input: InputRouter, accessibility: VisitorAccessibility, logger: Logger
     ) {
         self.accessibility = accessibility
-        self.contrast = contrast
         self.loop = loop
         self.frame = frame
         self.current = current
@@ -146,7 +143,6 @@ final class IdleReset {
         timer?.cancel()
         timer = nil
         resets += 1
-        contrast.reset()
         goHome()
         onReset?()
     }

@@ -25,7 +25,8 @@ extension FrameCompositor {
         // The text centred in the room left of the button; the button light on the dark banner.
         let room = button.x - 16
         bodyFont.draw(
-            text, x: max(16, (room - bodyFont.width(of: text)) / 2), baselineY: baseline, color: palette.text, into: target)
+            text, x: max(16, (room - bodyFont.width(of: text)) / 2), baselineY: baseline, color: palette.text,
+            into: target)
         fill(target, button, palette.text, op: PIXMAN_OP_SRC)
         let label = (button.width - bodyFont.width(of: action)) / 2
         bodyFont.draw(action, x: button.x + max(8, label), baselineY: baseline, color: palette.chrome, into: target)

@@ -71,6 +71,23 @@ struct MoreTimeTests {
         try lectern.stop()
     }
 
+    @Test("a visitor's contrast is accessibility mode too: the longer wait, and the reset puts both back")
+    func contrastIsAccessibilityMode() throws {
+        let lectern = try KioskHarness([Self.colors, "--idle-reset", "30"])
+        #expect(lectern.settle())
+        lectern.app.setContrast(Contrast(.yellowOnBlack))
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2))
+        #expect(lectern.status.isAccessibilityInUse)
+        let deadline = try #require(lectern.status.idleResetDeadline)
+        #expect(abs(deadline - (lectern.clock.now + 300)) < 0.1, "30 s × 10")
+        lectern.advance(by: deadline + 0.5 - lectern.clock.now)
+        #expect(lectern.dominantPage == 1)
+        #expect(lectern.app.contrast == .normal, "the operator's contrast again")
+        #expect(!lectern.status.isAccessibilityInUse)
+        try lectern.stop()
+    }
+
     @Test("a touch elsewhere during the countdown keeps the normal wait")
     func touchElsewhere() throws {
         let lectern = try Self.counting()
