@@ -114,4 +114,46 @@ struct NarratorTests {
         #expect(!lectern.status.isAccessibilityInUse)
         try lectern.stop()
     }
+
+    @Test("a Hebrew document (/Lang he) is read with a Hebrew voice, whatever the policy's language")
+    func hebrewVoice() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-speech-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let wav = directory.appendingPathComponent("speech.wav").path
+        let lectern = try KioskHarness(
+            [
+                LecternHarness.fixture("hebrew.pdf"), "--speech-output", wav, "--speech-language", "en-us",
+                "--speech-unpaced",
+            ])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        lectern.press(Self.f1)
+        #expect(Self.turn(lectern) { lectern.status.speech.voice != nil && !lectern.status.speech.isSpeaking })
+        #expect(lectern.status.speech.voice?.hasSuffix("/he") == true, "\(lectern.status.speech.voice ?? "none")")
+        #expect(lectern.status.speech.queue.contains("שלום עולם"), "the page's text: \(lectern.status.speech.queue)")
+        try lectern.stop()
+    }
+
+    @Test("the idle reset stops speech and ends accessibility mode; F1 starts it again")
+    func idleResetStopsSpeech() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-speech-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let wav = directory.appendingPathComponent("speech.wav").path
+        let policy = try PolicyTests.PolicyDirectory(
+            "document = \"\(Self.columns)\"\n[idle]\nreset = 30\n[accessibility]\nidle-factor = 1\n"
+                + "[speech]\noutput = \"\(wav)\"\nlanguage = \"en-us\"\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        lectern.press(Self.f1)
+        #expect(Self.turn(lectern) { lectern.status.speech.sentence != nil })
+        #expect(lectern.status.isAccessibilityInUse)
+        let deadline = try #require(lectern.status.idleResetDeadline)
+        lectern.advance(by: deadline + 0.5 - lectern.clock.now)
+        #expect(!lectern.status.speech.isOn, "the reset stops speech")
+        #expect(!lectern.status.isAccessibilityInUse)
+        lectern.press(Self.f1)
+        #expect(lectern.status.speech.isOn, "the next visitor starts it as before")
+        try lectern.stop()
+    }
 }
