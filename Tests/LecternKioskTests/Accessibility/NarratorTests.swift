@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LecternCore
 import LecternTestSupport
 import Testing
@@ -154,6 +155,22 @@ struct NarratorTests {
         #expect(!lectern.status.isAccessibilityInUse)
         lectern.press(Self.f1)
         #expect(lectern.status.speech.isOn, "the next visitor starts it as before")
+        try lectern.stop()
+    }
+
+    @Test("the speech process killed mid-sentence is started again and reading goes on; the reader stays up")
+    func speechProcessKilled() throws {
+        let (lectern, _) = try Self.reader(page: 2, paced: true)
+        lectern.press(Self.f1)
+        #expect(Self.turn(lectern) { lectern.status.speech.sentence == "Opening hours" })
+        let pid = try #require(lectern.status.speech.pid)
+        #expect(kill(pid, SIGKILL) == 0)
+        #expect(Self.turn(lectern) { lectern.status.speech.restarts == 1 && lectern.status.speech.pid != pid })
+        #expect(
+            Self.turn(lectern) { lectern.status.speech.sentence == "The museum opens at nine in the morning." },
+            "reading goes on in the new process")
+        #expect(lectern.status.document == .open(pageCount: 2), "the reader is untouched")
+        lectern.press(LecternHarness.Key.escape)
         try lectern.stop()
     }
 }
