@@ -45,6 +45,9 @@ log=$e2e_stage/cage.log
 mkdir "$e2e_stage/metrics"
 [[ $(id -u) -ne 0 ]] || chown "$e2e_run_user:" "$e2e_stage/metrics"
 metrics=('[metrics]' 'textfile = "metrics/lectern.prom"')
+# Speech goes to a WAV file the run user writes (as an operator listening to what a visitor heard).
+speech_wav=$e2e_stage/metrics/speech.wav
+metrics+=('[speech]' "output = \"$speech_wav\"" 'language = "en-us"')
 write_policy '[idle]' 'reset = 120' "${metrics[@]}"
 e2e_start "$log" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
   cage -- "${filter[@]}" "$e2e_bin" "${e2e_args[@]}" "${start_page[@]}" --frame-dump "$e2e_dump" \
@@ -143,6 +146,21 @@ if wait_for 16 test -s "$prom"; then
   fi
 else
   fail "no metrics file $prom within 16 s"
+  show_log "$log" 6
+fi
+
+# Speech, started as an operator checking a kiosk would (cage injects no keys): the orientation
+# and the page are written to the WAV file, from the speech process under the unit's filter.
+ctl() { timeout 5 "${as_user[@]}" env "XDG_RUNTIME_DIR=$e2e_xdg" "$e2e_bin" ctl "$@"; }
+wav_bytes() { stat -c %s "$speech_wav" 2>/dev/null || echo 0; }
+has_audio() { [[ $(wav_bytes) -gt 100000 ]]; } # over 2 s of 22 kHz 16-bit audio
+if ctl speech start >/dev/null && wait_for 10 has_audio; then
+  pass "lectern ctl speech start: the speech process wrote $(wav_bytes) bytes of audio to the WAV file"
+  ctl speech stop >/dev/null || fail "lectern ctl speech stop failed"
+  # Reading turns the pages as it goes: back to page 3 for the exit frame's check.
+  ctl goto 3 >/dev/null || fail "lectern ctl goto 3 failed"
+else
+  fail "lectern ctl speech start: no audio in $speech_wav within 10 s ($(wav_bytes) bytes)"
   show_log "$log" 6
 fi
 
