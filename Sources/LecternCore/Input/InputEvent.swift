@@ -61,6 +61,9 @@ public enum Key: Hashable, Sendable {
     case plus, minus
     case space, enter, escape, backspace
     case digit(Int)
+    /// A digit key of the numeric keypad (with Num Lock on or off: KP_8 and KP_Up are both 8),
+    /// kept apart from the main block's digits: the keypad is what keypad focus navigates with.
+    case keypad(Int)
     /// Any other key, as its xkb keysym.
     case other(UInt32)
 }

@@ -7,7 +7,7 @@ extension Key {
     /// Escape, function keys). Corresponding C function: `xkb_keysym_to_utf32`.
     public var character: Character? {
         switch self {
-        case .digit(let digit): return Character(String(digit))
+        case .digit(let digit), .keypad(let digit): return Character(String(digit))
         case .space: return " "
         case .plus: return "+"
         case .minus: return "-"
