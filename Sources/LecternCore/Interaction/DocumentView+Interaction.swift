@@ -25,7 +25,7 @@ extension DocumentView {
     }
 
     /// Turns to `spread` with a page-turn animation (its first page in reading order).
-    mutating func turn(toSpread spread: Int, at now: Double) {
+    public mutating func turn(toSpread spread: Int, at now: Double) {
         guard spread >= 0, spread < layout.spreadCount else { return }
         try? goToPage(spreads.pageRange(forSpread: spread).lowerBound, animated: true, at: now)
     }
