@@ -10,6 +10,7 @@ extension FrameCompositor {
             boxes += Set(old.highlights).symmetricDifference(Set(new.highlights)).map(\.visible)
         }
         boxes += annotationDamage(from: old, to: new, in: scene)
+        if old.focusRing != new.focusRing { boxes += [old.focusRing, new.focusRing].compactMap { $0?.sides }.joined() }
         // The rest is laid out in surface units.
         var units: [PixelBox] = []
         if old.thumbnailBar != new.thumbnailBar { units.append(Scene.ThumbnailBar.box(width: width, height: height)) }
@@ -46,6 +47,7 @@ extension FrameCompositor {
         if let bar = overlays.annotationBar { paint(bar, in: scene, repaint: repaint, into: target) }
         if let keyboard = overlays.keyboard { paint(keyboard, repaint: repaint, into: target) }
         repaint.clip(target)
+        for (box, color) in overlays.focusRing?.strips ?? [] { fillPixels(target, box, color, op: PIXMAN_OP_SRC) }
     }
 
     /// A button: a rounded-looking box with its label in the middle.

@@ -15,6 +15,8 @@ extension Scene {
         public var annotationFrame: AnnotationFrame?
         /// What is selected or edited, along the top.
         public var annotationBar: AnnotationBar?
+        /// The keypad focus's ring, over everything (Scene+FocusRing.swift).
+        public var focusRing: FocusRing?
 
         public init() {}
 
