@@ -65,6 +65,7 @@ public final class KioskApp {
         let mirror: PresenterMirror
         let selectedText: SelectedText
         let input: InputRouter
+        let focus: KeypadFocus
         let idle: IdleReset
         let contrast: ContrastSetting
         let operations: Operations
@@ -227,6 +228,12 @@ public final class KioskApp {
             shelf: home.shelf, selectedText: selectedText, pointer: pointer, frame: frame,
             policy: policy, narrator: narrator, logger: logger)
         teardown.push { input.close() }
+        let focus = KeypadFocus(
+            current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
+            shelf: home.shelf, screen: screen, frame: frame, loop: loop, logger: logger)
+        input.focus = focus
+        focus.interactions = { [unowned input] in input.interactions }
+        presenter.focusRing = { [unowned focus] in focus.ring(for: $0, plan: $1, scale: $2) }
         let idle = IdleReset(
             loop: loop, frame: frame, current: session.current, policy: policy, chrome: chrome, input: input,
             accessibility: accessibility, logger: logger)
@@ -272,7 +279,7 @@ public final class KioskApp {
             backend: backend, files: files, policy: policy, session: session, reloader: reloader,
             home: home,
             display: display, chrome: chrome, navigation: navigation, annotations: annotations, presenter: presenter,
-            mirror: mirror, selectedText: selectedText, input: input, idle: idle, contrast: contrast,
+            mirror: mirror, selectedText: selectedText, input: input, focus: focus, idle: idle, contrast: contrast,
             operations: operations,
             teardown: teardown)
     }

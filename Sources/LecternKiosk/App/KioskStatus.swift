@@ -61,6 +61,8 @@ public struct KioskStatus: Sendable {
     public var textSelection: TextSelectionStatus?
     /// The selected annotation, the field being filled, the values shown, the last save.
     public var annotations = AnnotationStatus()
+    /// Five-key navigation: the focused item, and what speech was last asked to say.
+    public var focus = KeypadFocus()
 
     /// Selected text.
     public struct TextSelectionStatus: Equatable, Sendable {
@@ -273,6 +275,7 @@ extension KioskApp {
             !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy && !parts.home.isBusy
             && !parts.navigation.isBusy && !parts.mirror.isBusy && !parts.annotations.isBusy && !parts.operations.isBusy
         status.annotations = parts.annotations.status(reader: parts.session.reader)
+        status.focus = parts.focus.status
         status.renderWorker = parts.backend.workerStatus.map {
             KioskStatus.RenderWorker(
                 pid: $0.pid, restarts: $0.restarts, failedPages: $0.failedPages, requestsInFlight: $0.requestsInFlight,

@@ -51,6 +51,8 @@ final class FramePresenter {
     private(set) var hasShownPage = false
     /// The pages the last committed frame showed, where, and whether each was drawn sharp.
     private(set) var pagesOnScreen: [KioskStatus.PageOnScreen] = []
+    /// The keypad focus's ring for a frame of the reader, its plan and scale (`KeypadFocus`).
+    var focusRing: ((Reader, TilePlanner.Plan, DisplayScale) -> Scene.FocusRing?)?
     /// Called when an animation or fling played out (the idle countdown starts then).
     var onAnimationEnd: (() -> Void)?
     /// Called after each commit (systemd hears READY=1 after the first) with the seconds since
@@ -241,6 +243,7 @@ final class FramePresenter {
             overlays.highlights += narrator.highlights(in: plan, reader: reader)
             textSelection = selectedText.overlay(for: reader, plan: plan, size: size, scale: scale)
             if !navigation.coversPages { annotations.decorate(&overlays, reader: reader, plan: plan) }
+            overlays.focusRing = focusRing?(reader, plan, scale)
         }
         return ReaderScene(
             width: size.width, height: size.height, scale: scale, document: document, chrome: chromeScene,

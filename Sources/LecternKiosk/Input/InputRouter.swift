@@ -39,6 +39,8 @@ final class InputRouter {
     /// Where the pointer is (a new controller is told: no motion comes for a pointer that stays
     /// where it is); every event updates it before it is routed.
     let pointer: Pointer
+    /// Five-key navigation: takes its keys before anything else, and hides its ring at a touch.
+    var focus: KeypadFocus?
     /// Asked for after an event was handled (something on screen may have changed).
     let frame: FrameRequest
     /// The policy in force: the page-turn zones' width (`page-turn.edge-width`) is the
@@ -74,6 +76,7 @@ final class InputRouter {
         gestureTimer?.cancel()
         gestureTimer = nil
         selectedText.clear()
+        focus?.reset()
         guard let reader = current.reader else { return }
         let host = ReaderHost(
             reader: reader, chrome: chrome, navigation: navigation, annotations: annotations,
@@ -111,7 +114,7 @@ final class InputRouter {
             chrome.clearNotice()
             dismissed = true
         }
-        if absorb(event, dismissing: dismissed) || shelf.handle(event) { return }
+        if absorb(event, dismissing: dismissed) || focus?.handle(event) == true || shelf.handle(event) { return }
         guard let reader = current.reader, let interactions else { return }
         if case .key(let key, _) = event.kind, narrator.handle(key) || annotations.handle(key) { return }
         if navigation.handle(event, reader: reader) || chrome.handle(event, reader: reader) {

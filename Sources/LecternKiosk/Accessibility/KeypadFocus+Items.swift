@@ -1,0 +1,144 @@
+import LecternCore
+import LecternRender
+
+extension KeypadFocus {
+    /// The items of `level`, in the order the focus goes through them.
+    func items(for level: FocusLevel) -> [FocusItem] {
+        let (width, height) = (screen.width, screen.height)
+        func button(_ label: String, _ box: PixelBox) -> FocusItem {
+            FocusItem(kind: .button, label: label, rect: Rect(box))
+        }
+        switch level {
+        case .page:
+            guard let reader = current.reader else { return [] }
+            return pageItems(of: reader) + chromeButtons(of: reader)
+        case .search:
+            return [
+                button("Search field: type what to find", Scene.SearchBar.field(width: width, height: height)),
+                button("Previous result", Scene.SearchBar.previousButton(width: width, height: height)),
+                button("Next result", Scene.SearchBar.nextButton(width: width, height: height)),
+                button("Close search", Scene.SearchBar.closeButton(width: width, height: height)),
+            ]
+        case .outline:
+            guard let reader = current.reader, let panel = navigation.outline.scene(for: reader) else { return [] }
+            let box = Scene.OutlinePanel.box(width: width, height: height)
+            return panel.rows.filter { $0.y >= box.y && $0.y + Scene.OutlinePanel.rowHeight <= box.maxY }.map { row in
+                let label = row.page.isEmpty ? row.title : "\(row.title), page \(row.page)"
+                return button(
+                    label, PixelBox(x: box.x, y: row.y, width: box.width, height: Scene.OutlinePanel.rowHeight))
+            }
+        case .grid:
+            return [button("Close all pages", Scene.ThumbnailSheet.closeButton(width: width, height: height))]
+        case .editing:
+            return [button("Done", Scene.AnnotationBar.doneButton(width: width, height: height))]
+        case .shelf:
+            let screenBox = PixelBox(x: 0, y: 0, width: width, height: height)
+            return shelf.covers.filter { screenBox.intersection($0.box) == $0.box }.map { button($0.title, $0.box) }
+        }
+    }
+
+    /// The paragraphs, links and fields of the spread's pages, each page in reading order.
+    private func pageItems(of reader: Reader) -> [FocusItem] {
+        let spread = reader.view.destinationSpread
+        return reader.view.spreads.pageRange(forSpread: spread).flatMap { page -> [FocusItem] in
+            guard let text = reader.pageText[page] else { return [] }
+            let toDisplay = reader.view.pages[page].pageToDisplay
+            let blocks = ReadingOrder.blocks(of: text.characters, toDisplay: toDisplay)
+            let links = text.links.map { link in
+                let words = Self.text(in: link.rect, of: text.characters)
+                let target =
+                    switch link.target {
+                    case .page(let target): "Link to page \(reader.document.label(forPage: target) ?? "\(target + 1)")"
+                    case .uri(let address): "Web link, \(address)"
+                    }
+                return FocusItem(kind: .link, label: words.isEmpty ? target : "\(target): \(words)", rect: link.rect)
+            }
+            // A field's name and kind; its value is not said (a passer-by may hear it).
+            let fields = text.annotations.filter(\.isFormField).map { field in
+                let kind = field.fieldType.map { "\($0.rawValue) field" } ?? "field"
+                let name = field.fieldName.isEmpty ? "" : "\(field.fieldName), "
+                return FocusItem(kind: .field, label: name + kind, rect: field.rect)
+            }
+            return FocusOrder.items(onPage: page, blocks: blocks, extras: links + fields, toDisplay: toDisplay)
+        }
+    }
+
+    /// The title bar's buttons: back to the shelf (when there is one), then Pages, Contents, Search.
+    private func chromeButtons(of reader: Reader) -> [FocusItem] {
+        let leading = chrome.hasBack ? Scene.Chrome.backButton(width: screen.width, height: screen.height).maxX : 0
+        var items: [FocusItem] = []
+        if chrome.hasBack {
+            items.append(
+                FocusItem(
+                    kind: .button, label: Self.shelfLabel,
+                    rect: Rect(Scene.Chrome.backButton(width: screen.width, height: screen.height))))
+        }
+        for (index, label) in navigation.buttons(for: reader).enumerated() {
+            items.append(
+                FocusItem(kind: .button, label: label, rect: Rect(Scene.Chrome.buttonBox(index, after: leading))))
+        }
+        return items
+    }
+
+    /// The words of `characters` whose centres lie in `rect`.
+    private static func text(in rect: Rect, of characters: PageCharacters) -> String {
+        let inside = characters.characters.filter { rect.contains($0.rect.center) }
+        let text = String(String.UnicodeScalarView(inside.compactMap { Unicode.Scalar($0.scalar) }))
+        return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    // MARK: Activating
+
+    /// Select: follows a link or starts filling a field as a tap would (the policy's conditions
+    /// apply), presses a button, says a paragraph again.
+    func activate() {
+        guard let focused else { return move(by: 1) }
+        switch focused.kind {
+        case .text:
+            say(.say(focused.label))
+        case .link, .field:
+            guard let reader = current.reader, let page = focused.page, let controller = interactions() else { return }
+            let point = reader.view.convert(focused.rect.center, from: .page(page), to: .view)
+            let component: AnyInteractionComponent =
+                focused.kind == .link ? controller.openLinkAnnotation : controller.editAnnotation
+            guard component.canActivate(at: point, in: .view) else {
+                return say(.say(focused.kind == .link ? "This link cannot be followed here." : "This field is locked."))
+            }
+            if focused.kind == .link {
+                controller.tryToOpenLinkAnnotation(at: point, in: .view)
+            } else {
+                controller.tryToEditAnnotation(at: point, in: .view)
+            }
+        case .button:
+            if level == .page, focused.label == Self.shelfLabel {
+                chrome.onBack?()
+            } else {
+                tap(at: focused.rect.center)
+            }
+        }
+        arrive()
+    }
+
+    /// A tap at `point` (surface units) on what is there: the shelf or the overlays and chrome buttons.
+    private func tap(at point: Point) {
+        let now = loop.clock.now
+        let id = Self.keypadTouch
+        if level == .shelf {
+            _ = shelf.handle(InputEvent(.touchDown(id: id, location: point), time: now))
+            _ = shelf.handle(InputEvent(.touchUp(id: id), time: now))
+            return
+        }
+        guard let reader = current.reader else { return }
+        _ = navigation.handle(InputEvent(.touchDown(id: id, location: point), time: now), reader: reader)
+        _ = navigation.handle(InputEvent(.touchUp(id: id), time: now), reader: reader)
+    }
+
+    /// The touch id of the keypad's taps (no finger has it).
+    static let keypadTouch = -7
+}
+
+extension Rect {
+    init(_ box: PixelBox) {
+        self.init(x: Double(box.x), y: Double(box.y), width: Double(box.width), height: Double(box.height))
+    }
+}

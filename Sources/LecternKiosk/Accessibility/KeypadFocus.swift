@@ -1,0 +1,248 @@
+import LecternCore
+import LecternLinux
+import LecternRender
+import Logging
+
+/// Five-key navigation (the EZ Access model) for a visitor who cannot see the screen or use
+/// touch: a numeric keypad, the arrow keys or a switch interface move a focus ring through the
+/// page's paragraphs, links and fields in reading order and then the chrome's buttons
+/// (`KeypadCommand`: 8/2 previous/next, 4/6 turn the page, 5 activates, 0 goes back a level,
+/// `*` says where you are). What is open over the page (search, the contents, all pages,
+/// a field being filled, the shelf) is a level of its own that Back leaves: nothing traps the focus.
+///
+/// The focus is off until a keypad key is pressed, so a sighted visitor touching the screen
+/// never sees a ring; a touch, click or the wheel hides it again, and the idle reset clears it.
+/// Speech is connected through `onSpeech`: every navigation key sends `.interrupt`, and the
+/// item that got the focus (or the help) follows as `.say`.
+final class KeypadFocus {
+    let current: CurrentReader
+    let chrome: Chrome
+    let navigation: Navigation
+    let annotations: Annotations
+    let shelf: Shelf
+    let screen: Screen
+    let frame: FrameRequest
+    let loop: EventLoop
+    private let logger: Logger
+    /// The interaction controller (links and fields are activated through its components, so
+    /// the policy's conditions apply as for a tap).
+    var interactions: () -> InteractionController? = { nil }
+    /// Where speech is told what to say (the speech process connects here).
+    var onSpeech: ((SpeechRequest) -> Void)?
+
+    /// The ring shows (a keypad key was pressed since the last touch).
+    private(set) var isShown = false
+    /// The level the cursor belongs to, and the spread it was on (a page turn starts over).
+    private(set) var level = FocusLevel.page
+    private var spread: Int?
+    private(set) var cursor = FocusCursor()
+    /// The focused item, as it was when it got the focus.
+    private(set) var focused: FocusItem?
+    /// The last thing said (`onSpeech`'s last `.say`).
+    private(set) var lastSpoken: String?
+    /// The ring the last frame drew, in buffer pixels.
+    var lastRing: Scene.FocusRing?
+    /// A page turn asked for the new spread's first item, said when its text has arrived.
+    private var awaitsFirstItem = false
+
+    init(
+        current: CurrentReader, chrome: Chrome, navigation: Navigation, annotations: Annotations, shelf: Shelf,
+        screen: Screen, frame: FrameRequest, loop: EventLoop, logger: Logger
+    ) {
+        self.current = current
+        self.chrome = chrome
+        self.navigation = navigation
+        self.annotations = annotations
+        self.shelf = shelf
+        self.screen = screen
+        self.frame = frame
+        self.loop = loop
+        self.logger = logger
+    }
+
+    /// Off, nothing focused (the idle reset, a document opened).
+    func reset() {
+        isShown = false
+        cursor = FocusCursor()
+        focused = nil
+        spread = nil
+        awaitsFirstItem = false
+        level = .page
+    }
+
+    /// Handles `event` if it is a navigation key; a touch, click or the wheel hides the ring
+    /// (and goes on to the rest of the app).
+    func handle(_ event: InputEvent) -> Bool {
+        switch event.kind {
+        case .touchDown, .pointerButton(_, true), .scroll:
+            if isShown {
+                isShown = false
+                frame.request()
+            }
+            return false
+        case .key(let key, _):
+            // Enter and Escape finish or drop a page number being typed, as without the focus.
+            if !chrome.pageEntry.isEmpty, key == .enter || key == .escape { return false }
+            guard let command = KeypadCommand.command(for: key, isFocusShown: isShown) else { return false }
+            perform(command)
+            frame.request()
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func perform(_ command: KeypadCommand) {
+        say(.interrupt)
+        let wasShown = isShown
+        isShown = true
+        let now = currentLevel
+        if now != level || (now == .page && spread != current.reader?.view.destinationSpread) {
+            enter(now)
+        }
+        logger.debug("keypad \(command.rawValue) on the \(level.rawValue) level")
+        switch command {
+        case .next, .previous:
+            // The first key shows where the focus is, without moving it on.
+            if wasShown || cursor.index == nil { move(by: command == .next ? 1 : -1) } else { sayFocused() }
+        case .pageLeft, .pageRight:
+            turnPage(right: command == .pageRight)
+        case .select:
+            activate()
+        case .back:
+            back()
+        case .help:
+            let items = items(for: level)
+            let position = current.reader.map { chrome.positionText(for: $0) } ?? "The shelf"
+            say(
+                .say(
+                    FocusPhrases.help(
+                        level: level, position: position, item: focused, index: cursor.index, count: items.count)))
+        }
+    }
+
+    /// What the focus moves through now: the topmost thing open.
+    var currentLevel: FocusLevel {
+        if shelf.isShown { return .shelf }
+        if annotations.isEditing { return .editing }
+        if navigation.grid.isOpen { return .grid }
+        if navigation.outline.isOpen { return .outline }
+        if navigation.search.isOpen { return .search }
+        return .page
+    }
+
+    /// Starts over on `level` (it opened, or the spread changed), before its first item.
+    private func enter(_ level: FocusLevel) {
+        self.level = level
+        cursor = FocusCursor()
+        focused = nil
+        spread = current.reader?.view.destinationSpread
+    }
+
+    func move(by step: Int) {
+        let items = items(for: level)
+        cursor.move(by: step, count: items.count)
+        focus(items)
+    }
+
+    /// Takes the cursor's item as the focused one, says it, and shows the chrome when it is a
+    /// chrome button (the ring must have a button to go around).
+    private func focus(_ items: [FocusItem]) {
+        cursor.clamp(to: items.count)
+        focused = cursor.index.map { items[$0] }
+        if level == .page, focused?.kind == .button { chrome.isVisible = true }
+        sayFocused()
+    }
+
+    private func sayFocused() {
+        if let focused {
+            say(.say(FocusPhrases.spoken(focused)))
+        } else {
+            say(.say("\(level.spokenName): nothing to go to here yet. Press 0 to go back."))
+        }
+    }
+
+    func say(_ request: SpeechRequest) {
+        if case .say(let text) = request { lastSpoken = text }
+        onSpeech?(request)
+    }
+
+    /// Turns a spread (left and right as the pages lie: mirrored under right-edge binding); the
+    /// focus goes to the new spread's first item once its text is read.
+    private func turnPage(right: Bool) {
+        guard level == .page, let reader = current.reader else { return }
+        let rightToLeft = reader.view.configuration.pageBinding.isRightToLeft
+        let target = reader.view.destinationSpread + (right != rightToLeft ? 1 : -1)
+        guard target >= 0, target < reader.view.layout.spreadCount else {
+            return say(.say(right != rightToLeft ? "This is the last page." : "This is the first page."))
+        }
+        reader.view.turn(toSpread: target, at: loop.clock.now)
+        awaitFirstItem(ofSpread: target)
+    }
+
+    /// The view goes to `target` (a page turn, a link): the focus goes to its first item once
+    /// its pages' text is read (`focusFirstItemIfRead`, at each frame).
+    private func awaitFirstItem(ofSpread target: Int) {
+        cursor = FocusCursor()
+        focused = nil
+        spread = target
+        awaitsFirstItem = true
+        focusFirstItemIfRead()
+    }
+
+    /// After a page turn: the first item of the new spread, once its pages' text has arrived.
+    func focusFirstItemIfRead() {
+        guard awaitsFirstItem, level == .page, let reader = current.reader, let spread else { return }
+        let pages = reader.view.spreads.pageRange(forSpread: spread)
+        guard pages.allSatisfy({ reader.pageText[$0] != nil }) else { return }
+        awaitsFirstItem = false
+        cursor.reset(toFirstOf: 1)
+        focus(items(for: .page))
+    }
+
+    /// Back: leaves what is open (as Escape would); from the page, goes to the shelf when there is one.
+    private func back() {
+        switch level {
+        case .page:
+            guard chrome.hasBack else {
+                let position = current.reader.map { chrome.positionText(for: $0) + ". " } ?? ""
+                return say(.say(position + "This is the document: there is nothing to go back to."))
+            }
+            chrome.onBack?()
+        case .search:
+            _ = current.reader.map { navigation.search.handle(.escape, reader: $0) }
+        case .outline:
+            navigation.outline.close()
+        case .grid:
+            navigation.grid.close()
+        case .editing:
+            _ = annotations.handle(.escape)
+        case .shelf:
+            say(.say("The shelf: choose a document with up, down and 5."))
+            return
+        }
+        arrive()
+    }
+
+    /// After an action that may have opened or closed a level: says where the focus is now.
+    func arrive() {
+        let now = currentLevel
+        if now == .page, level == .page, let target = current.reader?.view.destinationSpread, target != spread {
+            return awaitFirstItem(ofSpread: target)
+        }
+        guard now != level else { return }
+        enter(now)
+        let items = items(for: now)
+        cursor.reset(toFirstOf: items.count)
+        cursor.clamp(to: items.count)
+        focused = cursor.index.map { items[$0] }
+        say(.say("\(now.spokenName). " + (focused.map(FocusPhrases.spoken) ?? "")))
+    }
+
+    static let shelfLabel = "Back to the shelf"
+}
+
+extension Annotations {
+    /// A field or note is being filled in (the annotation bar and keyboard are up).
+    var isEditing: Bool { editing != nil }
+}

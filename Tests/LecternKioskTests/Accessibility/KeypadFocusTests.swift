@@ -1,0 +1,173 @@
+import Foundation
+import LecternCore
+import LecternKiosk
+import LecternPDF
+import LecternTestSupport
+import Testing
+
+/// Five-key navigation with real `wl_keyboard` events: the keypad's keys (evdev codes through
+/// the default xkb keymap, Num Lock off: KP_Down and friends) and the arrows.
+@Suite("Keypad focus through the test compositor")
+struct KeypadFocusTests {
+    /// evdev codes of the numeric keypad.
+    enum Pad {
+        static let up: UInt32 = 72  // 8
+        static let down: UInt32 = 80  // 2
+        static let left: UInt32 = 75  // 4
+        static let right: UInt32 = 77  // 6
+        static let select: UInt32 = 76  // 5
+        static let back: UInt32 = 82  // 0
+        static let help: UInt32 = 55  // *
+    }
+    typealias Key = LecternHarness.Key
+    static let columns = LecternHarness.fixture("columns.pdf")
+    static let sample = LecternHarness.repository.appendingPathComponent("Sources/lectern/Resources/sample.pdf").path
+
+    /// Presses `code` and lets the app draw.
+    private func press(_ lectern: KioskHarness, _ code: UInt32) {
+        lectern.press(code)
+        lectern.settle()
+    }
+
+    /// Opens `arguments` with a keyboard (at rest: the first page's text is read).
+    private func open(_ arguments: [String]) throws -> KioskHarness {
+        let lectern = try KioskHarness(arguments)
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        return lectern
+    }
+
+    @Test("2 goes down the left column before the right, then to the buttons, and around")
+    func readingOrder() throws {
+        let lectern = try open([Self.columns])
+        #expect(!lectern.status.focus.isShown, "no ring before a keypad key")
+        var labels: [String] = []
+        for _ in 0..<12 {
+            press(lectern, Pad.down)
+            labels.append(lectern.status.focus.label ?? "none")
+        }
+        let order = [
+            "Visiting the city museum today", "The museum opens at nine. Tickets are sold at the door.",
+            "Children enter for free. Guided tours start every hour.",
+            "The garden is behind the hall. Please do not touch the paintings.",
+            "The cafe serves hot soup. Lockers are near the stairs.",
+            "Dogs must stay outside. The shop sells old maps.",
+            "Photos are allowed without flash. The last entry is at five.", "Printed by the friends of the museum.",
+        ]
+        #expect(Array(labels.prefix(8)) == order)
+        #expect(labels[8] == "Pages" && labels[9] == "Search", "then the chrome's buttons: \(labels)")
+        #expect(lectern.status.isUserInterfaceVisible, "a focused button shows the chrome")
+        #expect(labels[10] == order[0], "and around to the top: \(labels)")
+        #expect(lectern.status.focus.kind == "text")
+        #expect(lectern.status.focus.lastSpoken == labels.last)
+        press(lectern, Pad.up)
+        #expect(lectern.status.focus.label == order[0], "8 goes back (the second item)")
+        press(lectern, Pad.up)
+        #expect(lectern.status.focus.label == "Search", "and around, back to the last button")
+        // The arrows move the focus too once it shows.
+        lectern.press(Key.down)
+        lectern.settle()
+        #expect(lectern.status.focus.label == order[0], "Down arrow: around to the top")
+        press(lectern, Pad.help)
+        #expect(lectern.status.focus.lastSpoken?.hasPrefix("Page 1 of 2; item 1 of 10: Visiting") == true)
+        try lectern.stop()
+    }
+
+    @Test("the ring's two bands are on screen around the focused paragraph, and a touch hides it")
+    func ringOnScreen() throws {
+        let lectern = try open([Self.columns])
+        press(lectern, Pad.down)
+        press(lectern, Pad.down)
+        let ring = try #require(lectern.status.focus.ring, "the frame drew a ring")
+        let commit = try #require(lectern.lastCommit)
+        let y = ring.y + ring.height / 2
+        #expect(commit.pixel(x: ring.x - 2, y: y) & 0xFF_FFFF == 0x101010, "the dark inner band")
+        #expect(commit.pixel(x: ring.x - 5, y: y) & 0xFF_FFFF == 0xFFD500, "the bright outer band")
+        #expect(commit.pixel(x: ring.maxX + 5, y: y) & 0xFF_FFFF == 0xFFD500, "on the right side too")
+        #expect(commit.pixel(x: ring.x + ring.width / 2, y: ring.y - 2) & 0xFF_FFFF == 0x101010, "and above")
+        // The paragraph sits inside: the left column, under the title.
+        let rect = try #require(lectern.status.focus.rect)
+        #expect(rect.minX > 40 && rect.minX < 60, "the left column's paragraph: \(rect)")
+        // A touch away from the chrome hides the ring; the page's pixels come back.
+        lectern.tap(x: 640, y: 400)
+        lectern.advance(by: 0.5)
+        #expect(!lectern.status.focus.isShown)
+        let after = try #require(lectern.lastCommit)
+        #expect(after.pixel(x: ring.x - 5, y: y) & 0xFF_FFFF != 0xFFD500, "the ring is gone")
+        try lectern.stop()
+    }
+
+    @Test("5 on a link follows it as a tap would: the page changes")
+    func followLink() throws {
+        // The cover's table of contents links to the pages (TouchTests taps the same link).
+        let toc = try #require(try PDFDocument(path: Self.sample).links(page: 0).first { $0.target == .page(1) })
+        let lectern = try open([Self.sample])
+        var found = false
+        for _ in 0..<40 where !found {
+            press(lectern, Pad.down)
+            found = lectern.status.focus.kind == "link" && lectern.status.focus.rect == toc.rect
+        }
+        #expect(found, "the link to page 2 on the cover: \(lectern.status.focus)")
+        #expect(lectern.status.focus.label?.hasPrefix("Link to page ") == true)
+        press(lectern, Pad.select)
+        #expect(lectern.waitForPage(2), "the link leads to page 2: \(lectern.viewState ?? "none")")
+        try lectern.stop()
+    }
+
+    @Test("6 and 4 turn the page; the focus goes to the new page's first paragraph")
+    func turnPages() throws {
+        let lectern = try open([Self.columns])
+        press(lectern, Pad.right)
+        #expect(lectern.waitForPage(2))
+        #expect(lectern.wait { lectern.status.focus.label == "Opening hours" }, "\(lectern.status.focus)")
+        #expect(lectern.status.focus.page == 1)
+        press(lectern, Pad.down)
+        #expect(
+            lectern.status.focus.label == "The museum opens at nine in the morning. Please book a tour in advance.",
+            "page 2's left column first (drawn right column first)")
+        press(lectern, Pad.left)
+        #expect(lectern.waitForPage(1))
+        try lectern.stop()
+    }
+
+    @Test("search opens by keys and is left by keys (no trap); Back leaves it")
+    func searchNoTrap() throws {
+        let lectern = try open([Self.columns])
+        // Up from the first move: the last button, Search.
+        press(lectern, Pad.up)
+        #expect(lectern.status.focus.label == "Search")
+        press(lectern, Pad.select)
+        #expect(lectern.status.navigation.search != nil, "search is open")
+        #expect(lectern.status.focus.level == "search")
+        #expect(lectern.status.focus.label == "Search field: type what to find")
+        press(lectern, Pad.down)
+        press(lectern, Pad.down)
+        press(lectern, Pad.down)
+        #expect(lectern.status.focus.label == "Close search")
+        press(lectern, Pad.back)
+        if lectern.status.navigation.search != nil { press(lectern, Pad.back) }
+        #expect(lectern.status.navigation.search == nil, "Back closed the search")
+        #expect(lectern.status.focus.level == "page")
+        // Open again and leave by its own Close button.
+        press(lectern, Pad.up)
+        press(lectern, Pad.select)
+        #expect(lectern.status.focus.level == "search")
+        press(lectern, Pad.up)
+        #expect(lectern.status.focus.label == "Close search")
+        press(lectern, Pad.select)
+        #expect(lectern.status.navigation.search == nil && lectern.status.focus.level == "page")
+        try lectern.stop()
+    }
+
+    @Test("the idle reset clears the focus")
+    func idleReset() throws {
+        let lectern = try open([Self.columns, "--idle-reset", "2"])
+        press(lectern, Pad.down)
+        #expect(lectern.status.focus.isShown && lectern.status.focus.label != nil)
+        lectern.advance(by: 2.5)
+        #expect(!lectern.status.focus.isShown)
+        #expect(lectern.status.focus.label == nil)
+        #expect(lectern.status.focus.ring == nil)
+        try lectern.stop()
+    }
+}
