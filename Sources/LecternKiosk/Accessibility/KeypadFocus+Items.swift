@@ -18,7 +18,7 @@ extension KeypadFocus {
                 button("Previous result", Scene.SearchBar.previousButton(width: width, height: height)),
                 button("Next result", Scene.SearchBar.nextButton(width: width, height: height)),
                 button("Close search", Scene.SearchBar.closeButton(width: width, height: height)),
-            ]
+            ] + (navigation.search.isEditing ? Self.keys(of: navigation.search.keyboardPart.layout) : [])
         case .outline:
             guard let reader = current.reader, let panel = navigation.outline.scene(for: reader) else { return [] }
             let box = Scene.OutlinePanel.box(width: width, height: height)
@@ -30,7 +30,9 @@ extension KeypadFocus {
         case .grid:
             return [button("Close all pages", Scene.ThumbnailSheet.closeButton(width: width, height: height))]
         case .editing:
+            let typing = if case .typing = annotations.editing?.kind { true } else { false }
             return [button("Done", Scene.AnnotationBar.doneButton(width: width, height: height))]
+                + (typing ? Self.keys(of: annotations.keyboard.layout) : [])
         case .shelf:
             let screenBox = PixelBox(x: 0, y: 0, width: width, height: height)
             return shelf.covers.filter { screenBox.intersection($0.box) == $0.box }.map { button($0.title, $0.box) }
@@ -78,6 +80,20 @@ extension KeypadFocus {
                 FocusItem(kind: .button, label: label, rect: Rect(Scene.Chrome.buttonBox(index, after: leading))))
         }
         return items
+    }
+
+    /// The on-screen keyboard's keys, as said: "q", "space", "delete", "hide the keyboard".
+    private static func keys(of layout: OnScreenKeyboardLayout) -> [FocusItem] {
+        layout.keys.map { key in
+            let label =
+                switch key.action {
+                case .character(" "): "space"
+                case .character(let character): String(character)
+                case .backspace: "delete"
+                case .done: "hide the keyboard"
+                }
+            return FocusItem(kind: .button, label: label, rect: key.frame)
+        }
     }
 
     /// The words of `characters` whose centres lie in `rect`.

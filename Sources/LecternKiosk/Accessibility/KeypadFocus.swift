@@ -42,6 +42,8 @@ final class KeypadFocus {
     private(set) var lastSpoken: String?
     /// The ring the last frame drew, in buffer pixels.
     var lastRing: Scene.FocusRing?
+    /// The page's focus while something is open over it.
+    private var pageFocus: (cursor: FocusCursor, item: FocusItem?, spread: Int?)?
     /// A page turn asked for the new spread's first item, said when its text has arrived.
     private var awaitsFirstItem = false
 
@@ -68,6 +70,7 @@ final class KeypadFocus {
         spread = nil
         awaitsFirstItem = false
         level = .page
+        pageFocus = nil
     }
 
     /// Handles `event` if it is a navigation key; a touch, click or the wheel hides the ring
@@ -131,12 +134,18 @@ final class KeypadFocus {
         return .page
     }
 
-    /// Starts over on `level` (it opened, or the spread changed), before its first item.
-    private func enter(_ level: FocusLevel) {
-        self.level = level
+    /// Starts over on `new` (it opened, or the spread changed), before its first item; back on
+    /// the page from what was open over it, the focus is where it was (the button that opened
+    /// it) if the page is the same.
+    private func enter(_ new: FocusLevel) {
+        if level == .page, new != .page { pageFocus = (cursor, focused, spread) }
+        level = new
         cursor = FocusCursor()
         focused = nil
         spread = current.reader?.view.destinationSpread
+        guard new == .page else { return }
+        if let saved = pageFocus, saved.spread == spread { (cursor, focused) = (saved.cursor, saved.item) }
+        pageFocus = nil
     }
 
     func move(by step: Int) {
@@ -227,15 +236,15 @@ final class KeypadFocus {
     /// After an action that may have opened or closed a level: says where the focus is now.
     func arrive() {
         let now = currentLevel
-        if now == .page, level == .page, let target = current.reader?.view.destinationSpread, target != spread {
-            return awaitFirstItem(ofSpread: target)
-        }
-        guard now != level else { return }
+        let target = current.reader?.view.destinationSpread
+        if now == level, now != .page || target == spread { return }
         enter(now)
-        let items = items(for: now)
-        cursor.reset(toFirstOf: items.count)
-        cursor.clamp(to: items.count)
-        focused = cursor.index.map { items[$0] }
+        if now == .page, focused == nil, let target { return awaitFirstItem(ofSpread: target) }
+        if focused == nil {
+            let items = items(for: now)
+            cursor.reset(toFirstOf: items.count)
+            focused = cursor.index.map { items[$0] }
+        }
         say(.say("\(now.spokenName). " + (focused.map(FocusPhrases.spoken) ?? "")))
     }
 

@@ -86,6 +86,10 @@ public final class KioskApp {
     /// its components, custom gesture recognizers, failure requirements… Set it before `start()`.
     public var configureInteractions: ((InteractionController) -> Void)?
 
+    /// Told what to say as keypad focus moves (`KeypadFocus.onSpeech`: `.interrupt` at every
+    /// navigation key, then the focused item or the help as `.say`). Set it before `start()`.
+    public var onSpeech: ((SpeechRequest) -> Void)?
+
     public init(
         configuration: KioskConfiguration, logger: Logger, environment: Environment = Environment()
     ) throws(KioskError) {
@@ -232,6 +236,7 @@ public final class KioskApp {
             current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
             shelf: home.shelf, screen: screen, frame: frame, loop: loop, logger: logger)
         input.focus = focus
+        focus.onSpeech = onSpeech
         focus.interactions = { [unowned input] in input.interactions }
         presenter.focusRing = { [unowned focus] in focus.ring(for: $0, plan: $1, scale: $2) }
         let idle = IdleReset(

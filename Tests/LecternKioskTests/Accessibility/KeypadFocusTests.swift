@@ -140,22 +140,67 @@ struct KeypadFocusTests {
         #expect(lectern.status.navigation.search != nil, "search is open")
         #expect(lectern.status.focus.level == "search")
         #expect(lectern.status.focus.label == "Search field: type what to find")
+        // The on-screen keyboard's keys follow the bar's buttons: 1 is the fifth item; 5 types it.
+        for _ in 0..<4 { press(lectern, Pad.down) }
+        #expect(lectern.status.focus.label == "1")
+        press(lectern, Pad.select)
+        #expect(
+            lectern.status.navigation.search?.query == "1", "\(String(describing: lectern.status.navigation.search))")
+        for _ in 0..<4 { press(lectern, Pad.up) }
         press(lectern, Pad.down)
         press(lectern, Pad.down)
         press(lectern, Pad.down)
         #expect(lectern.status.focus.label == "Close search")
+        // Back hides the keyboard first (as Escape does), then closes the search.
         press(lectern, Pad.back)
-        if lectern.status.navigation.search != nil { press(lectern, Pad.back) }
+        #expect(lectern.status.navigation.search != nil)
+        #expect(lectern.status.focus.level == "search")
+        press(lectern, Pad.back)
         #expect(lectern.status.navigation.search == nil, "Back closed the search")
         #expect(lectern.status.focus.level == "page")
+        #expect(lectern.status.focus.label == "Search", "back on the button that opened it")
         // Open again and leave by its own Close button.
-        press(lectern, Pad.up)
         press(lectern, Pad.select)
         #expect(lectern.status.focus.level == "search")
-        press(lectern, Pad.up)
+        for _ in 0..<3 { press(lectern, Pad.down) }
         #expect(lectern.status.focus.label == "Close search")
         press(lectern, Pad.select)
         #expect(lectern.status.navigation.search == nil && lectern.status.focus.level == "page")
+        try lectern.stop()
+    }
+
+    @Test("the contents and all pages open by keys, an entry is followed, and Back leaves them")
+    func outlineAndGrid() throws {
+        let lectern = try open([LecternHarness.fixture("outline.pdf")])
+        #expect(lectern.wait { lectern.status.navigation.hasOutline })
+        press(lectern, Pad.up)
+        press(lectern, Pad.up)
+        #expect(lectern.status.focus.label == "Contents")
+        press(lectern, Pad.select)
+        #expect(lectern.status.navigation.isOutlineOpen)
+        #expect(lectern.status.focus.level == "outline")
+        #expect(lectern.status.focus.label == "Introduction, page 1")
+        press(lectern, Pad.back)
+        #expect(!lectern.status.navigation.isOutlineOpen, "Back closed the contents")
+        #expect(lectern.status.focus.level == "page")
+        #expect(lectern.status.focus.label == "Contents", "back on the button that opened it")
+        #expect(lectern.status.focus.lastSpoken == "The page. Contents, button")
+        // Again, down to Yellow (page 4), and 5 goes there.
+        press(lectern, Pad.select)
+        for _ in 0..<3 { press(lectern, Pad.down) }
+        #expect(lectern.status.focus.label == "Yellow, page 4", "\(lectern.status.focus)")
+        press(lectern, Pad.select)
+        #expect(lectern.waitForPage(4))
+        #expect(!lectern.status.navigation.isOutlineOpen && lectern.status.focus.level == "page")
+        #expect(lectern.wait { lectern.status.focus.page == 3 }, "the new page's first item: \(lectern.status.focus)")
+        // All pages: its Close button, and Back.
+        for _ in 0..<3 where lectern.status.focus.label != "Pages" { press(lectern, Pad.up) }
+        #expect(lectern.status.focus.label == "Pages", "\(lectern.status.focus)")
+        press(lectern, Pad.select)
+        #expect(lectern.status.navigation.isGridOpen)
+        #expect(lectern.status.focus.level == "grid" && lectern.status.focus.label == "Close all pages")
+        press(lectern, Pad.back)
+        #expect(!lectern.status.navigation.isGridOpen && lectern.status.focus.level == "page")
         try lectern.stop()
     }
 
@@ -169,5 +214,72 @@ struct KeypadFocusTests {
         #expect(lectern.status.focus.label == nil)
         #expect(lectern.status.focus.ring == nil)
         try lectern.stop()
+    }
+}
+
+/// Keypad focus on a form (annotations.pdf, copied: AnnotationsOnScreenTests.Setup) and its hook.
+@Suite("Keypad focus on a form, and what it asks speech to say")
+struct KeypadFocusFormTests {
+    typealias Pad = KeypadFocusTests.Pad
+
+    private func press(_ lectern: KioskHarness, _ code: UInt32) {
+        lectern.press(code)
+        lectern.settle()
+    }
+
+    @Test("5 on a field starts filling it as a tap would; 0 leaves it unchanged, Enter keeps what was typed")
+    func fillField() throws {
+        let setup = try AnnotationsOnScreenTests.Setup()
+        let lectern = setup.lectern
+        #expect(lectern.enableKeyboard())
+        for _ in 0..<30 where lectern.status.focus.kind != "field" { press(lectern, Pad.down) }
+        #expect(lectern.status.focus.kind == "field", "\(lectern.status.focus)")
+        #expect(lectern.status.focus.label == "name, text field", "its name and kind; its value is not said")
+        press(lectern, Pad.select)
+        #expect(lectern.status.annotations.editing == .typing("Ada"))
+        #expect(lectern.status.focus.level == "editing")
+        #expect(lectern.status.focus.label == "Done")
+        press(lectern, 17)  // w, on the main block: typed
+        #expect(lectern.status.annotations.editing == .typing("Adaw"))
+        press(lectern, Pad.back)
+        #expect(lectern.status.annotations.editing == nil, "0 leaves the field")
+        #expect(lectern.status.focus.level == "page")
+        #expect(lectern.status.annotations.fieldValues["name"] == "Ada", "unchanged")
+        // Again, and Enter (the focus shows: Select on Done) keeps it.
+        for _ in 0..<30 where lectern.status.focus.kind != "field" { press(lectern, Pad.down) }
+        press(lectern, Pad.select)
+        press(lectern, 18)  // e
+        lectern.press(LecternHarness.Key.enter)
+        lectern.settle()
+        #expect(lectern.status.annotations.editing == nil)
+        #expect(lectern.wait { lectern.status.annotations.fieldValues["name"] == "Adae" })
+    }
+
+    @Test("every navigation key interrupts speech first, then says the focused item")
+    func speechHook() throws {
+        let requests = Requests()
+        let lectern = try KioskHarness([KeypadFocusTests.columns]) { app in
+            app.onSpeech = { requests.list.append($0) }
+        }
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        press(lectern, Pad.down)
+        press(lectern, Pad.down)
+        press(lectern, Pad.help)
+        let says = requests.list.compactMap { if case .say(let text) = $0 { text } else { nil } }
+        #expect(requests.list.filter { $0 == .interrupt }.count == 3)
+        #expect(requests.list.first == .interrupt)
+        #expect(says.count == 3)
+        #expect(
+            Array(says.prefix(2)) == [
+                "Visiting the city museum today", "The museum opens at nine. Tickets are sold at the door.",
+            ])
+        #expect(says.last?.contains("4 and 6 turn the page") == true)
+        #expect(lectern.status.focus.lastSpoken == says.last)
+        try lectern.stop()
+    }
+
+    final class Requests: @unchecked Sendable {
+        var list: [SpeechRequest] = []
     }
 }
