@@ -140,6 +140,7 @@ extension KeypadFocus {
         let now = loop.clock.now
         let id = Self.keypadTouch
         if level == .shelf {
+            opensDocument = true
             _ = shelf.handle(InputEvent(.touchDown(id: id, location: point), time: now))
             _ = shelf.handle(InputEvent(.touchUp(id: id), time: now))
             return

@@ -3,20 +3,21 @@ import LecternRender
 
 extension KeypadFocus {
     /// The ring for the next frame (nil: none), around the focused item where `plan` puts its
-    /// page (it follows the page as the view moves), or around the button.
-    func ring(for reader: Reader, plan: TilePlanner.Plan, scale: DisplayScale) -> Scene.FocusRing? {
+    /// page (it follows the page as the view moves), or around the button (`reader` and `plan`
+    /// are nil on the shelf).
+    func ring(for reader: Reader?, plan: TilePlanner.Plan?, scale: DisplayScale) -> Scene.FocusRing? {
         focusFirstItemIfRead()
         lastRing = placedRing(for: reader, plan: plan, scale: scale)
         return lastRing
     }
 
-    private func placedRing(for reader: Reader, plan: TilePlanner.Plan, scale: DisplayScale) -> Scene.FocusRing? {
+    private func placedRing(for reader: Reader?, plan: TilePlanner.Plan?, scale: DisplayScale) -> Scene.FocusRing? {
         guard isShown, let focused else { return nil }
         let band = max(3, scale.pixels(3))
         guard let page = focused.page else {
             return Scene.FocusRing(box: scale.enclosingPixels(PixelBox(enclosing: focused.rect)), band: band)
         }
-        guard let item = plan.pages.first(where: { $0.page == page }) else { return nil }
+        guard let reader, let item = plan?.pages.first(where: { $0.page == page }) else { return nil }
         let box = PixelBox(enclosing: reader.pageToPixels(item).apply(to: focused.rect)).insetBy(dx: -2, dy: -2)
         return Scene.FocusRing(box: box, band: band)
     }

@@ -42,6 +42,8 @@ final class KeypadFocus {
     private(set) var lastSpoken: String?
     /// The ring the last frame drew, in buffer pixels.
     var lastRing: Scene.FocusRing?
+    /// A cover was chosen on the shelf by keys: the document opening keeps the focus.
+    var opensDocument = false
     /// The page's focus while something is open over it.
     private var pageFocus: (cursor: FocusCursor, item: FocusItem?, spread: Int?)?
     /// A page turn asked for the new spread's first item, said when its text has arrived.
@@ -63,12 +65,14 @@ final class KeypadFocus {
     }
 
     /// Off, nothing focused (the idle reset, a document opened).
+    /// A document chosen on the shelf by keys opens (its first item gets the focus), not an idle reset.
     func reset() {
-        isShown = false
+        isShown = opensDocument
         cursor = FocusCursor()
         focused = nil
         spread = nil
-        awaitsFirstItem = false
+        awaitsFirstItem = opensDocument
+        opensDocument = false
         level = .page
         pageFocus = nil
     }
@@ -97,6 +101,7 @@ final class KeypadFocus {
 
     private func perform(_ command: KeypadCommand) {
         say(.interrupt)
+        if command != .select { opensDocument = false }
         let wasShown = isShown
         isShown = true
         let now = currentLevel
@@ -201,7 +206,10 @@ final class KeypadFocus {
 
     /// After a page turn: the first item of the new spread, once its pages' text has arrived.
     func focusFirstItemIfRead() {
-        guard awaitsFirstItem, level == .page, let reader = current.reader, let spread else { return }
+        guard awaitsFirstItem, level == .page, let reader = current.reader else { return }
+        let spread = spread ?? reader.view.destinationSpread
+        guard spread < reader.view.layout.spreadCount else { return }
+        self.spread = spread
         let pages = reader.view.spreads.pageRange(forSpread: spread)
         guard pages.allSatisfy({ reader.pageText[$0] != nil }) else { return }
         awaitsFirstItem = false

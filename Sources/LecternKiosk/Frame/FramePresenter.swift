@@ -51,8 +51,9 @@ final class FramePresenter {
     private(set) var hasShownPage = false
     /// The pages the last committed frame showed, where, and whether each was drawn sharp.
     private(set) var pagesOnScreen: [KioskStatus.PageOnScreen] = []
-    /// The keypad focus's ring for a frame of the reader, its plan and scale (`KeypadFocus`).
-    var focusRing: ((Reader, TilePlanner.Plan, DisplayScale) -> Scene.FocusRing?)?
+    /// The keypad focus's ring for a frame of the reader and its plan (nil: the shelf) at a scale
+    /// (`KeypadFocus`).
+    var focusRing: ((Reader?, TilePlanner.Plan?, DisplayScale) -> Scene.FocusRing?)?
     /// Called when an animation or fling played out (the idle countdown starts then).
     var onAnimationEnd: (() -> Void)?
     /// Called after each commit (systemd hears READY=1 after the first) with the seconds since
@@ -178,6 +179,7 @@ final class FramePresenter {
         if shelf.isShown {
             next = shelf.scene(width: size.width, height: size.height, notice: chrome.notice)
             next?.placePages(at: scale)
+            next?.overlays.focusRing = focusRing?(nil, nil, scale)
         } else {
             next = sceneState(size: size, scale: scale, plan: plan).scene()
         }

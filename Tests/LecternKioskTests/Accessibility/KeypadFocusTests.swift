@@ -255,6 +255,35 @@ struct KeypadFocusFormTests {
         #expect(lectern.wait { lectern.status.annotations.fieldValues["name"] == "Adae" })
     }
 
+    @Test("the shelf by keys: 2 goes through the covers, 5 opens one with the focus on it, 0 goes back to the shelf")
+    func shelf() throws {
+        let policy = try PolicyTests.PolicyDirectory(
+            """
+            documents = ["\(ShelfTests.colors)", "\(KeypadFocusTests.columns)"]
+            """)
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.wait { lectern.status.shelf.count == 2 && lectern.status.shelf.allSatisfy(\.hasCover) })
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        press(lectern, Pad.down)
+        #expect(lectern.status.focus.level == "shelf")
+        #expect(lectern.status.focus.label == "colors-8pages.pdf")
+        #expect(lectern.status.focus.ring != nil, "a ring around the cover")
+        press(lectern, Pad.down)
+        #expect(lectern.status.focus.label == "Visiting the museum", "its /Title")
+        press(lectern, Pad.select)
+        #expect(lectern.wait { !lectern.status.isShelfShown })
+        #expect(
+            lectern.wait { lectern.status.focus.label == "Visiting the city museum today" },
+            "the document's first paragraph has the focus: \(lectern.status.focus)")
+        #expect(lectern.status.focus.isShown)
+        press(lectern, Pad.back)
+        #expect(lectern.wait { lectern.status.isShelfShown }, "0 goes up to the shelf")
+        press(lectern, Pad.down)
+        #expect(lectern.status.focus.level == "shelf")
+        try lectern.stop()
+    }
+
     @Test("every navigation key interrupts speech first, then says the focused item")
     func speechHook() throws {
         let requests = Requests()
