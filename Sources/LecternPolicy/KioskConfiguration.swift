@@ -52,6 +52,15 @@ public struct KioskConfiguration: Sendable {
         values["components." + name] as? Bool ?? true
     }
 
+    /// The keys of five-key navigation (`keypad.*`).
+    public var keypadKeys: KeypadKeyMap {
+        KeypadKeyMap(keys: [
+            .previous: self.keypadPrevious, .next: self.keypadNext, .pageLeft: self.keypadPageLeft,
+            .pageRight: self.keypadPageRight, .select: self.keypadSelect, .back: self.keypadBack,
+            .help: self.keypadHelp,
+        ])
+    }
+
     /// What the policy lets a visitor do with annotations (`annotations.*`).
     public var annotations: AnnotationRules { AnnotationRules(configuration: self) }
 

@@ -1,3 +1,5 @@
+import LecternCore
+
 /// One key of the policy file, declared once as a `let` of `PolicySettings`: its name, its
 /// default, and how a value from the file or the command line becomes the setting's value or
 /// the problem an operator reads. `KioskConfiguration` holds the values and is read by the
@@ -189,5 +191,23 @@ extension PolicySetting where Value: RawRepresentable & CaseIterable, Value.RawV
     /// One of the cases, by its raw value.
     public static func choice(_ name: String, default defaultValue: Value) -> Self {
         choice(name, default: defaultValue, Dictionary(uniqueKeysWithValues: Value.allCases.map { ($0.rawValue, $0) }))
+    }
+}
+
+extension PolicySetting where Value == [Key] {
+    /// A list of key names (xkb keysym names: `KeypadKeyMap.key(named:)`), for `[keypad]`.
+    public static func keys(_ name: String, default defaultValue: [String]) -> Self {
+        Self(name, default: defaultValue.compactMap(KeypadKeyMap.key(named:))) { value in
+            guard case .strings(let names) = value else {
+                return .failure(.init("needs a list of key names, not \(value.typeName)"))
+            }
+            if let unknown = names.first(where: { KeypadKeyMap.key(named: $0) == nil }) {
+                return .failure(
+                    .init(
+                        "\"\(unknown)\" is not a key name (KP_0…KP_9, Up, Down, Left, Right, Return, Escape, space, F1…F12, Help, asterisk, a…z, 0…9)"
+                    ))
+            }
+            return .success(names.compactMap(KeypadKeyMap.key(named:)))
+        }
     }
 }

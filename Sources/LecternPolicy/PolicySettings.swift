@@ -134,6 +134,24 @@ public struct PolicySettings: Sendable {
     /// Follow the documents' files and show a new version when one is replaced.
     public let reloadsDocuments = PolicySetting.boolean("reload.documents", default: true)
 
+    // MARK: keypad: five-key navigation (`KeypadKeyMap`)
+
+    /// The keys that move the focus to the previous item.
+    public let keypadPrevious = PolicySetting<[Key]>.keys("keypad.previous", default: ["KP_8", "Up"])
+    /// To the next item.
+    public let keypadNext = PolicySetting<[Key]>.keys("keypad.next", default: ["KP_2", "Down"])
+    /// Turn to the spread on the left.
+    public let keypadPageLeft = PolicySetting<[Key]>.keys("keypad.page-left", default: ["KP_4", "Left"])
+    /// Turn to the spread on the right.
+    public let keypadPageRight = PolicySetting<[Key]>.keys("keypad.page-right", default: ["KP_6", "Right"])
+    /// Activate the focused item.
+    public let keypadSelect = PolicySetting<[Key]>.keys("keypad.select", default: ["KP_5", "Return"])
+    /// Go up a level.
+    public let keypadBack = PolicySetting<[Key]>.keys("keypad.back", default: ["KP_0", "Escape"])
+    /// Say where the focus is and what the keys do.
+    public let keypadHelp = PolicySetting<[Key]>.keys(
+        "keypad.help", default: ["asterisk", "KP_Multiply"])
+
     // MARK: operations: state, control socket, metrics
 
     /// Write the view state (`ViewStateStore`) and restore it at start.

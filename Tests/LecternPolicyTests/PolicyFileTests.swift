@@ -98,4 +98,18 @@ struct PolicyFileTests {
                 "p.toml:2: accessibility.contrast: must be one of high, invert, normal, yellow-on-black, not \"dark\""
             ])
     }
+
+    @Test("[keypad] takes lists of key names; a name it does not know is a problem on its line")
+    func keypad() throws {
+        #expect(
+            problems("[keypad]\nnext = [\"KP_2\", \"Kp_8\"]\nback = \"KP_0\"\n") == [
+                "p.toml:2: keypad.next: \"Kp_8\" is not a key name (KP_0…KP_9, Up, Down, Left, Right, Return, Escape, space, F1…F12, Help, asterisk, a…z, 0…9)",
+                "p.toml:3: keypad.back: needs a list of key names, not a string",
+            ])
+        let configuration = try PolicyFile.parse(
+            "[keypad]\nnext = [\"F2\", \"space\"]\n", path: "p.toml", over: Self.base)
+        #expect(configuration.keypadNext == [.other(0xFFBF), .space])
+        #expect(configuration.keypadKeys.command(for: .other(0xFFBF), isFocusShown: false) == .next)
+        #expect(configuration.keypadKeys.command(for: .keypad(8), isFocusShown: false) == .previous, "the default")
+    }
 }

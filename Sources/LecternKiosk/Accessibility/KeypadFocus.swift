@@ -23,6 +23,8 @@ final class KeypadFocus {
     let screen: Screen
     let frame: FrameRequest
     let loop: EventLoop
+    /// The policy in force: its `[keypad]` key map.
+    let policy: PolicyInForce
     private let logger: Logger
     /// The interaction controller (links and fields are activated through its components, so
     /// the policy's conditions apply as for a tap).
@@ -51,8 +53,9 @@ final class KeypadFocus {
 
     init(
         current: CurrentReader, chrome: Chrome, navigation: Navigation, annotations: Annotations, shelf: Shelf,
-        screen: Screen, frame: FrameRequest, loop: EventLoop, logger: Logger
+        screen: Screen, frame: FrameRequest, loop: EventLoop, policy: PolicyInForce, logger: Logger
     ) {
+        self.policy = policy
         self.current = current
         self.chrome = chrome
         self.navigation = navigation
@@ -90,7 +93,7 @@ final class KeypadFocus {
         case .key(let key, _):
             // Enter and Escape finish or drop a page number being typed, as without the focus.
             if !chrome.pageEntry.isEmpty, key == .enter || key == .escape { return false }
-            guard let command = KeypadCommand.command(for: key, isFocusShown: isShown) else { return false }
+            guard let command = policy.keypadKeys.command(for: key, isFocusShown: isShown) else { return false }
             perform(command)
             frame.request()
             return true

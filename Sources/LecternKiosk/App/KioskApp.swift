@@ -234,7 +234,7 @@ public final class KioskApp {
         teardown.push { input.close() }
         let focus = KeypadFocus(
             current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
-            shelf: home.shelf, screen: screen, frame: frame, loop: loop, logger: logger)
+            shelf: home.shelf, screen: screen, frame: frame, loop: loop, policy: policy, logger: logger)
         input.focus = focus
         focus.onSpeech = onSpeech
         focus.interactions = { [unowned input] in input.interactions }

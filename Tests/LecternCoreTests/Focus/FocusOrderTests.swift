@@ -70,6 +70,24 @@ struct FocusOrderTests {
         #expect(KeypadCommand.command(for: .digit(2), isFocusShown: true) == nil)
     }
 
+    @Test("a key map by keysym names: a remapped key navigates; a reader's key only while the focus shows")
+    func keyMap() {
+        #expect(KeypadKeyMap.key(named: "KP_8") == .keypad(8))
+        #expect(KeypadKeyMap.key(named: "F2") == .other(0xFFBF))
+        #expect(KeypadKeyMap.key(named: "space") == .space)
+        #expect(KeypadKeyMap.key(named: "q") == .other(0x71))
+        #expect(KeypadKeyMap.key(named: "7") == .digit(7))
+        #expect(KeypadKeyMap.key(named: "F13") == nil)
+        #expect(KeypadKeyMap.key(named: "Kp_8") == nil)
+        var map = KeypadKeyMap.standard
+        map.keys[.next] = [.other(0xFFBF), .space]
+        #expect(map.command(for: .other(0xFFBF), isFocusShown: false) == .next, "F2 starts the focus")
+        #expect(map.command(for: .space, isFocusShown: false) == nil, "Space is the reader's while the focus is off")
+        #expect(map.command(for: .space, isFocusShown: true) == .next)
+        #expect(map.command(for: .keypad(2), isFocusShown: true) == nil, "2 no longer moves")
+        #expect(map.command(for: .keypad(8), isFocusShown: true) == .previous)
+    }
+
     @Test("help says where the focus is and what the keys do")
     func help() {
         let item = FocusItem(kind: .button, label: "Search", rect: .zero)

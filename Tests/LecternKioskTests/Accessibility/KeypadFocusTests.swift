@@ -284,6 +284,28 @@ struct KeypadFocusFormTests {
         try lectern.stop()
     }
 
+    @Test("the policy's [keypad] remaps the keys: F2 moves on and starts the focus, 2 no longer does")
+    func remapped() throws {
+        let policy = try PolicyTests.PolicyDirectory(
+            """
+            document = "\(KeypadFocusTests.columns)"
+            [keypad]
+            next = ["F2"]
+            """)
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        press(lectern, Pad.down)
+        #expect(!lectern.status.focus.isShown, "KP_2 is not a key of the map")
+        press(lectern, 60)  // F2
+        #expect(lectern.status.focus.label == "Visiting the city museum today")
+        press(lectern, 60)
+        #expect(lectern.status.focus.label == "The museum opens at nine. Tickets are sold at the door.")
+        press(lectern, Pad.up)
+        #expect(lectern.status.focus.label == "Visiting the city museum today", "8 still goes back")
+        try lectern.stop()
+    }
+
     @Test("every navigation key interrupts speech first, then says the focused item")
     func speechHook() throws {
         let requests = Requests()
