@@ -30,9 +30,15 @@ extension KeypadFocus {
         case .grid:
             return [button("Close all pages", Scene.ThumbnailSheet.closeButton(width: width, height: height))]
         case .editing:
-            let typing = if case .typing = annotations.editing?.kind { true } else { false }
-            return [button("Done", Scene.AnnotationBar.doneButton(width: width, height: height))]
-                + (typing ? Self.keys(of: annotations.keyboard.layout) : [])
+            let done = button("Done", Scene.AnnotationBar.doneButton(width: width, height: height))
+            guard let editing = annotations.editing else { return [done] }
+            guard case .typing = editing.kind else {
+                // A choice field's list: its options, then Done.
+                return editing.annotation.options.enumerated().map { index, option in
+                    button(option, Scene.AnnotationBar.option(index, width: width))
+                } + [done]
+            }
+            return [done] + Self.keys(of: annotations.keyboard.layout)
         case .shelf:
             let screenBox = PixelBox(x: 0, y: 0, width: width, height: height)
             return shelf.covers.filter { screenBox.intersection($0.box) == $0.box }.map { button($0.title, $0.box) }

@@ -168,7 +168,26 @@ final class KeypadFocus {
         cursor.clamp(to: items.count)
         focused = cursor.index.map { items[$0] }
         if level == .page, focused?.kind == .button { chrome.isVisible = true }
+        reveal()
         sayFocused()
+    }
+
+    /// Scrolls a zoomed-in page so that the focused item is on screen (one spread at a time:
+    /// the spread stays the same).
+    private func reveal() {
+        guard let focused, let page = focused.page, let view = current.reader?.view, view.layout.isPagingEnabled
+        else { return }
+        let rect = view.convert(focused.rect, from: .page(page), to: .view)
+        let bounds = view.viewBounds.inset(by: EdgeInsets(all: 16))
+        func delta(_ low: Double, _ high: Double, _ boundLow: Double, _ boundHigh: Double) -> Double {
+            if low < boundLow || high - low > boundHigh - boundLow { return low - boundLow }
+            return high > boundHigh ? high - boundHigh : 0
+        }
+        let shift = Point(
+            x: delta(rect.minX, rect.maxX, bounds.minX, bounds.maxX),
+            y: delta(rect.minY, rect.maxY, bounds.minY, bounds.maxY))
+        guard shift != .zero else { return }
+        current.reader?.view.scroll(by: shift)
     }
 
     private func sayFocused() {

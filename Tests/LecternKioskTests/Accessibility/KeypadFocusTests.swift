@@ -306,6 +306,42 @@ struct KeypadFocusFormTests {
         try lectern.stop()
     }
 
+    @Test("a choice field's options are items: 2 goes to one, 5 picks it")
+    func chooseOption() throws {
+        let setup = try AnnotationsOnScreenTests.Setup()
+        let lectern = setup.lectern
+        #expect(lectern.enableKeyboard())
+        for _ in 0..<30 where lectern.status.focus.label != "colour, combo field" { press(lectern, Pad.down) }
+        #expect(lectern.status.focus.label == "colour, combo field", "\(lectern.status.focus)")
+        press(lectern, Pad.select)
+        #expect(lectern.status.annotations.editing == .choosing(["Red", "Green", "Blue"]))
+        #expect(lectern.status.focus.label == "Red")
+        press(lectern, Pad.down)
+        press(lectern, Pad.down)
+        #expect(lectern.status.focus.label == "Blue")
+        press(lectern, Pad.select)
+        #expect(lectern.wait { lectern.status.annotations.fieldValues["colour"] == "Blue" })
+        #expect(lectern.status.focus.level == "page" && lectern.status.focus.label == "colour, combo field")
+    }
+
+    @Test("zoomed in, the focus scrolls the page to show the item it goes to")
+    func zoomedIn() throws {
+        let lectern = try KioskHarness([KeypadFocusTests.columns])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        for _ in 0..<4 { lectern.press(LecternHarness.Key.equal) }
+        #expect(lectern.settle())
+        #expect(lectern.status.zoomScale > 2)
+        for _ in 0..<8 { press(lectern, Pad.down) }
+        #expect(lectern.status.focus.label == "Printed by the friends of the museum.")
+        let ring = try #require(lectern.status.focus.ring, "the footer is on screen: \(lectern.status.focus)")
+        #expect(ring.y >= 0 && ring.maxY <= 720 && ring.x >= 0 && ring.maxX <= 1280, "\(ring)")
+        press(lectern, Pad.up)
+        let title = try #require(lectern.status.focus.ring)
+        #expect(title.y >= 0 && title.maxY <= 720, "and back up to the right column's last paragraph: \(title)")
+        try lectern.stop()
+    }
+
     @Test("every navigation key interrupts speech first, then says the focused item")
     func speechHook() throws {
         let requests = Requests()
