@@ -20,12 +20,12 @@ extension KeypadFocus {
                 button("Close search", Scene.SearchBar.closeButton(width: width, height: height)),
             ] + (navigation.search.isEditing ? Self.keys(of: navigation.search.keyboardPart.layout) : [])
         case .outline:
-            guard let reader = current.reader, let panel = navigation.outline.scene(for: reader) else { return [] }
-            let box = Scene.OutlinePanel.box(width: width, height: height)
-            return panel.rows.filter { $0.y >= box.y && $0.y + Scene.OutlinePanel.rowHeight <= box.maxY }.map { row in
-                let label = row.page.isEmpty ? row.title : "\(row.title), page \(row.page)"
-                return button(
-                    label, PixelBox(x: box.x, y: row.y, width: box.width, height: Scene.OutlinePanel.rowHeight))
+            guard let reader = current.reader else { return [] }
+            let outline = navigation.outline
+            return outline.rows(for: reader).enumerated().map { row, entry in
+                var label = entry.page.isEmpty ? entry.title : "\(entry.title), page \(entry.page)"
+                if let isOpen = entry.isOpen { label += isOpen ? ", open: 4 closes it" : ", closed: 6 opens it" }
+                return button(label, outline.rowBox(row))
             }
         case .grid:
             return [button("Close all pages", Scene.ThumbnailSheet.closeButton(width: width, height: height))]

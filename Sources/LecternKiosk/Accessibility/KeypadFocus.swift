@@ -117,7 +117,11 @@ final class KeypadFocus {
             // The first key shows where the focus is, without moving it on.
             if wasShown || cursor.index == nil { move(by: command == .next ? 1 : -1) } else { sayFocused() }
         case .pageLeft, .pageRight:
-            turnPage(right: command == .pageRight)
+            if level == .outline {
+                toggleEntry(open: command == .pageRight)
+            } else {
+                turnPage(right: command == .pageRight)
+            }
         case .select:
             activate()
         case .back:
@@ -168,6 +172,11 @@ final class KeypadFocus {
         cursor.clamp(to: items.count)
         focused = cursor.index.map { items[$0] }
         if level == .page, focused?.kind == .button { chrome.isVisible = true }
+        if level == .outline, let row = cursor.index {
+            // A long outline scrolls to the row (its box moves with it).
+            navigation.outline.scrollToShow(row: row)
+            focused = self.items(for: .outline)[row]
+        }
         reveal()
         sayFocused()
     }
@@ -224,6 +233,15 @@ final class KeypadFocus {
         spread = target
         awaitsFirstItem = true
         focusFirstItemIfRead()
+    }
+
+    /// In the contents, 6 and 4 open and close the entries under the focused one.
+    private func toggleEntry(open: Bool) {
+        let rows = current.reader.map { navigation.outline.rows(for: $0) } ?? []
+        guard let row = cursor.index, rows.indices.contains(row), let isOpen = rows[row].isOpen, isOpen != open
+        else { return sayFocused() }
+        navigation.outline.toggle(row: row)
+        focus(items(for: .outline))
     }
 
     /// After a page turn: the first item of the new spread, once its pages' text has arrived.

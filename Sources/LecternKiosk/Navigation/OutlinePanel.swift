@@ -119,14 +119,56 @@ final class OutlinePanel: ScrollingPanel {
         let entry = tree.entries[index]
         let triangleEnd = box.x + 8 + entry.depth * Scene.OutlinePanel.indent + Scene.OutlinePanel.disclosureWidth
         if tree.hasChildren(index), tap.x < Double(triangleEnd) || entry.page == nil {
-            if expanded.contains(index) { expanded.remove(index) } else { expanded.insert(index) }
-            visible = tree.visibleEntries(expanded: expanded)
-            return
+            return toggle(row: row)
         }
         guard let page = entry.page, page < reader.view.pages.count else { return }
         logger.debug("outline: \(entry.title) → page \(page + 1)")
         reader.view.stopAnimations()
         try? reader.view.goToPage(page)
         close()
+    }
+
+    // MARK: Keypad focus
+
+    /// The entries shown, in order: the title, the page's label, and whether it opens (nil: it
+    /// has no entries under it).
+    func rows(for reader: Reader) -> [(title: String, page: String, isOpen: Bool?)] {
+        visible.map { index in
+            let entry = tree.entries[index]
+            return (
+                entry.title, entry.page.map { reader.document.label(forPage: $0) ?? "\($0 + 1)" } ?? "",
+                tree.hasChildren(index) ? expanded.contains(index) : nil
+            )
+        }
+    }
+
+    /// Row `row`'s box on screen, as scrolled now.
+    func rowBox(_ row: Int) -> PixelBox {
+        let height = Scene.OutlinePanel.rowHeight
+        return PixelBox(
+            x: box.x, y: box.y + Int((Double(row * height) - scroll.offset).rounded()), width: box.width,
+            height: height)
+    }
+
+    /// Scrolls the panel so that row `row` is wholly in view.
+    func scrollToShow(row: Int) {
+        update()
+        let height = Double(Scene.OutlinePanel.rowHeight)
+        let top = Double(row) * height
+        if top < scroll.offset {
+            scroll.scroll(to: top)
+        } else if top + height > scroll.offset + Double(box.height) {
+            scroll.scroll(to: top + height - Double(box.height))
+        }
+    }
+
+    /// Opens or closes the entries under row `row`'s entry.
+    func toggle(row: Int) {
+        guard visible.indices.contains(row), tree.hasChildren(visible[row]) else { return }
+        let index = visible[row]
+        if expanded.contains(index) { expanded.remove(index) } else { expanded.insert(index) }
+        visible = tree.visibleEntries(expanded: expanded)
+        update()
+        frame.request()
     }
 }

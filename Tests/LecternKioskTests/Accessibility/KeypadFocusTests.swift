@@ -187,7 +187,17 @@ struct KeypadFocusTests {
         #expect(lectern.status.focus.lastSpoken == "The page. Contents, button")
         // Again, down to Yellow (page 4), and 5 goes there.
         press(lectern, Pad.select)
-        for _ in 0..<3 { press(lectern, Pad.down) }
+        press(lectern, Pad.down)
+        #expect(
+            lectern.status.focus.label?.hasPrefix("Part One") == true
+                && lectern.status.focus.label?.hasSuffix(", closed: 6 opens it") == true, "\(lectern.status.focus)")
+        press(lectern, Pad.right)
+        #expect(
+            lectern.status.navigation.outline.prefix(4) == ["Introduction", "Part One", "  Blue", "  Green"],
+            "6 opened Part One")
+        press(lectern, Pad.left)
+        #expect(lectern.status.navigation.outline.count == 7, "4 closed it")
+        for _ in 0..<2 { press(lectern, Pad.down) }
         #expect(lectern.status.focus.label == "Yellow, page 4", "\(lectern.status.focus)")
         press(lectern, Pad.select)
         #expect(lectern.waitForPage(4))
@@ -201,6 +211,27 @@ struct KeypadFocusTests {
         #expect(lectern.status.focus.level == "grid" && lectern.status.focus.label == "Close all pages")
         press(lectern, Pad.back)
         #expect(!lectern.status.navigation.isGridOpen && lectern.status.focus.level == "page")
+        try lectern.stop()
+    }
+
+    @Test("a long outline scrolls to the entry the focus goes to")
+    func longOutline() throws {
+        let lectern = try KioskHarness([LecternHarness.fixture("outline.pdf")], width: 800, height: 320)
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        #expect(lectern.wait { lectern.status.navigation.hasOutline })
+        press(lectern, Pad.up)
+        press(lectern, Pad.up)
+        press(lectern, Pad.select)
+        #expect(lectern.status.focus.level == "outline")
+        for _ in 0..<6 { press(lectern, Pad.down) }
+        #expect(lectern.status.focus.label == "On the web")
+        let ring = try #require(lectern.status.focus.ring)
+        #expect(ring.y >= 64 && ring.maxY <= 320, "the last row scrolled into the panel: \(ring)")
+        #expect(lectern.status.navigation.outlineOffset > 0)
+        press(lectern, Pad.down)
+        #expect(lectern.status.focus.label == "Introduction, page 1")
+        #expect(lectern.status.navigation.outlineOffset == 0, "and back to the top")
         try lectern.stop()
     }
 
