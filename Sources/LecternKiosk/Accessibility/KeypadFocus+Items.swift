@@ -28,7 +28,12 @@ extension KeypadFocus {
                 return button(label, outline.rowBox(row))
             }
         case .grid:
-            return [button("Close all pages", Scene.ThumbnailSheet.closeButton(width: width, height: height))]
+            let close = button("Close all pages", Scene.ThumbnailSheet.closeButton(width: width, height: height))
+            guard let reader = current.reader else { return [close] }
+            return [close]
+                + navigation.grid.cells(for: reader).map {
+                    button($0.label.contains("–") ? "Pages \($0.label)" : "Page \($0.label)", $0.box)
+                }
         case .editing:
             let done = button("Done", Scene.AnnotationBar.doneButton(width: width, height: height))
             guard let editing = annotations.editing else { return [done] }

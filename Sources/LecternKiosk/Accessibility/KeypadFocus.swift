@@ -168,17 +168,31 @@ final class KeypadFocus {
 
     /// Takes the cursor's item as the focused one, says it, and shows the chrome when it is a
     /// chrome button (the ring must have a button to go around).
-    private func focus(_ items: [FocusItem]) {
+    private func focus(_ items: [FocusItem], saying prefix: String = "") {
         cursor.clamp(to: items.count)
         focused = cursor.index.map { items[$0] }
         if level == .page, focused?.kind == .button { chrome.isVisible = true }
-        if level == .outline, let row = cursor.index {
-            // A long outline scrolls to the row (its box moves with it).
-            navigation.outline.scrollToShow(row: row)
-            focused = self.items(for: .outline)[row]
+        if let index = cursor.index, scrollsToShow(index) {
+            // A long list scrolled to the item: its box moved with it.
+            focused = self.items(for: level)[index]
         }
         reveal()
-        sayFocused()
+        sayFocused(prefix)
+    }
+
+    /// Scrolls the contents or the grid of all pages to show item `index`; whether it did.
+    private func scrollsToShow(_ index: Int) -> Bool {
+        switch level {
+        case .outline:
+            navigation.outline.scrollToShow(row: index)
+            return true
+        case .grid where index > 0:
+            guard let reader = current.reader else { return false }
+            navigation.grid.scrollToShow(spread: index - 1, reader: reader)
+            return true
+        default:
+            return false
+        }
     }
 
     /// Scrolls a zoomed-in page so that the focused item is on screen (one spread at a time:
@@ -199,9 +213,9 @@ final class KeypadFocus {
         current.reader?.view.scroll(by: shift)
     }
 
-    private func sayFocused() {
+    private func sayFocused(_ prefix: String = "") {
         if let focused {
-            say(.say(FocusPhrases.spoken(focused)))
+            say(.say(prefix + FocusPhrases.spoken(focused)))
         } else {
             say(.say("\(level.spokenName): nothing to go to here yet. Press 0 to go back."))
         }
@@ -288,12 +302,15 @@ final class KeypadFocus {
         if now == level, now != .page || target == spread { return }
         enter(now)
         if now == .page, focused == nil, let target { return awaitFirstItem(ofSpread: target) }
+        let items = items(for: now)
         if focused == nil {
-            let items = items(for: now)
             cursor.reset(toFirstOf: items.count)
-            focused = cursor.index.map { items[$0] }
+            // All pages opens on the reader's spread (after its Close button).
+            if now == .grid, let reader = current.reader, let spread = navigation.grid.openingSpread(of: reader) {
+                cursor = FocusCursor(index: spread + 1)
+            }
         }
-        say(.say("\(now.spokenName). " + (focused.map(FocusPhrases.spoken) ?? "")))
+        focus(items, saying: "\(now.spokenName). ")
     }
 
     static let shelfLabel = "Back to the shelf"

@@ -76,12 +76,8 @@ final class ThumbnailGrid: ScrollingPanel {
         let spreads = placements(for: reader).spreads
         let labels = spreads.map { spread -> Scene.ThumbnailSheet.Label in
             let cell = layout.frame(ofSpread: spread).offsetBy(origin)
-            let pages = reader.view.spreads.pageRange(forSpread: spread)
-            let names = [pages.lowerBound, pages.upperBound - 1].map {
-                reader.document.label(forPage: $0) ?? "\($0 + 1)"
-            }
             return .init(
-                text: pages.count == 1 ? names[0] : "\(names[0])–\(names[1])", centerX: Int(cell.midX.rounded()),
+                text: label(ofSpread: spread, reader: reader), centerX: Int(cell.midX.rounded()),
                 top: Int((cell.maxY - Scene.ThumbnailSheet.labelHeight + 8).rounded()))
         }
         var current: PixelBox?
@@ -99,6 +95,35 @@ final class ThumbnailGrid: ScrollingPanel {
         return Scene.ThumbnailSheet(
             title: "\(fileName(reader.document.path)) — \(reader.view.pages.count) pages", items: items,
             labels: labels, current: current)
+    }
+
+    /// What is written under a spread: "4", "iv", "12–13".
+    private func label(ofSpread spread: Int, reader: Reader) -> String {
+        let pages = reader.view.spreads.pageRange(forSpread: spread)
+        let names = [pages.lowerBound, pages.upperBound - 1].map { reader.document.label(forPage: $0) ?? "\($0 + 1)" }
+        return pages.count == 1 ? names[0] : "\(names[0])–\(names[1])"
+    }
+
+    // MARK: Keypad focus
+
+    /// Every spread's label and its cell on screen as scrolled now (most are off screen).
+    func cells(for reader: Reader) -> [(label: String, box: PixelBox)] {
+        let layout = layout(for: reader)
+        return (0..<reader.view.spreads.spreadCount).map { spread in
+            (label(ofSpread: spread, reader: reader), layout.frame(ofSpread: spread).offsetBy(origin).stablePixels)
+        }
+    }
+
+    /// The spread the grid opened on (the reader's).
+    func openingSpread(of reader: Reader) -> Int? { currentSpread(of: reader) }
+
+    /// Scrolls the grid so that `spread`'s cell is in view (centred when it was not).
+    func scrollToShow(spread: Int, reader: Reader) {
+        update(for: reader)
+        let cell = layout(for: reader).frame(ofSpread: spread)
+        let height = Double(area.height)
+        guard cell.minY < scroll.offset || cell.maxY > scroll.offset + height else { return }
+        scroll.scroll(to: layout(for: reader).offset(centering: spread, height: height))
     }
 
     // MARK: Input
