@@ -45,8 +45,7 @@ extension KeypadFocus {
             }
             return [done] + Self.keys(of: annotations.keyboard.layout)
         case .shelf:
-            let screenBox = PixelBox(x: 0, y: 0, width: width, height: height)
-            return shelf.covers.filter { screenBox.intersection($0.box) == $0.box }.map { button($0.title, $0.box) }
+            return shelf.covers.map { button($0.title, $0.box) }
         }
     }
 

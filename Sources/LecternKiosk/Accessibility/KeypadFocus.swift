@@ -180,11 +180,14 @@ final class KeypadFocus {
         sayFocused(prefix)
     }
 
-    /// Scrolls the contents or the grid of all pages to show item `index`; whether it did.
+    /// Scrolls the contents, the grid of all pages or the shelf to show item `index`; whether it did.
     private func scrollsToShow(_ index: Int) -> Bool {
         switch level {
         case .outline:
             navigation.outline.scrollToShow(row: index)
+            return true
+        case .shelf:
+            shelf.scrollToShow(index)
             return true
         case .grid where index > 0:
             guard let reader = current.reader else { return false }

@@ -237,6 +237,18 @@ final class Shelf {
         return scene
     }
 
+    /// Scrolls the shelf so that cover `index` (with its title) is wholly on screen (keypad focus).
+    func scrollToShow(_ index: Int) {
+        let layout = layout(width: screen.width, height: screen.height)
+        let box = layout.coverBox(index).union(layout.titleBox(index))
+        if box.y < scroll {
+            scroll = layout.clamp(scroll: box.y - 16)
+        } else if box.maxY > scroll + screen.height {
+            scroll = layout.clamp(scroll: box.maxY + 16 - screen.height)
+        }
+        frame.request()
+    }
+
     /// The documents and where their covers are now (`KioskStatus.shelf`).
     var covers: [KioskStatus.ShelfCover] {
         let layout = layout(width: screen.width, height: screen.height)

@@ -331,6 +331,26 @@ struct KeypadFocusFormTests {
         try lectern.stop()
     }
 
+    @Test("a shelf taller than the screen scrolls to the cover the focus goes to")
+    func longShelf() throws {
+        let policy = try PolicyTests.PolicyDirectory(
+            """
+            documents = ["\(ShelfTests.colors)", "\(KeypadFocusTests.columns)", "\(ShelfTests.presentation)"]
+            """)
+        let lectern = try KioskHarness(["--config", policy.path], width: 360, height: 320)
+        #expect(lectern.wait { lectern.status.shelf.count == 3 })
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        let last = try #require(lectern.status.shelf.last?.box)
+        #expect(last.maxY > 320, "the last cover starts off screen: \(last)")
+        for _ in 0..<3 { press(lectern, Pad.down) }
+        #expect(lectern.status.focus.label == "Colours in motion")
+        #expect(lectern.status.shelfScroll > 0)
+        let ring = try #require(lectern.status.focus.ring)
+        #expect(ring.y >= 0 && ring.maxY <= 320, "the cover scrolled on screen: \(ring)")
+        try lectern.stop()
+    }
+
     @Test("the policy's [keypad] remaps the keys: F2 moves on and starts the focus, 2 no longer does")
     func remapped() throws {
         let policy = try PolicyTests.PolicyDirectory(
