@@ -42,10 +42,15 @@ public enum FocusPhrases {
 
     /// Where the visitor is and what the keys do there.
     /// - Parameters:
-    ///   - position: the page, as the title bar says it ("Page 4 of 320").
+    ///   - position: the page, as the title bar says it ("Page 4 of 320"); empty on the shelf.
     ///   - index, count: the focused item's place among the level's items.
     public static func help(level: FocusLevel, position: String, item: FocusItem?, index: Int?, count: Int) -> String {
-        var where_ = level == .page ? position : "\(level.spokenName) is open, over \(position.lowercased())"
+        var where_ =
+            switch (level, position.isEmpty) {
+            case (.page, _): position
+            case (_, true): level.spokenName
+            case (_, false): "\(level.spokenName) is open, over \(position.lowercased())"
+            }
         if let item, let index { where_ += "; item \(index + 1) of \(count): \(spoken(item))" }
         let keys =
             switch level {

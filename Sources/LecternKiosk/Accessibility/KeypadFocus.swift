@@ -67,8 +67,8 @@ final class KeypadFocus {
         self.logger = logger
     }
 
-    /// Off, nothing focused (the idle reset, a document opened).
-    /// A document chosen on the shelf by keys opens (its first item gets the focus), not an idle reset.
+    /// Off, nothing focused (the idle reset, a document opened); but a document chosen on the
+    /// shelf by keys opens with the focus on, on its first item.
     func reset() {
         isShown = opensDocument
         cursor = FocusCursor()
@@ -128,7 +128,7 @@ final class KeypadFocus {
             back()
         case .help:
             let items = items(for: level)
-            let position = current.reader.map { chrome.positionText(for: $0) } ?? "The shelf"
+            let position = level == .shelf ? "" : current.reader.map { chrome.positionText(for: $0) } ?? ""
             say(
                 .say(
                     FocusPhrases.help(

@@ -96,5 +96,7 @@ struct FocusOrderTests {
         let search = FocusPhrases.help(level: .search, position: "Page 2 of 5", item: nil, index: nil, count: 0)
         #expect(search.hasPrefix("Search is open, over page 2 of 5. "))
         #expect(search.contains("closes it"))
+        let shelf = FocusPhrases.help(level: .shelf, position: "", item: item, index: 0, count: 3)
+        #expect(shelf.hasPrefix("The shelf; item 1 of 3: Search, button. "))
     }
 }
