@@ -185,29 +185,27 @@ private func keyboard(_ data: UnsafeMutableRawPointer?) -> SeatKeyboard {
 }
 
 extension Key {
-    /// The key for an xkb keysym: the keypad's digit keys are `.keypad` digits whether Num Lock
-    /// is on (KP_8) or off (KP_Up); its other keys count as their main-block equivalents, `=` as
-    /// plus and `_` as minus (the same keys without Shift on most layouts).
+    /// The key for an xkb keysym: the keypad's digit keys are `.keypad` digits with Num Lock on
+    /// (KP_8), and so are its five-key navigation keys with Num Lock off (KP_Up, KP_Down,
+    /// KP_Left, KP_Right, KP_Begin, KP_Insert: 8, 2, 4, 6, 5, 0); its other keys count as their
+    /// main-block equivalents (KP_Home is Home), `=` as plus and `_` as minus (the same keys
+    /// without Shift on most layouts).
     init(keysym: UInt32) {
         switch Int32(bitPattern: keysym) {
         case XKB_KEY_Up: self = .up
         case XKB_KEY_Down: self = .down
         case XKB_KEY_Left: self = .left
         case XKB_KEY_Right: self = .right
-        case XKB_KEY_Page_Up: self = .pageUp
-        case XKB_KEY_Page_Down: self = .pageDown
-        case XKB_KEY_Home: self = .home
-        case XKB_KEY_End: self = .end
+        case XKB_KEY_Page_Up, XKB_KEY_KP_Page_Up: self = .pageUp
+        case XKB_KEY_Page_Down, XKB_KEY_KP_Page_Down: self = .pageDown
+        case XKB_KEY_Home, XKB_KEY_KP_Home: self = .home
+        case XKB_KEY_End, XKB_KEY_KP_End: self = .end
         case XKB_KEY_KP_Insert: self = .keypad(0)
-        case XKB_KEY_KP_End: self = .keypad(1)
         case XKB_KEY_KP_Down: self = .keypad(2)
-        case XKB_KEY_KP_Page_Down: self = .keypad(3)
         case XKB_KEY_KP_Left: self = .keypad(4)
         case XKB_KEY_KP_Begin: self = .keypad(5)
         case XKB_KEY_KP_Right: self = .keypad(6)
-        case XKB_KEY_KP_Home: self = .keypad(7)
         case XKB_KEY_KP_Up: self = .keypad(8)
-        case XKB_KEY_KP_Page_Up: self = .keypad(9)
         case XKB_KEY_plus, XKB_KEY_KP_Add, XKB_KEY_equal, XKB_KEY_KP_Equal: self = .plus
         case XKB_KEY_minus, XKB_KEY_KP_Subtract, XKB_KEY_underscore: self = .minus
         case XKB_KEY_space, XKB_KEY_KP_Space: self = .space

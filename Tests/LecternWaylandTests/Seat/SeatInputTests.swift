@@ -267,6 +267,34 @@ struct SeatInputTests {
         try seat.finish()
     }
 
+    @Test("the keypad's five-key navigation keys are keypad digits with Num Lock off or on; its 7 is Home without")
+    func keypadKeys() throws {
+        let seat = try SeatHarness(seatVersion: TestCompositor.newestSeatVersion)
+        let c = seat.compositor
+        c.keyboardRepeatInfo(rate: 0, delay: 0)
+        c.keyboardEnter()
+        // (evdev codes) KP8, KP2, KP4, KP6, KP5, KP0, KP7, KP*: Num Lock off.
+        let codes: [UInt32] = [72, 80, 75, 77, 76, 82, 71, 55]
+        for (time, key) in zip(UInt32(3000)..., codes) {
+            c.keyboardKey(key, pressed: true, time: time)
+            c.keyboardKey(key, pressed: false, time: time)
+        }
+        c.keyboardModifiers(depressed: 0, locked: 16)  // Num Lock (Mod2) on
+        for (time, key) in zip(UInt32(4000)..., [72, 71] as [UInt32]) {
+            c.keyboardKey(key, pressed: true, time: time)
+            c.keyboardKey(key, pressed: false, time: time)
+        }
+        try seat.sync()
+        #expect(
+            seat.take().map(\.kind) == [
+                .key(.keypad(8), isRepeat: false), .key(.keypad(2), isRepeat: false), .key(.keypad(4), isRepeat: false),
+                .key(.keypad(6), isRepeat: false), .key(.keypad(5), isRepeat: false), .key(.keypad(0), isRepeat: false),
+                .key(.home, isRepeat: false), .key(.other(0xFFAA), isRepeat: false),
+                .key(.keypad(8), isRepeat: false), .key(.keypad(7), isRepeat: false),
+            ])
+        try seat.finish()
+    }
+
     @Test("a held key repeats at the compositor's delay and rate until released", arguments: seatVersions)
     func keyRepeat(seatVersion: Int32) throws {
         let seat = try SeatHarness(seatVersion: seatVersion)
