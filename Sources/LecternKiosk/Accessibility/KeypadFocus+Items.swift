@@ -10,7 +10,7 @@ extension KeypadFocus {
         }
         switch level {
         case .page:
-            guard let reader = current.reader else { return [] }
+            guard let reader = current.reader, reader.view.layout.spreadCount > 0 else { return [] }
             return pageItems(of: reader) + chromeButtons(of: reader)
         case .search:
             return [

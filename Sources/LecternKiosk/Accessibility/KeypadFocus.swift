@@ -232,7 +232,9 @@ final class KeypadFocus {
     /// Turns a spread (left and right as the pages lie: mirrored under right-edge binding); the
     /// focus goes to the new spread's first item once its text is read.
     private func turnPage(right: Bool) {
-        guard level == .page, let reader = current.reader else { return }
+        guard level == .page, let reader = current.reader else {
+            return say(.say("\(level.spokenName) is open: 0 goes back to the page, where 4 and 6 turn it."))
+        }
         let rightToLeft = reader.view.configuration.pageBinding.isRightToLeft
         let target = reader.view.destinationSpread + (right != rightToLeft ? 1 : -1)
         guard target >= 0, target < reader.view.layout.spreadCount else {
@@ -270,8 +272,13 @@ final class KeypadFocus {
         let pages = reader.view.spreads.pageRange(forSpread: spread)
         guard pages.allSatisfy({ reader.pageText[$0] != nil }) else { return }
         awaitsFirstItem = false
-        cursor.reset(toFirstOf: 1)
-        focus(items(for: .page))
+        let items = items(for: .page)
+        cursor.reset(toFirstOf: items.count)
+        // Where the visitor is now (the spread turned to, not yet the one on screen mid-turn).
+        let position = PagePosition.text(
+            pages: pages, count: reader.view.pages.count, label: reader.document.label(forPage:))
+        let hasText = items.contains { $0.page != nil }
+        focus(items, saying: position + (hasText ? ". " : ": there is no text on this page. "))
     }
 
     /// Back: leaves what is open (as Escape would); from the page, goes to the shelf when there is one.

@@ -121,6 +121,7 @@ struct KeypadFocusTests {
         #expect(lectern.waitForPage(2))
         #expect(lectern.wait { lectern.status.focus.label == "Opening hours" }, "\(lectern.status.focus)")
         #expect(lectern.status.focus.page == 1)
+        #expect(lectern.status.focus.lastSpoken == "Page 2 of 2. Opening hours", "where the turn went, then the item")
         press(lectern, Pad.down)
         #expect(
             lectern.status.focus.label == "The museum opens at nine in the morning. Please book a tour in advance.",
