@@ -75,8 +75,10 @@ extension KeypadFocus {
         }
     }
 
-    /// The title bar's buttons: back to the shelf (when there is one), then Pages, Contents, Search.
+    /// The title bar's buttons: back to the shelf (when there is one), then Pages, Contents, Search;
+    /// none where the policy never shows the chrome.
     private func chromeButtons(of reader: Reader) -> [FocusItem] {
+        guard policy.chrome != .never else { return [] }
         let leading = chrome.hasBack ? Scene.Chrome.backButton(width: screen.width, height: screen.height).maxX : 0
         var items: [FocusItem] = []
         if chrome.hasBack {

@@ -410,6 +410,23 @@ struct KeypadFocusFormTests {
         try lectern.stop()
     }
 
+    @Test("where the policy never shows the chrome, the focus goes around the page's items only")
+    func noChrome() throws {
+        let policy = try PolicyTests.PolicyDirectory(
+            """
+            document = "\(KeypadFocusTests.columns)"
+            [chrome]
+            show = "never"
+            """)
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        for _ in 0..<9 { press(lectern, Pad.down) }
+        #expect(lectern.status.focus.label == "Visiting the city museum today", "8 items, then around")
+        #expect(!lectern.status.isUserInterfaceVisible)
+        try lectern.stop()
+    }
+
     @Test("every navigation key interrupts speech first, then says the focused item")
     func speechHook() throws {
         let requests = Requests()
