@@ -52,6 +52,8 @@ final class Narrator {
     private var nextID = 1
     /// The sentence being spoken.
     private(set) var sentence: Int?
+    /// What is said is the keypad focus's, not a page being read: no next page after it.
+    private var isAnnouncing = false
 
     init(
         policy: PolicyInForce, current: CurrentReader, frame: FrameRequest, accessibility: VisitorAccessibility,
@@ -100,12 +102,39 @@ final class Narrator {
         guard isActive else { return }
         client?.stop()
         isActive = false
+        isAnnouncing = false
         accessibility.isListening = false
         page = nil
         awaitedPage = nil
         sentence = nil
         frame.request()
         logger.info("speech stopped")
+    }
+
+    /// Stops what is being said at once (a keypad key moved the focus: `KeypadFocus`).
+    func interrupt() {
+        client?.stop()
+    }
+
+    /// Says `text` now, instead of reading the page: what the keypad focus moved to, or where
+    /// the visitor is (`KeypadFocus`). Speech is on from then (accessibility mode) until Escape
+    /// or the idle reset; F1 reads the page from the top again. Nothing when the policy has
+    /// speech off.
+    func announce(_ text: String) {
+        guard policy.speechEnabled, let reader = current.reader else { return }
+        let client = self.client ?? makeClient()
+        client.setLanguage(Self.voice(document: reader.document.summary.language, policy: policy.speechLanguage))
+        isActive = true
+        accessibility.isListening = true
+        // Not reading a page: a page turned by the keypad is the focus's to announce.
+        page = reader.view.dominantPage()
+        awaitedPage = nil
+        preamble = []
+        utterances = [nextID: Utterance(text: text, page: nil)]
+        pageSentences = [nextID]
+        nextID += 1
+        isAnnouncing = true
+        client.speak([SpeechSentence(id: pageSentences[0], text: text)])
     }
 
     /// The idle reset: silence, and the operator's voice, rate and volume.
@@ -165,6 +194,10 @@ final class Narrator {
         let shown = reader.view.dominantPage()
         let spreads = reader.view.spreads
         let isOnScreen = page.map { spreads.spreadIndex(forPage: $0) == spreads.spreadIndex(forPage: shown) } ?? false
+        if isAnnouncing {
+            page = shown  // the keypad focus says where a turn went
+            return
+        }
         if !isOnScreen, !reader.view.isAnimating {
             read(page: shown, after: ["Page \(shown + 1) of \(reader.view.pages.count)."])
             return
@@ -192,6 +225,7 @@ final class Narrator {
 
     /// Reads `page` after saying `preamble`, once its text is there.
     private func read(page: Int, after preamble: [String]) {
+        isAnnouncing = false
         self.page = page
         self.preamble = preamble
         awaitedPage = page
@@ -266,7 +300,7 @@ final class Narrator {
             sentence = id
             frame.request()
         case .finished(let id):
-            if id == pageSentences.last, isActive { pageRead() }
+            if id == pageSentences.last, isActive, !isAnnouncing { pageRead() }
         case .restarted(_, let interrupted?) where isActive:
             // The speech process died mid-sentence: say it again, and the rest of the page.
             let rest = pageSentences.drop { $0 != interrupted }

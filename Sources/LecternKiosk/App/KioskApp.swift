@@ -236,7 +236,14 @@ public final class KioskApp {
             current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
             shelf: home.shelf, screen: screen, frame: frame, loop: loop, policy: policy, logger: logger)
         input.focus = focus
-        focus.onSpeech = onSpeech
+        // What the focus moved to is said (an integrator or a test hears it too: `onSpeech`).
+        focus.onSpeech = { [unowned narrator, onSpeech] request in
+            switch request {
+            case .interrupt: narrator.interrupt()
+            case .say(let text): narrator.announce(text)
+            }
+            onSpeech?(request)
+        }
         focus.interactions = { [unowned input] in input.interactions }
         presenter.focusRing = { [unowned focus] in focus.ring(for: $0, plan: $1, scale: $2) }
         let idle = IdleReset(

@@ -173,4 +173,19 @@ struct NarratorTests {
         lectern.press(LecternHarness.Key.escape)
         try lectern.stop()
     }
+
+    @Test("keypad 2 says the item the focus moved to, interrupting the page being read")
+    func keypadFocusIsSpoken() throws {
+        let (lectern, _) = try Self.reader(page: 2, paced: true)
+        lectern.press(Self.f1)
+        #expect(Self.turn(lectern) { lectern.status.speech.sentence == "Visiting the museum." })
+        lectern.press(80)  // keypad 2 (KP_Down): the next item, the page's first
+        #expect(lectern.status.focus.isShown)
+        #expect(lectern.status.speech.queue.count == 1, "the item alone: \(lectern.status.speech.queue)")
+        #expect(lectern.status.speech.queue.first?.contains("Opening hours") == true, "\(lectern.status.speech.queue)")
+        #expect(Self.turn(lectern) { lectern.status.speech.sentence?.contains("Opening hours") == true })
+        #expect(Self.turn(lectern) { !lectern.status.speech.isSpeaking }, "it ends there: no page is read on")
+        #expect(lectern.status.speech.page == 1, "and stays on the page")
+        try lectern.stop()
+    }
 }
