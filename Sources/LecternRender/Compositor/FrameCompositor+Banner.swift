@@ -9,8 +9,11 @@ extension FrameCompositor {
     }
 
     /// Where the banner's button is on screen (surface units), for hit tests: nil without one.
+    /// Asked after every frame: without a button it does not load the fonts (a first frame
+    /// that shows no text must not wait for fcft).
     public func bannerButtonBox(in scene: Scene) -> PixelBox? {
-        scene.bannerButtonBox(textHeight: bodyFont?.lineHeight ?? 24)
+        guard scene.banner != nil, scene.bannerAction != nil else { return nil }
+        return scene.bannerButtonBox(textHeight: bodyFont?.lineHeight ?? 24)
     }
 
     func paintBanner(_ text: String, in scene: Scene, target: OpaquePointer) {
