@@ -112,6 +112,9 @@ final class KioskHarness {
             case "--frame-dump": configuration.frameDumpPath = try value()
             case "--speech-output": configuration.speechOutput = try value()
             case "--speech-language": configuration.speechLanguage = try value()
+            // `accessibility.button = false`: pixel comparisons of whole pages, which the button
+            // at the bottom left would cover.
+            case "--no-accessibility-button": configuration.accessibilityButton = false
             // Speech written to its WAV file as fast as espeak-ng makes it.
             case "--speech-unpaced": configuration.pacesSpeechFile = false
             case "--config": configuration.policyPath = try value()

@@ -215,13 +215,19 @@ public final class KioskApp {
             executable: configuration.renderProcess.executable, pacesFile: configuration.pacesSpeechFile, loop: loop,
             logger: logger)
         teardown.push { narrator.close() }
-        accessibility.onReset = { [unowned narrator] in narrator.resetToDefaults() }
+        let panel = AccessibilityPanel(
+            policy: policy, narrator: narrator, accessibility: accessibility, chrome: chrome, screen: screen,
+            pointer: pointer, frame: frame, logger: logger)
+        accessibility.onReset = { [unowned narrator, unowned panel] in
+            narrator.resetToDefaults()
+            panel.close()
+        }
         let presenter = FramePresenter(
             display: display, loop: loop, frame: frame, session: session, policy: policy, screen: screen,
             chrome: chrome,
             navigation: navigation,
             annotations: annotations, shelf: home.shelf, transitions: transitions, selectedText: selectedText,
-            narrator: narrator, dumper: dumper, logger: logger)
+            narrator: narrator, panel: panel, dumper: dumper, logger: logger)
         teardown.push { presenter.close() }
         let mirror = PresenterMirror(
             display: display, loop: loop, current: session.current, presenter: presenter,
@@ -230,7 +236,7 @@ public final class KioskApp {
         let input = InputRouter(
             loop: loop, current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
             shelf: home.shelf, selectedText: selectedText, pointer: pointer, frame: frame,
-            policy: policy, narrator: narrator, logger: logger)
+            policy: policy, narrator: narrator, panel: panel, logger: logger)
         teardown.push { input.close() }
         let focus = KeypadFocus(
             current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
@@ -272,6 +278,7 @@ public final class KioskApp {
         home.connect(
             current: session.current, reloader: reloader, chrome: chrome, input: input, idle: idle)
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
+        panel.onChange = { [unowned idle] in idle.restart() }
         presenter.onCommit = { [unowned operations] in operations.frameCommitted(latency: $0) }
         display.onInput = { [unowned input, unowned operations] event in
             operations.inputArrived(event)

@@ -105,6 +105,10 @@ public struct KioskStatus: Sendable {
     /// The screen in millimetres and the distance it is read from (nil: its size is not known):
     /// what the chrome's sizes follow, and `problem` when it is too small for them.
     public var physicalScreen: PhysicalScreen?
+    /// The accessibility button (surface units; nil: the policy hides it) and the rows of its
+    /// panel when open.
+    public var accessibilityButton: PixelBox?
+    public var accessibilityPanel: [String]?
     /// Speech (`Narrator`).
     public var speech = Speech()
     /// What speech is doing.
@@ -263,6 +267,9 @@ extension KioskApp {
         status.noticeButton = parts.chrome.noticeAction == nil ? nil : parts.chrome.drawnNoticeButton
         status.isAccessibilityInUse = parts.idle.accessibility.isInUse
         status.speech = parts.presenter.narrator.status
+        let panel = parts.presenter.panel.scene
+        status.accessibilityButton = panel?.buttonBox(height: parts.session.screen.height)
+        status.accessibilityPanel = panel?.rows
         status.physicalScreen = parts.session.screen.physical(parts.policy.configuration)
         status.isAnimating =
             parts.session.reader?.view.isAnimating ?? false || parts.presenter.transitions.isAnimating

@@ -27,6 +27,8 @@ final class FramePresenter {
     /// Reads the document aloud: it follows the page before each frame, and its sentence is
     /// highlighted.
     let narrator: Narrator
+    /// The accessibility button and its panel, drawn over the pages.
+    let panel: AccessibilityPanel
     let annotations: Annotations
     /// The screen's size, scale and contrast.
     private let screen: Screen
@@ -66,10 +68,11 @@ final class FramePresenter {
     init(
         display: Display, loop: EventLoop, frame: FrameRequest, session: DocumentSession, policy: PolicyInForce,
         screen: Screen, chrome: Chrome, navigation: Navigation, annotations: Annotations, shelf: Shelf,
-        transitions: TransitionPlayer, selectedText: SelectedText, narrator: Narrator,
+        transitions: TransitionPlayer, selectedText: SelectedText, narrator: Narrator, panel: AccessibilityPanel,
         dumper: FrameDumper?, logger: Logger
     ) {
         self.narrator = narrator
+        self.panel = panel
         self.screen = screen
         self.annotations = annotations
         self.selectedText = selectedText
@@ -249,7 +252,7 @@ final class FramePresenter {
         }
         return ReaderScene(
             width: size.width, height: size.height, scale: scale, document: document, chrome: chromeScene,
-            notice: chrome.notice, noticeAction: chrome.noticeAction,
+            notice: chrome.notice, noticeAction: chrome.noticeAction, accessibility: panel.scene,
             qrCode: chrome.qrCode, overlays: overlays, textSelection: textSelection,
             showsPartialPages: hasShownPage || session.isFirstFrameLate || navigation.coversPages)
     }

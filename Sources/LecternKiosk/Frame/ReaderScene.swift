@@ -24,6 +24,8 @@ struct ReaderScene {
     var notice: String?
     /// The notice's button ("More time").
     var noticeAction: String?
+    /// The accessibility button and its panel.
+    var accessibility: Scene.Accessibility?
     var qrCode: QRCode?
     /// The thumbnail bar and grid, the outline, search (`Navigation`).
     var overlays = Scene.Overlays()
@@ -51,6 +53,7 @@ struct ReaderScene {
             scene.qrCode = qrCode
             scene.overlays = overlays
             scene.textSelection = textSelection
+            scene.accessibility = accessibility
             if let notice {
                 scene.banner = notice
                 scene.bannerAction = noticeAction

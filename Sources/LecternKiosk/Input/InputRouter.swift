@@ -48,12 +48,15 @@ final class InputRouter {
     let policy: PolicyInForce
     /// Reads the document aloud: its keys (F1, and while on space and Escape) come first.
     let narrator: Narrator
+    /// The accessibility button and its panel: a press there goes nowhere else.
+    let panel: AccessibilityPanel
 
     init(
         loop: EventLoop, current: CurrentReader, chrome: Chrome, navigation: Navigation, annotations: Annotations,
         shelf: Shelf, selectedText: SelectedText, pointer: Pointer, frame: FrameRequest, policy: PolicyInForce,
-        narrator: Narrator, logger: Logger
+        narrator: Narrator, panel: AccessibilityPanel, logger: Logger
     ) {
+        self.panel = panel
         self.narrator = narrator
         self.policy = policy
         self.pointer = pointer
@@ -114,7 +117,11 @@ final class InputRouter {
             chrome.clearNotice()
             dismissed = true
         }
-        if absorb(event, dismissing: dismissed) || focus?.handle(event) == true || shelf.handle(event) { return }
+        if absorb(event, dismissing: dismissed) || panel.handle(event) || focus?.handle(event) == true
+            || shelf.handle(event)
+        {
+            return
+        }
         guard let reader = current.reader, let interactions else { return }
         if case .key(let key, _) = event.kind, narrator.handle(key) || annotations.handle(key) { return }
         if navigation.handle(event, reader: reader) || chrome.handle(event, reader: reader) {

@@ -32,6 +32,16 @@ public final class FrameCompositor {
     /// The lines of the labels drawn lately, with their widths, in the body font: a shelf that
     /// scrolls draws the same titles at new places every frame (`paint(_:repaint:target:)`).
     var labelLines: [LabelLinesKey: [(text: String, width: Int)]] = [:]
+    /// The accessibility symbol drawn at its last size (it is drawn in every frame).
+    private var symbol: AccessibilitySymbol?
+
+    /// The accessibility symbol `size` pixels wide (made once per size).
+    func accessibilitySymbol(size: Int) -> AccessibilitySymbol {
+        if let symbol, symbol.size == size { return symbol }
+        let made = AccessibilitySymbol(size: size)
+        symbol = made
+        return made
+    }
 
     private func loadedFonts() -> (title: TextRenderer?, body: TextRenderer?, small: TextRenderer?) {
         if let fonts, fonts.scale == scale { return (fonts.title, fonts.body, fonts.small) }
@@ -100,6 +110,9 @@ public final class FrameCompositor {
             for message in [last.message, scene.message].compactMap({ $0 }) {
                 units.append(messageBox(message, in: scene))
             }
+        }
+        if last.accessibility != scene.accessibility {
+            units += [last, scene].compactMap { frame in frame.accessibility.map { $0.area(height: frame.height) } }
         }
         if last.banner != scene.banner || last.bannerAction != scene.bannerAction
             || (scene.banner != nil && last.overlays != scene.overlays)
@@ -202,6 +215,7 @@ public final class FrameCompositor {
         if let chrome = scene.chrome { paint(chrome, in: scene, target: target) }
         paintOverlays(scene.overlays, in: scene, repaint: repaint, into: target)
         if let message = scene.message { paint(message, in: scene, target: target) }
+        if let accessibility = scene.accessibility { paintAccessibility(accessibility, in: scene, into: target) }
         if let banner = scene.banner { paintBanner(banner, in: scene, target: target) }
         paintSelectionControls(scene.textSelection, into: target)
         if let qrCode = scene.qrCode { paintQRCode(qrCode, in: scene, target: target) }

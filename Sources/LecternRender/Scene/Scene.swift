@@ -157,6 +157,8 @@ public struct Scene: Equatable, Sendable {
     public var overlays = Overlays()
     /// Selected text, its handles and QR-code button: see `Scene+Selection.swift`.
     public var textSelection: TextSelection?
+    /// The accessibility button and its panel: see `Scene+Accessibility.swift`.
+    public var accessibility: Accessibility?
 
     public init(width: Int, height: Int, scale: DisplayScale = .one) {
         self.width = width

@@ -1,0 +1,143 @@
+import LecternCore
+import LecternRender
+import Logging
+
+/// The accessibility button, always on screen at the bottom left (in reach of a seated
+/// visitor), with the international symbol of accessibility, and the panel it opens: read
+/// aloud (or stop), the contrast (each tap the next one), more time, close. What a visitor
+/// chooses here is theirs until the idle reset (`VisitorAccessibility`).
+///
+/// A touch or click on the button or a row does that and nothing else (it is not a gesture on
+/// the page); a touch elsewhere while the panel is open closes it.
+final class AccessibilityPanel {
+    let policy: PolicyInForce
+    let narrator: Narrator
+    let accessibility: VisitorAccessibility
+    let chrome: Chrome
+    let screen: Screen
+    let pointer: Pointer
+    let frame: FrameRequest
+    private let logger: Logger
+    /// The panel is open.
+    private(set) var isOpen = false
+    /// The touch (or -1: the pointer) pressing the button or a row: its events end here.
+    private var pressing: Int?
+    /// Called after a choice that changes how long the idle reset waits (more time, speech, a
+    /// contrast): the wait is counted again.
+    var onChange: (() -> Void)?
+
+    /// The contrasts a tap goes through, in order.
+    static let contrasts: [Contrast.Mode] = [.normal, .invert, .high, .yellowOnBlack]
+
+    init(
+        policy: PolicyInForce, narrator: Narrator, accessibility: VisitorAccessibility, chrome: Chrome, screen: Screen,
+        pointer: Pointer, frame: FrameRequest, logger: Logger
+    ) {
+        self.policy = policy
+        self.narrator = narrator
+        self.accessibility = accessibility
+        self.chrome = chrome
+        self.screen = screen
+        self.pointer = pointer
+        self.frame = frame
+        self.logger = logger
+    }
+
+    /// The rows of the open panel, top to bottom.
+    var rows: [String] {
+        var rows: [String] = []
+        if policy.speechEnabled { rows.append(narrator.isActive ? "Stop reading" : "Read aloud") }
+        rows.append("Contrast: " + Self.name(accessibility.contrast.contrast.mode))
+        rows.append(accessibility.hasMoreTime ? "More time: on" : "More time")
+        rows.append("Close")
+        return rows
+    }
+
+    static func name(_ mode: Contrast.Mode) -> String {
+        switch mode {
+        case .normal: "normal"
+        case .invert: "inverted"
+        case .high: "high"
+        case .yellowOnBlack: "yellow on black"
+        }
+    }
+
+    /// What the frame shows (nil when the policy hides the button).
+    var scene: Scene.Accessibility? {
+        guard policy.accessibilityButton else { return nil }
+        return Scene.Accessibility(rows: isOpen ? rows : nil, bottomInset: chrome.isVisible ? Scene.chromeBarHeight : 0)
+    }
+
+    /// Closes the panel (the idle reset).
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        frame.request()
+    }
+
+    /// Handles `event` if it presses the button or a row, or closes the open panel; returns
+    /// whether it took the event.
+    func handle(_ event: InputEvent) -> Bool {
+        guard let scene else { return false }
+        switch event.kind {
+        case .touchDown(let id, let location):
+            return press(at: location, by: id, in: scene)
+        case .pointerButton(.left, true):
+            guard let location = pointer.location else { return false }
+            return press(at: location, by: -1, in: scene)
+        case .touchMotion(let id, _) where id == pressing:
+            return true
+        case .touchUp(let id) where id == pressing:
+            pressing = nil
+            return true
+        case .pointerButton(.left, false) where pressing == -1:
+            pressing = nil
+            return true
+        case .touchCancel:
+            pressing = nil
+            return false
+        default:
+            return false
+        }
+    }
+
+    private func press(at point: Point, by id: Int, in scene: Scene.Accessibility) -> Bool {
+        func contains(_ box: PixelBox) -> Bool {
+            point.x >= Double(box.x) && point.x < Double(box.maxX) && point.y >= Double(box.y)
+                && point.y < Double(box.maxY)
+        }
+        let height = screen.height
+        if contains(scene.buttonBox(height: height)) {
+            isOpen.toggle()
+        } else if let row = scene.rowBoxes(height: height).firstIndex(where: contains) {
+            choose(rows[row])
+        } else if isOpen {
+            isOpen = false  // a touch elsewhere closes the panel, and does nothing else
+        } else {
+            return false
+        }
+        pressing = id
+        frame.request()
+        return true
+    }
+
+    private func choose(_ row: String) {
+        logger.info("accessibility panel: \(row)")
+        switch row {
+        case "Read aloud":
+            narrator.start()
+            isOpen = false
+        case "Stop reading":
+            narrator.stop()
+        case "Close":
+            isOpen = false
+        case _ where row.hasPrefix("Contrast"):
+            let modes = Self.contrasts
+            let next = modes[((modes.firstIndex(of: accessibility.contrast.contrast.mode) ?? 0) + 1) % modes.count]
+            accessibility.contrast.choose(Contrast(next, recolorsImages: policy.recolorsImages))
+        default:
+            accessibility.grantMoreTime()
+        }
+        onChange?()
+    }
+}

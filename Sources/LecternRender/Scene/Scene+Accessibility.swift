@@ -1,0 +1,48 @@
+import LecternCore
+
+extension Scene {
+    /// The accessibility button, on screen whenever the reader is (the international symbol of
+    /// accessibility on a blue disc, at the bottom left, in a seated visitor's reach), and the
+    /// panel it opens above it: one large row per setting.
+    public struct Accessibility: Equatable, Sendable {
+        /// The panel's rows, top to bottom (nil: closed).
+        public var rows: [String]?
+        /// How far above the frame's bottom edge the button sits (over the page scrubber when
+        /// the chrome shows).
+        public var bottomInset: Int
+
+        public init(rows: [String]? = nil, bottomInset: Int = 0) {
+            self.rows = rows
+            self.bottomInset = bottomInset
+        }
+
+        /// The button's side (surface units): larger than 9 mm on any kiosk screen up to 32 inches.
+        public static let buttonSize = 72
+        public static let rowHeight = 72
+        public static let rowWidth = 380
+        static let margin = 16
+
+        /// The button in a frame `height` high.
+        public func buttonBox(height: Int) -> PixelBox {
+            PixelBox(
+                x: Self.margin, y: height - bottomInset - Self.margin - Self.buttonSize, width: Self.buttonSize,
+                height: Self.buttonSize)
+        }
+
+        /// The panel's rows, stacked upwards from just above the button.
+        public func rowBoxes(height: Int) -> [PixelBox] {
+            guard let rows else { return [] }
+            let button = buttonBox(height: height)
+            return rows.indices.map { index in
+                PixelBox(
+                    x: Self.margin, y: button.y - 8 - (rows.count - index) * (Self.rowHeight + 4),
+                    width: Self.rowWidth, height: Self.rowHeight)
+            }
+        }
+
+        /// Everything it covers (for damage).
+        public func area(height: Int) -> PixelBox {
+            rowBoxes(height: height).reduce(buttonBox(height: height)) { $0.union($1) }
+        }
+    }
+}
