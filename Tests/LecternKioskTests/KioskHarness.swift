@@ -89,6 +89,8 @@ final class KioskHarness {
         // it (`--render-process off`: in process, for the tests about that transport).
         configuration.usesRenderProcess = true
         configuration.renderProcess.executable = try LecternProcess.lecternExecutable().path
+        // Speech (started by F1 or a keypad key) into ALSA's null device: tests have no sound card.
+        configuration.speechOutput = "null"
         var index = 0
         func value() throws -> String {
             index += 1

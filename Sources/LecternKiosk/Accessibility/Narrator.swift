@@ -137,6 +137,15 @@ final class Narrator {
         client.speak([SpeechSentence(id: pageSentences[0], text: text)])
     }
 
+    /// Says `text` if speech is on (the idle countdown); nothing otherwise.
+    func sayIfOn(_ text: String) {
+        guard isActive else { return }
+        announce(text)
+    }
+
+    /// Whether a sentence is being spoken now.
+    var isSpeaking: Bool { isActive && client?.state.isSpeaking == true }
+
     /// The idle reset: silence, and the operator's voice, rate and volume.
     func resetToDefaults() {
         stop()

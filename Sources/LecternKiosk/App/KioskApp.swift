@@ -279,6 +279,8 @@ public final class KioskApp {
             current: session.current, reloader: reloader, chrome: chrome, input: input, idle: idle)
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
         panel.onChange = { [unowned idle] in idle.restart() }
+        idle.onCountdown = { [unowned narrator] text in narrator.sayIfOn(text) }
+        idle.isSpeaking = { [unowned narrator] in narrator.isSpeaking }
         presenter.onCommit = { [unowned operations] in operations.frameCommitted(latency: $0) }
         display.onInput = { [unowned input, unowned operations] event in
             operations.inputArrived(event)

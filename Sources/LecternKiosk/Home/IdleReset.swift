@@ -34,6 +34,12 @@ final class IdleReset {
     private(set) var resets = 0
     /// Called after the reset (the attract loop may start its wait).
     var onReset: (() -> Void)?
+    /// Told the countdown's text when it appears and every 5 s after (speech says it, when on).
+    var onCountdown: ((String) -> Void)?
+    /// Whether a sentence is being spoken: the reset waits for it to end (at most 30 s more).
+    var isSpeaking: (() -> Bool)?
+    /// Seconds the reset has waited for speech so far.
+    private var waitedForSpeech = 0
     /// Asked for when what is on screen changed (the start page, zoomed out).
     let frame: FrameRequest
 
@@ -88,6 +94,7 @@ final class IdleReset {
         timer?.cancel()
         noticeTimer?.cancel()
         timer = nil
+        waitedForSpeech = 0
         let wasCountingDown = isCountingDown
         if isCountingDown {
             isCountingDown = false
@@ -120,6 +127,7 @@ final class IdleReset {
         isCountingDown = true
         let text = policy.idleNotice.replacing("{seconds}", with: String(left))
         chrome.showNotice(text, seconds: Double(left) + 1, action: Self.moreTime)
+        if left == Int(noticeSeconds) || left % 5 == 0 { onCountdown?(text) }
         noticeTimer = loop.schedule(at: deadline - Double(left - 1)) { [unowned self] in countDown(to: deadline) }
     }
 
@@ -132,6 +140,13 @@ final class IdleReset {
             restart()
             return
         }
+        // A sentence being spoken is not cut: the reset comes when it ends.
+        if isSpeaking?() == true, waitedForSpeech < 30 {
+            waitedForSpeech += 1
+            timer = loop.schedule(after: 1) { [unowned self] in expired() }
+            return
+        }
+        waitedForSpeech = 0
         let home = policy.hasShelf ? "the shelf" : "page \(policy.startPage + 1)"
         logger.info("no input for \(Int(seconds)) s: back to \(home)")
         reset()

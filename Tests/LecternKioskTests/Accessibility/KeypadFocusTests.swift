@@ -257,7 +257,12 @@ struct KeypadFocusTests {
         let lectern = try open([Self.columns, "--idle-reset", "2"])
         press(lectern, Pad.down)
         #expect(lectern.status.focus.isShown && lectern.status.focus.label != nil)
-        lectern.advance(by: 2.5)
+        // The item is said: speech is on, the kiosk in accessibility mode (ten times the wait),
+        // and the reset waits for the sentence to end.
+        #expect(lectern.status.isAccessibilityInUse)
+        let deadline = try #require(lectern.status.idleResetDeadline)
+        #expect(NarratorTests.turn(lectern) { !lectern.status.speech.isSpeaking })
+        lectern.advance(by: deadline + 1.5 - lectern.clock.now)
         #expect(!lectern.status.focus.isShown)
         #expect(lectern.status.focus.label == nil)
         #expect(lectern.status.focus.ring == nil)

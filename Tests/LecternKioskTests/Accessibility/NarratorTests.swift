@@ -10,7 +10,7 @@ import Testing
 /// then the page in reading order (columns.pdf: two columns, drawn right column first on page 2,
 /// which MuPDF's own order would read first), checked in the WAV output with pocketsphinx
 /// (Tests/LecternSpeechTests/check-speech.py); the sentence spoken is highlighted; Escape stops.
-@Suite("Speech", .serialized)
+@Suite("Speech")
 struct NarratorTests {
     static let columns = LecternHarness.fixture("columns.pdf")
     static let f1: UInt32 = 59
@@ -151,6 +151,9 @@ struct NarratorTests {
         #expect(lectern.status.isAccessibilityInUse)
         let deadline = try #require(lectern.status.idleResetDeadline)
         lectern.advance(by: deadline + 0.5 - lectern.clock.now)
+        // The countdown is being said: the reset comes once that sentence ends.
+        #expect(Self.turn(lectern) { !lectern.status.speech.isSpeaking })
+        lectern.advance(by: 1.1)
         #expect(!lectern.status.speech.isOn, "the reset stops speech")
         #expect(!lectern.status.isAccessibilityInUse)
         lectern.press(Self.f1)
@@ -186,6 +189,35 @@ struct NarratorTests {
         #expect(Self.turn(lectern) { lectern.status.speech.sentence?.contains("Opening hours") == true })
         #expect(Self.turn(lectern) { !lectern.status.speech.isSpeaking }, "it ends there: no page is read on")
         #expect(lectern.status.speech.page == 1, "and stays on the page")
+        try lectern.stop()
+    }
+
+    @Test("in speech mode the idle countdown is said, and the reset waits for the sentence being spoken")
+    func countdownIsSpokenAndNotCut() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-speech-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let wav = directory.appendingPathComponent("speech.wav").path
+        let policy = try PolicyTests.PolicyDirectory(
+            "document = \"\(Self.columns)\"\n[idle]\nreset = 30\n[accessibility]\nidle-factor = 1\n"
+                + "[speech]\noutput = \"\(wav)\"\nlanguage = \"en-us\"\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        lectern.press(Self.f1)
+        #expect(Self.turn(lectern) { lectern.status.speech.sentence != nil })
+        let deadline = try #require(lectern.status.idleResetDeadline)
+        lectern.advance(by: deadline - 19.5 - lectern.clock.now)
+        #expect(
+            lectern.status.speech.queue == ["Returning to the start in 20 s — touch to stay"], "the countdown is said")
+        // The clock runs to the deadline in much less real time than the last notice takes to say.
+        lectern.advance(by: deadline + 0.2 - lectern.clock.now)
+        #expect(lectern.status.speech.isSpeaking, "\(lectern.status.speech)")
+        #expect(
+            lectern.status.speech.isOn && lectern.status.isAccessibilityInUse, "no reset while a sentence is spoken")
+        #expect(Self.turn(lectern) { !lectern.status.speech.isSpeaking })
+        lectern.advance(by: 1.1)
+        #expect(!lectern.status.speech.isOn, "the reset once it ended")
+        #expect(!lectern.status.isAccessibilityInUse)
         try lectern.stop()
     }
 }
