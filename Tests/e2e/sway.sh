@@ -4,7 +4,8 @@
 #   1. starts and shows page 1;
 #   2. a click in the right edge zone (`swaymsg seat seat0 cursor set/press/release`)
 #      turns to page 2;
-#   3. a drag to the left turns to page 3, one to the right back to page 2;
+#   3. a drag to the left turns to page 3, one to the right back to page 2; the accessibility
+#      button's panel inverts the page by its Contrast row, and back;
 #   4. output rotation (transform 90 and back) and a mode change keep the page, a click in
 #      the right edge zone still turns the page while rotated, and a zoomed view keeps its
 #      viewport through rotating and rotating back and keeps its centre and width through
@@ -278,6 +279,37 @@ expect_page "fastScroll on again by policy: click in the right edge zone" "$m" "
 m=$(mark)
 drag 200 900 $((height / 2))
 expect_page "drag from x=200 to x=900" "$m" "$size" 2
+
+# 3b. The accessibility button by pointer (bottom left, 16..88 × 632..704 at 1280x720): it opens
+# the panel; its Contrast row (the second of four, 396..468) turns the page's colours over, and
+# three more clicks on it come back to normal; Close closes the panel. No page turns meanwhile.
+if [[ $size == 1280x720 ]]; then
+  m=$(mark)
+  # The frame dump's pixel at (1200, 360), beside the page: the background, dark grey in the
+  # normal contrast (2b2f36), black in the inverted one.
+  beside() {
+    python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); from pngcheck import read_png
+w, h, c, rows = read_png(sys.argv[2]); print(rows[360][1200 * c:1200 * c + 3].hex())' \
+      "$e2e_root/Tests/e2e" "$e2e_dump" 2>/dev/null
+  }
+  inverted() { [[ $(beside) == 000000 ]]; }
+  click 52 668 || true
+  sleep 0.3
+  click 150 432 || true
+  if wait_for 3 inverted; then
+    pass "accessibility panel, Contrast: inverted, the background beside the page is $(beside)"
+  else
+    fail "accessibility panel, Contrast: the background beside the page is $(beside), not inverted"
+  fi
+  for _ in 1 2 3; do click 150 432 || true; sleep 0.3; done
+  click 150 584 || true # Close
+  normal() { [[ $(beside) == 2b2f36 ]]; }
+  if wait_for 3 normal && shows "$size" 2 && ! logged_since "$m" "view state: page [13-8]( |$)"; then
+    pass "accessibility panel: three more Contrast clicks come back to normal, on page 2"
+  else
+    fail "accessibility panel: after four Contrast clicks the frame dump shows $(on_screen) (last: $(last_view_state))"
+  fi
+fi
 
 # 4. Rotation and resize keep the page; input still works while rotated.
 m=$(mark)
