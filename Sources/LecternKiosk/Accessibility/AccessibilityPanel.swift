@@ -65,7 +65,19 @@ final class AccessibilityPanel {
     /// What the frame shows (nil when the policy hides the button).
     var scene: Scene.Accessibility? {
         guard policy.accessibilityButton else { return nil }
-        return Scene.Accessibility(rows: isOpen ? rows : nil, bottomInset: chrome.isVisible ? Scene.chromeBarHeight : 0)
+        // Always above where the page scrubber shows, so that it stays where it is when the chrome
+        // comes and goes (a finger, or the keypad's ring, finds it in one place).
+        return Scene.Accessibility(rows: isOpen ? rows : nil, bottomInset: Scene.chromeBarHeight)
+    }
+
+    /// Whether `point` (surface units) is on the button or a row of the open panel.
+    func covers(_ point: Point) -> Bool {
+        guard let scene else { return false }
+        let height = screen.height
+        return ([scene.buttonBox(height: height)] + scene.rowBoxes(height: height)).contains { box in
+            point.x >= Double(box.x) && point.x < Double(box.maxX) && point.y >= Double(box.y)
+                && point.y < Double(box.maxY)
+        }
     }
 
     /// Closes the panel (the idle reset).

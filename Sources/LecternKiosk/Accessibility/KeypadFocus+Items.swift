@@ -11,7 +11,7 @@ extension KeypadFocus {
         switch level {
         case .page:
             guard let reader = current.reader, reader.view.layout.spreadCount > 0 else { return [] }
-            return pageItems(of: reader) + chromeButtons(of: reader)
+            return pageItems(of: reader) + chromeButtons(of: reader) + accessibilityItems()
         case .search:
             return [
                 button("Search field: type what to find", Scene.SearchBar.field(width: width, height: height)),
@@ -94,6 +94,20 @@ extension KeypadFocus {
         return items
     }
 
+    /// The accessibility button, then the rows of its panel when it is open.
+    private func accessibilityItems() -> [FocusItem] {
+        guard let scene = panel.scene else { return [] }
+        let height = screen.height
+        let label = panel.isOpen ? "Close the accessibility panel" : "Accessibility: read aloud, contrast, more time"
+        var items = [FocusItem(kind: .button, label: label, rect: Rect(scene.buttonBox(height: height)))]
+        if let rows = scene.rows {
+            items += zip(rows, scene.rowBoxes(height: height)).map {
+                FocusItem(kind: .button, label: $0, rect: Rect($1))
+            }
+        }
+        return items
+    }
+
     /// The on-screen keyboard's keys, as said: "q", "space", "delete", "hide the keyboard".
     private static func keys(of layout: OnScreenKeyboardLayout) -> [FocusItem] {
         layout.keys.map { key in
@@ -155,6 +169,11 @@ extension KeypadFocus {
             opensDocument = true
             _ = shelf.handle(InputEvent(.touchDown(id: id, location: point), time: now))
             _ = shelf.handle(InputEvent(.touchUp(id: id), time: now))
+            return
+        }
+        if panel.covers(point) {
+            _ = panel.handle(InputEvent(.touchDown(id: id, location: point), time: now))
+            _ = panel.handle(InputEvent(.touchUp(id: id), time: now))
             return
         }
         guard let reader = current.reader else { return }

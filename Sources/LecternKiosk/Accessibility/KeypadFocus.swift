@@ -20,6 +20,8 @@ final class KeypadFocus {
     let navigation: Navigation
     let annotations: Annotations
     let shelf: Shelf
+    /// The accessibility button and its panel: items after the title bar's buttons.
+    let panel: AccessibilityPanel
     let screen: Screen
     let frame: FrameRequest
     let loop: EventLoop
@@ -53,8 +55,10 @@ final class KeypadFocus {
 
     init(
         current: CurrentReader, chrome: Chrome, navigation: Navigation, annotations: Annotations, shelf: Shelf,
-        screen: Screen, frame: FrameRequest, loop: EventLoop, policy: PolicyInForce, logger: Logger
+        panel: AccessibilityPanel, screen: Screen, frame: FrameRequest, loop: EventLoop, policy: PolicyInForce,
+        logger: Logger
     ) {
+        self.panel = panel
         self.policy = policy
         self.current = current
         self.chrome = chrome
@@ -171,7 +175,10 @@ final class KeypadFocus {
     private func focus(_ items: [FocusItem], saying prefix: String = "") {
         cursor.clamp(to: items.count)
         focused = cursor.index.map { items[$0] }
-        if level == .page, focused?.kind == .button { chrome.isVisible = true }
+        // (The accessibility button and its panel are there without the chrome.)
+        if level == .page, let focused, focused.kind == .button, !panel.covers(focused.rect.center) {
+            chrome.isVisible = true
+        }
         if let index = cursor.index, scrollsToShow(index) {
             // A long list scrolled to the item: its box moved with it.
             focused = self.items(for: level)[index]

@@ -240,7 +240,7 @@ public final class KioskApp {
         teardown.push { input.close() }
         let focus = KeypadFocus(
             current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
-            shelf: home.shelf, screen: screen, frame: frame, loop: loop, policy: policy, logger: logger)
+            shelf: home.shelf, panel: panel, screen: screen, frame: frame, loop: loop, policy: policy, logger: logger)
         input.focus = focus
         // What the focus moved to is said (an integrator or a test hears it too: `onSpeech`).
         focus.onSpeech = { [unowned narrator, onSpeech] request in

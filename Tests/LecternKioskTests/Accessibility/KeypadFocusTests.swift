@@ -42,7 +42,7 @@ struct KeypadFocusTests {
         let lectern = try open([Self.columns])
         #expect(!lectern.status.focus.isShown, "no ring before a keypad key")
         var labels: [String] = []
-        for _ in 0..<12 {
+        for _ in 0..<13 {
             press(lectern, Pad.down)
             labels.append(lectern.status.focus.label ?? "none")
         }
@@ -57,19 +57,23 @@ struct KeypadFocusTests {
         #expect(Array(labels.prefix(8)) == order)
         #expect(labels[8] == "Pages" && labels[9] == "Search", "then the chrome's buttons: \(labels)")
         #expect(lectern.status.isUserInterfaceVisible, "a focused button shows the chrome")
-        #expect(labels[10] == order[0], "and around to the top: \(labels)")
+        #expect(
+            labels[10] == "Accessibility: read aloud, contrast, more time", "then the accessibility button: \(labels)")
+        #expect(labels[11] == order[0], "and around to the top: \(labels)")
         #expect(lectern.status.focus.kind == "text")
         #expect(lectern.status.focus.lastSpoken == labels.last)
         press(lectern, Pad.up)
         #expect(lectern.status.focus.label == order[0], "8 goes back (the second item)")
         press(lectern, Pad.up)
-        #expect(lectern.status.focus.label == "Search", "and around, back to the last button")
+        #expect(
+            lectern.status.focus.label == "Accessibility: read aloud, contrast, more time",
+            "and around, back to the last button")
         // The arrows move the focus too once it shows.
         lectern.press(Key.down)
         lectern.settle()
         #expect(lectern.status.focus.label == order[0], "Down arrow: around to the top")
         press(lectern, Pad.help)
-        #expect(lectern.status.focus.lastSpoken?.hasPrefix("Page 1 of 2; item 1 of 10: Visiting") == true)
+        #expect(lectern.status.focus.lastSpoken?.hasPrefix("Page 1 of 2; item 1 of 11: Visiting") == true)
         try lectern.stop()
     }
 
@@ -134,7 +138,8 @@ struct KeypadFocusTests {
     @Test("search opens by keys and is left by keys (no trap); Back leaves it")
     func searchNoTrap() throws {
         let lectern = try open([Self.columns])
-        // Up from the first move: the last button, Search.
+        // Up from the first move: the last button, the accessibility button; then Search.
+        press(lectern, Pad.up)
         press(lectern, Pad.up)
         #expect(lectern.status.focus.label == "Search")
         press(lectern, Pad.select)
@@ -174,6 +179,7 @@ struct KeypadFocusTests {
     func outlineAndGrid() throws {
         let lectern = try open([LecternHarness.fixture("outline.pdf")])
         #expect(lectern.wait { lectern.status.navigation.hasOutline })
+        press(lectern, Pad.up)  // the accessibility button
         press(lectern, Pad.up)
         press(lectern, Pad.up)
         #expect(lectern.status.focus.label == "Contents")
@@ -205,7 +211,7 @@ struct KeypadFocusTests {
         #expect(!lectern.status.navigation.isOutlineOpen && lectern.status.focus.level == "page")
         #expect(lectern.wait { lectern.status.focus.page == 3 }, "the new page's first item: \(lectern.status.focus)")
         // All pages: its Close button, and Back.
-        for _ in 0..<3 where lectern.status.focus.label != "Pages" { press(lectern, Pad.up) }
+        for _ in 0..<5 where lectern.status.focus.label != "Pages" { press(lectern, Pad.up) }
         #expect(lectern.status.focus.label == "Pages", "\(lectern.status.focus)")
         press(lectern, Pad.select)
         #expect(lectern.status.navigation.isGridOpen)
@@ -217,7 +223,7 @@ struct KeypadFocusTests {
         press(lectern, Pad.select)
         #expect(lectern.waitForPage(6), "5 on a thumbnail goes there")
         #expect(!lectern.status.navigation.isGridOpen && lectern.status.focus.level == "page")
-        for _ in 0..<3 where lectern.status.focus.label != "Pages" { press(lectern, Pad.up) }
+        for _ in 0..<5 where lectern.status.focus.label != "Pages" { press(lectern, Pad.up) }
         press(lectern, Pad.select)
         press(lectern, Pad.up)
         press(lectern, Pad.up)
@@ -237,6 +243,7 @@ struct KeypadFocusTests {
         #expect(lectern.settle())
         #expect(lectern.enableKeyboard())
         #expect(lectern.wait { lectern.status.navigation.hasOutline })
+        press(lectern, Pad.up)  // the accessibility button
         press(lectern, Pad.up)
         press(lectern, Pad.up)
         press(lectern, Pad.select)
@@ -426,8 +433,10 @@ struct KeypadFocusFormTests {
         let lectern = try KioskHarness(["--config", policy.path])
         #expect(lectern.settle())
         #expect(lectern.enableKeyboard())
-        for _ in 0..<9 { press(lectern, Pad.down) }
-        #expect(lectern.status.focus.label == "Visiting the city museum today", "8 items, then around")
+        for _ in 0..<10 { press(lectern, Pad.down) }
+        #expect(
+            lectern.status.focus.label == "Visiting the city museum today",
+            "8 items and the accessibility button (not the title bar's), then around")
         #expect(!lectern.status.isUserInterfaceVisible)
         try lectern.stop()
     }
@@ -458,5 +467,24 @@ struct KeypadFocusFormTests {
 
     final class Requests: @unchecked Sendable {
         var list: [SpeechRequest] = []
+    }
+
+    @Test("the accessibility button and its panel's rows are items: 5 opens the panel, and a row acts")
+    func accessibilityPanelByKeys() throws {
+        let lectern = try KioskHarness([KeypadFocusTests.columns])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        press(lectern, Pad.up)
+        #expect(lectern.status.focus.label == "Accessibility: read aloud, contrast, more time")
+        press(lectern, Pad.select)
+        #expect(lectern.status.accessibilityPanel != nil, "5 opens the panel")
+        press(lectern, Pad.down)
+        #expect(lectern.status.focus.label == "Stop reading", "keypad use speaks: speech is on")
+        press(lectern, Pad.down)
+        #expect(lectern.status.focus.label == "Contrast: normal")
+        press(lectern, Pad.select)
+        #expect(lectern.app.contrast == Contrast(.invert), "5 on a row does what a tap does")
+        #expect(lectern.status.accessibilityPanel?[1] == "Contrast: inverted")
+        try lectern.stop()
     }
 }
