@@ -1,5 +1,3 @@
-import Glibc
-
 /// A screen's size in millimetres and the distance it is read from: what the chrome's sizes
 /// follow, so that text can be read and targets hit at that distance.
 ///
@@ -28,8 +26,12 @@ public struct PhysicalScreen: Sendable, Equatable, CustomStringConvertible {
         self.viewingDistance = viewingDistance
     }
 
+    /// tan(0.35°): half the 0.7° a capital H must subtend (a constant, so LecternCore needs no C
+    /// math library).
+    static let tangentOfHalfAngle = 0.006_108_728_365_859_659
+
     /// The capital H's height that subtends 0.7° at the viewing distance, in millimetres.
-    public var minimumCapitalHeight: Double { 2 * viewingDistance * tan(0.35 * .pi / 180) }
+    public var minimumCapitalHeight: Double { 2 * viewingDistance * Self.tangentOfHalfAngle }
 
     /// The smallest font size (em, in millimetres) whose capital H is `minimumCapitalHeight`.
     public var minimumFontSize: Double { minimumCapitalHeight / Self.capitalHeightPerFontSize }
