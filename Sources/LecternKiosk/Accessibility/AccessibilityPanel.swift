@@ -43,14 +43,25 @@ final class AccessibilityPanel {
         self.logger = logger
     }
 
+    /// What a row of the panel does.
+    enum Row {
+        case readAloud, stopReading, contrast, moreTime, close
+    }
+
     /// The rows of the open panel, top to bottom.
-    var rows: [String] {
-        var rows: [String] = []
-        if policy.speechEnabled { rows.append(narrator.isActive ? "Stop reading" : "Read aloud") }
-        rows.append("Contrast: " + Self.name(accessibility.contrast.contrast.mode))
-        rows.append(accessibility.hasMoreTime ? "More time: on" : "More time")
-        rows.append("Close")
-        return rows
+    var rows: [Row] {
+        (policy.speechEnabled ? [narrator.isActive ? .stopReading : .readAloud] : []) + [.contrast, .moreTime, .close]
+    }
+
+    /// What `row` says.
+    func label(_ row: Row) -> String {
+        switch row {
+        case .readAloud: "Read aloud"
+        case .stopReading: "Stop reading"
+        case .contrast: "Contrast: " + Self.name(accessibility.contrast.contrast.mode)
+        case .moreTime: accessibility.hasMoreTime ? "More time: on" : "More time"
+        case .close: "Close"
+        }
     }
 
     static func name(_ mode: Contrast.Mode) -> String {
@@ -67,17 +78,14 @@ final class AccessibilityPanel {
         guard policy.accessibilityButton else { return nil }
         // Always above where the page scrubber shows, so that it stays where it is when the chrome
         // comes and goes (a finger, or the keypad's ring, finds it in one place).
-        return Scene.Accessibility(rows: isOpen ? rows : nil, bottomInset: Scene.chromeBarHeight)
+        return Scene.Accessibility(rows: isOpen ? rows.map(label) : nil, bottomInset: Scene.chromeBarHeight)
     }
 
     /// Whether `point` (surface units) is on the button or a row of the open panel.
     func covers(_ point: Point) -> Bool {
         guard let scene else { return false }
         let height = screen.height
-        return ([scene.buttonBox(height: height)] + scene.rowBoxes(height: height)).contains { box in
-            point.x >= Double(box.x) && point.x < Double(box.maxX) && point.y >= Double(box.y)
-                && point.y < Double(box.maxY)
-        }
+        return ([scene.buttonBox(height: height)] + scene.rowBoxes(height: height)).contains { $0.contains(point) }
     }
 
     /// Closes the panel (the idle reset).
@@ -114,14 +122,10 @@ final class AccessibilityPanel {
     }
 
     private func press(at point: Point, by id: Int, in scene: Scene.Accessibility) -> Bool {
-        func contains(_ box: PixelBox) -> Bool {
-            point.x >= Double(box.x) && point.x < Double(box.maxX) && point.y >= Double(box.y)
-                && point.y < Double(box.maxY)
-        }
         let height = screen.height
-        if contains(scene.buttonBox(height: height)) {
+        if scene.buttonBox(height: height).contains(point) {
             isOpen.toggle()
-        } else if let row = scene.rowBoxes(height: height).firstIndex(where: contains) {
+        } else if let row = scene.rowBoxes(height: height).firstIndex(where: { $0.contains(point) }) {
             choose(rows[row])
         } else if isOpen {
             isOpen = false  // a touch elsewhere closes the panel, and does nothing else
@@ -133,21 +137,21 @@ final class AccessibilityPanel {
         return true
     }
 
-    private func choose(_ row: String) {
-        logger.info("accessibility panel: \(row)")
+    private func choose(_ row: Row) {
+        logger.info("accessibility panel: \(label(row))")
         switch row {
-        case "Read aloud":
+        case .readAloud:
             narrator.start()
             isOpen = false
-        case "Stop reading":
+        case .stopReading:
             narrator.stop()
-        case "Close":
+        case .close:
             isOpen = false
-        case _ where row.hasPrefix("Contrast"):
+        case .contrast:
             let modes = Self.contrasts
             let next = modes[((modes.firstIndex(of: accessibility.contrast.contrast.mode) ?? 0) + 1) % modes.count]
             accessibility.contrast.choose(Contrast(next, recolorsImages: policy.recolorsImages))
-        default:
+        case .moreTime:
             accessibility.grantMoreTime()
         }
         onChange?()

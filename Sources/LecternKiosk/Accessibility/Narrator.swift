@@ -82,10 +82,7 @@ final class Narrator {
     @discardableResult
     func start() -> Bool {
         guard policy.speechEnabled, let reader = current.reader else { return false }
-        let client = self.client ?? makeClient()
-        client.setLanguage(Self.voice(document: reader.document.summary.language, policy: policy.speechLanguage))
-        isActive = true
-        accessibility.isListening = true
+        turnOn(for: reader)
         let page = reader.view.dominantPage()
         let title = reader.document.title ?? fileName(reader.document.path)
         read(
@@ -122,19 +119,15 @@ final class Narrator {
     /// speech off.
     func announce(_ text: String) {
         guard policy.speechEnabled, let reader = current.reader else { return }
-        let client = self.client ?? makeClient()
-        client.setLanguage(Self.voice(document: reader.document.summary.language, policy: policy.speechLanguage))
-        isActive = true
-        accessibility.isListening = true
+        turnOn(for: reader)
         // Not reading a page: a page turned by the keypad is the focus's to announce.
         page = reader.view.dominantPage()
         awaitedPage = nil
         preamble = []
-        utterances = [nextID: Utterance(text: text, page: nil)]
-        pageSentences = [nextID]
-        nextID += 1
+        utterances = [:]
+        pageSentences = register([Utterance(text: text, page: nil)])
         isAnnouncing = true
-        client.speak([SpeechSentence(id: pageSentences[0], text: text)])
+        say(pageSentences)
     }
 
     /// Says `text` if speech is on (the idle countdown); nothing otherwise.
@@ -262,13 +255,8 @@ final class Narrator {
         if page == reader.view.pages.count - 1 { said.append(Utterance(text: "End of the document.", page: nil)) }
         preamble = []
         utterances = [:]
-        pageSentences = []
-        for utterance in said {
-            utterances[nextID] = utterance
-            pageSentences.append(nextID)
-            nextID += 1
-        }
-        client?.speak(pageSentences.map { SpeechSentence(id: $0, text: utterances[$0]!.text) })
+        pageSentences = register(said)
+        say(pageSentences)
     }
 
     /// F1 while reading: where you are, then the rest of the page from the sentence it cut.
@@ -279,14 +267,32 @@ final class Narrator {
             "Page \(page + 1) of \(reader.view.pages.count).", "Left and right arrows turn pages.", "Space pauses.",
             "Escape stops.",
         ]
-        var ids: [Int] = []
-        for text in help {
-            utterances[nextID] = Utterance(text: text, page: nil)
-            ids.append(nextID)
-            nextID += 1
+        pageSentences =
+            register(help.map { Utterance(text: $0, page: nil) }) + (rest.isEmpty ? pageSentences : Array(rest))
+        say(pageSentences)
+    }
+
+    /// Speech on for `reader`'s document: the process started at the first use, the voice of its
+    /// language, accessibility mode.
+    private func turnOn(for reader: Reader) {
+        let client = self.client ?? makeClient()
+        client.setLanguage(Self.voice(document: reader.document.summary.language, policy: policy.speechLanguage))
+        isActive = true
+        accessibility.isListening = true
+    }
+
+    /// Gives each of `said` the next id; returns the ids, in order.
+    private func register(_ said: [Utterance]) -> [Int] {
+        said.map { utterance in
+            defer { nextID += 1 }
+            utterances[nextID] = utterance
+            return nextID
         }
-        pageSentences = ids + (rest.isEmpty ? pageSentences : Array(rest))
-        client?.speak(pageSentences.map { SpeechSentence(id: $0, text: utterances[$0]!.text) })
+    }
+
+    /// Asks the speech process to say the utterances `ids`, in order, instead of what it says.
+    private func say(_ ids: some Sequence<Int>) {
+        client?.speak(ids.compactMap { id in utterances[id].map { SpeechSentence(id: id, text: $0.text) } })
     }
 
     private func makeClient() -> SpeechClient {
@@ -312,8 +318,7 @@ final class Narrator {
             if id == pageSentences.last, isActive, !isAnnouncing { pageRead() }
         case .restarted(_, let interrupted?) where isActive:
             // The speech process died mid-sentence: say it again, and the rest of the page.
-            let rest = pageSentences.drop { $0 != interrupted }
-            client?.speak(rest.map { SpeechSentence(id: $0, text: utterances[$0]!.text) })
+            say(pageSentences.drop { $0 != interrupted })
         case .outputFailed(let reason):
             logger.error("speech cannot be heard: \(reason)")
         case .noVoice(let language):

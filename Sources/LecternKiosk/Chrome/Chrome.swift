@@ -140,8 +140,7 @@ final class Chrome {
             default: nil
             }
         guard let point else { return false }
-        return point.x >= Double(button.x) && point.x < Double(button.maxX) && point.y >= Double(button.y)
-            && point.y < Double(button.maxY)
+        return button.contains(point)
     }
 
     // MARK: Input

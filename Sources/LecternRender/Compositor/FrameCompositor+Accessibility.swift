@@ -9,9 +9,10 @@ extension FrameCompositor {
 
     func paintAccessibility(_ accessibility: Scene.Accessibility, in scene: Scene, into target: OpaquePointer) {
         let button = scale.pixels(accessibility.buttonBox(height: scene.height))
-        let symbol = accessibilitySymbol(size: min(button.width, button.height))
-        paintMask(symbol.disc, size: symbol.size, at: button, color: Self.symbolBlue, into: target)
-        paintMask(symbol.figure, size: symbol.size, at: button, color: Color(rgb: 0xFFFFFF), into: target)
+        if let symbol = accessibilitySymbol(size: min(button.width, button.height)) {
+            paintMask(symbol.disc, size: symbol.size, at: button, color: Self.symbolBlue, into: target)
+            paintMask(symbol.figure, size: symbol.size, at: button, color: Color(rgb: 0xFFFFFF), into: target)
+        }
         guard let rows = accessibility.rows else { return }
         let font = titleFont ?? bodyFont
         for (label, box) in zip(rows, accessibility.rowBoxes(height: scene.height)) {
@@ -24,29 +25,14 @@ extension FrameCompositor {
         }
     }
 
-    /// Composites `color` through the 8-bit coverage `mask` (`size` × `size`) at `box`'s corner
-    /// (buffer pixels).
-    private func paintMask(_ mask: [UInt8], size: Int, at box: PixelBox, color: Color, into target: OpaquePointer) {
+    /// Composites `color` through the a8 image `mask` (`size` × `size`) at `box`'s corner (buffer
+    /// pixels).
+    private func paintMask(_ mask: OpaquePointer, size: Int, at box: PixelBox, color: Color, into target: OpaquePointer)
+    {
         var pixmanColor = color.pixman
         guard let fill = pixman_image_create_solid_fill(&pixmanColor) else { return }
         defer { pixman_image_unref(fill) }
-        var bytes = mask
-        let stride = (size + 3) & ~3
-        if stride != size {
-            bytes = []
-            for row in 0..<size {
-                bytes += mask[row * size..<(row + 1) * size] + [UInt8](repeating: 0, count: stride - size)
-            }
-        }
-        bytes.withUnsafeMutableBytes { raw in
-            guard
-                let image = pixman_image_create_bits(
-                    PIXMAN_a8, Int32(size), Int32(size), raw.baseAddress?.assumingMemoryBound(to: UInt32.self),
-                    Int32(stride))
-            else { return }
-            defer { pixman_image_unref(image) }
-            pixman_image_composite32(
-                PIXMAN_OP_OVER, fill, image, target, 0, 0, 0, 0, Int32(box.x), Int32(box.y), Int32(size), Int32(size))
-        }
+        pixman_image_composite32(
+            PIXMAN_OP_OVER, fill, mask, target, 0, 0, 0, 0, Int32(box.x), Int32(box.y), Int32(size), Int32(size))
     }
 }

@@ -35,12 +35,11 @@ public final class FrameCompositor {
     /// The accessibility symbol drawn at its last size (it is drawn in every frame).
     private var symbol: AccessibilitySymbol?
 
-    /// The accessibility symbol `size` pixels wide (made once per size).
-    func accessibilitySymbol(size: Int) -> AccessibilitySymbol {
+    /// The accessibility symbol `size` pixels wide (made once per size; nil if pixman cannot).
+    func accessibilitySymbol(size: Int) -> AccessibilitySymbol? {
         if let symbol, symbol.size == size { return symbol }
-        let made = AccessibilitySymbol(size: size)
-        symbol = made
-        return made
+        symbol = AccessibilitySymbol(size: size)
+        return symbol
     }
 
     private func loadedFonts() -> (title: TextRenderer?, body: TextRenderer?, small: TextRenderer?) {
