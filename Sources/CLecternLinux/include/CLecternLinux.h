@@ -114,3 +114,17 @@ int CLecternLinux_limit_worker(long bytes);
 int CLecternLinux_fork_worker(void);
 /// Sends SIGKILL to `pid` and reaps it; returns the wait status, or -1 with errno set.
 int CLecternLinux_kill_and_reap(int pid);
+
+/// Opens the input device at `path` (non-blocking, close-on-exec) if it reports the switch
+/// SW_HEADPHONE_INSERT (a sound card's headphone jack); -1 with errno ENODEV if it does not.
+int CLecternLinux_evdev_open_headphone_jack(const char *path);
+/// Whether headphones are in now (EVIOCGSW): 1, 0, or -1 on error.
+int CLecternLinux_evdev_headphones_in(int fd);
+/// Reads the events pending on a jack's device: 1 or 0 when the last SW_HEADPHONE_INSERT
+/// said in or out, 2 when none came, 3 when events were lost (SYN_DROPPED: ask the state
+/// again), -1 when the device is gone or failed.
+int CLecternLinux_evdev_read_headphones(int fd);
+/// Writes into `buffer` the events a jack's device sends when headphones go in (`inserted` 1)
+/// or out (0): a switch event and a report. Returns the bytes written (0: `size` too small).
+/// For tests, which write them into a pipe in place of a device.
+long CLecternLinux_evdev_headphone_event(void *buffer, long size, int inserted);
