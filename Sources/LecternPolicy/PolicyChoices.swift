@@ -48,3 +48,22 @@ public enum ControlSocketLocation: Equatable, Sendable {
     case off
     case path(String)
 }
+
+/// What headphones plugged into the kiosk's jack do (`speech.headphones`).
+public enum HeadphoneUse: String, Sendable, CaseIterable {
+    /// Plugging them in starts reading aloud into them; pulling them out stops it (the default).
+    case start
+    /// Speech goes to them while they are in, and they let a field's value be said, but
+    /// plugging them in starts nothing.
+    case route
+    /// The jack is not watched.
+    case off
+}
+
+/// When a form field's value is said (`speech.field-values`): a passer-by may hear a speaker.
+public enum SpokenFieldValues: String, Sendable, CaseIterable {
+    /// Only while headphones are in (the default).
+    case headphones
+    case never
+    case always
+}

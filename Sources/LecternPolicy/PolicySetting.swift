@@ -204,7 +204,7 @@ extension PolicySetting where Value == [Key] {
             if let unknown = names.first(where: { KeypadKeyMap.key(named: $0) == nil }) {
                 return .failure(
                     .init(
-                        "\"\(unknown)\" is not a key name (KP_0…KP_9, Up, Down, Left, Right, Return, Escape, space, F1…F12, Help, asterisk, a…z, 0…9)"
+                        "\"\(unknown)\" is not a key name (KP_0…KP_9, Up, Down, Left, Right, Return, Escape, space, F1…F12, Help, asterisk, XF86AudioRaiseVolume, a…z, 0…9)"
                     ))
             }
             return .success(names.compactMap(KeypadKeyMap.key(named:)))

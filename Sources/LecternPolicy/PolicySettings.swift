@@ -107,6 +107,20 @@ public struct PolicySettings: Sendable {
     public let speechRate = PolicySetting.integer("speech.rate", default: 175, in: 80...450)
     /// Volume in percent of espeak-ng's normal (0 to 200).
     public let speechVolume = PolicySetting.integer("speech.volume", default: 100, in: 0...200)
+    /// The keys that start reading aloud at once (and, while it reads, say where the visitor is).
+    public let speechStartKeys = PolicySetting<[Key]>.keys("speech.start-keys", default: ["F1", "Help"])
+    /// The keys that start reading aloud when held down for `speechHoldSeconds` (the keypad's 5,
+    /// which pressed briefly selects: a visitor who cannot see finds it by its raised dot).
+    public let speechHoldKeys = PolicySetting<[Key]>.keys("speech.hold-keys", default: ["KP_5"])
+    /// How long a hold key is held to start speech, in seconds.
+    public let speechHoldSeconds = PolicySetting.number("speech.hold-seconds", default: 1, in: 0.3...5)
+    /// What headphones plugged into the jack do (`HeadphoneUse`).
+    public let speechHeadphones = PolicySetting.choice("speech.headphones", default: HeadphoneUse.start)
+    /// The ALSA device speech goes to while headphones are in ("": `speech.output`, for a sound card
+    /// that mutes its speaker itself when a jack is in, as most do).
+    public let speechHeadphoneOutput = PolicySetting.string("speech.headphone-output", default: "")
+    /// When a form field's value is said (`SpokenFieldValues`).
+    public let speechFieldValues = PolicySetting.choice("speech.field-values", default: SpokenFieldValues.headphones)
 
     // MARK: idle, QR codes, attract loop, reload
 
@@ -153,6 +167,10 @@ public struct PolicySettings: Sendable {
     /// Say where the focus is and what the keys do.
     public let keypadHelp = PolicySetting<[Key]>.keys(
         "keypad.help", default: ["asterisk", "KP_Multiply"])
+    /// Speech louder, by a tenth of its range.
+    public let keypadLouder = PolicySetting<[Key]>.keys("keypad.louder", default: ["XF86AudioRaiseVolume"])
+    /// Speech softer, by a tenth of its range.
+    public let keypadSofter = PolicySetting<[Key]>.keys("keypad.softer", default: ["XF86AudioLowerVolume"])
 
     // MARK: operations: state, control socket, metrics
 

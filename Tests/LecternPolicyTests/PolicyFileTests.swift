@@ -103,7 +103,7 @@ struct PolicyFileTests {
     func keypad() throws {
         #expect(
             problems("[keypad]\nnext = [\"KP_2\", \"Kp_8\"]\nback = \"KP_0\"\n") == [
-                "p.toml:2: keypad.next: \"Kp_8\" is not a key name (KP_0…KP_9, Up, Down, Left, Right, Return, Escape, space, F1…F12, Help, asterisk, a…z, 0…9)",
+                "p.toml:2: keypad.next: \"Kp_8\" is not a key name (KP_0…KP_9, Up, Down, Left, Right, Return, Escape, space, F1…F12, Help, asterisk, XF86AudioRaiseVolume, a…z, 0…9)",
                 "p.toml:3: keypad.back: needs a list of key names, not a string",
             ])
         let configuration = try PolicyFile.parse(

@@ -40,6 +40,28 @@ public enum FocusPhrases {
         }
     }
 
+    /// What is said of a form field: its name, kind and state (a box checked or not), and its
+    /// value (what was typed or chosen) only when `saysValue`: through a speaker a passer-by
+    /// may hear it. "Email, text field, filled in: ada@example.org."
+    public static func field(_ field: AnnotationInfo, saysValue: Bool) -> String {
+        let kind = field.fieldType.map { "\($0.rawValue) field" } ?? "field"
+        var said = (field.fieldName.isEmpty ? "" : "\(field.fieldName), ") + kind
+        switch field.fieldType {
+        case .checkbox, .radio:
+            said += field.value.isEmpty || field.value == "Off" ? ", not checked" : ", checked"
+        case .pushButton, .signature, .unknown, nil:
+            break
+        case .text, .multilineText, .comboChoice, .listChoice:
+            if field.value.isEmpty {
+                said += ", empty"
+            } else {
+                said += saysValue ? ", filled in: \(field.value)" : ", filled in (headphones say what)"
+            }
+        }
+        if field.isReadOnly { said += ", read only" }
+        return said
+    }
+
     /// Where the visitor is and what the keys do there.
     /// - Parameters:
     ///   - position: the page, as the title bar says it ("Page 4 of 320"); empty on the shelf.
