@@ -1,6 +1,7 @@
 import Foundation
 import LecternCore
 import LecternKiosk
+import LecternLinux
 import LecternPDF
 import LecternPolicy
 import LecternTestSupport
@@ -35,13 +36,15 @@ final class KioskHarness {
     ///   - seatVersion: the `wl_seat` version the compositor offers.
     ///   - dataDevice: offers `wl_data_device_manager` (the selection).
     ///   - configure: runs before the app starts (an integrator's hooks).
+    ///   - headphones: the headphone jack (default: none; never the machine's own).
     ///   - variables: the app's environment (default: `STATE_DIRECTORY` and `XDG_RUNTIME_DIR` in
     ///     the compositor's private directory, so no test sees another's saved view or socket).
     init(
         _ arguments: [String], width: Int32 = 1280, height: Int32 = 720, scale: Int32 = 1,
         preferredScale: Int32? = nil, autoConfigure: Bool = true,
         seatVersion: Int32 = TestCompositor.newestSeatVersion, variables: [String: String]? = nil,
-        dataDevice: Bool = false, configure: ((KioskApp) -> Void)? = nil
+        dataDevice: Bool = false, configure: ((KioskApp) -> Void)? = nil,
+        headphones: ((EventLoop) -> (any HeadphoneDetector)?)? = nil
     ) throws {
         compositor = try TestCompositor(
             outputWidth: width, outputHeight: height, outputScale: scale, seatVersion: seatVersion)
@@ -60,7 +63,7 @@ final class KioskHarness {
                 variables: variables ?? [
                     "STATE_DIRECTORY": compositor.runtimeDirectory.path,
                     "XDG_RUNTIME_DIR": compositor.runtimeDirectory.path,
-                ]))
+                ], headphones: headphones ?? { _ in nil }))
         configure?(app)
         try app.start()
     }

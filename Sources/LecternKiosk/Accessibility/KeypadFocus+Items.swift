@@ -65,11 +65,9 @@ extension KeypadFocus {
                     }
                 return FocusItem(kind: .link, label: words.isEmpty ? target : "\(target): \(words)", rect: link.rect)
             }
-            // A field's name and kind; its value is not said (a passer-by may hear it).
             let fields = text.annotations.filter(\.isFormField).map { field in
-                let kind = field.fieldType.map { "\($0.rawValue) field" } ?? "field"
-                let name = field.fieldName.isEmpty ? "" : "\(field.fieldName), "
-                return FocusItem(kind: .field, label: name + kind, rect: field.rect)
+                FocusItem(
+                    kind: .field, label: FocusPhrases.field(field, saysValue: saysFieldValues()), rect: field.rect)
             }
             return FocusOrder.items(onPage: page, blocks: blocks, extras: links + fields, toDisplay: toDisplay)
         }

@@ -33,6 +33,8 @@ final class KeypadFocus {
     var interactions: () -> InteractionController? = { nil }
     /// Where speech is told what to say (the speech process connects here).
     var onSpeech: ((SpeechRequest) -> Void)?
+    /// Whether a field's value may be said (`Narrator.saysFieldValues`: headphones are in).
+    var saysFieldValues: () -> Bool = { false }
 
     /// The ring shows (a keypad key was pressed since the last touch).
     private(set) var isShown = false

@@ -54,6 +54,14 @@ final class Narrator {
     private(set) var sentence: Int?
     /// What is said is the keypad focus's, not a page being read: no next page after it.
     private var isAnnouncing = false
+    /// The hold key down now (`speech.hold-keys`), when it went down, and whether holding it
+    /// started speech yet.
+    private var held: (key: Key, since: Double, hasStarted: Bool)?
+    /// The headphone jack (nil: none is watched): headphones in start reading into them, and
+    /// let a field's value be said.
+    var headphones: (any HeadphoneDetector)? {
+        didSet { headphones?.onChange = { [unowned self] in headphonesChanged(areIn: $0) } }
+    }
 
     init(
         policy: PolicyInForce, current: CurrentReader, frame: FrameRequest, accessibility: VisitorAccessibility,
@@ -145,12 +153,16 @@ final class Narrator {
         client?.resetToDefaults()
     }
 
-    /// The keys speech takes: F1 or Help starts it (or, on, says where you are and goes on);
-    /// while on, space pauses and resumes, Escape stops. Returns whether `key` was taken.
+    /// The keys speech takes: a start key (F1, Help) starts it (or, on, says where you are and
+    /// goes on); the volume keys make it louder or softer; while on, space pauses and resumes,
+    /// Escape stops. Returns whether `key` was taken.
     func handle(_ key: Key) -> Bool {
         switch key {
-        case .other(Self.f1), .other(Self.help):
-            if isActive { sayWhereYouAre() } else { start() }
+        case _ where policy.speechStartKeys.contains(key):
+            startKeyPressed()
+            return true
+        case _ where policy.keypadLouder.contains(key) || policy.keypadSofter.contains(key):
+            changeVolume(louder: policy.keypadLouder.contains(key))
             return true
         case .space where isActive:
             guard let client else { return true }
@@ -164,9 +176,88 @@ final class Narrator {
         }
     }
 
-    /// xkb keysyms of the keys that start speech.
-    static let f1: UInt32 = 0xFFBE
-    static let help: UInt32 = 0xFF6A
+    /// A hold key (`speech.hold-keys`, the keypad's 5): its press goes on to the rest of the
+    /// app (5 selects), its repeats while held are taken, and once it has been held
+    /// `speech.hold-seconds` speech starts as with a start key. (Wayland reports no key held:
+    /// the repeats the keyboard makes from the compositor's repeat delay and rate show it.)
+    /// Returns whether `event` was taken.
+    func handleHold(_ event: InputEvent) -> Bool {
+        guard case .key(let key, let isRepeat) = event.kind else { return false }
+        guard policy.speechHoldKeys.contains(key) else {
+            held = nil
+            return false
+        }
+        guard isRepeat else {
+            held = (key, event.time, false)
+            return false
+        }
+        guard let hold = held, hold.key == key, !hold.hasStarted else { return true }
+        if event.time - hold.since >= policy.speechHoldSeconds - 1e-6 {
+            held?.hasStarted = true
+            startKeyPressed()
+        }
+        return true
+    }
+
+    /// A start key: reading starts, or, while it reads, where the visitor is is said.
+    private func startKeyPressed() {
+        if isActive, !isAnnouncing { sayWhereYouAre() } else { start() }
+    }
+
+    /// The speech volume's step: a tenth of espeak-ng's range (0 to 200).
+    static let volumeStep = 20
+
+    /// Louder or softer by a step; said ("Volume 6 of 10.") unless a page is being read, where
+    /// the reading itself is heard louder or softer. The idle reset puts the operator's back.
+    private func changeVolume(louder: Bool) {
+        guard policy.speechEnabled, current.reader != nil else { return }
+        let client = self.client ?? makeClient()
+        client.setVolume(client.settings.volume + (louder ? Self.volumeStep : -Self.volumeStep))
+        logger.info("speech volume \(client.settings.volume)")
+        if !isActive || isAnnouncing {
+            announce("Volume \(client.settings.volume / Self.volumeStep) of \(200 / Self.volumeStep).")
+        }
+    }
+
+    /// Whether headphones are in (a jack is watched and says so).
+    var areHeadphonesIn: Bool { headphones?.areIn == true }
+
+    /// Whether a form field's value may be said now (`speech.field-values`).
+    var saysFieldValues: Bool {
+        switch policy.speechFieldValues {
+        case .always: true
+        case .never: false
+        case .headphones: areHeadphonesIn
+        }
+    }
+
+    /// Headphones went in or came out: speech goes to them (or back to the speaker); with
+    /// `speech.headphones = "start"`, plugging them in starts reading and pulling them out stops it.
+    private func headphonesChanged(areIn: Bool) {
+        logger.info("headphones \(areIn ? "plugged in" : "pulled out")")
+        client?.setOutput(output)
+        guard policy.speechHeadphones == .start else { return }
+        if areIn {
+            if !isActive { start() }
+        } else {
+            stop()
+        }
+    }
+
+    private static func describe(_ output: SpeechOutput) -> String {
+        switch output {
+        case .alsa(let device): "ALSA \(device)"
+        case .wav(let path, _): path
+        }
+    }
+
+    /// Where speech goes now: the headphones' device while they are in (when the policy names
+    /// one), else the policy's output.
+    private var output: SpeechOutput {
+        let headphoneDevice = policy.speechHeadphoneOutput
+        let device = areHeadphonesIn && !headphoneDevice.isEmpty ? headphoneDevice : policy.speechOutput
+        return device.hasSuffix(".wav") ? .wav(path: device, paced: pacesFile) : .alsa(device: device)
+    }
 
     /// The voice: the policy's language when it refines the document's ("en-us" for "en"), the
     /// document's when it has one, else the policy's.
@@ -184,7 +275,9 @@ final class Narrator {
             queue: pageSentences.compactMap { utterances[$0]?.text },
             isSpeaking: state?.isSpeaking ?? false, isPaused: state?.isPaused ?? false, voice: state?.voice?.identifier,
             pid: state?.pid,
-            restarts: state?.restarts ?? 0, outputFailure: state?.outputFailure)
+            restarts: state?.restarts ?? 0, outputFailure: state?.outputFailure,
+            volume: client?.settings.volume ?? policy.speechVolume, headphonesIn: areHeadphonesIn,
+            output: client.map { Self.describe($0.settings.output) })
     }
 
     // MARK: Following the reader
@@ -265,7 +358,7 @@ final class Narrator {
         let rest = pageSentences.drop { $0 != sentence }
         let help = [
             "Page \(page + 1) of \(reader.view.pages.count).", "Left and right arrows turn pages.", "Space pauses.",
-            "Escape stops.",
+            "Escape stops.", "The volume keys make me louder or softer.",
         ]
         pageSentences =
             register(help.map { Utterance(text: $0, page: nil) }) + (rest.isEmpty ? pageSentences : Array(rest))
@@ -298,8 +391,7 @@ final class Narrator {
     private func makeClient() -> SpeechClient {
         var settings = SpeechClient.Settings()
         if let executable { settings.executable = executable }
-        let output = policy.speechOutput
-        settings.output = output.hasSuffix(".wav") ? .wav(path: output, paced: pacesFile) : .alsa(device: output)
+        settings.output = output
         settings.language = policy.speechLanguage
         settings.rate = policy.speechRate
         settings.volume = policy.speechVolume

@@ -31,15 +31,19 @@ public final class KioskApp {
         /// `STATE_DIRECTORY`, `XDG_STATE_HOME`, `XDG_RUNTIME_DIR`, `HOME`); nil: the process's.
         /// Tests give each app its own.
         public var variables: [String: String]?
+        /// The headphone jack, on the app's loop (nil: the kernel's, `HeadphoneJack.open`). Tests
+        /// plug in their own.
+        public var headphones: ((EventLoop) -> (any HeadphoneDetector)?)?
 
         public init(
             clock: any MonotonicClock = SystemClock(), whileWaiting: (() -> Void)? = nil, handlesSignals: Bool = true,
-            variables: [String: String]? = nil
+            variables: [String: String]? = nil, headphones: ((EventLoop) -> (any HeadphoneDetector)?)? = nil
         ) {
             self.clock = clock
             self.whileWaiting = whileWaiting
             self.handlesSignals = handlesSignals
             self.variables = variables
+            self.headphones = headphones
         }
 
         /// The variable `name` (an empty value counts as unset).
@@ -215,6 +219,10 @@ public final class KioskApp {
             executable: configuration.renderProcess.executable, pacesFile: configuration.pacesSpeechFile, loop: loop,
             logger: logger)
         teardown.push { narrator.close() }
+        if policy.speechHeadphones != .off {
+            narrator.headphones = (environment.headphones ?? { HeadphoneJack.open(loop: $0) })(loop)
+            logger.info(narrator.headphones == nil ? "no headphone jack to watch" : "watching the headphone jack")
+        }
         let panel = AccessibilityPanel(
             policy: policy, narrator: narrator, accessibility: accessibility, chrome: chrome, screen: screen,
             pointer: pointer, frame: frame, logger: logger)
@@ -251,6 +259,7 @@ public final class KioskApp {
             onSpeech?(request)
         }
         focus.interactions = { [unowned input] in input.interactions }
+        focus.saysFieldValues = { [unowned narrator] in narrator.saysFieldValues }
         presenter.focusRing = { [unowned focus] in focus.ring(for: $0, plan: $1, scale: $2) }
         let idle = IdleReset(
             loop: loop, frame: frame, current: session.current, policy: policy, chrome: chrome, input: input,

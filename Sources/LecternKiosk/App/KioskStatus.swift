@@ -132,6 +132,12 @@ public struct KioskStatus: Sendable {
         public var restarts = 0
         /// Why the output cannot be heard, if it cannot.
         public var outputFailure: String?
+        /// The volume in percent of the voice's normal (the policy's until a volume key).
+        public var volume = 100
+        /// Headphones are in the jack (speech goes to them).
+        public var headphonesIn = false
+        /// Where speech goes: an ALSA device or a WAV file.
+        public var output: String?
     }
     /// Accessibility mode: a visitor chose a setting that differs from the operator's default
     /// (for now: more time); the idle reset waits longer, and puts it back.

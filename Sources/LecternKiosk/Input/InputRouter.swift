@@ -117,7 +117,8 @@ final class InputRouter {
             chrome.clearNotice()
             dismissed = true
         }
-        if absorb(event, dismissing: dismissed) || panel.handle(event) || focus?.handle(event) == true
+        if absorb(event, dismissing: dismissed) || panel.handle(event) || narrator.handleHold(event)
+            || focus?.handle(event) == true
             || shelf.handle(event)
         {
             return

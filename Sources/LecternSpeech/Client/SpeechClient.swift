@@ -177,6 +177,14 @@ public final class SpeechClient {
         send(.volume(settings.volume))
     }
 
+    /// Speech goes to `output` from the next sentence (headphones plugged in or pulled out).
+    public func setOutput(_ output: SpeechOutput) {
+        guard output != settings.output else { return }
+        settings.output = output
+        state.output = nil
+        send(.configure(output))
+    }
+
     /// Back to the operator's voice, rate and volume (the idle reset).
     public func resetToDefaults() {
         if settings.language != defaults.language { setLanguage(defaults.language) }
