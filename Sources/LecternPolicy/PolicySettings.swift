@@ -112,6 +112,8 @@ public struct PolicySettings: Sendable {
     /// The keys that start reading aloud when held down for `speechHoldSeconds` (the keypad's 5,
     /// which pressed briefly selects: a visitor who cannot see finds it by its raised dot).
     public let speechHoldKeys = PolicySetting<[Key]>.keys("speech.hold-keys", default: ["KP_5"])
+    /// The keys that say the last sentence again (the keypad's decimal key, with Num Lock on or off).
+    public let speechRepeatKeys = PolicySetting<[Key]>.keys("speech.repeat-keys", default: ["KP_Decimal", "KP_Delete"])
     /// How long a hold key is held to start speech, in seconds.
     public let speechHoldSeconds = PolicySetting.number("speech.hold-seconds", default: 1, in: 0.3...5)
     /// What headphones plugged into the jack do (`HeadphoneUse`).

@@ -155,11 +155,18 @@ final class Narrator {
 
     /// The keys speech takes: a start key (F1, Help) starts it (or, on, says where you are and
     /// goes on); the volume keys make it louder or softer; while on, space pauses and resumes,
-    /// Escape stops. Returns whether `key` was taken.
+    /// the repeat key says the last sentence again, Escape stops. Returns whether `key` was taken.
     func handle(_ key: Key) -> Bool {
         switch key {
         case _ where policy.speechStartKeys.contains(key):
             startKeyPressed()
+            return true
+        case _ where isActive && policy.speechRepeatKeys.contains(key):
+            // The sentence being said (or the last one said) from its start, then the rest.
+            if let sentence, pageSentences.contains(sentence) {
+                pageSentences = Array(pageSentences.drop { $0 != sentence })
+                say(pageSentences)
+            }
             return true
         case _ where policy.keypadLouder.contains(key) || policy.keypadSofter.contains(key):
             changeVolume(louder: policy.keypadLouder.contains(key))
@@ -358,7 +365,7 @@ final class Narrator {
         let rest = pageSentences.drop { $0 != sentence }
         let help = [
             "Page \(page + 1) of \(reader.view.pages.count).", "Left and right arrows turn pages.", "Space pauses.",
-            "Escape stops.", "The volume keys make me louder or softer.",
+            "Escape stops.", "The key with the dot says a sentence again.", "The volume keys make me louder or softer.",
         ]
         pageSentences =
             register(help.map { Utterance(text: $0, page: nil) }) + (rest.isEmpty ? pageSentences : Array(rest))

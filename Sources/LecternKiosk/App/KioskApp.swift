@@ -289,6 +289,9 @@ public final class KioskApp {
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
         panel.onChange = { [unowned idle] in idle.restart() }
         idle.onCountdown = { [unowned narrator] text in narrator.sayIfOn(text) }
+        // Every notice, and what a search found, is said to a visitor listening.
+        chrome.onNotice = { [unowned narrator] text in narrator.sayIfOn(text) }
+        navigation.search.onSay = { [unowned narrator] text in narrator.sayIfOn(text) }
         idle.isSpeaking = { [unowned narrator] in narrator.isSpeaking }
         presenter.onCommit = { [unowned operations] in operations.frameCommitted(latency: $0) }
         display.onInput = { [unowned input, unowned operations] event in

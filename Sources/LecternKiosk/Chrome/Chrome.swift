@@ -26,6 +26,8 @@ final class Chrome {
     private(set) var pageEntry = ""
     /// A passing message along the bottom.
     private(set) var notice: String?
+    /// Told each notice as it is shown (speech says it to a visitor who cannot see it).
+    var onNotice: ((String) -> Void)?
     /// The label of the notice's button ("More time"), if it has one.
     private(set) var noticeAction: String?
     /// Where the notice's button was in the last frame committed (surface units): what a press
@@ -114,8 +116,12 @@ final class Chrome {
     }
 
     /// Shows `text` along the bottom for `seconds`, with a button labelled `action` if given
-    /// (`isOnNoticeButton(_:)` tells whether a press hits it).
-    func showNotice(_ text: String, seconds: Double = 5, qrCode: QRCode? = nil, action: String? = nil) {
+    /// (`isOnNoticeButton(_:)` tells whether a press hits it). `onNotice` is told it (speech says
+    /// it), unless `isSaid` is false (the idle countdown, whose seconds are said more sparingly).
+    func showNotice(
+        _ text: String, seconds: Double = 5, qrCode: QRCode? = nil, action: String? = nil, isSaid: Bool = true
+    ) {
+        if isSaid { onNotice?(text) }
         notice = text
         noticeAction = action
         self.qrCode = qrCode

@@ -126,7 +126,7 @@ final class IdleReset {
         guard left >= 1 else { return }
         isCountingDown = true
         let text = policy.idleNotice.replacing("{seconds}", with: String(left))
-        chrome.showNotice(text, seconds: Double(left) + 1, action: Self.moreTime)
+        chrome.showNotice(text, seconds: Double(left) + 1, action: Self.moreTime, isSaid: false)
         if left == Int(noticeSeconds) || left % 5 == 0 { onCountdown?(text) }
         noticeTimer = loop.schedule(at: deadline - Double(left - 1)) { [unowned self] in countDown(to: deadline) }
     }

@@ -25,6 +25,9 @@ final class Search {
     private(set) var isOpen = false
     private(set) var showsKeyboard = false
     private var results = SearchResults()
+    /// Told what speech says of the search: how many matches when it is done, and which match
+    /// the visitor went to.
+    var onSay: ((String) -> Void)?
     /// Counts searches: a batch of an older one is dropped.
     private var generation = 0
     private var cookie: RenderCookie?
@@ -183,6 +186,7 @@ final class Search {
         }
         if pagesSearched >= pageCount {
             logger.debug("search done: \(results.count) hits on \(results.pages.count) pages")
+            onSay?(Self.spokenSummary(count: results.count, pages: results.pages.count))
             if results.count == 0 { goBack() }
         }
         frame.request()
@@ -239,8 +243,32 @@ final class Search {
         frame.request()
     }
 
-    func next(reader: Reader) { results.next().map { show($0, reader: reader) } }
-    func previous(reader: Reader) { results.previous().map { show($0, reader: reader) } }
+    func next(reader: Reader) {
+        results.next().map { show($0, reader: reader) }
+        sayCurrent(reader: reader)
+    }
+
+    func previous(reader: Reader) {
+        results.previous().map { show($0, reader: reader) }
+        sayCurrent(reader: reader)
+    }
+
+    /// "Match 3 of 17, page 12." for speech.
+    private func sayCurrent(reader: Reader) {
+        guard let ordinal = results.currentOrdinal, let page = results.current?.page else { return }
+        let label = reader.document.label(forPage: page) ?? "\(page + 1)"
+        onSay?("Match \(ordinal + 1) of \(results.count), page \(label).")
+    }
+
+    /// What speech says when the search is done: "17 matches on 5 pages.", "No matches."
+    static func spokenSummary(count: Int, pages: Int) -> String {
+        switch (count, pages) {
+        case (0, _): "No matches."
+        case (1, _): "One match."
+        case (_, 1): "\(count) matches on one page."
+        default: "\(count) matches on \(pages) pages."
+        }
+    }
 }
 
 extension Search {

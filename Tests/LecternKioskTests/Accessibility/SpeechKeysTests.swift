@@ -120,6 +120,43 @@ struct SpeechKeysTests {
         try lectern.stop()
     }
 
+    @Test("the key with the dot says the sentence being said again, from its start, and reading goes on")
+    func repeatSentence() throws {
+        let (lectern, _) = try NarratorTests.reader(page: 2, paced: true)
+        lectern.press(NarratorTests.f1)
+        let sentence = "The museum opens at nine in the morning."
+        #expect(NarratorTests.turn(lectern) { lectern.status.speech.sentence == sentence })
+        lectern.press(83)  // the keypad's decimal key (KP_Delete with Num Lock off)
+        #expect(lectern.status.speech.queue.first == sentence, "\(lectern.status.speech.queue)")
+        #expect(lectern.status.speech.queue.dropFirst().first == "Please book a tour in advance.")
+        #expect(NarratorTests.turn(lectern) { lectern.status.speech.sentence == "Please book a tour in advance." })
+        lectern.press(LecternHarness.Key.escape)
+        try lectern.stop()
+    }
+
+    @Test("while listening, a notice is said, and so is what a search found")
+    func noticesAndSearchAreSaid() throws {
+        let wav = try Self.directory().appendingPathComponent("speech.wav").path
+        let lectern = try KioskHarness([NarratorTests.columns, "--speech-output", wav, "--speech-unpaced"])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        lectern.type(page: 0)
+        #expect(lectern.status.speech.queue.isEmpty, "not listening: nothing is said")
+        lectern.press(NarratorTests.f1)
+        lectern.type(page: 0)
+        #expect(lectern.status.speech.queue == ["There is no page \u{201C}0\u{201D} in this document."])
+        // Search by keys (as KeypadFocusTests.searchNoTrap): the Search button, then the key "1".
+        lectern.press(Pad.up)
+        lectern.press(Pad.up)
+        lectern.press(Pad.select)
+        #expect(lectern.status.focus.level == "search")
+        for _ in 0..<4 { lectern.press(Pad.down) }
+        #expect(lectern.status.focus.label == "1")
+        lectern.press(Pad.select)
+        #expect(lectern.wait { lectern.status.speech.queue == ["No matches."] }, "\(lectern.status.speech.queue)")
+        try lectern.stop()
+    }
+
     /// The size of the file at `path` in bytes (0: none).
     static func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
