@@ -22,11 +22,11 @@ final class Narrator {
     let frame: FrameRequest
     let accessibility: VisitorAccessibility
     let loop: EventLoop
-    private let logger: Logger
+    let logger: Logger
     /// The `lectern` executable the speech process runs (nil: this process's own).
     private let executable: String?
     /// Test hook: false writes a WAV output as fast as espeak-ng makes it, not at the pace of playback.
-    private let pacesFile: Bool
+    let pacesFile: Bool
     /// The speech process's client, once speech was first started.
     private(set) var client: SpeechClient?
 
@@ -48,15 +48,15 @@ final class Narrator {
     /// What was said or is being said, by the id the speech process reports.
     private var utterances: [Int: Utterance] = [:]
     /// The ids of the page's sentences in order (the last one ends the page).
-    private var pageSentences: [Int] = []
+    var pageSentences: [Int] = []
     private var nextID = 1
     /// The sentence being spoken.
     private(set) var sentence: Int?
     /// What is said is the keypad focus's, not a page being read: no next page after it.
-    private var isAnnouncing = false
+    private(set) var isAnnouncing = false
     /// The hold key down now (`speech.hold-keys`), when it went down, and whether holding it
     /// started speech yet.
-    private var held: (key: Key, since: Double, hasStarted: Bool)?
+    var held: (key: Key, since: Double, hasStarted: Bool)?
     /// The headphone jack (nil: none is watched): headphones in start reading into them, and
     /// let a field's value be said.
     var headphones: (any HeadphoneDetector)? {
@@ -153,119 +153,6 @@ final class Narrator {
         client?.resetToDefaults()
     }
 
-    /// The keys speech takes: a start key (F1, Help) starts it (or, on, says where you are and
-    /// goes on); the volume keys make it louder or softer; while on, space pauses and resumes,
-    /// the repeat key says the last sentence again, Escape stops. Returns whether `key` was taken.
-    func handle(_ key: Key) -> Bool {
-        switch key {
-        case _ where policy.speechStartKeys.contains(key):
-            startKeyPressed()
-            return true
-        case _ where isActive && policy.speechRepeatKeys.contains(key):
-            // The sentence being said (or the last one said) from its start, then the rest.
-            if let sentence, pageSentences.contains(sentence) {
-                pageSentences = Array(pageSentences.drop { $0 != sentence })
-                say(pageSentences)
-            }
-            return true
-        case _ where policy.keypadLouder.contains(key) || policy.keypadSofter.contains(key):
-            changeVolume(louder: policy.keypadLouder.contains(key))
-            return true
-        case .space where isActive:
-            guard let client else { return true }
-            if client.state.isPaused { client.resume() } else { client.pause() }
-            return true
-        case .escape where isActive:
-            stop()
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// A hold key (`speech.hold-keys`, the keypad's 5): its press goes on to the rest of the
-    /// app (5 selects), its repeats while held are taken, and once it has been held
-    /// `speech.hold-seconds` speech starts as with a start key. (Wayland reports no key held:
-    /// the repeats the keyboard makes from the compositor's repeat delay and rate show it.)
-    /// Returns whether `event` was taken.
-    func handleHold(_ event: InputEvent) -> Bool {
-        guard case .key(let key, let isRepeat) = event.kind else { return false }
-        guard policy.speechHoldKeys.contains(key) else {
-            held = nil
-            return false
-        }
-        guard isRepeat else {
-            held = (key, event.time, false)
-            return false
-        }
-        guard let hold = held, hold.key == key, !hold.hasStarted else { return true }
-        if event.time - hold.since >= policy.speechHoldSeconds - 1e-6 {
-            held?.hasStarted = true
-            startKeyPressed()
-        }
-        return true
-    }
-
-    /// A start key: reading starts, or, while it reads, where the visitor is is said.
-    private func startKeyPressed() {
-        if isActive, !isAnnouncing { sayWhereYouAre() } else { start() }
-    }
-
-    /// The speech volume's step: a tenth of espeak-ng's range (0 to 200).
-    static let volumeStep = 20
-
-    /// Louder or softer by a step; said ("Volume 6 of 10.") unless a page is being read, where
-    /// the reading itself is heard louder or softer. The idle reset puts the operator's back.
-    private func changeVolume(louder: Bool) {
-        guard policy.speechEnabled, current.reader != nil else { return }
-        let client = self.client ?? makeClient()
-        client.setVolume(client.settings.volume + (louder ? Self.volumeStep : -Self.volumeStep))
-        logger.info("speech volume \(client.settings.volume)")
-        if !isActive || isAnnouncing {
-            announce("Volume \(client.settings.volume / Self.volumeStep) of \(200 / Self.volumeStep).")
-        }
-    }
-
-    /// Whether headphones are in (a jack is watched and says so).
-    var areHeadphonesIn: Bool { headphones?.areIn == true }
-
-    /// Whether a form field's value may be said now (`speech.field-values`).
-    var saysFieldValues: Bool {
-        switch policy.speechFieldValues {
-        case .always: true
-        case .never: false
-        case .headphones: areHeadphonesIn
-        }
-    }
-
-    /// Headphones went in or came out: speech goes to them (or back to the speaker); with
-    /// `speech.headphones = "start"`, plugging them in starts reading and pulling them out stops it.
-    private func headphonesChanged(areIn: Bool) {
-        logger.info("headphones \(areIn ? "plugged in" : "pulled out")")
-        client?.setOutput(output)
-        guard policy.speechHeadphones == .start else { return }
-        if areIn {
-            if !isActive { start() }
-        } else {
-            stop()
-        }
-    }
-
-    private static func describe(_ output: SpeechOutput) -> String {
-        switch output {
-        case .alsa(let device): "ALSA \(device)"
-        case .wav(let path, _): path
-        }
-    }
-
-    /// Where speech goes now: the headphones' device while they are in (when the policy names
-    /// one), else the policy's output.
-    private var output: SpeechOutput {
-        let headphoneDevice = policy.speechHeadphoneOutput
-        let device = areHeadphonesIn && !headphoneDevice.isEmpty ? headphoneDevice : policy.speechOutput
-        return device.hasSuffix(".wav") ? .wav(path: device, paced: pacesFile) : .alsa(device: device)
-    }
-
     /// The voice: the policy's language when it refines the document's ("en-us" for "en"), the
     /// document's when it has one, else the policy's.
     static func voice(document: String?, policy: String) -> String {
@@ -360,7 +247,7 @@ final class Narrator {
     }
 
     /// F1 while reading: where you are, then the rest of the page from the sentence it cut.
-    private func sayWhereYouAre() {
+    func sayWhereYouAre() {
         guard let reader = current.reader, let page else { return }
         let rest = pageSentences.drop { $0 != sentence }
         let help = [
@@ -391,11 +278,11 @@ final class Narrator {
     }
 
     /// Asks the speech process to say the utterances `ids`, in order, instead of what it says.
-    private func say(_ ids: some Sequence<Int>) {
+    func say(_ ids: some Sequence<Int>) {
         client?.speak(ids.compactMap { id in utterances[id].map { SpeechSentence(id: id, text: $0.text) } })
     }
 
-    private func makeClient() -> SpeechClient {
+    func makeClient() -> SpeechClient {
         var settings = SpeechClient.Settings()
         if let executable { settings.executable = executable }
         settings.output = output
