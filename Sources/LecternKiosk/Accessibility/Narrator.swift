@@ -171,7 +171,10 @@ final class Narrator {
             pid: state?.pid,
             restarts: state?.restarts ?? 0, outputFailure: state?.outputFailure,
             volume: client?.settings.volume ?? policy.speechVolume, headphonesIn: areHeadphonesIn,
-            output: client.map { Self.describe($0.settings.output) })
+            output: client.map { Self.describe($0.settings.output) },
+            audioAfterLastStop: state.flatMap { state in
+                state.lastSamplesAfterStop.flatMap { samples in state.sampleRate.map { Double(samples) / Double($0) } }
+            })
     }
 
     // MARK: Following the reader

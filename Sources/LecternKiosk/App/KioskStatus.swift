@@ -138,6 +138,8 @@ public struct KioskStatus: Sendable {
         public var headphonesIn = false
         /// Where speech goes: an ALSA device or a WAV file.
         public var output: String?
+        /// Seconds of audio written after the last stop (a key interrupting) was asked for.
+        public var audioAfterLastStop: Double?
     }
     /// Accessibility mode: a visitor chose a setting that differs from the operator's default
     /// (for now: more time); the idle reset waits longer, and puts it back.

@@ -157,6 +157,19 @@ struct SpeechKeysTests {
         try lectern.stop()
     }
 
+    @Test("a navigation key interrupts the sentence being read within a tenth of a second of audio")
+    func keyInterruptsSpeech() throws {
+        let (lectern, _) = try NarratorTests.reader(page: 2, paced: true)
+        lectern.press(NarratorTests.f1)
+        #expect(NarratorTests.turn(lectern) { lectern.status.speech.sentence == "Opening hours" })
+        #expect(lectern.status.speech.audioAfterLastStop == nil)
+        lectern.press(Pad.down)
+        #expect(NarratorTests.turn(lectern) { lectern.status.speech.audioAfterLastStop != nil })
+        let after = try #require(lectern.status.speech.audioAfterLastStop)
+        #expect(after <= 0.1, "\(after) s of audio after the key")
+        try lectern.stop()
+    }
+
     /// The size of the file at `path` in bytes (0: none).
     static func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
