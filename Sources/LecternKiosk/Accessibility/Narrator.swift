@@ -93,10 +93,12 @@ final class Narrator {
         turnOn(for: reader)
         let page = reader.view.dominantPage()
         let title = reader.document.title ?? fileName(reader.document.path)
+        // The damaged file's banner is said too: the screen shows it.
+        let damaged = reader.document.wasRepaired ? ["This file is damaged: what could be recovered is read."] : []
         read(
             page: page,
-            after: [
-                "\(title).", "Page \(page + 1) of \(reader.view.pages.count).", "Press F1 for help.",
+            after: ["\(title)."] + damaged + [
+                "Page \(page + 1) of \(reader.view.pages.count).", "Press F1 for help.",
             ])
         logger.info("speech started on page \(page + 1)")
         return true

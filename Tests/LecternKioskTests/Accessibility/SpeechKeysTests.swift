@@ -10,7 +10,7 @@ import Testing
 /// Starting speech without sight and hearing it privately, with real `wl_keyboard` events: the
 /// keypad's 5 held for a second, the volume keys, and headphones plugged into the jack (a pipe
 /// carrying the jack device's events in place of the device).
-@Suite("Speech: the hold key, the volume keys and headphones")
+@Suite("Speech: the hold, repeat and volume keys, headphones, and what the screen tells")
 struct SpeechKeysTests {
     typealias Pad = KeypadFocusTests.Pad
     static let volumeUp: UInt32 = 115
@@ -167,6 +167,19 @@ struct SpeechKeysTests {
         #expect(NarratorTests.turn(lectern) { lectern.status.speech.audioAfterLastStop != nil })
         let after = try #require(lectern.status.speech.audioAfterLastStop)
         #expect(after <= 0.1, "\(after) s of audio after the key")
+        try lectern.stop()
+    }
+
+    @Test("a damaged file's banner is said in the orientation")
+    func damagedFileIsSaid() throws {
+        let wav = try Self.directory().appendingPathComponent("speech.wav").path
+        let lectern = try KioskHarness(
+            [LecternHarness.fixture("bad-xref.pdf"), "--speech-output", wav, "--speech-unpaced"])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        lectern.press(NarratorTests.f1)
+        #expect(
+            lectern.status.speech.queue.dropFirst().first == "This file is damaged: what could be recovered is read.")
         try lectern.stop()
     }
 
