@@ -269,7 +269,7 @@ public final class KioskApp {
         do {
             operations = try Operations(
                 statePath: statePath, current: session.current, shown: session, policy: policy, reloader: reloader,
-                presenter: presenter,
+                presenter: presenter, focus: focus,
                 restored: restored.outcome, idle: idle, variable: environment.variable, loop: loop, logger: logger)
         } catch {
             throw failing(.system(error))

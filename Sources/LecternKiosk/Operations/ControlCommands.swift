@@ -24,6 +24,8 @@ final class ControlCommands {
     let reloader: DocumentReloader
     let policy: PolicyInForce
     let presenter: FramePresenter
+    /// The keypad focus, which `status` reports.
+    let focus: KeypadFocus
     let idle: IdleReset
     /// The directory `screenshot` writes into when the policy names none.
     let defaultScreenshotDirectory: String?
@@ -37,14 +39,15 @@ final class ControlCommands {
 
     init(
         current: CurrentReader, shown: any DocumentShowing, reloader: DocumentReloader, policy: PolicyInForce,
-        presenter: FramePresenter, idle: IdleReset, defaultScreenshotDirectory: String?, loop: EventLoop,
-        logger: Logger
+        presenter: FramePresenter, focus: KeypadFocus, idle: IdleReset, defaultScreenshotDirectory: String?,
+        loop: EventLoop, logger: Logger
     ) {
         self.current = current
         self.shown = shown
         self.reloader = reloader
         self.policy = policy
         self.presenter = presenter
+        self.focus = focus
         self.idle = idle
         self.defaultScreenshotDirectory = defaultScreenshotDirectory
         self.loop = loop
@@ -118,7 +121,8 @@ final class ControlCommands {
             page: reader.map { $0.view.dominantPage() + 1 } ?? 0, pageCount: reader?.view.pages.count ?? 0,
             viewState: reader?.view.viewState(), zoom: reader?.view.currentZoomScale ?? 1,
             idleSeconds: now - lastActivity, uptimeSeconds: now - startTime, framesCommitted: presenter.frameCount,
-            lastError: lastError, version: KioskApp.version)
+            lastError: lastError, version: KioskApp.version, speech: ControlStatus.Speech(presenter.narrator.status),
+            focus: ControlStatus.Focus(focus.status))
     }
 
     private func goTo(page: Int?, label: String?) -> ControlReply {

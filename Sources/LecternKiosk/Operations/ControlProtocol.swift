@@ -71,6 +71,62 @@ public struct ControlStatus: Codable, Equatable, Sendable {
     /// policy edit refused (nil: nothing).
     public var lastError: String?
     public var version: String
+    /// Speech (nil from a kiosk older than this field).
+    public var speech: Speech?
+    /// The keypad focus (nil from a kiosk older than this field).
+    public var focus: Focus?
+
+    /// What speech is doing (`KioskStatus.Speech`).
+    public struct Speech: Codable, Equatable, Sendable {
+        /// The document is being read aloud (F1, `speech start`, or a keypad key).
+        public var isOn: Bool
+        /// The sentence being spoken.
+        public var sentence: String?
+        /// What speech was last asked to say, in order.
+        public var queue: [String]
+
+        public init(isOn: Bool, sentence: String?, queue: [String]) {
+            self.isOn = isOn
+            self.sentence = sentence
+            self.queue = queue
+        }
+    }
+
+    /// Where five-key navigation's focus is (`KioskStatus.KeypadFocus`).
+    public struct Focus: Codable, Equatable, Sendable {
+        /// The ring shows (a keypad key was pressed since the last touch).
+        public var isShown: Bool
+        /// "page", "search", "outline", "grid", "editing", "shelf".
+        public var level: String
+        /// "text", "link", "field", "button"; nil: nothing is focused.
+        public var kind: String?
+        /// What is said for it.
+        public var label: String?
+        /// Its page, counting from 1 (nil for a button).
+        public var page: Int?
+
+        public init(isShown: Bool, level: String, kind: String?, label: String?, page: Int?) {
+            self.isShown = isShown
+            self.level = level
+            self.kind = kind
+            self.label = label
+            self.page = page
+        }
+    }
+}
+
+extension ControlStatus.Speech {
+    init(_ speech: KioskStatus.Speech) {
+        self.init(isOn: speech.isOn, sentence: speech.sentence, queue: speech.queue)
+    }
+}
+
+extension ControlStatus.Focus {
+    init(_ focus: KioskStatus.KeypadFocus) {
+        self.init(
+            isShown: focus.isShown, level: focus.level, kind: focus.kind, label: focus.label,
+            page: focus.page.map { $0 + 1 })
+    }
 }
 
 /// The answer to one request: one JSON object on one line.

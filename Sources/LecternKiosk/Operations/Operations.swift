@@ -29,7 +29,7 @@ final class Operations {
     init(
         statePath: String?, current: CurrentReader, shown: any DocumentShowing, policy: PolicyInForce,
         reloader: DocumentReloader,
-        presenter: FramePresenter, restored: KioskStatus.SavedViewRestore, idle: IdleReset,
+        presenter: FramePresenter, focus: KeypadFocus, restored: KioskStatus.SavedViewRestore, idle: IdleReset,
         variable: @escaping (String) -> String?, loop: EventLoop, logger: Logger
     ) throws(SystemError) {
         self.current = current
@@ -44,7 +44,8 @@ final class Operations {
             loop: loop, logger: logger)
         let socketPath = Self.socketPath(policy.controlSocket, variable: variable)
         commands = ControlCommands(
-            current: current, shown: shown, reloader: reloader, policy: policy, presenter: presenter, idle: idle,
+            current: current, shown: shown, reloader: reloader, policy: policy, presenter: presenter, focus: focus,
+            idle: idle,
             defaultScreenshotDirectory: socketPath.map(Self.directory), loop: loop, logger: logger)
         notifier = SystemdNotifier(variable: variable, loop: loop, logger: logger)
         metrics = KioskMetrics(

@@ -123,6 +123,44 @@ struct ControlSocketTests {
         #expect(lectern.wait { lectern.status.documentReloads == 2 })
     }
 
+    @Test("status says what speech says and where the keypad focus is; keypad 5 on a link turns to its page")
+    func speechAndFocus() throws {
+        // links.pdf: "Links", then "Go to page 3" under a link to page 3 (Tests/e2e/sway.sh too).
+        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-ctl-\(UUID()).wav").path
+        defer { unlink(wav) }
+        let kiosk = try Kiosk([LecternHarness.fixture("links.pdf"), "--speech-output", wav])
+        let lectern = kiosk.lectern
+        let before = try #require(try kiosk.ask(ControlRequest(command: "status"))?.status)
+        #expect(before.speech == ControlStatus.Speech(isOn: false, sentence: nil, queue: []))
+        #expect(before.focus == ControlStatus.Focus(isShown: false, level: "page", kind: nil, label: nil, page: nil))
+
+        #expect(try kiosk.ask(ControlRequest(command: "speech", path: "start"))?.status?.speech?.isOn == true)
+        #expect(lectern.wait { !lectern.status.speech.queue.isEmpty })
+        let started = try #require(try kiosk.ask(ControlRequest(command: "status"))?.status?.speech)
+        #expect(
+            started.isOn && started.queue.starts(with: ["links.pdf.", "Page 1 of 3.", "Press F1 for help.", "Links"]),
+            "the orientation, then the page: \(started.queue)")
+
+        #expect(lectern.enableKeyboard())
+        var labels: [String?] = []
+        for _ in 0..<3 {
+            lectern.press(80)  // keypad 2
+            labels.append(try kiosk.ask(ControlRequest(command: "status"))?.status?.focus?.label)
+        }
+        #expect(labels == ["Links", "Go to page 3", "Link to page 3: Go to page 3"])
+        let focused = try #require(try kiosk.ask(ControlRequest(command: "status"))?.status)
+        #expect(
+            focused.focus
+                == ControlStatus.Focus(
+                    isShown: true, level: "page", kind: "link", label: "Link to page 3: Go to page 3", page: 1))
+        #expect(focused.speech?.queue == ["Link to page 3: Go to page 3"], "the focused item is said instead")
+
+        lectern.press(76)  // keypad 5
+        #expect(lectern.waitForPage(3))
+        let followed = try #require(try kiosk.ask(ControlRequest(command: "status"))?.status)
+        #expect(followed.page == 3 && followed.focus?.page == 3 && followed.focus?.label == "Page three")
+    }
+
     @Test("a document opened over the socket stays on screen when the policy changes something else")
     func openedDocumentOutlivesAPolicyChange() throws {
         let kiosk = try Kiosk()
