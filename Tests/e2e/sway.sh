@@ -52,7 +52,7 @@ done
 e2e_user
 trap e2e_cleanup EXIT
 e2e_stage "$bin" || e2e_summary
-cp Tests/e2e/vpointer.py "$e2e_stage/"
+cp Tests/e2e/vpointer.py Tests/e2e/wlwire.py "$e2e_stage/"
 log=$e2e_stage/lectern.log
 
 # --- sway ---------------------------------------------------------------------------------

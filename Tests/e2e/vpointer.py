@@ -20,19 +20,17 @@ Why: under sway's headless backend the seat has no pointer device, so a client g
 wl_pointer; and `swaymsg seat seat0 cursor move/set` is not forwarded to the client while
 a button is held (sway's "down" seat operation has no rebase), so it cannot drag. A virtual
 pointer is a real input device: its events go through sway's cursor and seat code like a
-mouse's. Only the standard library: the Wayland wire protocol is written by hand.
+mouse's. Only the standard library: the Wayland wire protocol is written by hand (wlwire.py,
+beside this file).
 """
 
-import os
-import socket
 import struct
 import sys
-import time
+
+from wlwire import Connection, now_ms
 
 BTN_LEFT = 0x110
-# Request opcodes, in the order of the protocol XMLs.
-DISPLAY_SYNC, DISPLAY_GET_REGISTRY = 0, 1
-REGISTRY_BIND = 0
+# Request opcodes, in the order of the protocol XML.
 MANAGER_CREATE_VIRTUAL_POINTER = 0
 POINTER_MOTION_ABSOLUTE, POINTER_BUTTON, POINTER_FRAME = 1, 2, 4
 POINTER_AXIS_SOURCE, POINTER_AXIS_DISCRETE = 5, 7
@@ -40,88 +38,16 @@ AXIS_VERTICAL, AXIS_SOURCE_WHEEL = 0, 0
 MANAGER_INTERFACE = "zwlr_virtual_pointer_manager_v1"
 
 
-class Connection:
-    def __init__(self):
-        runtime = os.environ.get("XDG_RUNTIME_DIR")
-        name = os.environ.get("WAYLAND_DISPLAY", "wayland-0")
-        path = name if name.startswith("/") else os.path.join(runtime or "", name)
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.next_id = 2  # 1 is wl_display
-        self.buffer = b""
-        self.globals = {}
-
-    def new_id(self):
-        self.next_id += 1
-        return self.next_id - 1
-
-    def send(self, obj, opcode, payload=b""):
-        size = 8 + len(payload)
-        self.sock.sendall(struct.pack("=II", obj, (size << 16) | opcode) + payload)
-
-    def events(self):
-        """Yields (object, opcode, payload) for the events that have arrived."""
-        while True:
-            if len(self.buffer) >= 8:
-                obj, word = struct.unpack("=II", self.buffer[:8])
-                size = word >> 16
-                if len(self.buffer) >= size:
-                    payload, self.buffer = self.buffer[8:size], self.buffer[size:]
-                    yield obj, word & 0xFFFF, payload
-                    continue
-            data = self.sock.recv(65536)
-            if not data:
-                raise SystemExit("vpointer: the compositor closed the connection")
-            self.buffer += data
-
-    def roundtrip(self, registry=None):
-        """Sends wl_display.sync and handles events until its callback is done."""
-        callback = self.new_id()
-        self.send(1, DISPLAY_SYNC, struct.pack("=I", callback))
-        for obj, opcode, payload in self.events():
-            if obj == 1 and opcode == 0:  # wl_display.error
-                failed, code = struct.unpack("=II", payload[:8])
-                raise SystemExit("vpointer: protocol error on object %d, code %d: %s"
-                                 % (failed, code, string_at(payload, 8)))
-            if obj == registry and opcode == 0:  # wl_registry.global
-                gname, = struct.unpack("=I", payload[:4])
-                interface = string_at(payload, 4)
-                version, = struct.unpack("=I", payload[-4:])
-                self.globals[interface] = (gname, version)
-            if obj == callback and opcode == 0:  # wl_callback.done
-                return
-
-
-def string_at(payload, offset):
-    length, = struct.unpack("=I", payload[offset:offset + 4])
-    return payload[offset + 4:offset + 4 + length - 1].decode("utf-8", "replace")
-
-
-def string_arg(text):
-    data = text.encode() + b"\0"
-    return struct.pack("=I", len(data)) + data + b"\0" * (-len(data) % 4)
-
-
-def now_ms():
-    return (time.monotonic_ns() // 1_000_000) & 0xFFFFFFFF
-
-
 def main(argv):
     if len(argv) != 2 or "x" not in argv[1]:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     width, height = (int(v) for v in argv[1].split("x"))
-    wl = Connection()
-    registry = wl.new_id()
-    wl.send(1, DISPLAY_GET_REGISTRY, struct.pack("=I", registry))
-    wl.roundtrip(registry)
-    if MANAGER_INTERFACE not in wl.globals:
+    wl = Connection("vpointer")
+    manager = wl.bind(MANAGER_INTERFACE, 1)
+    if manager is None:
         print("vpointer: the compositor offers no %s" % MANAGER_INTERFACE, file=sys.stderr)
         return 1
-    gname, _ = wl.globals[MANAGER_INTERFACE]
-    manager = wl.new_id()
-    wl.send(registry, REGISTRY_BIND,
-            struct.pack("=I", gname) + string_arg(MANAGER_INTERFACE) + struct.pack("=II", 1, manager))
     pointer = wl.new_id()
     wl.send(manager, MANAGER_CREATE_VIRTUAL_POINTER, struct.pack("=II", 0, pointer))  # seat: default
     wl.roundtrip()
