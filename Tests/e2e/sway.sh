@@ -14,7 +14,12 @@
 #      mirror, whose pixels (read back with grim) show the page there before and after page
 #      turns while the reader's output keeps the focus; the reader's output shows it too,
 #      also with the cursor hidden; at rest with the mirror open, Lectern uses no CPU;
-#   5. SIGTERM ends Lectern with status 0, and nothing is left behind.
+#   5. SIGTERM ends Lectern with status 0;
+#   6. a second Lectern on Tests/Fixtures/links.pdf with `--speech-output FILE.wav`, driven by
+#      a virtual keyboard: F1 starts speech (the orientation is queued, the WAV file grows),
+#      keypad 2 moves the focus item by item to the link near the top of page 1, keypad 5
+#      follows it to page 3 (all read through `lectern ctl status --json`); SIGTERM ends it
+#      with status 0, and nothing is left behind.
 # The page on screen is read from the frame dump's colour and from the log's
 # `view state: page N` lines (LECTERN_LOG_LEVEL=debug).
 #
@@ -33,6 +38,8 @@
 #   so a drag cannot be made with swaymsg: its motion comes from the virtual pointer, whose
 #   events go through sway's cursor and seat code like a mouse's.
 # - swaymsg needs `--` before negative numbers.
+# - Nor has the seat a keyboard, and swaymsg cannot type: Tests/e2e/vkeyboard.py adds one
+#   (zwp_virtual_keyboard_v1, with a keymap of its own) for step 6.
 set -euo pipefail
 e2e_name=sway
 # shellcheck source=Tests/e2e/lib.sh
@@ -52,7 +59,8 @@ done
 e2e_user
 trap e2e_cleanup EXIT
 e2e_stage "$bin" || e2e_summary
-cp Tests/e2e/vpointer.py Tests/e2e/wlwire.py "$e2e_stage/"
+cp Tests/e2e/vpointer.py Tests/e2e/vkeyboard.py Tests/e2e/wlwire.py Tests/Fixtures/links.pdf "$e2e_stage/"
+[[ $(id -u) -eq 0 ]] && chown "$e2e_run_user:" "$e2e_stage/links.pdf"
 log=$e2e_stage/lectern.log
 
 # --- sway ---------------------------------------------------------------------------------
@@ -114,7 +122,7 @@ e2e_start "$e2e_stage/vpointer.log" "WAYLAND_DISPLAY=$display" \
   sh -c 'exec python3 "$1" "$2" <"$3"' sh "$e2e_stage/vpointer.py" "$size" "$fifo" 3>&-
 pointer_sid=$e2e_sid
 seat_has_pointer() { msg -r -t get_seats | grep -q '"capabilities": *[13]\b'; }
-if ! wait_for 5 grep -q "virtual pointer ready" "$e2e_stage/vpointer.log" || ! wait_for 5 seat_has_pointer; then
+if ! wait_for 5 grep -qs "virtual pointer ready" "$e2e_stage/vpointer.log" || ! wait_for 5 seat_has_pointer; then
   fail "no virtual pointer on sway's seat within 5 s"
   show_log "$e2e_stage/vpointer.log"
   e2e_summary
@@ -497,34 +505,134 @@ else
   # output advertised); PresenterMirrorTests checks it through the test compositor.
 fi
 
-# 5. SIGTERM: Lectern exits with status 0; then the pointer and sway end, leaving nothing.
-kill -TERM "$lectern_pid" 2>/dev/null || true
-status="still running"
-if wait_for 5 eval "! kill -0 $lectern_sid 2>/dev/null"; then
-  status=0
-  wait "$lectern_sid" || status=$?
-fi
-if [[ $status == 0 ]]; then
-  pass "SIGTERM: Lectern exited with status 0"
-else
-  fail "SIGTERM: Lectern exit status: $status (expected 0 within 5 s)"
-  show_log "$log"
-fi
+# 5. SIGTERM: Lectern exits with status 0 (the pointer and sway end after step 6).
+# ends_cleanly WHAT SID PID: SIGTERM to PID ends the session SID (a Lectern logging to $log)
+# with status 0 within 5 s, and its log shows no crash.
+ends_cleanly() {
+  local what=$1 sid=$2 pid=$3 status="still running"
+  [[ -z $pid ]] || kill -TERM "$pid" 2>/dev/null || true
+  if wait_for 5 eval "! kill -0 $sid 2>/dev/null"; then
+    status=0
+    wait "$sid" || status=$?
+  fi
+  if [[ $status == 0 ]]; then
+    pass "SIGTERM: $what exited with status 0"
+  else
+    fail "SIGTERM: $what's exit status: $status (expected 0 within 5 s)"
+    show_log "$log"
+  fi
+  if grep -qiE 'fatal error|assertion|segmentation|backtrace|core dumped' "$log"; then
+    fail "$what's log shows a crash"
+    show_log "$log"
+  fi
+}
+ends_cleanly Lectern "$lectern_sid" "$lectern_pid"
 if ! out=$(python3 Tests/e2e/pngcheck.py "$e2e_dump" --size "$size" --expect any 2>&1); then
   fail "the frame dump written on exit: ${out#"$e2e_dump: "}"
 fi
-if grep -qiE 'fatal error|assertion|segmentation|backtrace|core dumped' "$log"; then
-  fail "the log shows a crash"
-  show_log "$log"
+
+# 6. Speech and five-key navigation by a virtual keyboard, fed like the pointer through a FIFO
+# only this shell holds open (fd 4). A second Lectern shows links.pdf ("Links", then "Go to
+# page 3" under a link to page 3, "This page has one link."), with speech into a WAV file.
+fifo=$e2e_stage/keyboard.fifo
+mkfifo -m 0600 "$fifo"
+[[ $(id -u) -eq 0 ]] && chown "$e2e_run_user:" "$fifo"
+exec 4<>"$fifo"
+# shellcheck disable=SC2016 # $1 and $2 are the inner shell's arguments
+e2e_start "$e2e_stage/vkeyboard.log" "WAYLAND_DISPLAY=$display" \
+  sh -c 'exec python3 "$1" <"$2"' sh "$e2e_stage/vkeyboard.py" "$fifo" 3>&- 4>&-
+keyboard_sid=$e2e_sid
+keys() { printf 'key %s\n' "$@" >&4; }
+seat_has_keyboard() { msg -r -t get_seats | grep -q '"capabilities": *[23]\b'; }
+keyboard_listed() { msg -r -t get_inputs | grep -q '"type": *"keyboard"'; }
+if wait_for 5 grep -qs "virtual keyboard ready" "$e2e_stage/vkeyboard.log" && wait_for 5 seat_has_keyboard &&
+  wait_for 2 keyboard_listed; then
+  pass "a virtual keyboard on sway's seat: $(msg -r -t get_inputs | grep -o '"identifier": *"[^"]*keyboard[^"]*"' | head -n 1)"
+else
+  fail "no virtual keyboard on sway's seat within 5 s"
+  show_log "$e2e_stage/vkeyboard.log"
 fi
-exec 3>&- # end of input: the virtual pointer exits
-wait_for 3 eval "! session_alive $pointer_sid" || true
+log=$e2e_stage/lectern-keys.log
+wav=$e2e_stage/speech.wav
+e2e_start "$log" "WAYLAND_DISPLAY=$display" LECTERN_LOG_LEVEL=debug \
+  "$e2e_bin" "$e2e_stage/links.pdf" "${e2e_args[@]:1}" --speech-output "$wav" \
+  --config "$e2e_stage/lectern.toml" 3>&- 4>&-
+keys_sid=$e2e_sid
+# ctl_field EXPR: the Python expression EXPR of `s`, the status `lectern ctl status --json` gives.
+ctl_field() {
+  timeout 5 "${as_user[@]}" env "XDG_RUNTIME_DIR=$e2e_xdg" "$e2e_bin" ctl status --json 2>/dev/null |
+    python3 -c 'import json, sys; s = json.load(sys.stdin)["status"]; print(eval(sys.argv[1]))' "$1" 2>/dev/null
+}
+ctl_true() { [[ $(ctl_field "$1") == True ]]; }
+# focus_moved_from LABEL: the focused item's label is not LABEL; it is in $focus.
+focus_moved_from() {
+  local now
+  now=$(ctl_field 's["focus"]["label"]') && [[ -n $now && $now != "$1" ]] && focus=$now
+}
+focused_app() {
+  msg -r -t get_tree | python3 -c '
+import json, sys
+def walk(node):
+    if node.get("focused"):
+        print(node.get("app_id"))
+    for child in node.get("nodes", []) + node.get("floating_nodes", []):
+        walk(child)
+walk(json.load(sys.stdin))'
+}
+if ! wait_for 10 logged_since 0 "frame committed $size \(page 1\)" || ! wait_for 5 ctl_true 's["page"] == 1'; then
+  fail "keys: Lectern did not show links.pdf page 1 within 10 s"
+  show_log "$log"
+elif ! grep -qE 'input devices: .*keyboard' "$log" || [[ $(focused_app) != lectern ]]; then
+  fail "keys: Lectern has no keyboard focus ($(grep -o 'input devices: .*' "$log" | head -n 1); focused: $(focused_app))"
+else
+  # F1: speech on, the orientation queued before the page's sentences, audio in the WAV file.
+  orientation='["links.pdf.", "Page 1 of 3.", "Press F1 for help."]'
+  wav_bytes() { stat -c %s "$wav" 2>/dev/null || echo 0; }
+  keys F1
+  if ! wait_for 5 ctl_true "s['speech']['isOn'] and s['speech']['queue'][:3] == $orientation"; then
+    fail "F1: speech is not on with the orientation queued within 5 s: $(ctl_field 's.get("speech")')"
+    show_log "$log" 8
+  elif ! wait_for 5 eval '(($(wav_bytes) > 4096))'; then
+    fail "F1: speech is on, but $wav has $(wav_bytes) bytes after 5 s"
+  else
+    pass "F1: speech on, saying $(ctl_field 's["speech"]["sentence"]'); queued: $(ctl_field 's["speech"]["queue"]'); the WAV file has $(wav_bytes) bytes"
+  fi
+  # Keypad 2 moves the focus to the next item each time, until the link.
+  focus=None moves=()
+  for _ in 1 2 3 4 5 6; do
+    before=$focus
+    keys KP_2
+    if ! wait_for 3 focus_moved_from "$before"; then
+      fail "keypad 2: the focus did not move from '$before' within 3 s"
+      break
+    fi
+    moves+=("$focus")
+    ctl_true 's["focus"]["kind"] == "link"' && break
+  done
+  if ! ctl_true 's["focus"] == {"isShown": True, "level": "page", "kind": "link", "label": "Link to page 3: Go to page 3", "page": 1}'; then
+    fail "keypad 2: the focus is not on page 1's link: $(ctl_field 's["focus"]') (moves: ${moves[*]})"
+  else
+    pass "keypad 2, ${#moves[@]} times: the focus went $(printf "'%s' " "${moves[@]}")and is said: $(ctl_field 's["speech"]["queue"]')"
+    m=$(mark)
+    keys KP_5
+    if wait_for 5 ctl_true 's["page"] == 3' && wait_for 3 logged_since "$m" "view state: page 3( |$)"; then
+      pass "keypad 5 on the link: page 3 (status and log), focus on '$(ctl_field 's["focus"]["label"]')'"
+    else
+      fail "keypad 5 on the link: status page $(ctl_field 's["page"]'), last view state $(last_view_state)"
+      show_log "$log" 8
+    fi
+  fi
+fi
+ends_cleanly "the second Lectern" "$keys_sid" "$(lectern_in "$keys_sid" || true)"
+
+exec 3>&- 4>&- # end of input: the virtual pointer and keyboard exit
+wait_for 3 eval "! session_alive $pointer_sid && ! session_alive $keyboard_sid" || true
 msg exit >/dev/null 2>&1 || true
 wait_for 5 eval "! session_alive $sway_sid" || true
-left=$(pgrep -a -s "$sway_sid,$pointer_sid,$lectern_sid" | tr '\n' ';' || true)
+left=$(pgrep -a -s "$sway_sid,$pointer_sid,$keyboard_sid,$lectern_sid,$keys_sid" | tr '\n' ';' || true)
 if [[ -n $left ]]; then
   fail "processes left behind 5 s after SIGTERM, end of input and 'swaymsg exit': $left"
 else
-  pass "Lectern, the pointer and sway ended: no process left behind"
+  pass "Lectern, the pointer, the keyboard and sway ended: no process left behind"
 fi
 e2e_summary
