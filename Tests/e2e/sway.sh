@@ -617,6 +617,14 @@ else
     keys KP_5
     if wait_for 5 ctl_true 's["page"] == 3' && wait_for 3 logged_since "$m" "view state: page 3( |$)"; then
       pass "keypad 5 on the link: page 3 (status and log), focus on '$(ctl_field 's["focus"]["label"]')'"
+      # Keypad 5 held for 1.5 s (sway repeats it from 0.6 s): reading starts from the orientation.
+      printf 'hold KP_5 1.5\n' >&4
+      if wait_for 5 ctl_true "s['speech']['queue'][:3] == ['links.pdf.', 'Page 3 of 3.', 'Press F1 for help.']"; then
+        pass "keypad 5 held: reading page 3 from the orientation: $(ctl_field 's["speech"]["queue"]')"
+      else
+        fail "keypad 5 held: speech queue $(ctl_field 's["speech"]["queue"]')"
+        show_log "$log" 8
+      fi
     else
       fail "keypad 5 on the link: status page $(ctl_field 's["page"]'), last view state $(last_view_state)"
       show_log "$log" 8
