@@ -132,6 +132,9 @@ public struct PolicySettings: Sendable {
     /// Seconds of notice before the idle reset, counted down on screen with a "More time" button
     /// (0: none). WCAG 2.2.1 asks for at least 20 s to extend a time limit.
     public let idleCountdownSeconds = PolicySetting.integer("idle.countdown", default: 20, in: 0...600)
+    /// A sound when the countdown starts (two short tones, through the speech output), for a
+    /// visitor who is not looking at the screen.
+    public let idleCue = PolicySetting.boolean("idle.cue", default: true)
     /// How many times longer the idle reset waits in accessibility mode (a visitor asked for more
     /// time, or chose another accessibility setting), until the reset.
     public let accessibilityIdleFactor = PolicySetting.integer("accessibility.idle-factor", default: 10, in: 1...100)

@@ -146,6 +146,12 @@ final class Narrator {
         announce(text)
     }
 
+    /// Plays the idle countdown's cue (after the sentence being said, if one is), starting the
+    /// speech process if it is not running.
+    func cue() {
+        (client ?? makeClient()).cue()
+    }
+
     /// Whether a sentence is being spoken now.
     var isSpeaking: Bool { isActive && client?.state.isSpeaking == true }
 

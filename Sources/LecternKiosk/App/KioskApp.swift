@@ -289,6 +289,7 @@ public final class KioskApp {
         presenter.onAnimationEnd = { [unowned idle] in idle.restart() }
         panel.onChange = { [unowned idle] in idle.restart() }
         idle.onCountdown = { [unowned narrator] text in narrator.sayIfOn(text) }
+        idle.onCue = { [unowned narrator] in narrator.cue() }
         // Every notice, and what a search found, is said to a visitor listening.
         chrome.onNotice = { [unowned narrator] text in narrator.sayIfOn(text) }
         navigation.search.onSay = { [unowned narrator] text in narrator.sayIfOn(text) }

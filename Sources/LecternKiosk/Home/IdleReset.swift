@@ -36,6 +36,8 @@ final class IdleReset {
     var onReset: (() -> Void)?
     /// Told the countdown's text when it appears and every 5 s after (speech says it, when on).
     var onCountdown: ((String) -> Void)?
+    /// Asked for a sound when the countdown starts (`idle.cue`).
+    var onCue: (() -> Void)?
     /// Whether a sentence is being spoken: the reset waits for it to end (at most 30 s more).
     var isSpeaking: (() -> Bool)?
     /// Seconds the reset has waited for speech so far.
@@ -128,6 +130,7 @@ final class IdleReset {
         let text = policy.idleNotice.replacing("{seconds}", with: String(left))
         chrome.showNotice(text, seconds: Double(left) + 1, action: Self.moreTime, isSaid: false)
         if left == Int(noticeSeconds) || left % 5 == 0 { onCountdown?(text) }
+        if left == Int(noticeSeconds), policy.idleCue { onCue?() }
         noticeTimer = loop.schedule(at: deadline - Double(left - 1)) { [unowned self] in countDown(to: deadline) }
     }
 

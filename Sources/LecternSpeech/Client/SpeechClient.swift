@@ -177,6 +177,11 @@ public final class SpeechClient {
         send(.volume(settings.volume))
     }
 
+    /// Plays the cue (two short tones) after what is being said; starts nothing else.
+    public func cue() {
+        send(.cue)
+    }
+
     /// Speech goes to `output` from the next sentence (headphones plugged in or pulled out).
     public func setOutput(_ output: SpeechOutput) {
         guard output != settings.output else { return }

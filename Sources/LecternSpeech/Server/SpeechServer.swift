@@ -25,6 +25,8 @@ final class SpeechServer {
 
     /// The sentences still to speak, the one being spoken first.
     private var queue: [SpeechSentence] = []
+    /// The speech volume (0 … 200): the cue's loudness follows it.
+    private var volume = 100
     /// Commands that came during synthesis and wait for its end (voice, rate, volume, output).
     private var deferred: [SpeechCommand] = []
     /// When the speak under way was requested (its first sample's latency is from then).
@@ -114,7 +116,31 @@ final class SpeechServer {
                 send(.noVoice(language: code))
             }
         case .rate(let rate): if unavailable == nil { _ = CEspeakNG_set_rate(Int32(rate)) }
-        case .volume(let volume): if unavailable == nil { _ = CEspeakNG_set_volume(Int32(volume)) }
+        case .volume(let volume):
+            self.volume = volume
+            if unavailable == nil { _ = CEspeakNG_set_volume(Int32(volume)) }
+        case .cue: playCue()
+        }
+    }
+
+    /// Writes the cue: two tones, 880 Hz then 660 Hz, 150 ms each with 10 ms ramps, at the
+    /// speech volume's loudness (a tenth of full scale at 100).
+    private func playCue() {
+        guard let sink, let sampleRate else { return }
+        let amplitude = 3277.0 * Double(volume) / 100
+        var samples: [Int16] = []
+        for frequency in [880.0, 660.0] {
+            let count = sampleRate * 15 / 100, ramp = Double(sampleRate) / 100
+            for i in 0..<count {
+                let envelope = min(1, Double(i) / ramp, Double(count - i) / ramp)
+                samples.append(Int16(amplitude * envelope * sin(2 * .pi * frequency * Double(i) / Double(sampleRate))))
+            }
+        }
+        do throws(AudioSinkError) {
+            try samples.withUnsafeBufferPointer { buffer throws(AudioSinkError) in try sink.write(buffer) }
+            sink.endSentence()
+        } catch {
+            logger.error("\(error.description)")
         }
     }
 
@@ -226,7 +252,7 @@ final class SpeechServer {
             send(.paused(id: id, samplesAfterRequest: written(after: time)))
             return waitForResume(id)
         case .resume: return false
-        case .configure, .language, .rate, .volume:
+        case .configure, .language, .rate, .volume, .cue:
             deferred.append(command)
             return false
         }
@@ -246,7 +272,7 @@ final class SpeechServer {
                 return false
             case .stop, .speak: return act(on: command)
             case .pause: continue
-            case .configure, .language, .rate, .volume: deferred.append(command)
+            case .configure, .language, .rate, .volume, .cue: deferred.append(command)
             }
         }
     }

@@ -65,8 +65,11 @@ public enum SpeechCommand: Equatable, Sendable {
     case rate(Int)
     /// 0 … 200.
     case volume(Int)
+    /// A short sound (two falling tones, a third of a second) after what is being said: the idle
+    /// countdown's cue.
+    case cue
 
-    private enum Tag: UInt8 { case configure = 1, speak, stop, pause, resume, language, rate, volume }
+    private enum Tag: UInt8 { case configure = 1, speak, stop, pause, resume, language, rate, volume, cue }
 
     func encode(into writer: inout WireWriter) {
         switch self {
@@ -103,6 +106,7 @@ public enum SpeechCommand: Equatable, Sendable {
         case .volume(let volume):
             writer.put(Tag.volume)
             writer.put(volume)
+        case .cue: writer.put(Tag.cue)
         }
     }
 
@@ -129,6 +133,7 @@ public enum SpeechCommand: Equatable, Sendable {
         case .language: return .language(try reader.string())
         case .rate: return .rate(try reader.int())
         case .volume: return .volume(try reader.int())
+        case .cue: return .cue
         }
     }
 }

@@ -183,6 +183,31 @@ struct SpeechKeysTests {
         try lectern.stop()
     }
 
+    @Test(
+        "the countdown starts with a sound cue through the speech output; idle.cue = false plays none",
+        arguments: [true, false])
+    func countdownCue(cue: Bool) throws {
+        let wav = try Self.directory().appendingPathComponent("speech.wav").path
+        let policy = try PolicyTests.PolicyDirectory(
+            "document = \"\(NarratorTests.columns)\"\n[idle]\nreset = 30\ncountdown = 20\ncue = \(cue)\n"
+                + "[speech]\noutput = \"\(wav)\"\n")
+        let lectern = try KioskHarness(["--config", policy.path, "--speech-unpaced"])
+        #expect(lectern.settle())
+        let deadline = try #require(lectern.status.idleResetDeadline)
+        lectern.advance(by: deadline - 19.5 - lectern.clock.now)
+        #expect(lectern.status.notice?.hasPrefix("Returning to the start") == true)
+        if cue {
+            // Two tones of 0.15 s at espeak-ng's 22,050 Hz, 16-bit.
+            #expect(NarratorTests.turn(lectern) { Self.size(wav) >= 44 + 2 * 2 * 3307 }, "\(Self.size(wav)) bytes")
+            #expect(!lectern.status.speech.isOn, "a cue is not speech")
+        } else {
+            lectern.advance(by: 1)
+            #expect(lectern.status.speech.pid == nil, "no speech process for nothing")
+            #expect(Self.size(wav) == 0)
+        }
+        try lectern.stop()
+    }
+
     /// The size of the file at `path` in bytes (0: none).
     static func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0

@@ -120,6 +120,19 @@ import Testing
         #expect(try harness.wavSamples() > 0)
     }
 
+    @Test func theCueIsTwoTonesAThirdOfASecondLong() throws {
+        let harness = try SpeechHarness()
+        #expect(try harness.run { harness.client.state.sampleRate != nil })
+        let rate = try #require(harness.client.state.sampleRate)
+        harness.client.cue()
+        #expect(try harness.run { (try? harness.wavSamples()) == 2 * (rate * 15 / 100) })
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: harness.wavPath)).dropFirst(44)
+        let samples = stride(from: bytes.startIndex, to: bytes.endIndex - 1, by: 2).map {
+            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
+        }
+        #expect(samples.map { abs(Int($0)) }.max() ?? 0 > 3000, "a tenth of full scale at volume 100")
+    }
+
     @Test func resetReturnsToTheOperatorsSettings() throws {
         let harness = try SpeechHarness()
         #expect(try harness.run { harness.client.state.voice?.language == "en" })
