@@ -45,7 +45,10 @@ extension KeypadFocus {
             }
             return [done] + Self.keys(of: annotations.keyboard.layout)
         case .shelf:
-            return shelf.covers.map { button($0.title, $0.box) }
+            // A cover that says the document cannot be opened is said so.
+            return shelf.covers.map {
+                button($0.failure == nil ? $0.title : "\($0.title): this document cannot be opened", $0.box)
+            }
         }
     }
 

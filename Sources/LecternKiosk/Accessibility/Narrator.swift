@@ -54,6 +54,12 @@ final class Narrator {
     private(set) var sentence: Int?
     /// What is said is the keypad focus's, not a page being read: no next page after it.
     private(set) var isAnnouncing = false
+    /// The document shown or being opened (its failure is said), and the opening whose
+    /// failure was said.
+    weak var document: (any DocumentOnScreen)?
+    /// Whether the shelf covers the document (its failure is not on screen then).
+    var isShelfShown: () -> Bool = { false }
+    private var failureSaid: Int?
     /// The hold key down now (`speech.hold-keys`), when it went down, and whether holding it
     /// started speech yet.
     var held: (key: Key, since: Double, hasStarted: Bool)?
@@ -90,7 +96,7 @@ final class Narrator {
     @discardableResult
     func start() -> Bool {
         guard policy.speechEnabled, let reader = current.reader else { return false }
-        turnOn(for: reader)
+        turnOn(language: reader.document.summary.language)
         let page = reader.view.dominantPage()
         let title = reader.document.title ?? fileName(reader.document.path)
         // The damaged file's banner is said too: the screen shows it.
@@ -128,10 +134,11 @@ final class Narrator {
     /// or the idle reset; F1 reads the page from the top again. Nothing when the policy has
     /// speech off.
     func announce(_ text: String) {
-        guard policy.speechEnabled, let reader = current.reader else { return }
-        turnOn(for: reader)
+        guard policy.speechEnabled else { return }
+        // (No reader on the shelf, or when the document cannot be shown: the policy's voice.)
+        turnOn(language: current.reader?.document.summary.language)
         // Not reading a page: a page turned by the keypad is the focus's to announce.
-        page = reader.view.dominantPage()
+        page = current.reader?.view.dominantPage()
         awaitedPage = nil
         preamble = []
         utterances = [:]
@@ -190,7 +197,15 @@ final class Narrator {
     /// Called before each frame: reads a page the visitor turned to, and the awaited page once
     /// its text has come.
     func update() {
-        guard isActive, let reader = current.reader else { return }
+        guard isActive else { return }
+        // A document that cannot be shown: its card's sentence is said, once per document.
+        if let document, case .failed(let failure) = document.phase, failureSaid != document.documentsOpened,
+            !isShelfShown()
+        {
+            failureSaid = document.documentsOpened
+            return announce(failure.onScreen)
+        }
+        guard let reader = current.reader else { return }
         let shown = reader.view.dominantPage()
         let spreads = reader.view.spreads
         let isOnScreen = page.map { spreads.spreadIndex(forPage: $0) == spreads.spreadIndex(forPage: shown) } ?? false
@@ -272,9 +287,9 @@ final class Narrator {
 
     /// Speech on for `reader`'s document: the process started at the first use, the voice of its
     /// language, accessibility mode.
-    private func turnOn(for reader: Reader) {
+    private func turnOn(language: String?) {
         let client = self.client ?? makeClient()
-        client.setLanguage(Self.voice(document: reader.document.summary.language, policy: policy.speechLanguage))
+        client.setLanguage(Self.voice(document: language, policy: policy.speechLanguage))
         isActive = true
         accessibility.isListening = true
     }

@@ -219,6 +219,8 @@ public final class KioskApp {
             executable: configuration.renderProcess.executable, pacesFile: configuration.pacesSpeechFile, loop: loop,
             logger: logger)
         teardown.push { narrator.close() }
+        narrator.document = session
+        narrator.isShelfShown = { [unowned home] in home.shelf.isShown }
         if policy.speechHeadphones != .off {
             narrator.headphones = (environment.headphones ?? { HeadphoneJack.open(loop: $0) })(loop)
             logger.info(narrator.headphones == nil ? "no headphone jack to watch" : "watching the headphone jack")

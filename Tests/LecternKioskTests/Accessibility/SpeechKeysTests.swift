@@ -208,6 +208,33 @@ struct SpeechKeysTests {
         try lectern.stop()
     }
 
+    @Test("on the shelf the covers are said, a broken one as its card says; a broken document's card is said")
+    func shelfAndFailureAreSaid() throws {
+        let wav = try Self.directory().appendingPathComponent("speech.wav").path
+        let broken = LecternHarness.fixture("not-a-pdf.pdf")
+        let policy = try PolicyTests.PolicyDirectory(
+            "documents = [\"\(NarratorTests.columns)\", \"\(broken)\"]\n[speech]\noutput = \"\(wav)\"\n")
+        let shelf = try KioskHarness(["--config", policy.path, "--speech-unpaced"])
+        #expect(shelf.wait { shelf.status.shelf.count == 2 && shelf.status.shelf[1].failure != nil })
+        #expect(shelf.settle())
+        #expect(shelf.enableKeyboard())
+        shelf.press(Pad.down)
+        #expect(shelf.status.focus.level == "shelf")
+        #expect(shelf.status.speech.queue == ["Visiting the museum, button"], "no document is open: still said")
+        shelf.press(Pad.down)
+        #expect(shelf.status.speech.queue == ["not-a-pdf.pdf: this document cannot be opened, button"])
+        try shelf.stop()
+
+        let single = try KioskHarness([broken, "--speech-output", wav, "--speech-unpaced"])
+        #expect(single.settle())
+        #expect(single.enableKeyboard())
+        single.press(Pad.down)
+        #expect(
+            single.wait { single.status.speech.queue == ["not-a-pdf.pdf: it is not a PDF document."] },
+            "\(single.status.speech.queue)")
+        try single.stop()
+    }
+
     /// The size of the file at `path` in bytes (0: none).
     static func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
