@@ -36,6 +36,16 @@ extension Contrast {
         let table = mode == .invert ? nil : luminanceTable()
         let bounds = PixelBox(x: 0, y: 0, width: width, height: height)
         let kept = kept.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
+        if kept.isEmpty, stride == width * 4 {
+            // Rows end to end, nothing kept: one run over all the pixels.
+            let all = pixels.assumingMemoryBound(to: UInt32.self)
+            if let table {
+                Self.map(all, count: width * height, through: table)
+            } else {
+                Self.turnLightness(all, count: width * height)
+            }
+            return
+        }
         for y in 0..<height {
             let row = (pixels + y * stride).assumingMemoryBound(to: UInt32.self)
             for span in Self.spans(ofRow: y, width: width, outside: kept) {
@@ -111,19 +121,44 @@ extension Contrast {
     }
 
     /// Replaces each of `count` pixels with `map` of it, eight at a time, where white becomes
-    /// `white`: a page is mostly paper, and eight white pixels are recognised and written at
-    /// once. The last few pixels of a row go through `map` in a block of eight padded with white.
+    /// `white`: a page is mostly paper, and sixteen white pixels are recognised (and, unless
+    /// white stays white, written) at once. The last few pixels go through `map` in a block of
+    /// eight padded with white.
     @inline(__always)
     private static func mapEach(
         _ pixels: UnsafeMutablePointer<UInt32>, count: Int, white: UInt32,
         _ map: (SIMD8<UInt32>) -> SIMD8<UInt32>
     ) {
         let eightWhite = SIMD8<UInt32>(repeating: 0xFFFF_FFFF), eightMapped = SIMD8<UInt32>(repeating: white)
+        // White that stays white (the high contrast's paper) is not written at all.
+        let keepsWhite = white == 0xFFFF_FFFF
+        @inline(__always) func eight(at index: Int) {
+            let pixels = UnsafeMutableRawPointer(pixels + index)
+            let eight = pixels.loadUnaligned(as: SIMD8<UInt32>.self)
+            // (`all(.==)` compares the lanes at once; `==` on SIMD types goes lane by lane.)
+            if all(eight .== eightWhite) {
+                if !keepsWhite { pixels.storeBytes(of: eightMapped, as: SIMD8<UInt32>.self) }
+            } else {
+                pixels.storeBytes(of: map(eight), as: SIMD8<UInt32>.self)
+            }
+        }
         var i = 0
-        while i + 8 <= count {
-            let eight = UnsafeRawPointer(pixels + i).loadUnaligned(as: SIMD8<UInt32>.self)
-            let mapped = eight == eightWhite ? eightMapped : map(eight)
-            UnsafeMutableRawPointer(pixels + i).storeBytes(of: mapped, as: SIMD8<UInt32>.self)
+        while i + 16 <= count {
+            let first = UnsafeRawPointer(pixels + i).loadUnaligned(as: SIMD8<UInt32>.self)
+            let second = UnsafeRawPointer(pixels + i + 8).loadUnaligned(as: SIMD8<UInt32>.self)
+            if all((first & second) .== eightWhite) {
+                if !keepsWhite {
+                    UnsafeMutableRawPointer(pixels + i).storeBytes(of: eightMapped, as: SIMD8<UInt32>.self)
+                    UnsafeMutableRawPointer(pixels + i + 8).storeBytes(of: eightMapped, as: SIMD8<UInt32>.self)
+                }
+            } else {
+                eight(at: i)
+                eight(at: i + 8)
+            }
+            i += 16
+        }
+        if i + 8 <= count {
+            eight(at: i)
             i += 8
         }
         guard i < count else { return }
