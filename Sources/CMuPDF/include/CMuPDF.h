@@ -465,6 +465,7 @@ int CMuPDF_load_image_rgb(CMuPDF_context *base, const char *path, int *width, in
                                  unsigned char **rgb, CMuPDF_error *error);
 
 #include "CMuPDF_text.h"
+#include "CMuPDF_structure.h"
 
 #ifdef __cplusplus
 }

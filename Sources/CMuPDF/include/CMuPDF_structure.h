@@ -1,0 +1,65 @@
+// CMuPDF tagged structure for speech: the elements of a page's structure tree that a visitor who
+// cannot see the screen needs (shim_structure.c). Included at the end of CMuPDF.h.
+#ifndef CMUPDF_STRUCTURE_H
+#define CMUPDF_STRUCTURE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The most elements CMuPDF_page_structure returns for one page (the first ones, in tree order).
+#define CMUPDF_STRUCTURE_ELEMENTS_MAX 64
+/// The most bytes of an element's /Alt or /ActualText kept (cut at a character's boundary).
+#define CMUPDF_STRUCTURE_TEXT_MAX 500
+/// How deep the walk goes below /StructTreeRoot; deeper elements are left out.
+#define CMUPDF_STRUCTURE_DEPTH_MAX 64
+/// How many elements the walk looks at in all; the rest of the tree is left out.
+#define CMUPDF_STRUCTURE_NODES_MAX 100000
+
+enum {
+    /// /S is Figure, itself or through /RoleMap.
+    CMUPDF_STRUCTURE_FIGURE = 0,
+    /// /S is Formula.
+    CMUPDF_STRUCTURE_FORMULA = 1,
+    /// Another element that has /Alt, /ActualText or its own /Lang.
+    CMUPDF_STRUCTURE_OTHER = 2,
+};
+
+/// One element of a page's structure tree.
+typedef struct CMuPDF_structure_element {
+    /// CMUPDF_STRUCTURE_FIGURE, _FORMULA or _OTHER.
+    int kind;
+    /// How deep it is in the tree (1: a kid of /StructTreeRoot).
+    int depth;
+    /// 1 when `box` holds the element's box: its /A /BBox, else (a figure) the box of the image
+    /// block of the page's structured text that is in the same place among the page's images as
+    /// the figure among its figures (the second figure: the second image).
+    int has_box;
+    /// x0, y0, x1, y1 in PDF user space (unrotated, y up).
+    float box[4];
+    /// /Alt and /ActualText in UTF-8 (malloc'd, freed by CMuPDF_structure_free), NULL when absent.
+    char *alt;
+    char *actual_text;
+    /// /Lang, its own or the nearest ancestor's ("" when none).
+    char language[16];
+} CMuPDF_structure_element;
+
+/// The elements of the structure tree (/StructTreeRoot) on page `index`, in the tree's order
+/// (depth first, /K in order): figures and formulas, and the elements with /Alt, /ActualText or
+/// their own /Lang. An element is on the page when it has marked content there (an MCID or an
+/// /MCR or /OBJR whose /Pg, or the element's own or inherited /Pg, is the page), or when it has
+/// no content of its own and its /Pg is the page. The walk is bounded (CMUPDF_STRUCTURE_*_MAX,
+/// each element looked at once: cycles end), and keys of the wrong type are ignored. A document
+/// without a structure tree, or not a PDF, has none. On success `*elements` is a malloc'd array
+/// of `*count` elements (NULL for none) freed with CMuPDF_structure_free.
+int CMuPDF_page_structure(CMuPDF_document *document, int index, CMuPDF_structure_element **elements, int *count,
+                          CMuPDF_error *error);
+
+/// Frees what CMuPDF_page_structure returned.
+void CMuPDF_structure_free(CMuPDF_structure_element *elements, int count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,249 @@
+// CMuPDF tagged structure (CMuPDF_structure.h): the elements of a page's structure tree that
+// speech needs, read with the pdf object API. MuPDF 1.21 itself does nothing with the tree: its
+// devices have no marked-content calls (fz_begin_metatext and fz_begin_structure came in 1.22),
+// so the structured text ignores /ActualText, in the tree and in BDC property lists alike, and
+// nothing maps an MCID to the characters it marks. The tree comes from an untrusted file: the walk
+// looks at each indirect element once (cycles end), goes no deeper than CMUPDF_STRUCTURE_DEPTH_MAX,
+// looks at no more than CMUPDF_STRUCTURE_NODES_MAX elements, and ignores keys of the wrong type.
+#include "CMuPDF.h"
+#include "shim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/// How many /RoleMap steps are followed from an element's /S (a map in a cycle ends there).
+#define ROLE_MAP_STEPS 8
+
+typedef struct structure_walk {
+    pdf_obj *role_map;
+    int page;             // the page's object number
+    unsigned char *seen;  // one bit per object number: the elements already looked at
+    int seen_bits;
+    int nodes;            // elements looked at
+    CMuPDF_structure_element *out; // CMUPDF_STRUCTURE_ELEMENTS_MAX of them, malloc'd
+    int count;
+} structure_walk;
+
+/// Whether `object` (an indirect element) was met before; marks it met. Object numbers outside
+/// the cross-reference table count as met (they cannot be read anyway).
+static int seen_before(fz_context *ctx, structure_walk *walk, pdf_obj *object) {
+    if (!pdf_is_indirect(ctx, object)) return 0; // a direct dictionary is a tree: no cycle
+    int number = pdf_to_num(ctx, object);
+    if (number <= 0 || number >= walk->seen_bits) return 1;
+    unsigned char bit = (unsigned char)(1u << (number & 7));
+    if (walk->seen[number >> 3] & bit) return 1;
+    walk->seen[number >> 3] |= bit;
+    return 0;
+}
+
+/// The element's standard type through the /RoleMap: "Figure", "Formula", or another name.
+static const char *role(fz_context *ctx, structure_walk *walk, pdf_obj *element) {
+    pdf_obj *name = pdf_dict_get(ctx, element, PDF_NAME(S));
+    for (int step = 0; pdf_is_name(ctx, name) && step < ROLE_MAP_STEPS; step++) {
+        const char *text = pdf_to_name(ctx, name);
+        if (!strcmp(text, "Figure") || !strcmp(text, "Formula")) return text;
+        pdf_obj *mapped = pdf_dict_get(ctx, walk->role_map, name);
+        if (!pdf_is_name(ctx, mapped)) return text;
+        name = mapped;
+    }
+    return pdf_is_name(ctx, name) ? pdf_to_name(ctx, name) : "";
+}
+
+/// `page` when it is a page reference (a dictionary), else `inherited`.
+static pdf_obj *page_or(fz_context *ctx, pdf_obj *page, pdf_obj *inherited) {
+    return pdf_is_indirect(ctx, page) && pdf_is_dict(ctx, page) ? page : inherited;
+}
+
+static int is_page(fz_context *ctx, structure_walk *walk, pdf_obj *page) {
+    return page && pdf_to_num(ctx, page) == walk->page;
+}
+
+/// A kid that is marked content rather than an element: an MCID, or an /MCR or /OBJR dictionary.
+static int is_content(fz_context *ctx, pdf_obj *kid) {
+    if (pdf_is_int(ctx, kid)) return 1;
+    if (!pdf_is_dict(ctx, kid)) return 0;
+    pdf_obj *type = pdf_dict_get(ctx, kid, PDF_NAME(Type));
+    return pdf_is_name(ctx, type) && (!strcmp(pdf_to_name(ctx, type), "MCR") || !strcmp(pdf_to_name(ctx, type), "OBJR"));
+}
+
+/// Whether the element (its /K `kids`, its page `page`) is on the walk's page (see the header).
+static int on_page(fz_context *ctx, structure_walk *walk, pdf_obj *kids, pdf_obj *page) {
+    int n = pdf_is_array(ctx, kids) ? pdf_array_len(ctx, kids) : 1, has_content = 0;
+    for (int i = 0; i < n; i++) {
+        pdf_obj *kid = pdf_is_array(ctx, kids) ? pdf_array_get(ctx, kids, i) : kids;
+        if (!is_content(ctx, kid)) continue;
+        has_content = 1;
+        pdf_obj *kid_page = pdf_is_dict(ctx, kid) ? page_or(ctx, pdf_dict_gets(ctx, kid, "Pg"), page) : page;
+        if (is_page(ctx, walk, kid_page)) return 1;
+    }
+    return !has_content && is_page(ctx, walk, page);
+}
+
+/// A malloc'd copy of the text string `object`, cut to CMUPDF_STRUCTURE_TEXT_MAX bytes at a
+/// character's boundary; NULL when it is not a string.
+static char *copy_text(fz_context *ctx, pdf_obj *object) {
+    if (!pdf_is_string(ctx, object)) return NULL;
+    const char *text = pdf_to_text_string(ctx, object);
+    size_t length = strlen(text);
+    if (length > CMUPDF_STRUCTURE_TEXT_MAX) {
+        length = CMUPDF_STRUCTURE_TEXT_MAX;
+        while (length > 0 && ((unsigned char)text[length] & 0xC0) == 0x80) length--;
+    }
+    char *copy = malloc(length + 1);
+    if (!copy) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory copying a structure element's text");
+    memcpy(copy, text, length);
+    copy[length] = 0;
+    return copy;
+}
+
+/// The /BBox of the element's attributes (/A: a dictionary or an array of them), if any.
+static int attribute_box(fz_context *ctx, pdf_obj *element, float box[4]) {
+    pdf_obj *attributes = pdf_dict_get(ctx, element, PDF_NAME(A));
+    int n = pdf_is_array(ctx, attributes) ? pdf_array_len(ctx, attributes) : 1;
+    for (int i = 0; i < n && i < 16; i++) {
+        pdf_obj *attribute = pdf_is_array(ctx, attributes) ? pdf_array_get(ctx, attributes, i) : attributes;
+        pdf_obj *bbox = pdf_dict_get(ctx, attribute, PDF_NAME(BBox));
+        if (!pdf_is_array(ctx, bbox) || pdf_array_len(ctx, bbox) != 4) continue;
+        int numbers = 1;
+        for (int k = 0; k < 4; k++) numbers &= pdf_is_number(ctx, pdf_array_get(ctx, bbox, k));
+        if (!numbers) continue;
+        fz_rect rect = pdf_to_rect(ctx, bbox); // normalised
+        if (fz_is_empty_rect(rect)) continue;
+        box[0] = rect.x0, box[1] = rect.y0, box[2] = rect.x1, box[3] = rect.y1;
+        return 1;
+    }
+    return 0;
+}
+
+static void visit_element(fz_context *ctx, structure_walk *walk, pdf_obj *element, int depth, pdf_obj *page,
+                          const char *language) {
+    if (!pdf_is_dict(ctx, element) || is_content(ctx, element)) return;
+    if (depth > CMUPDF_STRUCTURE_DEPTH_MAX || walk->nodes >= CMUPDF_STRUCTURE_NODES_MAX) return;
+    if (seen_before(ctx, walk, element)) return;
+    walk->nodes++;
+    page = page_or(ctx, pdf_dict_gets(ctx, element, "Pg"), page);
+    pdf_obj *own_language = pdf_dict_get(ctx, element, PDF_NAME(Lang));
+    char here[16];
+    fz_strlcpy(here, pdf_is_string(ctx, own_language) ? pdf_to_text_string(ctx, own_language) : language,
+               sizeof here);
+    pdf_obj *kids = pdf_dict_get(ctx, element, PDF_NAME(K));
+    const char *type = role(ctx, walk, element);
+    int kind = !strcmp(type, "Figure")    ? CMUPDF_STRUCTURE_FIGURE
+               : !strcmp(type, "Formula") ? CMUPDF_STRUCTURE_FORMULA
+                                          : CMUPDF_STRUCTURE_OTHER;
+    pdf_obj *alt = pdf_dict_get(ctx, element, PDF_NAME(Alt));
+    pdf_obj *actual = pdf_dict_get(ctx, element, PDF_NAME(ActualText));
+    int wanted = kind != CMUPDF_STRUCTURE_OTHER || pdf_is_string(ctx, alt) || pdf_is_string(ctx, actual) ||
+                 pdf_is_string(ctx, own_language);
+    if (wanted && walk->count < CMUPDF_STRUCTURE_ELEMENTS_MAX && on_page(ctx, walk, kids, page)) {
+        CMuPDF_structure_element *out = &walk->out[walk->count++];
+        out->kind = kind;
+        out->depth = depth;
+        out->has_box = attribute_box(ctx, element, out->box);
+        fz_strlcpy(out->language, here, sizeof out->language);
+        out->alt = copy_text(ctx, alt);
+        out->actual_text = copy_text(ctx, actual);
+    }
+    int n = pdf_is_array(ctx, kids) ? pdf_array_len(ctx, kids) : 1;
+    for (int i = 0; i < n && walk->nodes < CMUPDF_STRUCTURE_NODES_MAX; i++)
+        visit_element(ctx, walk, pdf_is_array(ctx, kids) ? pdf_array_get(ctx, kids, i) : kids, depth + 1, page,
+                      here);
+}
+
+/// Walks the tree under doc_lock (inside fz_try): fills walk->out.
+static void walk_locked(CMuPDF_document *document, int index, structure_walk *walk) {
+    fz_context *ctx = document->ctx;
+    pdf_document *pdf = document->pdf;
+    pdf_obj *root = pdf_dict_gets(ctx, pdf_dict_get(ctx, pdf_trailer(ctx, pdf), PDF_NAME(Root)), "StructTreeRoot");
+    if (!pdf_is_dict(ctx, root)) return;
+    shim_walk_to_page_locked(document, index);
+    walk->page = document->walk.pages[index];
+    if (walk->page <= 0) return; // the page's object is gone
+    walk->role_map = pdf_dict_gets(ctx, root, "RoleMap");
+    walk->seen_bits = pdf_xref_len(ctx, pdf);
+    walk->seen = calloc((size_t)walk->seen_bits / 8 + 1, 1);
+    if (!walk->seen) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory walking the structure tree");
+    seen_before(ctx, walk, root);
+    pdf_obj *kids = pdf_dict_get(ctx, root, PDF_NAME(K));
+    int n = pdf_is_array(ctx, kids) ? pdf_array_len(ctx, kids) : 1;
+    for (int i = 0; i < n && walk->nodes < CMUPDF_STRUCTURE_NODES_MAX; i++)
+        visit_element(ctx, walk, pdf_is_array(ctx, kids) ? pdf_array_get(ctx, kids, i) : kids, 1, NULL, "");
+}
+
+/// The image blocks of the page's structured text, in user space, for figures without /BBox.
+typedef struct image_boxes {
+    fz_rect boxes[CMUPDF_STRUCTURE_ELEMENTS_MAX];
+    int count;
+} image_boxes;
+
+static void visit_images(fz_context *ctx, fz_stext_page *text, fz_matrix to_user, void *user) {
+    image_boxes *images = user;
+    for (fz_stext_block *block = text->first_block; block; block = block->next) {
+        if (block->type != FZ_STEXT_BLOCK_IMAGE || images->count == CMUPDF_STRUCTURE_ELEMENTS_MAX) continue;
+        images->boxes[images->count++] = fz_transform_rect(block->bbox, to_user);
+    }
+}
+
+/// Gives the figures without a box the box of the image in the same place among the page's images.
+static void place_figures(CMuPDF_document *document, int index, structure_walk *walk) {
+    int missing = 0;
+    for (int i = 0; i < walk->count; i++) missing |= walk->out[i].kind == CMUPDF_STRUCTURE_FIGURE && !walk->out[i].has_box;
+    if (!missing) return;
+    image_boxes images = {0};
+    CMuPDF_error ignored;
+    if (CMuPDF_internal_visit_stext(document, index, FZ_STEXT_PRESERVE_IMAGES | FZ_STEXT_MEDIABOX_CLIP, visit_images,
+                                    &images, &ignored) != CMUPDF_OK)
+        return; // the figures keep no box: said after the page's text
+    int figure = 0;
+    for (int i = 0; i < walk->count; i++) {
+        CMuPDF_structure_element *out = &walk->out[i];
+        if (out->kind != CMUPDF_STRUCTURE_FIGURE) continue;
+        if (!out->has_box && figure < images.count) {
+            fz_rect box = images.boxes[figure];
+            out->box[0] = box.x0, out->box[1] = box.y0, out->box[2] = box.x1, out->box[3] = box.y1;
+            out->has_box = 1;
+        }
+        figure++;
+    }
+}
+
+int CMuPDF_page_structure(CMuPDF_document *document, int index, CMuPDF_structure_element **elements, int *count,
+                          CMuPDF_error *error) {
+    shim_set_error(error, CMUPDF_OK, "");
+    *elements = NULL;
+    *count = 0;
+    int status = shim_check_index(document, index, error);
+    if (status != CMUPDF_OK || !document->pdf) return status; // other formats have no structure tree
+    structure_walk walk = {0};
+    walk.out = calloc(CMUPDF_STRUCTURE_ELEMENTS_MAX, sizeof *walk.out);
+    if (!walk.out) {
+        shim_set_error(error, CMUPDF_ERROR_MEMORY, "out of memory reading the structure tree");
+        return CMUPDF_ERROR_MEMORY;
+    }
+    fz_context *ctx = shim_enter(document);
+    fz_try(ctx) walk_locked(document, index, &walk);
+    fz_catch(ctx) status = shim_caught(ctx, error);
+    status = shim_leave(document, status);
+    free(walk.seen);
+    if (status != CMUPDF_OK) {
+        CMuPDF_structure_free(walk.out, walk.count);
+        return status;
+    }
+    place_figures(document, index, &walk);
+    if (walk.count == 0) {
+        free(walk.out);
+        return CMUPDF_OK;
+    }
+    *elements = walk.out;
+    *count = walk.count;
+    return CMUPDF_OK;
+}
+
+void CMuPDF_structure_free(CMuPDF_structure_element *elements, int count) {
+    if (!elements) return;
+    for (int i = 0; i < count; i++) {
+        free(elements[i].alt);
+        free(elements[i].actual_text);
+    }
+    free(elements);
+}

@@ -1,0 +1,50 @@
+import LecternCore
+import LecternPDF
+import Testing
+
+/// The structure tree of tagged PDFs (`PDFDocument.taggedElements`), read for speech:
+/// Tests/Fixtures/tagged.pdf and tagged-malformed.pdf (made by make-structure-fixtures).
+@Suite("Tagged structure")
+struct StructureTests {
+    @Test(
+        "a figure's /Alt and /BBox (its role through /RoleMap), a span's /ActualText, an element's /Lang, in tree order"
+    )
+    func taggedElements() throws {
+        let document = try PDFDocument(path: Fixture.path("tagged.pdf"))
+        let elements = try document.taggedElements(page: 0)
+        #expect(
+            elements == [
+                TaggedElement(
+                    kind: .figure, depth: 2, alt: "A map of the ground floor.",
+                    box: Rect(x: 50, y: 600, width: 200, height: 100)),
+                TaggedElement(kind: .other, depth: 3, actualText: "kilometres"),
+                TaggedElement(kind: .other, depth: 2, language: "fr-FR"),
+                // No /Alt and no /BBox: the box of the page's second image, as it is the second figure.
+                TaggedElement(kind: .figure, depth: 2, box: Rect(x: 50, y: 400, width: 100, height: 50)),
+            ])
+        // MuPDF 1.21's text keeps the glyphs: /ActualText is not applied to the characters.
+        let text = String(
+            String.UnicodeScalarView(
+                try document.pageCharacters(page: 0).characters.compactMap { Unicode.Scalar($0.scalar) }))
+        #expect(text.contains("2 km away") && !text.contains("kilometres"))
+    }
+
+    @Test("an untagged document has no elements")
+    func untagged() throws {
+        #expect(try PDFDocument(path: Fixture.path("columns.pdf")).taggedElements(page: 0).isEmpty)
+        #expect(try PDFDocument(path: Fixture.path("contrast.pdf")).taggedElements(page: 0).isEmpty)
+    }
+
+    @Test("a malformed tree: cycles, kids and keys of the wrong type, a role map in a cycle, 1000 levels deep")
+    func malformed() throws {
+        let document = try PDFDocument(path: Fixture.path("tagged-malformed.pdf"))
+        let elements = try document.taggedElements(page: 0)
+        #expect(elements.map(\.kind) == [.figure, .figure, .figure])
+        #expect(elements.map(\.alt) == ["Page inherited.", "Still found.", nil])
+        #expect(elements.map(\.depth) == [2, 1, 1])
+        #expect(elements.allSatisfy { $0.language == nil && $0.actualText == nil })
+        // Read twice: the first walk left nothing behind that changes the second.
+        #expect(try document.taggedElements(page: 0) == elements)
+        #expect(throws: PDFError.self) { try document.taggedElements(page: 1) }
+    }
+}
