@@ -119,23 +119,24 @@ public final class ShownDocument: Sendable {
         return sizes
     }
 
-    /// The text blocks, links, characters and annotations of `pages` (a page's first
-    /// `DocumentResponse.maximumCharacters` characters; no text of a page whose text cannot be
-    /// read).
+    /// The text blocks, links, characters, annotations and tagged elements of `pages` (a page's
+    /// first `DocumentResponse.maximumCharacters` characters; no text of a page whose text cannot
+    /// be read).
     public func readPageText(pages: [Int]) -> [Int: PageText] {
         var result: [Int: PageText] = [:]
         for page in pages {
             let text = try? call(.pageText(page: page), page: page) {
-                if case .pageText(let blocks, let links, let characters) = $0 {
-                    (blocks, links, characters)
+                if case .pageText(let blocks, let links, let characters, let tagged) = $0 {
+                    (blocks, links, characters, tagged)
                 } else {
                     nil
                 }
             }.get()
-            let (blocks, links, characters) = text ?? ([], [], [])
+            let (blocks, links, characters, tagged) = text ?? ([], [], [], [])
             result[page] = PageText(
                 blocks: blocks, links: links.map(PageText.linkTarget),
-                characters: PageCharacters(readingOrder: characters), annotations: annotationInfos(page: page))
+                characters: PageCharacters(readingOrder: characters), annotations: annotationInfos(page: page),
+                tagged: tagged)
         }
         return result
     }

@@ -135,7 +135,8 @@ public final class DocumentServer: @unchecked Sendable {
                 let characters = try document.pageCharacters(page: page).characters
                 return .pageText(
                     blocks: try document.textBlocks(page: page), links: try document.links(page: page),
-                    characters: Array(characters.prefix(DocumentResponse.maximumCharacters)))
+                    characters: Array(characters.prefix(DocumentResponse.maximumCharacters)),
+                    tagged: (try? document.taggedElements(page: page)) ?? [])  // a broken tree: the text without it
             }
         case let .edit(edit):
             return answering { () throws(PDFError) in .edited(try edit.apply(to: document)) }

@@ -169,7 +169,8 @@ public struct WorkerLimits: Sendable, Equatable {
 /// The render worker's answer to one `DocumentRequest`.
 public enum DocumentResponse: Sendable, Equatable {
     /// The most characters of a page a text answer carries (57 bytes each: the answer stays
-    /// under `MessageChannel.maximumMessage` with the page's blocks and links); the rest of a
+    /// under `MessageChannel.maximumMessage` with the page's blocks, links and tagged elements,
+    /// at most 64 of about 1 kB); the rest of a
     /// denser page cannot be selected with the worker on.
     public static let maximumCharacters = 15_000
 
@@ -181,9 +182,10 @@ public enum DocumentResponse: Sendable, Equatable {
     case failed(String)
     /// A tile was drawn into the shared buffer, or the render was cancelled.
     case drawn(TileContent.DrawOutcome)
-    /// A page's text blocks, links and characters in reading order (PDF user space); at most
-    /// `maximumCharacters` characters, so the answer fits one message.
-    case pageText(blocks: [Rect], links: [PDFLink], characters: [PageCharacter])
+    /// A page's text blocks, links and characters in reading order (PDF user space), and the
+    /// elements of its structure tree (tagged PDFs); at most `maximumCharacters` characters, so
+    /// the answer fits one message.
+    case pageText(blocks: [Rect], links: [PDFLink], characters: [PageCharacter], tagged: [TaggedElement])
     /// Where a query is found on a page.
     case searchHits([SearchHit])
     /// An edit was applied; the field's value afterwards for field edits.
@@ -278,7 +280,7 @@ public enum DocumentResponse: Sendable, Equatable {
                 writer.put(DrawnTag.failed)
                 writer.put(reason)
             }
-        case let .pageText(blocks, links, characters):
+        case let .pageText(blocks, links, characters, tagged):
             writer.put(Tag.pageText)
             writer.put(blocks.count)
             for block in blocks { writer.put(block) }
@@ -302,6 +304,8 @@ public enum DocumentResponse: Sendable, Equatable {
                 writer.put(character.block)
                 writer.put(character.isRightToLeft)
             }
+            writer.put(tagged.count)
+            for element in tagged { writer.put(element) }
         case let .edited(value):
             writer.put(Tag.edited)
             writer.put(optional: value)
@@ -350,7 +354,9 @@ public enum DocumentResponse: Sendable, Equatable {
                     PageCharacter(
                         scalar: scalar, rect: rect, line: line, block: block, isRightToLeft: try reader.bool()))
             }
-            return .pageText(blocks: blocks, links: links, characters: characters)
+            var tagged: [TaggedElement] = []
+            for _ in 0..<(try reader.count()) { tagged.append(try reader.taggedElement()) }
+            return .pageText(blocks: blocks, links: links, characters: characters, tagged: tagged)
         case .searchHits:
             var hits: [SearchHit] = []
             for _ in 0..<(try reader.count()) {

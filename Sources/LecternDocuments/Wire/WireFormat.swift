@@ -133,6 +133,16 @@ extension WireWriter {
         put(annotation.maxLength ?? -1)
         put(annotation.isFieldReadOnly)
     }
+
+    mutating func put(_ element: TaggedElement) {
+        put(element.kind)
+        put(element.depth)
+        put(optional: element.alt)
+        put(optional: element.actualText)
+        put(optional: element.language)
+        put(element.box != nil)
+        put(element.box ?? .zero)
+    }
 }
 
 extension WireReader {
@@ -162,6 +172,17 @@ extension WireReader {
             contents: contents, author: author, fieldType: fieldType.flatMap(AnnotationInfo.FieldType.init(rawValue:)),
             fieldName: fieldName, value: value, options: options, maxLength: maxLength < 0 ? nil : maxLength,
             isFieldReadOnly: try bool())
+    }
+
+    mutating func taggedElement() throws(WireError) -> TaggedElement {
+        let byte = try byte()
+        guard let kind = TaggedElement.Kind(rawValue: byte) else {
+            throw WireError("unknown structure element \(byte)")
+        }
+        let depth = try int(), alt = try optionalString(), actualText = try optionalString()
+        let language = try optionalString(), hasBox = try bool(), box = try rect()
+        return TaggedElement(
+            kind: kind, depth: depth, alt: alt, actualText: actualText, language: language, box: hasBox ? box : nil)
     }
 }
 

@@ -103,6 +103,14 @@ struct RenderWorkerTests {
                         scalar: 0x5D0, rect: Rect(x: 1, y: 2, width: 3, height: 4), line: 7, block: 2,
                         isRightToLeft: true),
                     PageCharacter(scalar: 0x41, rect: Rect(x: 5, y: 2, width: 3, height: 4), line: 8, block: 2),
+                ],
+                tagged: [
+                    TaggedElement(
+                        kind: .figure, depth: 2, alt: "A map of the ground floor.",
+                        box: Rect(x: 50, y: 600, width: 200, height: 100)),
+                    TaggedElement(kind: .figure, depth: 3),
+                    TaggedElement(kind: .formula, alt: "x²", language: "fr-FR"),
+                    TaggedElement(kind: .other, depth: 4, actualText: "kilomètres"),
                 ]),
         ]
         let responseTags = Self.roundTrip(responses, encode: { $0.encode(into: &$1) }, decode: DocumentResponse.decode)
@@ -152,6 +160,17 @@ struct RenderWorkerTests {
         #expect(text.characters.characters == (try document.pageCharacters(page: 0)).characters)
         #expect(!text.characters.characters.isEmpty)
         #expect(worker.status.restarts == 0 && worker.status.pid != nil)
+    }
+
+    @Test("a tagged page's structure elements come through the worker as read in process")
+    func taggedElementsMatchInProcess() throws {
+        let document = try PDFDocument(path: Self.fixtures.appendingPathComponent("tagged.pdf").path)
+        let worker = try Self.worker("tagged.pdf")
+        let client = try ShownDocument.open(worker)
+        defer { worker.stop() }
+        let text = try #require(client.readPageText(pages: [0])[0])
+        #expect(text.tagged == (try document.taggedElements(page: 0)))
+        #expect(text.tagged.first?.alt == "A map of the ground floor.")
     }
 
     @Test("a search in the worker finds what a search in process finds")
