@@ -1,4 +1,4 @@
-/// One thing the keypad focus stops on: a paragraph, link or form field of a page, or a button.
+/// One thing the keypad focus stops on: a paragraph, link, form field or figure of a page, or a button.
 public struct FocusItem: Equatable, Sendable {
     public enum Kind: String, Equatable, Sendable {
         /// A paragraph of the page's text (`ReadingBlock`).
@@ -7,6 +7,8 @@ public struct FocusItem: Equatable, Sendable {
         case link
         /// A form field (a widget).
         case field
+        /// A figure of a tagged page (its /Alt is what is said).
+        case figure
         /// A button of the chrome or of an open overlay.
         case button
     }

@@ -52,7 +52,7 @@ extension KeypadFocus {
         }
     }
 
-    /// The paragraphs, links and fields of the spread's pages, each page in reading order.
+    /// The paragraphs, links, fields and figures of the spread's pages, each page in reading order.
     private func pageItems(of reader: Reader) -> [FocusItem] {
         let spread = reader.view.destinationSpread
         return reader.view.spreads.pageRange(forSpread: spread).flatMap { page -> [FocusItem] in
@@ -72,7 +72,8 @@ extension KeypadFocus {
                 FocusItem(
                     kind: .field, label: FocusPhrases.field(field, saysValue: saysFieldValues()), rect: field.rect)
             }
-            return FocusOrder.items(onPage: page, blocks: blocks, extras: links + fields, toDisplay: toDisplay)
+            return PageFigures.items(
+                onPage: page, text: text, blocks: blocks, extras: links + fields, toDisplay: toDisplay)
         }
     }
 
@@ -137,7 +138,7 @@ extension KeypadFocus {
     func activate() {
         guard let focused else { return move(by: 1) }
         switch focused.kind {
-        case .text:
+        case .text, .figure:
             say(.say(focused.label))
         case .link, .field:
             guard let reader = current.reader, let page = focused.page, let controller = interactions() else { return }

@@ -37,7 +37,7 @@ extension KioskStatus {
         public var isShown = false
         /// "page", "search", "outline", "grid", "editing", "shelf".
         public var level = "page"
-        /// "text", "link", "field", "button"; nil: nothing focused.
+        /// "text", "link", "field", "figure", "button"; nil: nothing focused.
         public var kind: String?
         /// What is said for it (a paragraph's text, "Link to page 2: …", "Search").
         public var label: String?

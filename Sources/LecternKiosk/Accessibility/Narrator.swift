@@ -8,7 +8,8 @@ import Logging
 
 /// Reads the document aloud for a visitor who cannot see the screen: F1 or Help (or
 /// `lectern ctl speech start`) starts it with a sentence of orientation, then reads the page in
-/// reading order (`ReadingOrder`: columns whole), sentence by sentence, highlighting the one
+/// reading order (`ReadingOrder`: columns whole; a tagged page's figures by their /Alt where
+/// they fall, `PageFigures`), sentence by sentence, highlighting the one
 /// being spoken and turning to the next page when the page is read. A page turned by the
 /// visitor is read from its top. Space pauses and resumes, F1 again says where you are and
 /// goes on, Escape stops. The voice follows the document's /Lang, else the policy's language;
@@ -261,10 +262,18 @@ final class Narrator {
             of: text.characters, toDisplay: geometry.pageToDisplay,
             rightToLeft: reader.view.configuration.pageBinding.isRightToLeft ? true : nil)
         var said = preamble.map { Utterance(text: $0, page: nil) }
-        said += blocks.flatMap { block in
-            block.sentencesWithLines.map { Utterance(text: $0.text, page: page, lines: $0.lines) }
+        // The paragraphs, and a tagged page's figures where they fall among them.
+        var paragraphs = blocks.makeIterator()
+        let items = PageFigures.items(
+            onPage: page, text: text, blocks: blocks, extras: [], toDisplay: geometry.pageToDisplay)
+        for item in items {
+            guard item.kind == .text, let block = paragraphs.next() else {
+                said.append(Utterance(text: item.label, page: page, lines: item.rect == .zero ? [] : [item.rect]))
+                continue
+            }
+            said += block.sentencesWithLines.map { Utterance(text: $0.text, page: page, lines: $0.lines) }
         }
-        if blocks.isEmpty { said.append(Utterance(text: "This page has no text to read.", page: nil)) }
+        if items.isEmpty { said.append(Utterance(text: "This page has no text to read.", page: nil)) }
         if page == reader.view.pages.count - 1 { said.append(Utterance(text: "End of the document.", page: nil)) }
         preamble = []
         utterances = [:]

@@ -1,0 +1,37 @@
+import LecternCore
+import LecternDocuments
+import LecternPDF
+
+/// The figures of a tagged page for a visitor who cannot see them: what is said of each
+/// ("Figure: a map of the ground floor."), and where it goes among the page's paragraphs. Only
+/// the structure tree's Figure elements are figures: an untagged image says nothing.
+enum PageFigures {
+    /// What is said of `figure`: its /Alt, else its /ActualText, else that it has no description.
+    static func label(of figure: TaggedElement) -> String {
+        let said = [figure.alt, figure.actualText].compactMap { $0?.trimmingWhitespace }.first { !$0.isEmpty }
+        guard let said else { return "Figure with no description." }
+        return "Figure: \(said)" + (said.last.map { ".!?".contains($0) } == true ? "" : ".")
+    }
+
+    /// `page`'s items as `FocusOrder.items` orders them, with the page's tagged figures among the
+    /// `extras` (each where its box falls in the reading order); a figure whose box is not known
+    /// comes after the page's other items.
+    static func items(
+        onPage page: Int, text: PageText, blocks: [ReadingBlock], extras: [FocusItem], toDisplay: AffineTransform
+    ) -> [FocusItem] {
+        let figures = text.tagged.filter { $0.kind == .figure }
+        let placed = figures.compactMap { figure in
+            figure.box.map { FocusItem(kind: .figure, label: label(of: figure), rect: $0) }
+        }
+        let after = figures.filter { $0.box == nil }.map {
+            FocusItem(kind: .figure, label: label(of: $0), page: page, rect: .zero)
+        }
+        return FocusOrder.items(onPage: page, blocks: blocks, extras: extras + placed, toDisplay: toDisplay) + after
+    }
+}
+
+extension String {
+    fileprivate var trimmingWhitespace: String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import LecternCore
+import LecternTestSupport
+import Testing
+
+@testable import LecternKiosk
+
+/// A tagged page's figures for a visitor who cannot see them, with real keys: speech says each
+/// figure's /Alt where it falls in the reading order, and the keypad focus stops on it.
+/// Tests/Fixtures/tagged.pdf (make-structure-fixtures): a figure with /Alt between the first
+/// and second paragraphs, a figure without /Alt before the last one, and an untagged image.
+@Suite("Figures of tagged pages")
+struct PageFiguresTests {
+    static let tagged = LecternHarness.fixture("tagged.pdf")
+    /// The page as it is read: its sentences, the figures among them; the untagged image says nothing.
+    static let page = [
+        "Museum guide", "The museum opens at nine.", "Figure: A map of the ground floor.", "The park is 2 km away.",
+        "Bienvenue au musee.", "Figure with no description.", "The shop sells maps.",
+    ]
+
+    static func open(speech: Bool) throws -> KioskHarness {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-figures-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let wav = directory.appendingPathComponent("speech.wav").path
+        let lectern = try KioskHarness(
+            [tagged] + (speech ? ["--speech-output", wav, "--speech-language", "en-us", "--speech-unpaced"] : []))
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        return lectern
+    }
+
+    @Test("F1 reads a figure's /Alt at its place among the page's sentences; a tagged figure without /Alt says so")
+    func speechSaysTheAltText() throws {
+        let lectern = try Self.open(speech: true)
+        lectern.press(NarratorTests.f1)
+        #expect(NarratorTests.turn(lectern) { lectern.status.speech.queue.last == "End of the document." })
+        let queue = lectern.status.speech.queue
+        let start = try #require(queue.firstIndex(of: "Museum guide"), "\(queue)")
+        #expect(Array(queue[start...]) == Self.page + ["End of the document."])
+        try lectern.stop()
+    }
+
+    @Test("keypad 2 stops on the figures in reading order and says their /Alt")
+    func keypadReachesFigures() throws {
+        let lectern = try Self.open(speech: true)
+        var labels: [String] = []
+        var kinds: [String] = []
+        for _ in 0..<Self.page.count {
+            lectern.press(KeypadFocusTests.Pad.down)
+            lectern.settle()
+            labels.append(lectern.status.focus.label ?? "none")
+            kinds.append(lectern.status.focus.kind ?? "none")
+        }
+        #expect(labels == Self.page)
+        #expect(kinds[2] == "figure" && kinds[5] == "figure", "\(kinds)")
+        // With speech on (the keypad turned it on), the figure reached is what is said.
+        lectern.press(KeypadFocusTests.Pad.up)
+        lectern.press(KeypadFocusTests.Pad.up)
+        lectern.press(KeypadFocusTests.Pad.up)
+        lectern.press(KeypadFocusTests.Pad.up)
+        #expect(lectern.status.focus.label == "Figure: A map of the ground floor.")
+        #expect(lectern.status.speech.queue.count == 1, "the item alone: \(lectern.status.speech.queue)")
+        #expect(lectern.status.speech.queue.first?.contains("Figure: A map of the ground floor.") == true)
+        try lectern.stop()
+    }
+}
