@@ -13,6 +13,8 @@
 
 /// How many /RoleMap steps are followed from an element's /S (a map in a cycle ends there).
 #define ROLE_MAP_STEPS 8
+/// How many MCIDs of a page's figures are measured for their boxes; figures past it keep none.
+#define FIGURE_MCIDS_MAX 256
 
 typedef struct structure_walk {
     pdf_obj *role_map;
@@ -22,6 +24,10 @@ typedef struct structure_walk {
     int nodes;            // elements looked at
     CMuPDF_structure_element *out; // CMUPDF_STRUCTURE_ELEMENTS_MAX of them, malloc'd
     int count;
+    // The MCIDs on the page of the figures without /BBox, and which figure (index in out) each is.
+    int mcids[FIGURE_MCIDS_MAX];
+    int owners[FIGURE_MCIDS_MAX];
+    int mcid_count;
 } structure_walk;
 
 /// Whether `object` (an indirect element) was met before; marks it met. Object numbers outside
@@ -77,6 +83,24 @@ static int on_page(fz_context *ctx, structure_walk *walk, pdf_obj *kids, pdf_obj
         if (is_page(ctx, walk, kid_page)) return 1;
     }
     return !has_content && is_page(ctx, walk, page);
+}
+
+/// Notes the MCIDs on the walk's page among `kids` (an MCID, or an /MCR in the page's own content,
+/// not a form's /Stm) as those of figure `owner`.
+static void note_mcids(fz_context *ctx, structure_walk *walk, pdf_obj *kids, pdf_obj *page, int owner) {
+    int n = pdf_is_array(ctx, kids) ? pdf_array_len(ctx, kids) : 1;
+    for (int i = 0; i < n && walk->mcid_count < FIGURE_MCIDS_MAX; i++) {
+        pdf_obj *kid = pdf_is_array(ctx, kids) ? pdf_array_get(ctx, kids, i) : kids;
+        pdf_obj *mcid = kid, *kid_page = page;
+        if (pdf_is_dict(ctx, kid)) {
+            if (pdf_dict_gets(ctx, kid, "Stm")) continue;
+            mcid = pdf_dict_get(ctx, kid, PDF_NAME(MCID));
+            kid_page = page_or(ctx, pdf_dict_gets(ctx, kid, "Pg"), page);
+        }
+        if (!pdf_is_int(ctx, mcid) || pdf_to_int(ctx, mcid) < 0 || !is_page(ctx, walk, kid_page)) continue;
+        walk->mcids[walk->mcid_count] = pdf_to_int(ctx, mcid);
+        walk->owners[walk->mcid_count++] = owner;
+    }
 }
 
 /// A malloc'd copy of the text string `object`, cut to CMUPDF_STRUCTURE_TEXT_MAX bytes at a
@@ -140,6 +164,7 @@ static void visit_element(fz_context *ctx, structure_walk *walk, pdf_obj *elemen
         out->kind = kind;
         out->depth = depth;
         out->has_box = attribute_box(ctx, element, out->box);
+        if (kind == CMUPDF_STRUCTURE_FIGURE && !out->has_box) note_mcids(ctx, walk, kids, page, walk->count - 1);
         fz_strlcpy(out->language, here, sizeof out->language);
         out->alt = copy_text(ctx, alt);
         out->actual_text = copy_text(ctx, actual);
@@ -148,6 +173,33 @@ static void visit_element(fz_context *ctx, structure_walk *walk, pdf_obj *elemen
     for (int i = 0; i < n && walk->nodes < CMUPDF_STRUCTURE_NODES_MAX; i++)
         visit_element(ctx, walk, pdf_is_array(ctx, kids) ? pdf_array_get(ctx, kids, i) : kids, depth + 1, page,
                       here);
+}
+
+/// Gives the figures without /BBox the box of what their marked content draws on the page. A page
+/// whose content cannot be interpreted leaves them without (said after the page's text).
+static void measure_figures(CMuPDF_document *document, structure_walk *walk) {
+    if (walk->mcid_count == 0) return;
+    fz_context *ctx = document->ctx;
+    fz_rect boxes[FIGURE_MCIDS_MAX];
+    pdf_obj *page = NULL;
+    fz_var(page);
+    fz_try(ctx) {
+        page = pdf_load_object(ctx, document->pdf, walk->page);
+        shim_marked_content_boxes(ctx, document->pdf, page, walk->mcids, walk->mcid_count, boxes);
+    }
+    fz_always(ctx) pdf_drop_obj(ctx, page);
+    fz_catch(ctx) {
+        fz_warn(ctx, "cannot find where the figures of a page are drawn: %s", fz_caught_message(ctx));
+        return;
+    }
+    for (int i = 0; i < walk->mcid_count; i++) {
+        if (fz_is_empty_rect(boxes[i]) || fz_is_infinite_rect(boxes[i])) continue;
+        CMuPDF_structure_element *out = &walk->out[walk->owners[i]];
+        fz_rect box = fz_make_rect(out->box[0], out->box[1], out->box[2], out->box[3]);
+        box = out->has_box ? fz_union_rect(box, boxes[i]) : boxes[i];
+        out->box[0] = box.x0, out->box[1] = box.y0, out->box[2] = box.x1, out->box[3] = box.y1;
+        out->has_box = 1;
+    }
 }
 
 /// Walks the tree under doc_lock (inside fz_try): fills walk->out.
@@ -168,43 +220,7 @@ static void walk_locked(CMuPDF_document *document, int index, structure_walk *wa
     int n = pdf_is_array(ctx, kids) ? pdf_array_len(ctx, kids) : 1;
     for (int i = 0; i < n && walk->nodes < CMUPDF_STRUCTURE_NODES_MAX; i++)
         visit_element(ctx, walk, pdf_is_array(ctx, kids) ? pdf_array_get(ctx, kids, i) : kids, 1, NULL, "");
-}
-
-/// The image blocks of the page's structured text, in user space, for figures without /BBox.
-typedef struct image_boxes {
-    fz_rect boxes[CMUPDF_STRUCTURE_ELEMENTS_MAX];
-    int count;
-} image_boxes;
-
-static void visit_images(fz_context *ctx, fz_stext_page *text, fz_matrix to_user, void *user) {
-    image_boxes *images = user;
-    for (fz_stext_block *block = text->first_block; block; block = block->next) {
-        if (block->type != FZ_STEXT_BLOCK_IMAGE || images->count == CMUPDF_STRUCTURE_ELEMENTS_MAX) continue;
-        images->boxes[images->count++] = fz_transform_rect(block->bbox, to_user);
-    }
-}
-
-/// Gives the figures without a box the box of the image in the same place among the page's images.
-static void place_figures(CMuPDF_document *document, int index, structure_walk *walk) {
-    int missing = 0;
-    for (int i = 0; i < walk->count; i++) missing |= walk->out[i].kind == CMUPDF_STRUCTURE_FIGURE && !walk->out[i].has_box;
-    if (!missing) return;
-    image_boxes images = {0};
-    CMuPDF_error ignored;
-    if (CMuPDF_internal_visit_stext(document, index, FZ_STEXT_PRESERVE_IMAGES | FZ_STEXT_MEDIABOX_CLIP, visit_images,
-                                    &images, &ignored) != CMUPDF_OK)
-        return; // the figures keep no box: said after the page's text
-    int figure = 0;
-    for (int i = 0; i < walk->count; i++) {
-        CMuPDF_structure_element *out = &walk->out[i];
-        if (out->kind != CMUPDF_STRUCTURE_FIGURE) continue;
-        if (!out->has_box && figure < images.count) {
-            fz_rect box = images.boxes[figure];
-            out->box[0] = box.x0, out->box[1] = box.y0, out->box[2] = box.x1, out->box[3] = box.y1;
-            out->has_box = 1;
-        }
-        figure++;
-    }
+    measure_figures(document, walk);
 }
 
 int CMuPDF_page_structure(CMuPDF_document *document, int index, CMuPDF_structure_element **elements, int *count,
@@ -229,7 +245,6 @@ int CMuPDF_page_structure(CMuPDF_document *document, int index, CMuPDF_structure
         CMuPDF_structure_free(walk.out, walk.count);
         return status;
     }
-    place_figures(document, index, &walk);
     if (walk.count == 0) {
         free(walk.out);
         return CMUPDF_OK;

@@ -31,9 +31,8 @@ typedef struct CMuPDF_structure_element {
     int kind;
     /// How deep it is in the tree (1: a kid of /StructTreeRoot).
     int depth;
-    /// 1 when `box` holds the element's box: its /A /BBox, else (a figure) the box of the image
-    /// block of the page's structured text that is in the same place among the page's images as
-    /// the figure among its figures (the second figure: the second image).
+    /// 1 when `box` holds the element's box: its /A /BBox, else (a figure) the box of what its
+    /// marked content (its MCIDs on the page) draws, found by interpreting the page's content.
     int has_box;
     /// x0, y0, x1, y1 in PDF user space (unrotated, y up).
     float box[4];

@@ -22,8 +22,8 @@ public struct TaggedElement: Equatable, Sendable {
     public var actualText: String?
     /// /Lang, its own or the nearest ancestor's ("fr-FR"); nil for none.
     public var language: String?
-    /// In PDF user space (unrotated, y up): its /A /BBox, else for a figure the box of the page's
-    /// image in the same place among the page's images; nil when neither is known.
+    /// In PDF user space (unrotated, y up): its /A /BBox, else for a figure the box of what its
+    /// marked content draws on the page; nil when neither is known.
     public var box: Rect?
 
     public init(

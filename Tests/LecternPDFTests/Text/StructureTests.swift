@@ -19,7 +19,8 @@ struct StructureTests {
                     box: Rect(x: 50, y: 600, width: 200, height: 100)),
                 TaggedElement(kind: .other, depth: 3, actualText: "kilometres"),
                 TaggedElement(kind: .other, depth: 2, language: "fr-FR"),
-                // No /Alt and no /BBox: the box of the page's second image, as it is the second figure.
+                // No /Alt and no /BBox: the box of what its MCID draws (the page's third image: an
+                // untagged logo is drawn first).
                 TaggedElement(kind: .figure, depth: 2, box: Rect(x: 50, y: 400, width: 100, height: 50)),
             ])
         // MuPDF 1.21's text keeps the glyphs: /ActualText is not applied to the characters.
@@ -42,6 +43,11 @@ struct StructureTests {
         #expect(elements.map(\.kind) == [.figure, .figure, .figure])
         #expect(elements.map(\.alt) == ["Page inherited.", "Still found.", nil])
         #expect(elements.map(\.depth) == [2, 1, 1])
+        // No MCID: no box; MCIDs 2 and 7: what they draw (a /BBox of the wrong type is ignored).
+        #expect(
+            elements.map(\.box) == [
+                nil, Rect(x: 50, y: 600, width: 200, height: 100), Rect(x: 50, y: 400, width: 100, height: 50),
+            ])
         #expect(elements.allSatisfy { $0.language == nil && $0.actualText == nil })
         // Read twice: the first walk left nothing behind that changes the second.
         #expect(try document.taggedElements(page: 0) == elements)
