@@ -1,10 +1,11 @@
 // CMuPDF tagged structure (CMuPDF_structure.h): the elements of a page's structure tree that
 // speech needs, read with the pdf object API. MuPDF 1.21 itself does nothing with the tree: its
-// devices have no marked-content calls (fz_begin_metatext and fz_begin_structure came in 1.22),
-// so the structured text ignores /ActualText, in the tree and in BDC property lists alike, and
-// nothing maps an MCID to the characters it marks. The tree comes from an untrusted file: the walk
-// looks at each indirect element once (cycles end), goes no deeper than CMUPDF_STRUCTURE_DEPTH_MAX,
-// looks at no more than CMUPDF_STRUCTURE_NODES_MAX elements, and ignores keys of the wrong type.
+// fz_device has no marked-content calls (no begin_structure, no begin_metatext), so the structured
+// text ignores /ActualText, in the tree and in BDC property lists alike, and nothing maps an MCID
+// to the characters it marks (shim_marked_content.c measures what an MCID draws, for figures'
+// boxes). The tree comes from an untrusted file: the walks look at each indirect element once
+// (cycles end), go no deeper than CMUPDF_STRUCTURE_DEPTH_MAX, look at no more than
+// CMUPDF_STRUCTURE_NODES_MAX elements, and ignore keys of the wrong type.
 #include "CMuPDF.h"
 #include "shim_internal.h"
 
@@ -15,6 +16,8 @@
 #define ROLE_MAP_STEPS 8
 /// How many MCIDs of a page's figures are measured for their boxes; figures past it keep none.
 #define FIGURE_MCIDS_MAX 256
+/// How many MCIDs of a page the parent tree is read for (a page's text has a few thousand at most).
+#define PAGE_MCIDS_MAX 20000
 
 typedef struct structure_walk {
     pdf_obj *role_map;
@@ -28,6 +31,8 @@ typedef struct structure_walk {
     int mcids[FIGURE_MCIDS_MAX];
     int owners[FIGURE_MCIDS_MAX];
     int mcid_count;
+    int numbers[CMUPDF_STRUCTURE_ELEMENTS_MAX]; // each listed element's object number (0: direct)
+    int has_attribute_box[CMUPDF_STRUCTURE_ELEMENTS_MAX]; // its box is its /A /BBox
 } structure_walk;
 
 /// Whether `object` (an indirect element) was met before; marks it met. Object numbers outside
@@ -139,17 +144,11 @@ static int attribute_box(fz_context *ctx, pdf_obj *element, float box[4]) {
     return 0;
 }
 
-static void visit_element(fz_context *ctx, structure_walk *walk, pdf_obj *element, int depth, pdf_obj *page,
-                          const char *language) {
-    if (!pdf_is_dict(ctx, element) || is_content(ctx, element)) return;
-    if (depth > CMUPDF_STRUCTURE_DEPTH_MAX || walk->nodes >= CMUPDF_STRUCTURE_NODES_MAX) return;
-    if (seen_before(ctx, walk, element)) return;
-    walk->nodes++;
-    page = page_or(ctx, pdf_dict_gets(ctx, element, "Pg"), page);
-    pdf_obj *own_language = pdf_dict_get(ctx, element, PDF_NAME(Lang));
-    char here[16];
-    fz_strlcpy(here, pdf_is_string(ctx, own_language) ? pdf_to_text_string(ctx, own_language) : language,
-               sizeof here);
+/// Adds `element` (its depth, page and language known) to the page's elements when speech needs
+/// it and it is on the page (`reached`: it was reached from the page's marked content, so it is).
+/// Returns its index among them, or -1.
+static int add_element(fz_context *ctx, structure_walk *walk, pdf_obj *element, int depth, pdf_obj *page,
+                       const char *language, int reached) {
     pdf_obj *kids = pdf_dict_get(ctx, element, PDF_NAME(K));
     const char *type = role(ctx, walk, element);
     int kind = !strcmp(type, "Figure")    ? CMUPDF_STRUCTURE_FIGURE
@@ -157,22 +156,126 @@ static void visit_element(fz_context *ctx, structure_walk *walk, pdf_obj *elemen
                                           : CMUPDF_STRUCTURE_OTHER;
     pdf_obj *alt = pdf_dict_get(ctx, element, PDF_NAME(Alt));
     pdf_obj *actual = pdf_dict_get(ctx, element, PDF_NAME(ActualText));
+    pdf_obj *own_language = pdf_dict_get(ctx, element, PDF_NAME(Lang));
     int wanted = kind != CMUPDF_STRUCTURE_OTHER || pdf_is_string(ctx, alt) || pdf_is_string(ctx, actual) ||
                  pdf_is_string(ctx, own_language);
-    if (wanted && walk->count < CMUPDF_STRUCTURE_ELEMENTS_MAX && on_page(ctx, walk, kids, page)) {
-        CMuPDF_structure_element *out = &walk->out[walk->count++];
-        out->kind = kind;
-        out->depth = depth;
-        out->has_box = attribute_box(ctx, element, out->box);
-        if (kind == CMUPDF_STRUCTURE_FIGURE && !out->has_box) note_mcids(ctx, walk, kids, page, walk->count - 1);
-        fz_strlcpy(out->language, here, sizeof out->language);
-        out->alt = copy_text(ctx, alt);
-        out->actual_text = copy_text(ctx, actual);
-    }
+    // A container reached from its content (a section with /Lang) is listed only for content of its own.
+    int here = reached && kind != CMUPDF_STRUCTURE_OTHER ? 1 : on_page(ctx, walk, kids, page);
+    if (!wanted || !here || walk->count >= CMUPDF_STRUCTURE_ELEMENTS_MAX) return -1;
+    CMuPDF_structure_element *out = &walk->out[walk->count];
+    walk->numbers[walk->count] = pdf_to_num(ctx, element);
+    out->kind = kind;
+    out->depth = depth;
+    out->has_box = walk->has_attribute_box[walk->count] = attribute_box(ctx, element, out->box);
+    fz_strlcpy(out->language, language, sizeof out->language);
+    walk->count++; // before the copies: a throw there frees what was copied
+    out->alt = copy_text(ctx, alt);
+    out->actual_text = copy_text(ctx, actual);
+    return walk->count - 1;
+}
+
+/// The language of `element`: its own /Lang, else `inherited`, into `language` (16 bytes; it may
+/// be `inherited`).
+static void element_language(fz_context *ctx, pdf_obj *element, const char *inherited, char *language) {
+    pdf_obj *own = pdf_dict_get(ctx, element, PDF_NAME(Lang));
+    if (pdf_is_string(ctx, own)) fz_strlcpy(language, pdf_to_text_string(ctx, own), 16);
+    else if (language != inherited) fz_strlcpy(language, inherited, 16);
+}
+
+/// Whether `a` and `b` are the same object (indirect objects by their number).
+static int same_object(fz_context *ctx, pdf_obj *a, pdf_obj *b) {
+    if (a == b) return 1;
+    return pdf_is_indirect(ctx, a) && pdf_is_indirect(ctx, b) && pdf_to_num(ctx, a) == pdf_to_num(ctx, b);
+}
+
+/// The whole tree, depth first from `element`: for a page that the parent tree does not index.
+static void visit_element(fz_context *ctx, structure_walk *walk, pdf_obj *element, int depth, pdf_obj *page,
+                          const char *language) {
+    if (!pdf_is_dict(ctx, element) || is_content(ctx, element)) return;
+    if (depth > CMUPDF_STRUCTURE_DEPTH_MAX || walk->nodes >= CMUPDF_STRUCTURE_NODES_MAX) return;
+    if (seen_before(ctx, walk, element)) return;
+    walk->nodes++;
+    page = page_or(ctx, pdf_dict_gets(ctx, element, "Pg"), page);
+    char here[16];
+    element_language(ctx, element, language, here);
+    pdf_obj *kids = pdf_dict_get(ctx, element, PDF_NAME(K));
+    int index = add_element(ctx, walk, element, depth, page, here, 0);
+    if (index >= 0 && walk->out[index].kind == CMUPDF_STRUCTURE_FIGURE && !walk->has_attribute_box[index])
+        note_mcids(ctx, walk, kids, page, index);
     int n = pdf_is_array(ctx, kids) ? pdf_array_len(ctx, kids) : 1;
     for (int i = 0; i < n && walk->nodes < CMUPDF_STRUCTURE_NODES_MAX; i++)
         visit_element(ctx, walk, pdf_is_array(ctx, kids) ? pdf_array_get(ctx, kids, i) : kids, depth + 1, page,
                       here);
+}
+
+/// The value of `key` in the number tree `node` (/Nums, /Kids with /Limits); NULL when absent.
+/// Looks at no more than `*budget` nodes (a tree whose /Kids loop ends there).
+static pdf_obj *lookup_number(fz_context *ctx, pdf_obj *node, int key, int depth, int *budget) {
+    if (!pdf_is_dict(ctx, node) || depth > CMUPDF_STRUCTURE_DEPTH_MAX || --*budget < 0) return NULL;
+    pdf_obj *nums = pdf_dict_gets(ctx, node, "Nums");
+    for (int i = 0; i + 1 < pdf_array_len(ctx, nums); i += 2) {
+        pdf_obj *number = pdf_array_get(ctx, nums, i);
+        if (pdf_is_int(ctx, number) && pdf_to_int(ctx, number) == key) return pdf_array_get(ctx, nums, i + 1);
+    }
+    pdf_obj *kids = pdf_dict_gets(ctx, node, "Kids");
+    for (int i = 0; i < pdf_array_len(ctx, kids) && *budget > 0; i++) {
+        pdf_obj *kid = pdf_array_get(ctx, kids, i);
+        pdf_obj *limits = pdf_dict_gets(ctx, kid, "Limits");
+        if (pdf_array_len(ctx, limits) == 2 &&
+            (key < pdf_array_get_int(ctx, limits, 0) || key > pdf_array_get_int(ctx, limits, 1)))
+            continue;
+        pdf_obj *found = lookup_number(ctx, kid, key, depth + 1, budget);
+        if (found) return found;
+    }
+    return NULL;
+}
+
+/// The page's elements through the tree's /ParentTree: the page's /StructParents entry lists the
+/// element of each MCID; each is read with its ancestors (/P), the nearest to the root first, in
+/// the order of the MCIDs. Looks at the page's elements only, not the whole tree. Returns 0 when
+/// the page is not indexed there (no /StructParents, no such entry): the whole tree is walked.
+static int walk_parent_tree(fz_context *ctx, structure_walk *walk, pdf_obj *root, pdf_obj *page) {
+    pdf_obj *key = pdf_dict_gets(ctx, page, "StructParents");
+    if (!pdf_is_int(ctx, key)) return 0;
+    int budget = 10000;
+    pdf_obj *list = lookup_number(ctx, pdf_dict_gets(ctx, root, "ParentTree"), pdf_to_int(ctx, key), 0, &budget);
+    if (!pdf_is_array(ctx, list)) return 0;
+    int n = pdf_array_len(ctx, list) < PAGE_MCIDS_MAX ? pdf_array_len(ctx, list) : PAGE_MCIDS_MAX;
+    for (int mcid = 0; mcid < n && walk->nodes < CMUPDF_STRUCTURE_NODES_MAX; mcid++) {
+        pdf_obj *chain[CMUPDF_STRUCTURE_DEPTH_MAX];
+        int length = 0;
+        for (pdf_obj *element = pdf_array_get(ctx, list, mcid); length < CMUPDF_STRUCTURE_DEPTH_MAX;
+             element = pdf_dict_get(ctx, element, PDF_NAME(P))) {
+            if (!pdf_is_dict(ctx, element) || is_content(ctx, element) || same_object(ctx, element, root)) break;
+            if (!strcmp(pdf_to_name(ctx, pdf_dict_get(ctx, element, PDF_NAME(Type))), "StructTreeRoot")) break;
+            int again = 0; // a /P that loops
+            for (int i = 0; i < length; i++) again |= same_object(ctx, chain[i], element);
+            if (again) break;
+            chain[length++] = element;
+        }
+        char language[16] = "";
+        pdf_obj *element_page = page;
+        for (int i = length - 1; i >= 0; i--) {
+            pdf_obj *element = chain[i];
+            element_language(ctx, element, language, language);
+            element_page = page_or(ctx, pdf_dict_gets(ctx, element, "Pg"), element_page);
+            int index = -1;
+            if (!seen_before(ctx, walk, element)) {
+                walk->nodes++;
+                index = add_element(ctx, walk, element, length - i, element_page, language, 1);
+            } else {
+                for (int k = 0; k < walk->count && index < 0; k++)
+                    if (walk->numbers[k] == pdf_to_num(ctx, element) && walk->numbers[k] > 0) index = k;
+            }
+            // The MCID is drawn for every figure it is inside.
+            if (index >= 0 && walk->out[index].kind == CMUPDF_STRUCTURE_FIGURE && walk->mcid_count < FIGURE_MCIDS_MAX &&
+                !walk->has_attribute_box[index]) {
+                walk->mcids[walk->mcid_count] = mcid;
+                walk->owners[walk->mcid_count++] = index;
+            }
+        }
+    }
+    return 1;
 }
 
 /// Gives the figures without /BBox the box of what their marked content draws on the page. A page
@@ -216,10 +319,17 @@ static void walk_locked(CMuPDF_document *document, int index, structure_walk *wa
     walk->seen = calloc((size_t)walk->seen_bits / 8 + 1, 1);
     if (!walk->seen) fz_throw(ctx, FZ_ERROR_MEMORY, "out of memory walking the structure tree");
     seen_before(ctx, walk, root);
-    pdf_obj *kids = pdf_dict_get(ctx, root, PDF_NAME(K));
-    int n = pdf_is_array(ctx, kids) ? pdf_array_len(ctx, kids) : 1;
-    for (int i = 0; i < n && walk->nodes < CMUPDF_STRUCTURE_NODES_MAX; i++)
-        visit_element(ctx, walk, pdf_is_array(ctx, kids) ? pdf_array_get(ctx, kids, i) : kids, 1, NULL, "");
+    pdf_obj *page = pdf_load_object(ctx, pdf, walk->page);
+    int indexed = 0;
+    fz_try(ctx) indexed = walk_parent_tree(ctx, walk, root, page);
+    fz_always(ctx) pdf_drop_obj(ctx, page);
+    fz_catch(ctx) fz_rethrow(ctx);
+    if (!indexed) {
+        pdf_obj *kids = pdf_dict_get(ctx, root, PDF_NAME(K));
+        int n = pdf_is_array(ctx, kids) ? pdf_array_len(ctx, kids) : 1;
+        for (int i = 0; i < n && walk->nodes < CMUPDF_STRUCTURE_NODES_MAX; i++)
+            visit_element(ctx, walk, pdf_is_array(ctx, kids) ? pdf_array_get(ctx, kids, i) : kids, 1, NULL, "");
+    }
     measure_figures(document, walk);
 }
 

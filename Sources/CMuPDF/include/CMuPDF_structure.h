@@ -13,7 +13,7 @@ extern "C" {
 #define CMUPDF_STRUCTURE_TEXT_MAX 500
 /// How deep the walk goes below /StructTreeRoot; deeper elements are left out.
 #define CMUPDF_STRUCTURE_DEPTH_MAX 64
-/// How many elements the walk looks at in all; the rest of the tree is left out.
+/// How many elements a walk looks at in all; the rest of the tree is left out.
 #define CMUPDF_STRUCTURE_NODES_MAX 100000
 
 enum {
@@ -43,14 +43,17 @@ typedef struct CMuPDF_structure_element {
     char language[16];
 } CMuPDF_structure_element;
 
-/// The elements of the structure tree (/StructTreeRoot) on page `index`, in the tree's order
-/// (depth first, /K in order): figures and formulas, and the elements with /Alt, /ActualText or
-/// their own /Lang. An element is on the page when it has marked content there (an MCID or an
-/// /MCR or /OBJR whose /Pg, or the element's own or inherited /Pg, is the page), or when it has
-/// no content of its own and its /Pg is the page. The walk is bounded (CMUPDF_STRUCTURE_*_MAX,
-/// each element looked at once: cycles end), and keys of the wrong type are ignored. A document
-/// without a structure tree, or not a PDF, has none. On success `*elements` is a malloc'd array
-/// of `*count` elements (NULL for none) freed with CMuPDF_structure_free.
+/// The elements of the structure tree (/StructTreeRoot) on page `index` that speech needs: figures
+/// and formulas, and the elements with /Alt, /ActualText or their own /Lang. They are found through
+/// the tree's /ParentTree when it indexes the page (its /StructParents): the element of each MCID
+/// with its ancestors (/P), in the order of the MCIDs, each after its ancestors; else by walking
+/// the whole tree, in its order (depth first, /K in order), where an element is on the page when
+/// it has marked content there (an MCID or an /MCR or /OBJR whose /Pg, or the element's own or
+/// inherited /Pg, is the page), or when it has no content of its own and its /Pg is the page.
+/// Both are bounded (CMUPDF_STRUCTURE_*_MAX, each element looked at once: cycles end), and keys
+/// of the wrong type are ignored. A document without a structure tree, or not a PDF, has none.
+/// On success `*elements` is a malloc'd array of `*count` elements (NULL for none) freed with
+/// CMuPDF_structure_free.
 int CMuPDF_page_structure(CMuPDF_document *document, int index, CMuPDF_structure_element **elements, int *count,
                           CMuPDF_error *error);
 

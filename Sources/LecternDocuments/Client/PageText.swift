@@ -9,7 +9,7 @@ public struct PageText: Sendable {
     /// For text selection, in reading order.
     public var characters: PageCharacters = .empty
     public var annotations: [AnnotationInfo] = []
-    /// Its figures, formulas and elements with /Alt, /ActualText or /Lang, in the tree's order
+    /// Its figures, formulas and elements with /Alt, /ActualText or /Lang
     /// (`PDFDocument.taggedElements`); none for an untagged page.
     public var tagged: [TaggedElement] = []
 

@@ -40,10 +40,12 @@ public struct TaggedElement: Equatable, Sendable {
 }
 
 extension PDFDocument {
-    /// The elements of the structure tree (/StructTreeRoot) on page `index`, in the tree's order:
-    /// figures and formulas, and elements with /Alt, /ActualText or their own /Lang (at most 64;
-    /// texts cut at 500 bytes). None for an untagged document. The walk is bounded and ignores
-    /// what is malformed (cycles, keys of the wrong type), so a broken tree gives what could be read.
+    /// The elements of the structure tree (/StructTreeRoot) on page `index`: figures and formulas,
+    /// and elements with /Alt, /ActualText or their own /Lang (at most 64; texts cut at 500 bytes).
+    /// Found through the tree's /ParentTree (the elements of the page's MCIDs and their ancestors,
+    /// in the order of the MCIDs) when it indexes the page, else by walking the whole tree (in its
+    /// order). None for an untagged document. The walks are bounded and ignore what is malformed
+    /// (cycles, keys of the wrong type), so a broken tree gives what could be read.
     ///
     /// MuPDF 1.21 does not map marked content to characters, so an element's /ActualText cannot
     /// replace the characters it marks: it is read here, not applied to the page's text.

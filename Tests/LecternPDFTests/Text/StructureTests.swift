@@ -30,13 +30,24 @@ struct StructureTests {
         #expect(text.contains("2 km away") && !text.contains("kilometres"))
     }
 
+    @Test("a page's elements are found through the parent tree, not by walking the whole tree")
+    func parentTree() throws {
+        // The second figure is in the parent tree only: a walk from the root would not meet it.
+        let document = try PDFDocument(path: Fixture.path("tagged-orphan.pdf"))
+        #expect(
+            try document.taggedElements(page: 0)
+                == (try PDFDocument(path: Fixture.path("tagged.pdf")).taggedElements(page: 0)))
+    }
+
     @Test("an untagged document has no elements")
     func untagged() throws {
         #expect(try PDFDocument(path: Fixture.path("columns.pdf")).taggedElements(page: 0).isEmpty)
         #expect(try PDFDocument(path: Fixture.path("contrast.pdf")).taggedElements(page: 0).isEmpty)
     }
 
-    @Test("a malformed tree: cycles, kids and keys of the wrong type, a role map in a cycle, 1000 levels deep")
+    @Test(
+        "a malformed tree: cycles, kids and keys of the wrong type, a role map and a parent tree in a cycle, 1000 levels deep"
+    )
     func malformed() throws {
         let document = try PDFDocument(path: Fixture.path("tagged-malformed.pdf"))
         let elements = try document.taggedElements(page: 0)
