@@ -25,12 +25,22 @@ typedef void (*CMuPDF_stext_visitor)(fz_context *ctx, fz_stext_page *text, fz_ma
 int CMuPDF_internal_visit_stext(CMuPDF_document *document, int index, int flags, CMuPDF_stext_visitor visit,
                                 void *user, CMuPDF_error *error);
 
+/// A glyph drawn inside a measured marked-content sequence: which of the MCIDs (`mark`, an index
+/// into the caller's list) and its box in PDF user space.
+typedef struct shim_marked_glyph {
+    int mark;
+    fz_rect box;
+} shim_marked_glyph;
+
 /// Interprets `page`'s content again (PDF user space) and puts in boxes[i] the box of what the
 /// page's marked-content sequences with MCID mcids[i] draw (nested sequences included, form
-/// XObjects' own MCIDs not), clipped to the media box; empty for an MCID that draws nothing
-/// (shim_marked_content.c). Call with doc_lock held, inside fz_try.
-void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page, const int *mcids, int count,
-                               fz_rect *boxes);
+/// XObjects' own MCIDs not), clipped to the media box; empty for an MCID that draws nothing. For
+/// the MCIDs whose wants_glyphs[i] is 1 it also lists each glyph (visible or not) in `glyphs`, up
+/// to `glyph_capacity`, and sets `*glyph_count` (shim_marked_content.c). Call with doc_lock held,
+/// inside fz_try.
+void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page, const int *mcids,
+                               const int *wants_glyphs, int count, fz_rect *boxes, shim_marked_glyph *glyphs,
+                               int glyph_capacity, int *glyph_count);
 
 /// How many pages keep their display list: a screen of tiles and its prefetch touch a few pages.
 #define LECTERN_LIST_CACHE_SIZE 8

@@ -1,5 +1,6 @@
 // CMuPDF marked content: where a page draws what its marked-content sequences (BDC <</MCID n>>
-// ... EMC) hold, so a tagged figure without /BBox has a box. MuPDF 1.21's devices have no
+// ... EMC) hold, so a tagged figure without /BBox has a box, and which glyphs an element with
+// /ActualText covers. MuPDF 1.21's devices have no
 // marked-content calls, so the page's content is interpreted again with MuPDF's run processor
 // whose BDC, BMC, EMC and Do (form) operators are wrapped to follow the MCID in force, onto a
 // device that only measures what is drawn.
@@ -17,13 +18,18 @@ typedef struct marks_device {
     int depth;              // open sequences, the ones past MARKS_DEPTH included
     int forms;              // inside a form XObject: its MCIDs are its own (an /MCR with /Stm), not the page's
     const int *mcids;       // the MCIDs measured
+    const int *wants_glyphs; // for each of them: 1 to list its glyphs
     fz_rect *boxes;         // what each of them draws
     int count;
+    shim_marked_glyph *glyphs; // the glyphs listed (the caller's)
+    int glyph_capacity;
+    int glyph_count;
     // The run processor's own operators, called by the wrappers.
     void (*BDC)(fz_context *, pdf_processor *, const char *, pdf_obj *, pdf_obj *);
     void (*BMC)(fz_context *, pdf_processor *, const char *);
     void (*EMC)(fz_context *, pdf_processor *);
     void (*Do_form)(fz_context *, pdf_processor *, const char *, pdf_obj *, pdf_obj *);
+    void (*w)(fz_context *, pdf_processor *, float);
 } marks_device;
 
 /// The device of the processor running on this thread (the wrappers receive only the processor).
@@ -40,18 +46,29 @@ static void push_mark(marks_device *dev, int mcid) {
     dev->depth++;
 }
 
+/// Hands the text shown so far to the device while the marked content it was shown in is in
+/// force. MuPDF's run processor keeps a text object's glyphs until ET or a change of the graphics
+/// state, and 1.21's BDC and EMC do not flush them; its `w` does (pdf_flush_text), so a line width
+/// is set: 1, which only this measuring run sees (a stroke's box may be off by half the difference).
+static void flush_text(fz_context *ctx, pdf_processor *proc) {
+    running->w(ctx, proc, 1);
+}
+
 static void run_BDC(fz_context *ctx, pdf_processor *proc, const char *tag, pdf_obj *raw, pdf_obj *cooked) {
+    flush_text(ctx, proc);
     pdf_obj *mcid = pdf_dict_get(ctx, cooked, PDF_NAME(MCID));
     push_mark(running, pdf_is_int(ctx, mcid) ? pdf_to_int(ctx, mcid) : -1);
     running->BDC(ctx, proc, tag, raw, cooked);
 }
 
 static void run_BMC(fz_context *ctx, pdf_processor *proc, const char *tag) {
+    flush_text(ctx, proc);
     push_mark(running, -1);
     running->BMC(ctx, proc, tag);
 }
 
 static void run_EMC(fz_context *ctx, pdf_processor *proc) {
+    flush_text(ctx, proc);
     if (running->depth > 0) running->depth--; // an EMC too many closes nothing
     running->EMC(ctx, proc);
 }
@@ -82,14 +99,41 @@ static void stroke_path(fz_context *ctx, fz_device *dev, const fz_path *path, co
     drawn(dev, fz_bound_path(ctx, path, stroke, ctm));
 }
 
+/// Lists the glyphs of `text` (each glyph's box) for the measured MCIDs in force that want them.
+static void list_glyphs(fz_context *ctx, marks_device *dev, const fz_text *text, fz_matrix ctm) {
+    int mcid = mcid_in_force(dev);
+    if (mcid < 0) return;
+    for (int mark = 0; mark < dev->count; mark++) {
+        if (dev->mcids[mark] != mcid || !dev->wants_glyphs[mark]) continue;
+        for (fz_text_span *span = text->head; span; span = span->next) {
+            for (int i = 0; i < span->len && dev->glyph_count < dev->glyph_capacity; i++) {
+                fz_text_item *item = &span->items[i];
+                if (item->gid < 0) continue;
+                fz_matrix trm = span->trm;
+                trm.e = item->x, trm.f = item->y;
+                fz_rect box = fz_bound_glyph(ctx, span->font, item->gid, fz_concat(trm, ctm));
+                if (fz_is_empty_rect(box) || fz_is_infinite_rect(box)) continue; // a space
+                dev->glyphs[dev->glyph_count++] = (shim_marked_glyph){.mark = mark, .box = box};
+            }
+        }
+    }
+}
+
 static void fill_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm, fz_colorspace *cs,
                       const float *color, float alpha, fz_color_params params) {
     drawn(dev, fz_bound_text(ctx, text, NULL, ctm));
+    list_glyphs(ctx, (marks_device *)dev, text, ctm);
 }
 
 static void stroke_text(fz_context *ctx, fz_device *dev, const fz_text *text, const fz_stroke_state *stroke,
                         fz_matrix ctm, fz_colorspace *cs, const float *color, float alpha, fz_color_params params) {
     drawn(dev, fz_bound_text(ctx, text, stroke, ctm));
+    list_glyphs(ctx, (marks_device *)dev, text, ctm);
+}
+
+// Invisible text (an OCR layer) is in the page's text, so its glyphs count; it draws nothing.
+static void ignore_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm) {
+    list_glyphs(ctx, (marks_device *)dev, text, ctm);
 }
 
 static void fill_shade(fz_context *ctx, fz_device *dev, fz_shade *shade, fz_matrix ctm, float alpha,
@@ -107,8 +151,10 @@ static void fill_image_mask(fz_context *ctx, fz_device *dev, fz_image *image, fz
     drawn(dev, fz_transform_rect(fz_unit_rect, ctm));
 }
 
-void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page, const int *mcids, int count,
-                               fz_rect *boxes) {
+void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page, const int *mcids,
+                               const int *wants_glyphs, int count, fz_rect *boxes, shim_marked_glyph *glyphs,
+                               int glyph_capacity, int *glyph_count) {
+    *glyph_count = 0;
     for (int i = 0; i < count; i++) boxes[i] = fz_empty_rect;
     if (count <= 0) return;
     marks_device *dev = NULL;
@@ -124,7 +170,11 @@ void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page
         dev->super.fill_shade = fill_shade;
         dev->super.fill_image = fill_image;
         dev->super.fill_image_mask = fill_image_mask;
+        dev->super.ignore_text = ignore_text;
         dev->mcids = mcids;
+        dev->wants_glyphs = wants_glyphs;
+        dev->glyphs = glyphs;
+        dev->glyph_capacity = glyph_capacity;
         dev->boxes = boxes;
         dev->count = count;
         // PDF user space: the identity, not the page's transform.
@@ -133,11 +183,13 @@ void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page
         dev->BMC = proc->op_BMC, proc->op_BMC = run_BMC;
         dev->EMC = proc->op_EMC, proc->op_EMC = run_EMC;
         dev->Do_form = proc->op_Do_form, proc->op_Do_form = run_Do_form;
+        dev->w = proc->op_w;
         running = dev;
         pdf_obj *resources = pdf_dict_get_inheritable(ctx, page, PDF_NAME(Resources));
         pdf_process_contents(ctx, proc, pdf, resources, pdf_dict_get(ctx, page, PDF_NAME(Contents)), NULL);
         pdf_close_processor(ctx, proc);
         fz_close_device(ctx, &dev->super);
+        *glyph_count = dev->glyph_count;
     }
     fz_always(ctx) {
         running = NULL;

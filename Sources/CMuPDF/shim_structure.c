@@ -2,8 +2,8 @@
 // speech needs, read with the pdf object API. MuPDF 1.21 itself does nothing with the tree: its
 // fz_device has no marked-content calls (no begin_structure, no begin_metatext), so the structured
 // text ignores /ActualText, in the tree and in BDC property lists alike, and nothing maps an MCID
-// to the characters it marks (shim_marked_content.c measures what an MCID draws, for figures'
-// boxes). The tree comes from an untrusted file: the walks look at each indirect element once
+// to the characters it marks: shim_marked_content.c measures what an MCID draws (figures' boxes,
+// the glyphs an /ActualText replaces), and the reader matches those glyphs to its characters. The tree comes from an untrusted file: the walks look at each indirect element once
 // (cycles end), go no deeper than CMUPDF_STRUCTURE_DEPTH_MAX, look at no more than
 // CMUPDF_STRUCTURE_NODES_MAX elements, and ignore keys of the wrong type.
 #include "CMuPDF.h"
@@ -14,8 +14,9 @@
 
 /// How many /RoleMap steps are followed from an element's /S (a map in a cycle ends there).
 #define ROLE_MAP_STEPS 8
-/// How many MCIDs of a page's figures are measured for their boxes; figures past it keep none.
-#define FIGURE_MCIDS_MAX 256
+/// How many MCIDs of a page are measured (figures' for their boxes, /ActualText elements' for
+/// their glyphs); elements past it keep none.
+#define MEASURED_MCIDS_MAX 256
 /// How many MCIDs of a page the parent tree is read for (a page's text has a few thousand at most).
 #define PAGE_MCIDS_MAX 20000
 
@@ -27,9 +28,11 @@ typedef struct structure_walk {
     int nodes;            // elements looked at
     CMuPDF_structure_element *out; // CMUPDF_STRUCTURE_ELEMENTS_MAX of them, malloc'd
     int count;
-    // The MCIDs on the page of the figures without /BBox, and which figure (index in out) each is.
-    int mcids[FIGURE_MCIDS_MAX];
-    int owners[FIGURE_MCIDS_MAX];
+    // The MCIDs on the page to measure: of the figures without /BBox (their boxes) and of the
+    // other elements with /ActualText (their glyphs); which element (index in out) each is of.
+    int mcids[MEASURED_MCIDS_MAX];
+    int owners[MEASURED_MCIDS_MAX];
+    int wants_glyphs[MEASURED_MCIDS_MAX];
     int mcid_count;
     int numbers[CMUPDF_STRUCTURE_ELEMENTS_MAX]; // each listed element's object number (0: direct)
     int has_attribute_box[CMUPDF_STRUCTURE_ELEMENTS_MAX]; // its box is its /A /BBox
@@ -90,11 +93,22 @@ static int on_page(fz_context *ctx, structure_walk *walk, pdf_obj *kids, pdf_obj
     return !has_content && is_page(ctx, walk, page);
 }
 
+/// Notes `mcid` to be measured for element `owner`, if it needs it (see structure_walk); the
+/// element's index, or -1.
+static void note_mcid(structure_walk *walk, int mcid, int owner) {
+    if (owner < 0 || walk->mcid_count >= MEASURED_MCIDS_MAX) return;
+    int figure = walk->out[owner].kind == CMUPDF_STRUCTURE_FIGURE;
+    if (figure ? walk->has_attribute_box[owner] : !walk->out[owner].actual_text) return;
+    walk->mcids[walk->mcid_count] = mcid;
+    walk->wants_glyphs[walk->mcid_count] = !figure;
+    walk->owners[walk->mcid_count++] = owner;
+}
+
 /// Notes the MCIDs on the walk's page among `kids` (an MCID, or an /MCR in the page's own content,
-/// not a form's /Stm) as those of figure `owner`.
+/// not a form's /Stm) as those of element `owner`.
 static void note_mcids(fz_context *ctx, structure_walk *walk, pdf_obj *kids, pdf_obj *page, int owner) {
     int n = pdf_is_array(ctx, kids) ? pdf_array_len(ctx, kids) : 1;
-    for (int i = 0; i < n && walk->mcid_count < FIGURE_MCIDS_MAX; i++) {
+    for (int i = 0; i < n && walk->mcid_count < MEASURED_MCIDS_MAX; i++) {
         pdf_obj *kid = pdf_is_array(ctx, kids) ? pdf_array_get(ctx, kids, i) : kids;
         pdf_obj *mcid = kid, *kid_page = page;
         if (pdf_is_dict(ctx, kid)) {
@@ -103,8 +117,7 @@ static void note_mcids(fz_context *ctx, structure_walk *walk, pdf_obj *kids, pdf
             kid_page = page_or(ctx, pdf_dict_gets(ctx, kid, "Pg"), page);
         }
         if (!pdf_is_int(ctx, mcid) || pdf_to_int(ctx, mcid) < 0 || !is_page(ctx, walk, kid_page)) continue;
-        walk->mcids[walk->mcid_count] = pdf_to_int(ctx, mcid);
-        walk->owners[walk->mcid_count++] = owner;
+        note_mcid(walk, pdf_to_int(ctx, mcid), owner);
     }
 }
 
@@ -200,8 +213,7 @@ static void visit_element(fz_context *ctx, structure_walk *walk, pdf_obj *elemen
     element_language(ctx, element, language, here);
     pdf_obj *kids = pdf_dict_get(ctx, element, PDF_NAME(K));
     int index = add_element(ctx, walk, element, depth, page, here, 0);
-    if (index >= 0 && walk->out[index].kind == CMUPDF_STRUCTURE_FIGURE && !walk->has_attribute_box[index])
-        note_mcids(ctx, walk, kids, page, index);
+    if (index >= 0) note_mcids(ctx, walk, kids, page, index);
     int n = pdf_is_array(ctx, kids) ? pdf_array_len(ctx, kids) : 1;
     for (int i = 0; i < n && walk->nodes < CMUPDF_STRUCTURE_NODES_MAX; i++)
         visit_element(ctx, walk, pdf_is_array(ctx, kids) ? pdf_array_get(ctx, kids, i) : kids, depth + 1, page,
@@ -267,42 +279,58 @@ static int walk_parent_tree(fz_context *ctx, structure_walk *walk, pdf_obj *root
                 for (int k = 0; k < walk->count && index < 0; k++)
                     if (walk->numbers[k] == pdf_to_num(ctx, element) && walk->numbers[k] > 0) index = k;
             }
-            // The MCID is drawn for every figure it is inside.
-            if (index >= 0 && walk->out[index].kind == CMUPDF_STRUCTURE_FIGURE && walk->mcid_count < FIGURE_MCIDS_MAX &&
-                !walk->has_attribute_box[index]) {
-                walk->mcids[walk->mcid_count] = mcid;
-                walk->owners[walk->mcid_count++] = index;
-            }
+            note_mcid(walk, mcid, index); // for every figure or /ActualText element it is inside
         }
     }
     return 1;
 }
 
-/// Gives the figures without /BBox the box of what their marked content draws on the page. A page
-/// whose content cannot be interpreted leaves them without (said after the page's text).
-static void measure_figures(CMuPDF_document *document, structure_walk *walk) {
+/// Gives the figures without /BBox the box of what their marked content draws on the page, and the
+/// other /ActualText elements the glyphs theirs draws. A page whose content cannot be interpreted
+/// leaves them without (figures are then said after the page's text).
+static void measure_marks(CMuPDF_document *document, structure_walk *walk) {
     if (walk->mcid_count == 0) return;
     fz_context *ctx = document->ctx;
-    fz_rect boxes[FIGURE_MCIDS_MAX];
+    fz_rect boxes[MEASURED_MCIDS_MAX];
+    shim_marked_glyph *glyphs = NULL;
+    int glyph_count = 0;
     pdf_obj *page = NULL;
     fz_var(page);
+    fz_var(glyphs);
     fz_try(ctx) {
+        glyphs = fz_malloc_array(ctx, CMUPDF_STRUCTURE_GLYPHS_MAX, shim_marked_glyph);
         page = pdf_load_object(ctx, document->pdf, walk->page);
-        shim_marked_content_boxes(ctx, document->pdf, page, walk->mcids, walk->mcid_count, boxes);
+        shim_marked_content_boxes(ctx, document->pdf, page, walk->mcids, walk->wants_glyphs, walk->mcid_count, boxes,
+                                  glyphs, CMUPDF_STRUCTURE_GLYPHS_MAX, &glyph_count);
     }
     fz_always(ctx) pdf_drop_obj(ctx, page);
     fz_catch(ctx) {
-        fz_warn(ctx, "cannot find where the figures of a page are drawn: %s", fz_caught_message(ctx));
+        fz_free(ctx, glyphs);
+        fz_warn(ctx, "cannot find where the tagged elements of a page are drawn: %s", fz_caught_message(ctx));
         return;
     }
     for (int i = 0; i < walk->mcid_count; i++) {
-        if (fz_is_empty_rect(boxes[i]) || fz_is_infinite_rect(boxes[i])) continue;
+        if (walk->wants_glyphs[i] || fz_is_empty_rect(boxes[i]) || fz_is_infinite_rect(boxes[i])) continue;
         CMuPDF_structure_element *out = &walk->out[walk->owners[i]];
         fz_rect box = fz_make_rect(out->box[0], out->box[1], out->box[2], out->box[3]);
         box = out->has_box ? fz_union_rect(box, boxes[i]) : boxes[i];
         out->box[0] = box.x0, out->box[1] = box.y0, out->box[2] = box.x1, out->box[3] = box.y1;
         out->has_box = 1;
     }
+    // Each element's glyphs, in the order they are drawn (plain malloc: freed by CMuPDF_structure_free).
+    for (int g = 0; g < glyph_count; g++) {
+        CMuPDF_structure_element *out = &walk->out[walk->owners[glyphs[g].mark]];
+        if (!out->glyphs) {
+            int n = 0;
+            for (int k = g; k < glyph_count; k++) n += walk->owners[glyphs[k].mark] == walk->owners[glyphs[g].mark];
+            out->glyphs = malloc(sizeof(float) * 4 * (size_t)n);
+            if (!out->glyphs) break; // out of memory: the rest keep no glyphs
+        }
+        fz_rect box = glyphs[g].box;
+        float *into = out->glyphs + 4 * out->glyph_count++;
+        into[0] = box.x0, into[1] = box.y0, into[2] = box.x1, into[3] = box.y1;
+    }
+    fz_free(ctx, glyphs);
 }
 
 /// Walks the tree under doc_lock (inside fz_try): fills walk->out.
@@ -330,7 +358,7 @@ static void walk_locked(CMuPDF_document *document, int index, structure_walk *wa
         for (int i = 0; i < n && walk->nodes < CMUPDF_STRUCTURE_NODES_MAX; i++)
             visit_element(ctx, walk, pdf_is_array(ctx, kids) ? pdf_array_get(ctx, kids, i) : kids, 1, NULL, "");
     }
-    measure_figures(document, walk);
+    measure_marks(document, walk);
 }
 
 int CMuPDF_page_structure(CMuPDF_document *document, int index, CMuPDF_structure_element **elements, int *count,
@@ -369,6 +397,7 @@ void CMuPDF_structure_free(CMuPDF_structure_element *elements, int count) {
     for (int i = 0; i < count; i++) {
         free(elements[i].alt);
         free(elements[i].actual_text);
+        free(elements[i].glyphs);
     }
     free(elements);
 }

@@ -11,6 +11,8 @@ extern "C" {
 #define CMUPDF_STRUCTURE_ELEMENTS_MAX 64
 /// The most bytes of an element's /Alt or /ActualText kept (cut at a character's boundary).
 #define CMUPDF_STRUCTURE_TEXT_MAX 500
+/// The most glyphs of a page's /ActualText elements listed (CMuPDF_structure_element.glyphs).
+#define CMUPDF_STRUCTURE_GLYPHS_MAX 1024
 /// How deep the walk goes below /StructTreeRoot; deeper elements are left out.
 #define CMUPDF_STRUCTURE_DEPTH_MAX 64
 /// How many elements a walk looks at in all; the rest of the tree is left out.
@@ -41,6 +43,12 @@ typedef struct CMuPDF_structure_element {
     char *actual_text;
     /// /Lang, its own or the nearest ancestor's ("" when none).
     char language[16];
+    /// For an element with /ActualText that is not a figure: the boxes (x0, y0, x1, y1 each, PDF
+    /// user space) of the glyphs its marked content draws on the page (visible or not; spaces
+    /// draw none), so the text it replaces can be found; malloc'd, NULL when none. At most
+    /// CMUPDF_STRUCTURE_GLYPHS_MAX for a page.
+    float *glyphs;
+    int glyph_count;
 } CMuPDF_structure_element;
 
 /// The elements of the structure tree (/StructTreeRoot) on page `index` that speech needs: figures

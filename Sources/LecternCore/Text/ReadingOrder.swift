@@ -54,7 +54,8 @@ public struct ReadingBlock: Equatable, Sendable {
 /// Consecutive lines close below one another become a paragraph (`ReadingBlock`).
 ///
 /// What it cannot recover: text flowing around a figure inside a column may be read as extra
-/// columns; a table is read column by column; tagged structure (/StructTreeRoot) is not used.
+/// columns; a table is read column by column; a tagged PDF's structure order (/K) is not used
+/// (its figures and /ActualText are: the kiosk's `PageFigures`).
 public enum ReadingOrder {
     /// The page's text in reading order, as paragraphs.
     /// - Parameters:

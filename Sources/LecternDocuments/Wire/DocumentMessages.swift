@@ -169,8 +169,8 @@ public struct WorkerLimits: Sendable, Equatable {
 /// The render worker's answer to one `DocumentRequest`.
 public enum DocumentResponse: Sendable, Equatable {
     /// The most characters of a page a text answer carries (57 bytes each: the answer stays
-    /// under `MessageChannel.maximumMessage` with the page's blocks, links and tagged elements,
-    /// at most 64 of about 1 kB); the rest of a
+    /// under `MessageChannel.maximumMessage` with the page's blocks, links and tagged elements:
+    /// at most 64 of about 1 kB and 1,024 glyph boxes of 32 bytes); the rest of a
     /// denser page cannot be selected with the worker on.
     public static let maximumCharacters = 15_000
 

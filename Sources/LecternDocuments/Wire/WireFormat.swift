@@ -142,6 +142,8 @@ extension WireWriter {
         put(optional: element.language)
         put(element.box != nil)
         put(element.box ?? .zero)
+        put(element.glyphs.count)
+        for glyph in element.glyphs { put(glyph) }
     }
 }
 
@@ -181,8 +183,11 @@ extension WireReader {
         }
         let depth = try int(), alt = try optionalString(), actualText = try optionalString()
         let language = try optionalString(), hasBox = try bool(), box = try rect()
+        var glyphs: [Rect] = []
+        for _ in 0..<(try count()) { glyphs.append(try rect()) }
         return TaggedElement(
-            kind: kind, depth: depth, alt: alt, actualText: actualText, language: language, box: hasBox ? box : nil)
+            kind: kind, depth: depth, alt: alt, actualText: actualText, language: language, box: hasBox ? box : nil,
+            glyphs: glyphs)
     }
 }
 

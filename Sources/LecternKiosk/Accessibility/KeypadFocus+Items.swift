@@ -58,7 +58,7 @@ extension KeypadFocus {
         return reader.view.spreads.pageRange(forSpread: spread).flatMap { page -> [FocusItem] in
             guard let text = reader.pageText[page] else { return [] }
             let toDisplay = reader.view.pages[page].pageToDisplay
-            let blocks = ReadingOrder.blocks(of: text.characters, toDisplay: toDisplay)
+            let blocks = ReadingOrder.blocks(of: text.spokenCharacters, toDisplay: toDisplay)
             let links = text.links.map { link in
                 let words = Self.text(in: link.rect, of: text.characters)
                 let target =

@@ -9,7 +9,8 @@ import Logging
 /// Reads the document aloud for a visitor who cannot see the screen: F1 or Help (or
 /// `lectern ctl speech start`) starts it with a sentence of orientation, then reads the page in
 /// reading order (`ReadingOrder`: columns whole; a tagged page's figures by their /Alt where
-/// they fall, `PageFigures`), sentence by sentence, highlighting the one
+/// they fall and its /ActualText in place of the glyphs, `PageFigures`), sentence by sentence,
+/// highlighting the one
 /// being spoken and turning to the next page when the page is read. A page turned by the
 /// visitor is read from its top. Space pauses and resumes, F1 again says where you are and
 /// goes on, Escape stops. The voice follows the document's /Lang, else the policy's language;
@@ -259,7 +260,7 @@ final class Narrator {
         awaitedPage = nil
         let geometry = reader.view.pages[page]
         let blocks = ReadingOrder.blocks(
-            of: text.characters, toDisplay: geometry.pageToDisplay,
+            of: text.spokenCharacters, toDisplay: geometry.pageToDisplay,
             rightToLeft: reader.view.configuration.pageBinding.isRightToLeft ? true : nil)
         var said = preamble.map { Utterance(text: $0, page: nil) }
         // The paragraphs, and a tagged page's figures where they fall among them.

@@ -4,7 +4,8 @@ import LecternPDF
 
 /// The figures of a tagged page for a visitor who cannot see them: what is said of each
 /// ("Figure: a map of the ground floor."), and where it goes among the page's paragraphs. Only
-/// the structure tree's Figure elements are figures: an untagged image says nothing.
+/// the structure tree's Figure elements are figures: an untagged image says nothing. And the
+/// page's text as it is read, with /ActualText in place of what it replaces (`spokenCharacters`).
 enum PageFigures {
     /// What is said of `figure`: its /Alt, else its /ActualText, else that it has no description.
     static func label(of figure: TaggedElement) -> String {
@@ -27,6 +28,20 @@ enum PageFigures {
             FocusItem(kind: .figure, label: label(of: $0), page: page, rect: .zero)
         }
         return FocusOrder.items(onPage: page, blocks: blocks, extras: extras + placed, toDisplay: toDisplay) + after
+    }
+}
+
+extension PageText {
+    /// The characters as they are read aloud: those of the page's /ActualText elements (not
+    /// figures, whose text is their label) replaced by the element's text.
+    var spokenCharacters: PageCharacters {
+        characters.replacing(
+            tagged.compactMap { element in
+                guard element.kind != .figure, let text = element.actualText, !element.glyphs.isEmpty else {
+                    return nil
+                }
+                return ActualText(text: text, glyphs: element.glyphs)
+            })
     }
 }
 

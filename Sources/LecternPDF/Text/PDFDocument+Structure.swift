@@ -25,10 +25,13 @@ public struct TaggedElement: Equatable, Sendable {
     /// In PDF user space (unrotated, y up): its /A /BBox, else for a figure the box of what its
     /// marked content draws on the page; nil when neither is known.
     public var box: Rect?
+    /// For an element with /ActualText that is not a figure: the boxes of the glyphs its marked
+    /// content draws on the page (PDF user space), so the characters it replaces can be found.
+    public var glyphs: [Rect]
 
     public init(
         kind: Kind, depth: Int = 1, alt: String? = nil, actualText: String? = nil, language: String? = nil,
-        box: Rect? = nil
+        box: Rect? = nil, glyphs: [Rect] = []
     ) {
         self.kind = kind
         self.depth = depth
@@ -36,6 +39,7 @@ public struct TaggedElement: Equatable, Sendable {
         self.actualText = actualText
         self.language = language
         self.box = box
+        self.glyphs = glyphs
     }
 }
 
@@ -47,8 +51,8 @@ extension PDFDocument {
     /// order). None for an untagged document. The walks are bounded and ignore what is malformed
     /// (cycles, keys of the wrong type), so a broken tree gives what could be read.
     ///
-    /// MuPDF 1.21 does not map marked content to characters, so an element's /ActualText cannot
-    /// replace the characters it marks: it is read here, not applied to the page's text.
+    /// MuPDF 1.21's text ignores /ActualText; an element's `glyphs` say which characters of the
+    /// page's text it replaces (`PageCharacters.replacing`).
     /// - Throws: `.pageOutOfRange`, or `.damaged` when the tree cannot be read.
     /// Corresponding C function: `CMuPDF_page_structure`.
     public func taggedElements(page index: Int) throws(PDFError) -> [TaggedElement] {
@@ -69,6 +73,12 @@ extension PDFDocument {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
             let box = element.box
+            let glyphs = (0..<Int(element.glyph_count)).map { g in
+                let x0 = Double(element.glyphs[4 * g]), y0 = Double(element.glyphs[4 * g + 1])
+                return Rect(
+                    x: x0, y: y0, width: Double(element.glyphs[4 * g + 2]) - x0,
+                    height: Double(element.glyphs[4 * g + 3]) - y0)
+            }
             return TaggedElement(
                 kind: TaggedElement.Kind(rawValue: UInt8(clamping: element.kind)) ?? .other, depth: Int(element.depth),
                 alt: element.alt.map { String(cString: $0) },
@@ -77,7 +87,7 @@ extension PDFDocument {
                 box: element.has_box != 0
                     ? Rect(
                         x: Double(box.0), y: Double(box.1), width: Double(box.2 - box.0), height: Double(box.3 - box.1))
-                    : nil)
+                    : nil, glyphs: glyphs)
         }
     }
 }

@@ -110,7 +110,9 @@ struct RenderWorkerTests {
                         box: Rect(x: 50, y: 600, width: 200, height: 100)),
                     TaggedElement(kind: .figure, depth: 3),
                     TaggedElement(kind: .formula, alt: "x²", language: "fr-FR"),
-                    TaggedElement(kind: .other, depth: 4, actualText: "kilomètres"),
+                    TaggedElement(
+                        kind: .other, depth: 4, actualText: "kilomètres",
+                        glyphs: [Rect(x: 1, y: 2, width: 3, height: 4), Rect(x: 5, y: 2, width: 3, height: 4.5)]),
                 ]),
         ]
         let responseTags = Self.roundTrip(responses, encode: { $0.encode(into: &$1) }, decode: DocumentResponse.decode)

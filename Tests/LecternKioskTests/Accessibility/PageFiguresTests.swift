@@ -6,7 +6,8 @@ import Testing
 @testable import LecternKiosk
 
 /// A tagged page's figures for a visitor who cannot see them, with real keys: speech says each
-/// figure's /Alt where it falls in the reading order, and the keypad focus stops on it.
+/// figure's /Alt where it falls in the reading order, and the keypad focus stops on it; a span's
+/// /ActualText ("kilometres") is said in place of its glyphs ("km").
 /// Tests/Fixtures/tagged.pdf (make-structure-fixtures): a figure with /Alt between the first
 /// and second paragraphs, a figure without /Alt before the last one, and an untagged image.
 @Suite("Figures of tagged pages")
@@ -14,8 +15,8 @@ struct PageFiguresTests {
     static let tagged = LecternHarness.fixture("tagged.pdf")
     /// The page as it is read: its sentences, the figures among them; the untagged image says nothing.
     static let page = [
-        "Museum guide", "The museum opens at nine.", "Figure: A map of the ground floor.", "The park is 2 km away.",
-        "Bienvenue au musee.", "Figure with no description.", "The shop sells maps.",
+        "Museum guide", "The museum opens at nine.", "Figure: A map of the ground floor.",
+        "The park is 2 kilometres away.", "Bienvenue au musee.", "Figure with no description.", "The shop sells maps.",
     ]
 
     static func open(speech: Bool) throws -> KioskHarness {

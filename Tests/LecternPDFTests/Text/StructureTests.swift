@@ -12,12 +12,22 @@ struct StructureTests {
     func taggedElements() throws {
         let document = try PDFDocument(path: Fixture.path("tagged.pdf"))
         let elements = try document.taggedElements(page: 0)
+        // The span's glyphs: one box each for "k" and "m", on the line's baseline (y 560).
+        let kilometres = elements.count > 1 ? elements[1].glyphs : []
+        #expect(kilometres.count == 2)
+        let characters = try document.pageCharacters(page: 0).characters
+        let covered = characters.filter { character in kilometres.contains { character.rect.contains($0.center) } }
+        #expect(covered.map(\.scalar) == [0x6B, 0x6D], "k, m")
+        #expect(
+            PageCharacters(readingOrder: characters).replacing([ActualText(text: "kilometres", glyphs: kilometres)])
+                .characters.compactMap { Unicode.Scalar($0.scalar) }.map(String.init).joined()
+                .contains("The park is 2 kilometres away."))
         #expect(
             elements == [
                 TaggedElement(
                     kind: .figure, depth: 2, alt: "A map of the ground floor.",
                     box: Rect(x: 50, y: 600, width: 200, height: 100)),
-                TaggedElement(kind: .other, depth: 3, actualText: "kilometres"),
+                TaggedElement(kind: .other, depth: 3, actualText: "kilometres", glyphs: kilometres),
                 TaggedElement(kind: .other, depth: 2, language: "fr-FR"),
                 // No /Alt and no /BBox: the box of what its MCID draws (the page's third image: an
                 // untagged logo is drawn first).
