@@ -26,7 +26,7 @@ int CMuPDF_internal_visit_stext(CMuPDF_document *document, int index, int flags,
                                 void *user, CMuPDF_error *error);
 
 /// A glyph drawn inside a measured marked-content sequence: which of the MCIDs (`mark`, an index
-/// into the caller's list) and its box in PDF user space.
+/// into the caller's list; -1 inside /Artifact) and its box in PDF user space.
 typedef struct shim_marked_glyph {
     int mark;
     fz_rect box;
@@ -35,9 +35,9 @@ typedef struct shim_marked_glyph {
 /// Interprets `page`'s content again (PDF user space) and puts in boxes[i] the box of what the
 /// page's marked-content sequences with MCID mcids[i] draw (nested sequences included, form
 /// XObjects' own MCIDs not), clipped to the media box; empty for an MCID that draws nothing. For
-/// the MCIDs whose wants_glyphs[i] is 1 it also lists each glyph (visible or not) in `glyphs`, up
-/// to `glyph_capacity`, and sets `*glyph_count` (shim_marked_content.c). Call with doc_lock held,
-/// inside fz_try.
+/// the MCIDs whose wants_glyphs[i] is 1, and inside /Artifact sequences, it also lists each glyph
+/// (visible or not) in `glyphs`, up to `glyph_capacity`, and sets `*glyph_count`
+/// (shim_marked_content.c). Call with doc_lock held, inside fz_try.
 void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page, const int *mcids,
                                const int *wants_glyphs, int count, fz_rect *boxes, shim_marked_glyph *glyphs,
                                int glyph_capacity, int *glyph_count);

@@ -1,9 +1,9 @@
 // CMuPDF marked content: where a page draws what its marked-content sequences (BDC <</MCID n>>
-// ... EMC) hold, so a tagged figure without /BBox has a box, and which glyphs an element with
-// /ActualText covers. MuPDF 1.21's devices have no
-// marked-content calls, so the page's content is interpreted again with MuPDF's run processor
-// whose BDC, BMC, EMC and Do (form) operators are wrapped to follow the MCID in force, onto a
-// device that only measures what is drawn.
+// ... EMC) hold, so a tagged figure without /BBox has a box, which glyphs an element with
+// /ActualText covers, and which glyphs are artifacts (/Artifact: running heads, page numbers).
+// MuPDF 1.21's devices have no marked-content calls, so the page's content is interpreted again
+// with MuPDF's run processor whose BDC, BMC, EMC and Do (form) operators are wrapped to follow the
+// MCID in force, onto a device that only measures what is drawn.
 #include "CMuPDF.h"
 #include "shim_internal.h"
 
@@ -15,6 +15,7 @@
 typedef struct marks_device {
     fz_device super;
     int stack[MARKS_DEPTH]; // the MCID in force in each open sequence (-1: none)
+    int artifact[MARKS_DEPTH]; // whether each open sequence is in an /Artifact one
     int depth;              // open sequences, the ones past MARKS_DEPTH included
     int forms;              // inside a form XObject: its MCIDs are its own (an /MCR with /Stm), not the page's
     const int *mcids;       // the MCIDs measured
@@ -40,9 +41,17 @@ static int mcid_in_force(marks_device *dev) {
     return top > 0 ? dev->stack[top - 1] : -1;
 }
 
-static void push_mark(marks_device *dev, int mcid) {
+static int artifact_in_force(marks_device *dev) {
+    int top = dev->depth < MARKS_DEPTH ? dev->depth : MARKS_DEPTH;
+    return top > 0 && dev->artifact[top - 1];
+}
+
+static void push_mark(marks_device *dev, int mcid, const char *tag) {
     int inherited = mcid_in_force(dev);
-    if (dev->depth < MARKS_DEPTH) dev->stack[dev->depth] = mcid >= 0 && dev->forms == 0 ? mcid : inherited;
+    if (dev->depth < MARKS_DEPTH) {
+        dev->stack[dev->depth] = mcid >= 0 && dev->forms == 0 ? mcid : inherited;
+        dev->artifact[dev->depth] = artifact_in_force(dev) || (tag && !strcmp(tag, "Artifact"));
+    }
     dev->depth++;
 }
 
@@ -57,13 +66,13 @@ static void flush_text(fz_context *ctx, pdf_processor *proc) {
 static void run_BDC(fz_context *ctx, pdf_processor *proc, const char *tag, pdf_obj *raw, pdf_obj *cooked) {
     flush_text(ctx, proc);
     pdf_obj *mcid = pdf_dict_get(ctx, cooked, PDF_NAME(MCID));
-    push_mark(running, pdf_is_int(ctx, mcid) ? pdf_to_int(ctx, mcid) : -1);
+    push_mark(running, pdf_is_int(ctx, mcid) ? pdf_to_int(ctx, mcid) : -1, tag);
     running->BDC(ctx, proc, tag, raw, cooked);
 }
 
 static void run_BMC(fz_context *ctx, pdf_processor *proc, const char *tag) {
     flush_text(ctx, proc);
-    push_mark(running, -1);
+    push_mark(running, -1, tag);
     running->BMC(ctx, proc, tag);
 }
 
@@ -99,24 +108,29 @@ static void stroke_path(fz_context *ctx, fz_device *dev, const fz_path *path, co
     drawn(dev, fz_bound_path(ctx, path, stroke, ctm));
 }
 
-/// Lists the glyphs of `text` (each glyph's box) for the measured MCIDs in force that want them.
-static void list_glyphs(fz_context *ctx, marks_device *dev, const fz_text *text, fz_matrix ctm) {
-    int mcid = mcid_in_force(dev);
-    if (mcid < 0) return;
-    for (int mark = 0; mark < dev->count; mark++) {
-        if (dev->mcids[mark] != mcid || !dev->wants_glyphs[mark]) continue;
-        for (fz_text_span *span = text->head; span; span = span->next) {
-            for (int i = 0; i < span->len && dev->glyph_count < dev->glyph_capacity; i++) {
-                fz_text_item *item = &span->items[i];
-                if (item->gid < 0) continue;
-                fz_matrix trm = span->trm;
-                trm.e = item->x, trm.f = item->y;
-                fz_rect box = fz_bound_glyph(ctx, span->font, item->gid, fz_concat(trm, ctm));
-                if (fz_is_empty_rect(box) || fz_is_infinite_rect(box)) continue; // a space
-                dev->glyphs[dev->glyph_count++] = (shim_marked_glyph){.mark = mark, .box = box};
-            }
+/// Lists each glyph of `text` (its box) as `mark`'s.
+static void list_text(fz_context *ctx, marks_device *dev, const fz_text *text, fz_matrix ctm, int mark) {
+    for (fz_text_span *span = text->head; span; span = span->next) {
+        for (int i = 0; i < span->len && dev->glyph_count < dev->glyph_capacity; i++) {
+            fz_text_item *item = &span->items[i];
+            if (item->gid < 0) continue;
+            fz_matrix trm = span->trm;
+            trm.e = item->x, trm.f = item->y;
+            fz_rect box = fz_bound_glyph(ctx, span->font, item->gid, fz_concat(trm, ctm));
+            if (fz_is_empty_rect(box) || fz_is_infinite_rect(box)) continue; // a space
+            dev->glyphs[dev->glyph_count++] = (shim_marked_glyph){.mark = mark, .box = box};
         }
     }
+}
+
+/// Lists the glyphs of `text` for the measured MCIDs in force that want them, or as an
+/// artifact's (mark -1) inside /Artifact.
+static void list_glyphs(fz_context *ctx, marks_device *dev, const fz_text *text, fz_matrix ctm) {
+    if (artifact_in_force(dev)) return list_text(ctx, dev, text, ctm, -1);
+    int mcid = mcid_in_force(dev);
+    if (mcid < 0) return;
+    for (int mark = 0; mark < dev->count; mark++)
+        if (dev->mcids[mark] == mcid && dev->wants_glyphs[mark]) list_text(ctx, dev, text, ctm, mark);
 }
 
 static void fill_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm, fz_colorspace *cs,
@@ -156,7 +170,6 @@ void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page
                                int glyph_capacity, int *glyph_count) {
     *glyph_count = 0;
     for (int i = 0; i < count; i++) boxes[i] = fz_empty_rect;
-    if (count <= 0) return;
     marks_device *dev = NULL;
     pdf_processor *proc = NULL;
     fz_var(dev);

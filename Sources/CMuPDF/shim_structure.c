@@ -3,8 +3,9 @@
 // fz_device has no marked-content calls (no begin_structure, no begin_metatext), so the structured
 // text ignores /ActualText, in the tree and in BDC property lists alike, and nothing maps an MCID
 // to the characters it marks: shim_marked_content.c measures what an MCID draws (figures' boxes,
-// the glyphs an /ActualText replaces), and the reader matches those glyphs to its characters. The tree comes from an untrusted file: the walks look at each indirect element once
-// (cycles end), go no deeper than CMUPDF_STRUCTURE_DEPTH_MAX, look at no more than
+// the glyphs an /ActualText replaces, the artifacts' glyphs), and the reader matches those glyphs
+// to its characters. The tree comes from an untrusted file: the walks look at each indirect
+// element once (cycles end), go no deeper than CMUPDF_STRUCTURE_DEPTH_MAX, look at no more than
 // CMUPDF_STRUCTURE_NODES_MAX elements, and ignore keys of the wrong type.
 #include "CMuPDF.h"
 #include "shim_internal.h"
@@ -77,7 +78,8 @@ static int is_content(fz_context *ctx, pdf_obj *kid) {
     if (pdf_is_int(ctx, kid)) return 1;
     if (!pdf_is_dict(ctx, kid)) return 0;
     pdf_obj *type = pdf_dict_get(ctx, kid, PDF_NAME(Type));
-    return pdf_is_name(ctx, type) && (!strcmp(pdf_to_name(ctx, type), "MCR") || !strcmp(pdf_to_name(ctx, type), "OBJR"));
+    const char *name = pdf_to_name(ctx, type); // "" for what is not a name
+    return !strcmp(name, "MCR") || !strcmp(name, "OBJR");
 }
 
 /// Whether the element (its /K `kids`, its page `page`) is on the walk's page (see the header).
@@ -285,11 +287,11 @@ static int walk_parent_tree(fz_context *ctx, structure_walk *walk, pdf_obj *root
     return 1;
 }
 
-/// Gives the figures without /BBox the box of what their marked content draws on the page, and the
-/// other /ActualText elements the glyphs theirs draws. A page whose content cannot be interpreted
-/// leaves them without (figures are then said after the page's text).
+/// Gives the figures without /BBox the box of what their marked content draws on the page, the
+/// other /ActualText elements the glyphs theirs draws, and lists the artifacts' glyphs as an
+/// element of their own after the others. A page whose content cannot be interpreted leaves them
+/// without (figures are then said after the page's text).
 static void measure_marks(CMuPDF_document *document, structure_walk *walk) {
-    if (walk->mcid_count == 0) return;
     fz_context *ctx = document->ctx;
     fz_rect boxes[MEASURED_MCIDS_MAX];
     shim_marked_glyph *glyphs = NULL;
@@ -317,12 +319,18 @@ static void measure_marks(CMuPDF_document *document, structure_walk *walk) {
         out->box[0] = box.x0, out->box[1] = box.y0, out->box[2] = box.x1, out->box[3] = box.y1;
         out->has_box = 1;
     }
+    // The artifacts, an element of their own after the others.
+    int artifacts = walk->count;
+    for (int g = 0; g < glyph_count && artifacts == walk->count; g++)
+        if (glyphs[g].mark < 0) walk->out[walk->count++].kind = CMUPDF_STRUCTURE_ARTIFACT;
     // Each element's glyphs, in the order they are drawn (plain malloc: freed by CMuPDF_structure_free).
     for (int g = 0; g < glyph_count; g++) {
-        CMuPDF_structure_element *out = &walk->out[walk->owners[glyphs[g].mark]];
+        int owner = glyphs[g].mark < 0 ? artifacts : walk->owners[glyphs[g].mark];
+        CMuPDF_structure_element *out = &walk->out[owner];
         if (!out->glyphs) {
             int n = 0;
-            for (int k = g; k < glyph_count; k++) n += walk->owners[glyphs[k].mark] == walk->owners[glyphs[g].mark];
+            for (int k = g; k < glyph_count; k++)
+                n += (glyphs[k].mark < 0 ? artifacts : walk->owners[glyphs[k].mark]) == owner;
             out->glyphs = malloc(sizeof(float) * 4 * (size_t)n);
             if (!out->glyphs) break; // out of memory: the rest keep no glyphs
         }
@@ -369,7 +377,7 @@ int CMuPDF_page_structure(CMuPDF_document *document, int index, CMuPDF_structure
     int status = shim_check_index(document, index, error);
     if (status != CMUPDF_OK || !document->pdf) return status; // other formats have no structure tree
     structure_walk walk = {0};
-    walk.out = calloc(CMUPDF_STRUCTURE_ELEMENTS_MAX, sizeof *walk.out);
+    walk.out = calloc(CMUPDF_STRUCTURE_ELEMENTS_MAX + 1, sizeof *walk.out); // + the artifacts
     if (!walk.out) {
         shim_set_error(error, CMUPDF_ERROR_MEMORY, "out of memory reading the structure tree");
         return CMUPDF_ERROR_MEMORY;

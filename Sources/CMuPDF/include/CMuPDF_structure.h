@@ -7,7 +7,8 @@
 extern "C" {
 #endif
 
-/// The most elements CMuPDF_page_structure returns for one page (the first ones, in tree order).
+/// The most elements CMuPDF_page_structure returns for one page (the first ones), the artifacts
+/// besides.
 #define CMUPDF_STRUCTURE_ELEMENTS_MAX 64
 /// The most bytes of an element's /Alt or /ActualText kept (cut at a character's boundary).
 #define CMUPDF_STRUCTURE_TEXT_MAX 500
@@ -25,11 +26,14 @@ enum {
     CMUPDF_STRUCTURE_FORMULA = 1,
     /// Another element that has /Alt, /ActualText or its own /Lang.
     CMUPDF_STRUCTURE_OTHER = 2,
+    /// Not an element: the page's /Artifact marked content (running heads, page numbers), listed
+    /// last, once, for its glyphs.
+    CMUPDF_STRUCTURE_ARTIFACT = 3,
 };
 
 /// One element of a page's structure tree.
 typedef struct CMuPDF_structure_element {
-    /// CMUPDF_STRUCTURE_FIGURE, _FORMULA or _OTHER.
+    /// CMUPDF_STRUCTURE_FIGURE, _FORMULA, _OTHER or _ARTIFACT (depth 0).
     int kind;
     /// How deep it is in the tree (1: a kid of /StructTreeRoot).
     int depth;
@@ -43,10 +47,10 @@ typedef struct CMuPDF_structure_element {
     char *actual_text;
     /// /Lang, its own or the nearest ancestor's ("" when none).
     char language[16];
-    /// For an element with /ActualText that is not a figure: the boxes (x0, y0, x1, y1 each, PDF
-    /// user space) of the glyphs its marked content draws on the page (visible or not; spaces
-    /// draw none), so the text it replaces can be found; malloc'd, NULL when none. At most
-    /// CMUPDF_STRUCTURE_GLYPHS_MAX for a page.
+    /// For an element with /ActualText that is not a figure, and for the artifacts: the boxes
+    /// (x0, y0, x1, y1 each, PDF user space) of the glyphs its marked content draws on the page
+    /// (visible or not; spaces draw none), so the text it replaces, or that is not read, can be
+    /// found; malloc'd, NULL when none. At most CMUPDF_STRUCTURE_GLYPHS_MAX for a page.
     float *glyphs;
     int glyph_count;
 } CMuPDF_structure_element;

@@ -32,16 +32,19 @@ enum PageFigures {
 }
 
 extension PageText {
-    /// The characters as they are read aloud: those of the page's /ActualText elements (not
-    /// figures, whose text is their label) replaced by the element's text.
+    /// The characters as they are read aloud: the artifacts' (running heads, page numbers) left
+    /// out, and those of the page's /ActualText elements (not figures, whose text is their
+    /// label) replaced by the element's text.
     var spokenCharacters: PageCharacters {
-        characters.replacing(
-            tagged.compactMap { element in
-                guard element.kind != .figure, let text = element.actualText, !element.glyphs.isEmpty else {
-                    return nil
-                }
-                return ActualText(text: text, glyphs: element.glyphs)
-            })
+        let artifacts = tagged.filter { $0.kind == .artifact }.map { ActualText(text: "", glyphs: $0.glyphs) }
+        return characters.replacing(
+            artifacts
+                + tagged.compactMap { element in
+                    guard element.kind != .figure, let text = element.actualText, !element.glyphs.isEmpty else {
+                        return nil
+                    }
+                    return ActualText(text: text, glyphs: element.glyphs)
+                })
     }
 }
 

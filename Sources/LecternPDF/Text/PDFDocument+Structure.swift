@@ -11,6 +11,9 @@ public struct TaggedElement: Equatable, Sendable {
         case formula
         /// Another element, listed for its /Alt, /ActualText or /Lang.
         case other
+        /// Not an element: the page's /Artifact marked content (running heads, page numbers), listed
+        /// last, for its `glyphs`.
+        case artifact
     }
 
     public var kind: Kind
@@ -25,8 +28,9 @@ public struct TaggedElement: Equatable, Sendable {
     /// In PDF user space (unrotated, y up): its /A /BBox, else for a figure the box of what its
     /// marked content draws on the page; nil when neither is known.
     public var box: Rect?
-    /// For an element with /ActualText that is not a figure: the boxes of the glyphs its marked
-    /// content draws on the page (PDF user space), so the characters it replaces can be found.
+    /// For an element with /ActualText that is not a figure, and for the artifacts: the boxes of
+    /// the glyphs its marked content draws on the page (PDF user space), so the characters it
+    /// replaces (or that are not read) can be found.
     public var glyphs: [Rect]
 
     public init(

@@ -7,13 +7,15 @@ import Testing
 
 /// A tagged page's figures for a visitor who cannot see them, with real keys: speech says each
 /// figure's /Alt where it falls in the reading order, and the keypad focus stops on it; a span's
-/// /ActualText ("kilometres") is said in place of its glyphs ("km").
+/// /ActualText ("kilometres") is said in place of its glyphs ("km"), and the running foot, an
+/// /Artifact, is not said.
 /// Tests/Fixtures/tagged.pdf (make-structure-fixtures): a figure with /Alt between the first
 /// and second paragraphs, a figure without /Alt before the last one, and an untagged image.
 @Suite("Figures of tagged pages")
 struct PageFiguresTests {
     static let tagged = LecternHarness.fixture("tagged.pdf")
-    /// The page as it is read: its sentences, the figures among them; the untagged image says nothing.
+    /// The page as it is read: its sentences, the figures among them; the untagged image and the
+    /// running foot (artifacts) say nothing.
     static let page = [
         "Museum guide", "The museum opens at nine.", "Figure: A map of the ground floor.",
         "The park is 2 kilometres away.", "Bienvenue au musee.", "Figure with no description.", "The shop sells maps.",

@@ -7,7 +7,7 @@ import Testing
 @Suite("Tagged structure")
 struct StructureTests {
     @Test(
-        "a figure's /Alt and /BBox (its role through /RoleMap), a span's /ActualText, an element's /Lang, in tree order"
+        "a figure's /Alt and /BBox (its role through /RoleMap), a span's /ActualText and glyphs, an element's /Lang, the artifacts' glyphs"
     )
     func taggedElements() throws {
         let document = try PDFDocument(path: Fixture.path("tagged.pdf"))
@@ -32,7 +32,13 @@ struct StructureTests {
                 // No /Alt and no /BBox: the box of what its MCID draws (the page's third image: an
                 // untagged logo is drawn first).
                 TaggedElement(kind: .figure, depth: 2, box: Rect(x: 50, y: 400, width: 100, height: 50)),
+                TaggedElement(kind: .artifact, depth: 0, glyphs: elements.last?.glyphs ?? []),
             ])
+        // The running foot's glyphs: the characters of "Museum guide, page 1" but its spaces.
+        let foot = elements.last?.glyphs ?? []
+        let unread = characters.filter { character in foot.contains { character.rect.contains($0.center) } }
+        #expect(
+            String(String.UnicodeScalarView(unread.compactMap { Unicode.Scalar($0.scalar) })) == "Museumguide,page1")
         // MuPDF 1.21's text keeps the glyphs: /ActualText is not applied to the characters.
         let text = String(
             String.UnicodeScalarView(
@@ -61,13 +67,13 @@ struct StructureTests {
     func malformed() throws {
         let document = try PDFDocument(path: Fixture.path("tagged-malformed.pdf"))
         let elements = try document.taggedElements(page: 0)
-        #expect(elements.map(\.kind) == [.figure, .figure, .figure])
-        #expect(elements.map(\.alt) == ["Page inherited.", "Still found.", nil])
-        #expect(elements.map(\.depth) == [2, 1, 1])
+        #expect(elements.map(\.kind) == [.figure, .figure, .figure, .artifact])
+        #expect(elements.map(\.alt) == ["Page inherited.", "Still found.", nil, nil])
+        #expect(elements.map(\.depth) == [2, 1, 1, 0])
         // No MCID: no box; MCIDs 2 and 7: what they draw (a /BBox of the wrong type is ignored).
         #expect(
             elements.map(\.box) == [
-                nil, Rect(x: 50, y: 600, width: 200, height: 100), Rect(x: 50, y: 400, width: 100, height: 50),
+                nil, Rect(x: 50, y: 600, width: 200, height: 100), Rect(x: 50, y: 400, width: 100, height: 50), nil,
             ])
         #expect(elements.allSatisfy { $0.language == nil && $0.actualText == nil })
         // Read twice: the first walk left nothing behind that changes the second.
