@@ -34,13 +34,12 @@ typedef struct shim_marked_glyph {
 
 /// Interprets `page`'s content again (PDF user space) and puts in boxes[i] the box of what the
 /// page's marked-content sequences with MCID mcids[i] draw (nested sequences included, form
-/// XObjects' own MCIDs not), clipped to the media box; empty for an MCID that draws nothing. For
-/// the MCIDs whose wants_glyphs[i] is 1, and inside /Artifact sequences, it also lists each glyph
-/// (visible or not) in `glyphs`, up to `glyph_capacity`, and sets `*glyph_count`
-/// (shim_marked_content.c). Call with doc_lock held, inside fz_try.
-void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page, const int *mcids,
-                               const int *wants_glyphs, int count, fz_rect *boxes, shim_marked_glyph *glyphs,
-                               int glyph_capacity, int *glyph_count);
+/// XObjects' own MCIDs not), clipped to the media box; empty for an MCID that draws nothing. It
+/// also lists each glyph (visible or not) drawn in them, and inside /Artifact sequences, in
+/// `glyphs`, up to `glyph_capacity`, and sets `*glyph_count` (shim_marked_content.c). Call with
+/// doc_lock held, inside fz_try.
+void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page, const int *mcids, int count,
+                               fz_rect *boxes, shim_marked_glyph *glyphs, int glyph_capacity, int *glyph_count);
 
 /// How many pages keep their display list: a screen of tiles and its prefetch touch a few pages.
 #define LECTERN_LIST_CACHE_SIZE 8

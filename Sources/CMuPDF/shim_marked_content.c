@@ -19,7 +19,6 @@ typedef struct marks_device {
     int depth;              // open sequences, the ones past MARKS_DEPTH included
     int forms;              // inside a form XObject: its MCIDs are its own (an /MCR with /Stm), not the page's
     const int *mcids;       // the MCIDs measured
-    const int *wants_glyphs; // for each of them: 1 to list its glyphs
     fz_rect *boxes;         // what each of them draws
     int count;
     shim_marked_glyph *glyphs; // the glyphs listed (the caller's)
@@ -123,14 +122,14 @@ static void list_text(fz_context *ctx, marks_device *dev, const fz_text *text, f
     }
 }
 
-/// Lists the glyphs of `text` for the measured MCIDs in force that want them, or as an
-/// artifact's (mark -1) inside /Artifact.
+/// Lists the glyphs of `text` for the measured MCID in force, or as an artifact's (mark -1)
+/// inside /Artifact.
 static void list_glyphs(fz_context *ctx, marks_device *dev, const fz_text *text, fz_matrix ctm) {
     if (artifact_in_force(dev)) return list_text(ctx, dev, text, ctm, -1);
     int mcid = mcid_in_force(dev);
     if (mcid < 0) return;
     for (int mark = 0; mark < dev->count; mark++)
-        if (dev->mcids[mark] == mcid && dev->wants_glyphs[mark]) list_text(ctx, dev, text, ctm, mark);
+        if (dev->mcids[mark] == mcid) list_text(ctx, dev, text, ctm, mark);
 }
 
 static void fill_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm, fz_colorspace *cs,
@@ -165,9 +164,8 @@ static void fill_image_mask(fz_context *ctx, fz_device *dev, fz_image *image, fz
     drawn(dev, fz_transform_rect(fz_unit_rect, ctm));
 }
 
-void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page, const int *mcids,
-                               const int *wants_glyphs, int count, fz_rect *boxes, shim_marked_glyph *glyphs,
-                               int glyph_capacity, int *glyph_count) {
+void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page, const int *mcids, int count,
+                               fz_rect *boxes, shim_marked_glyph *glyphs, int glyph_capacity, int *glyph_count) {
     *glyph_count = 0;
     for (int i = 0; i < count; i++) boxes[i] = fz_empty_rect;
     marks_device *dev = NULL;
@@ -185,7 +183,6 @@ void shim_marked_content_boxes(fz_context *ctx, pdf_document *pdf, pdf_obj *page
         dev->super.fill_image_mask = fill_image_mask;
         dev->super.ignore_text = ignore_text;
         dev->mcids = mcids;
-        dev->wants_glyphs = wants_glyphs;
         dev->glyphs = glyphs;
         dev->glyph_capacity = glyph_capacity;
         dev->boxes = boxes;

@@ -29,11 +29,11 @@ typedef struct structure_walk {
     int nodes;            // elements looked at
     CMuPDF_structure_element *out; // CMUPDF_STRUCTURE_ELEMENTS_MAX of them, malloc'd
     int count;
-    // The MCIDs on the page to measure: of the figures without /BBox (their boxes) and of the
-    // other elements with /ActualText (their glyphs); which element (index in out) each is of.
+    // The MCIDs on the page to measure, of the figures (their boxes when they have no /BBox, and
+    // their glyphs) and of the other elements with /ActualText (their glyphs); which element
+    // (index in out) each is of.
     int mcids[MEASURED_MCIDS_MAX];
     int owners[MEASURED_MCIDS_MAX];
-    int wants_glyphs[MEASURED_MCIDS_MAX];
     int mcid_count;
     int numbers[CMUPDF_STRUCTURE_ELEMENTS_MAX]; // each listed element's object number (0: direct)
     int has_attribute_box[CMUPDF_STRUCTURE_ELEMENTS_MAX]; // its box is its /A /BBox
@@ -99,10 +99,8 @@ static int on_page(fz_context *ctx, structure_walk *walk, pdf_obj *kids, pdf_obj
 /// element's index, or -1.
 static void note_mcid(structure_walk *walk, int mcid, int owner) {
     if (owner < 0 || walk->mcid_count >= MEASURED_MCIDS_MAX) return;
-    int figure = walk->out[owner].kind == CMUPDF_STRUCTURE_FIGURE;
-    if (figure ? walk->has_attribute_box[owner] : !walk->out[owner].actual_text) return;
+    if (walk->out[owner].kind != CMUPDF_STRUCTURE_FIGURE && !walk->out[owner].actual_text) return;
     walk->mcids[walk->mcid_count] = mcid;
-    walk->wants_glyphs[walk->mcid_count] = !figure;
     walk->owners[walk->mcid_count++] = owner;
 }
 
@@ -288,8 +286,8 @@ static int walk_parent_tree(fz_context *ctx, structure_walk *walk, pdf_obj *root
 }
 
 /// Gives the figures without /BBox the box of what their marked content draws on the page, the
-/// other /ActualText elements the glyphs theirs draws, and lists the artifacts' glyphs as an
-/// element of their own after the others. A page whose content cannot be interpreted leaves them
+/// figures and the other /ActualText elements the glyphs theirs draws, and lists the artifacts'
+/// glyphs as an element of their own after the others. A page whose content cannot be interpreted leaves them
 /// without (figures are then said after the page's text).
 static void measure_marks(CMuPDF_document *document, structure_walk *walk) {
     fz_context *ctx = document->ctx;
@@ -302,8 +300,8 @@ static void measure_marks(CMuPDF_document *document, structure_walk *walk) {
     fz_try(ctx) {
         glyphs = fz_malloc_array(ctx, CMUPDF_STRUCTURE_GLYPHS_MAX, shim_marked_glyph);
         page = pdf_load_object(ctx, document->pdf, walk->page);
-        shim_marked_content_boxes(ctx, document->pdf, page, walk->mcids, walk->wants_glyphs, walk->mcid_count, boxes,
-                                  glyphs, CMUPDF_STRUCTURE_GLYPHS_MAX, &glyph_count);
+        shim_marked_content_boxes(ctx, document->pdf, page, walk->mcids, walk->mcid_count, boxes, glyphs,
+                                  CMUPDF_STRUCTURE_GLYPHS_MAX, &glyph_count);
     }
     fz_always(ctx) pdf_drop_obj(ctx, page);
     fz_catch(ctx) {
@@ -312,8 +310,9 @@ static void measure_marks(CMuPDF_document *document, structure_walk *walk) {
         return;
     }
     for (int i = 0; i < walk->mcid_count; i++) {
-        if (walk->wants_glyphs[i] || fz_is_empty_rect(boxes[i]) || fz_is_infinite_rect(boxes[i])) continue;
         CMuPDF_structure_element *out = &walk->out[walk->owners[i]];
+        if (out->kind != CMUPDF_STRUCTURE_FIGURE || walk->has_attribute_box[walk->owners[i]]) continue;
+        if (fz_is_empty_rect(boxes[i]) || fz_is_infinite_rect(boxes[i])) continue;
         fz_rect box = fz_make_rect(out->box[0], out->box[1], out->box[2], out->box[3]);
         box = out->has_box ? fz_union_rect(box, boxes[i]) : boxes[i];
         out->box[0] = box.x0, out->box[1] = box.y0, out->box[2] = box.x1, out->box[3] = box.y1;

@@ -47,10 +47,10 @@ typedef struct CMuPDF_structure_element {
     char *actual_text;
     /// /Lang, its own or the nearest ancestor's ("" when none).
     char language[16];
-    /// For an element with /ActualText that is not a figure, and for the artifacts: the boxes
-    /// (x0, y0, x1, y1 each, PDF user space) of the glyphs its marked content draws on the page
-    /// (visible or not; spaces draw none), so the text it replaces, or that is not read, can be
-    /// found; malloc'd, NULL when none. At most CMUPDF_STRUCTURE_GLYPHS_MAX for a page.
+    /// For a figure, an element with /ActualText and the artifacts: the boxes (x0, y0, x1, y1
+    /// each, PDF user space) of the glyphs its marked content draws on the page (visible or not;
+    /// spaces draw none), so the text it replaces, or that is not read, can be found; malloc'd,
+    /// NULL when none. At most CMUPDF_STRUCTURE_GLYPHS_MAX for a page.
     float *glyphs;
     int glyph_count;
 } CMuPDF_structure_element;

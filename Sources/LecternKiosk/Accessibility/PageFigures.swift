@@ -7,10 +7,13 @@ import LecternPDF
 /// the structure tree's Figure elements are figures: an untagged image says nothing. And the
 /// page's text as it is read, with /ActualText in place of what it replaces (`spokenCharacters`).
 enum PageFigures {
+    /// What is said of a figure without /Alt or /ActualText.
+    static let noDescription = "Figure with no description."
+
     /// What is said of `figure`: its /Alt, else its /ActualText, else that it has no description.
     static func label(of figure: TaggedElement) -> String {
         let said = [figure.alt, figure.actualText].compactMap { $0?.trimmingWhitespace }.first { !$0.isEmpty }
-        guard let said else { return "Figure with no description." }
+        guard let said else { return noDescription }
         return "Figure: \(said)" + (said.last.map { ".!?".contains($0) } == true ? "" : ".")
     }
 
@@ -32,13 +35,16 @@ enum PageFigures {
 }
 
 extension PageText {
-    /// The characters as they are read aloud: the artifacts' (running heads, page numbers) left
-    /// out, and those of the page's /ActualText elements (not figures, whose text is their
-    /// label) replaced by the element's text.
+    /// The characters as they are read aloud: the artifacts' (running heads, page numbers) and
+    /// the text inside figures that have a description (their label says it) left out, and those
+    /// of the page's other /ActualText elements replaced by the element's text.
     var spokenCharacters: PageCharacters {
-        let artifacts = tagged.filter { $0.kind == .artifact }.map { ActualText(text: "", glyphs: $0.glyphs) }
+        let unread = tagged.filter { element in
+            element.kind == .artifact
+                || (element.kind == .figure && PageFigures.label(of: element) != PageFigures.noDescription)
+        }
         return characters.replacing(
-            artifacts
+            unread.map { ActualText(text: "", glyphs: $0.glyphs) }
                 + tagged.compactMap { element in
                     guard element.kind != .figure, let text = element.actualText, !element.glyphs.isEmpty else {
                         return nil

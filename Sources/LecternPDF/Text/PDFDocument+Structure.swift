@@ -28,9 +28,9 @@ public struct TaggedElement: Equatable, Sendable {
     /// In PDF user space (unrotated, y up): its /A /BBox, else for a figure the box of what its
     /// marked content draws on the page; nil when neither is known.
     public var box: Rect?
-    /// For an element with /ActualText that is not a figure, and for the artifacts: the boxes of
-    /// the glyphs its marked content draws on the page (PDF user space), so the characters it
-    /// replaces (or that are not read) can be found.
+    /// For a figure, an element with /ActualText and the artifacts: the boxes of the glyphs its
+    /// marked content draws on the page (PDF user space), so the characters it replaces (or that
+    /// are not read) can be found.
     public var glyphs: [Rect]
 
     public init(

@@ -7,8 +7,8 @@ import Testing
 
 /// A tagged page's figures for a visitor who cannot see them, with real keys: speech says each
 /// figure's /Alt where it falls in the reading order, and the keypad focus stops on it; a span's
-/// /ActualText ("kilometres") is said in place of its glyphs ("km"), and the running foot, an
-/// /Artifact, is not said.
+/// /ActualText ("kilometres") is said in place of its glyphs ("km"); the word drawn on the first
+/// figure ("Entrance": its /Alt says what it shows) and the running foot (an /Artifact) are not said.
 /// Tests/Fixtures/tagged.pdf (make-structure-fixtures): a figure with /Alt between the first
 /// and second paragraphs, a figure without /Alt before the last one, and an untagged image.
 @Suite("Figures of tagged pages")

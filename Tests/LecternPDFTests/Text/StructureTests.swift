@@ -26,7 +26,7 @@ struct StructureTests {
             elements == [
                 TaggedElement(
                     kind: .figure, depth: 2, alt: "A map of the ground floor.",
-                    box: Rect(x: 50, y: 600, width: 200, height: 100)),
+                    box: Rect(x: 50, y: 600, width: 200, height: 100), glyphs: elements.first?.glyphs ?? []),
                 TaggedElement(kind: .other, depth: 3, actualText: "kilometres", glyphs: kilometres),
                 TaggedElement(kind: .other, depth: 2, language: "fr-FR"),
                 // No /Alt and no /BBox: the box of what its MCID draws (the page's third image: an
@@ -34,6 +34,10 @@ struct StructureTests {
                 TaggedElement(kind: .figure, depth: 2, box: Rect(x: 50, y: 400, width: 100, height: 50)),
                 TaggedElement(kind: .artifact, depth: 0, glyphs: elements.last?.glyphs ?? []),
             ])
+        // The figure's glyphs: the word drawn on its image.
+        let onFigure = elements.first?.glyphs ?? []
+        let label = characters.filter { character in onFigure.contains { character.rect.contains($0.center) } }
+        #expect(String(String.UnicodeScalarView(label.compactMap { Unicode.Scalar($0.scalar) })) == "Entrance")
         // The running foot's glyphs: the characters of "Museum guide, page 1" but its spaces.
         let foot = elements.last?.glyphs ?? []
         let unread = characters.filter { character in foot.contains { character.rect.contains($0.center) } }
