@@ -24,4 +24,21 @@ struct EventLoopTests {
         try loop.runOnce(timeout: .zero)
         #expect(loop.longestTurn < .milliseconds(60), "nothing blocked since the reset: \(loop.longestTurn)")
     }
+
+    @Test("the turn observer hears every finished turn's length, a blocked one among them")
+    func turnObserver() throws {
+        let loop = try EventLoop(clock: ManualClock())
+        var turns: [Duration] = []
+        loop.turnObserver = { turns.append($0) }
+        try loop.runOnce(timeout: .zero)  // the first poll: no turn before it
+        #expect(turns.isEmpty)
+        _ = loop.schedule(after: 0) { usleep(30_000) }
+        try loop.runOnce(timeout: .zero)
+        try loop.runOnce(timeout: .zero)
+        #expect(turns.count == 2)
+        #expect(turns.first.map { $0 >= .milliseconds(30) } == true, "the timer blocked for 30 ms: \(turns)")
+        loop.turnObserver = nil
+        try loop.runOnce(timeout: .zero)
+        #expect(turns.count == 2)
+    }
 }
