@@ -6,7 +6,8 @@ import Logging
 /// What an operator of a fleet needs from each kiosk, built after the reader's parts and torn
 /// down before them: the view kept across restarts (`ViewStateStore`) and the control socket
 /// (`ControlSocket` carrying `ControlCommands`) and systemd's readiness and watchdog
-/// (`SystemdNotifier`) and the metrics file (`KioskMetrics`).
+/// (`SystemdNotifier`) and the metrics file (`KioskMetrics`), and for a benchmark the loop's
+/// turns (`LoopTurnLog`).
 ///
 /// It learns what happens from the hooks `KioskApp` wires: every input event, every commit and
 /// the end of every loop iteration.
@@ -22,6 +23,8 @@ final class Operations {
     let commands: ControlCommands
     let notifier: SystemdNotifier?
     let metrics: KioskMetrics
+    /// Nil unless `LECTERN_LOG_LOOP_TURNS` is set.
+    let turnLog: LoopTurnLog?
     private(set) var socket: ControlSocket?
     private let logger: Logger
     private let variable: (String) -> String?
@@ -51,6 +54,7 @@ final class Operations {
         metrics = KioskMetrics(
             path: { [unowned policy] in policy.metricsTextfile }, current: current, shown: shown,
             reloader: reloader, idle: idle, loop: loop, logger: logger)
+        turnLog = variable(LoopTurnLog.variable).map { _ in LoopTurnLog(loop: loop, logger: logger) }
         listen(at: socketPath, group: policy.controlGroup)
         policy.observe { [unowned self] old, new in policyChanged(old: old, new: new) }
     }
@@ -141,5 +145,6 @@ final class Operations {
         commands.close()
         store.close(hasShownPage: presenter.hasShownPage)
         metrics.close()
+        turnLog?.close()
     }
 }
