@@ -88,6 +88,8 @@ public final class SpeechClient {
     private var sentences: [Int: SpeechSentence] = [:]
     private var lastStarted: SpeechSentence?
     private var outstanding: Set<Int> = []
+    /// When the last speak was asked for (`SpeechTime`): the time its sentences' latencies are from.
+    private var requestedAt = 0.0
     private var starts = 0
     /// Whether the running process has sent anything (else its death is a failed start).
     private var heardFromProcess = false
@@ -128,7 +130,8 @@ public final class SpeechClient {
         state.isSpeaking = !sentences.isEmpty
         state.isPaused = false
         state.sentence = nil
-        if !send(.speak(sentences, requestedAt: SpeechTime.now)) {
+        requestedAt = SpeechTime.now
+        if !send(.speak(sentences, requestedAt: requestedAt)) {
             outstanding = []
             state.isSpeaking = false
         }
@@ -310,6 +313,11 @@ public final class SpeechClient {
             guard outstanding.contains(id) else { return nil }
             state.sentence = id
             state.lastStartLatency = latency
+            // On CLOCK_MONOTONIC, as both processes read it: `lectern-bench speech` times a key
+            // press to the first sample with it.
+            logger.debug(
+                "sentence \(id) started: asked for at \(requestedAt) s, first sample written at \(requestedAt + latency) s"
+            )
             lastStarted = sentences[id]
             return .started(id)
         case .finished(let id):
