@@ -26,6 +26,8 @@ final class LecternSession {
     private(set) var frames: [Frame] = []
     /// Reads a number off each commit's pixels as it arrives (the scroll offset it shows…).
     var analyze: ((Commit) -> Int?)?
+    /// How much of the log `newLogLines()` has returned (bytes).
+    private var logLinesRead = 0
 
     /// Starts Lectern on `document` with debug logs.
     /// - Parameters:
@@ -104,6 +106,13 @@ final class LecternSession {
         let utf8 = text.utf8
         let start = utf8.index(utf8.startIndex, offsetBy: min(offset, utf8.count))
         return text[start...]
+    }
+
+    /// The complete lines of the log written since the last call (cheap however long the log is).
+    func newLogLines() -> [Substring] {
+        let (text, end) = process.errorLines(after: logLinesRead)
+        logLinesRead = end
+        return text.split(separator: "\n")
     }
 
     /// Dispatches until `text` appears in the log after `offset`.
@@ -232,10 +241,11 @@ func parseSize(_ text: String) -> (Int32, Int32)? {
     return parts.count == 2 ? (parts[0], parts[1]) : nil
 }
 
-/// The options the benchmarks share: `--runs N`, `--size WxH` (repeatable), `--seconds S`,
+/// The options the benchmarks share: `--runs N`, `--keys N`, `--size WxH` (repeatable), `--seconds S`,
 /// `--hello PATH` and `--floor PATH` (reference programs kiosk/bench builds), and the documents.
 struct BenchOptions {
     var runs: Int?
+    var keys: Int?
     var sizes: [(Int32, Int32)] = []
     var seconds: Double?
     var hello: String?
@@ -249,6 +259,9 @@ struct BenchOptions {
             switch arguments[index] {
             case "--runs":
                 runs = Int(value)
+                index += 1
+            case "--keys":
+                keys = Int(value)
                 index += 1
             case "--size":
                 if let size = parseSize(value) { sizes.append(size) }

@@ -24,7 +24,7 @@ let usage = """
            lectern-bench search [--runs N] 15000-PAGES.pdf
            lectern-bench selection PDF
            lectern-bench typing [--runs KEYS] [annotations.pdf]
-           lectern-bench speech [--runs N]
+           lectern-bench speech [--runs N] [--keys N] [--seconds WINDOW] [PDF]
 
     """
 

@@ -85,6 +85,9 @@ public final class LecternProcess {
     public var output: String { standardOutput.text }
     /// What the child wrote to stderr so far.
     public var errorOutput: String { standardError.text }
+    /// The complete lines the child wrote to stderr after its first `offset` bytes, and where
+    /// they end (the next call's `offset`): a long log followed without decoding it all again.
+    public func errorLines(after offset: Int) -> (text: String, end: Int) { standardError.lines(after: offset) }
     /// Whether the child was ended by a signal rather than by exiting (only meaningful once it
     /// is not running).
     public var wasKilledBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
@@ -175,4 +178,13 @@ private final class CapturedOutput: Sendable {
     }
 
     var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+
+    /// The text after the first `offset` bytes up to the last newline, and that newline's end.
+    func lines(after offset: Int) -> (text: String, end: Int) {
+        data.withLock { data in
+            let start = data.startIndex + min(offset, data.count)
+            guard let newline = data[start...].lastIndex(of: 0x0A) else { return ("", start - data.startIndex) }
+            return (String(decoding: data[start...newline], as: UTF8.self), newline + 1 - data.startIndex)
+        }
+    }
 }

@@ -19,8 +19,12 @@ import Logging
 ///
 /// Reference in the same run, interleaved: espeak-ng in this process, the same sentence, from
 /// the call to its first buffer of samples (no process, no output): what synthesis alone costs.
+///
+/// With a PDF, then the same in a real reader (`measureSpeechInReader`): a key → the first
+/// sample, `--keys` times each way, and the main loop's turns with speech on and off.
 func runSpeechBenchmark(arguments: [String]) throws {
-    let runs = BenchOptions(arguments).runs ?? 50
+    let options = BenchOptions(arguments)
+    let runs = options.runs ?? 50
     let sentence = "The museum opens at nine in the morning, and closes at six in the evening."
     let loop = try EventLoop(clock: SystemClock())
     var settings = SpeechClient.Settings()
@@ -92,13 +96,22 @@ func runSpeechBenchmark(arguments: [String]) throws {
             "max": round2(values.max() ?? 0),
         ]
     }
-    try printJSON([
-        "benchmark": "speech", "runs": runs, "output": client.state.output ?? "",
-        "method":
-            "a speak request from a client on an event loop to the speech process, ALSA null device; p50/p99 over \(runs) runs; reference: espeak-ng in this process, call to first buffer, interleaved",
-        "first_sample_ms": summary(firstSample), "started_on_loop_ms": summary(onLoop),
-        "samples_after_stop_ms": summary(afterStop), "espeak_first_buffer_ms": summary(reference),
-        "resident_mib": round2(kibibytes("VmRSS") / 1024), "resident_peak_mib": round2(kibibytes("VmHWM") / 1024),
-        "restarts": client.state.restarts, "longest_loop_turn_ms": round2(longestTurn),
-    ])
+    let loadBefore = loadAverages()
+    var inReader: [String: Any] = [:]
+    if let document = options.documents.last {
+        client.close()  // before the reader's speech process starts
+        inReader = try measureSpeechInReader(
+            document: document, keys: options.keys ?? 200, windowSeconds: options.seconds ?? 5)
+    }
+    try printJSON(
+        inReader.merging([
+            "benchmark": "speech", "runs": runs, "output": client.state.output ?? "",
+            "method":
+                "a speak request from a client on an event loop to the speech process, ALSA null device; p50/p99 over \(runs) runs; reference: espeak-ng in this process, call to first buffer, interleaved",
+            "first_sample_ms": summary(firstSample), "started_on_loop_ms": summary(onLoop),
+            "samples_after_stop_ms": summary(afterStop), "espeak_first_buffer_ms": summary(reference),
+            "resident_mib": round2(kibibytes("VmRSS") / 1024), "resident_peak_mib": round2(kibibytes("VmHWM") / 1024),
+            "restarts": client.state.restarts, "longest_loop_turn_ms": round2(longestTurn),
+            "load_average_before_reader": loadBefore, "load_average_after": loadAverages(),
+        ]) { _, new in new })
 }
