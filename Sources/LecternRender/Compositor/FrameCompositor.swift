@@ -305,9 +305,29 @@ public final class FrameCompositor {
     /// Fills `box` in buffer pixels (pages, shadows, search hits).
     func fillPixels(_ target: OpaquePointer, _ box: PixelBox, _ color: Color, op: pixman_op_t) {
         guard !box.isEmpty else { return }
+        if op == PIXMAN_OP_MULTIPLY, color.alpha == 255 { return multiplyPixels(target, box, by: color) }
         var pixmanColor = color.pixman
         var pixmanBox = pixman_box32_t(x1: Int32(box.x), y1: Int32(box.y), x2: Int32(box.maxX), y2: Int32(box.maxY))
         pixman_image_fill_boxes(op, target, &pixmanColor, 1, &pixmanBox)
+    }
+
+    /// Multiplies `box` by the opaque `color`, channel by channel: PIXMAN_OP_MULTIPLY over the
+    /// opaque frame, to the bit, done as IN_REVERSE of white through `color` as a
+    /// component-alpha mask, which pixman does about ten times faster (MULTIPLY takes its
+    /// generic path: the three lines of the sentence being spoken, highlighted at 1280 px,
+    /// took longer than composing the whole frame).
+    private func multiplyPixels(_ target: OpaquePointer, _ box: PixelBox, by color: Color) {
+        var white = Color(rgb: 0xFFFFFF).pixman, tint = color.pixman
+        guard let source = pixman_image_create_solid_fill(&white), let mask = pixman_image_create_solid_fill(&tint)
+        else { return }
+        defer {
+            pixman_image_unref(source)
+            pixman_image_unref(mask)
+        }
+        pixman_image_set_component_alpha(mask, 1)
+        pixman_image_composite32(
+            PIXMAN_OP_IN_REVERSE, source, mask, target, 0, 0, 0, 0, Int32(box.x), Int32(box.y), Int32(box.width),
+            Int32(box.height))
     }
 
     // MARK: Chrome

@@ -109,6 +109,40 @@ struct FrameCompositorTests {
         #expect(a.pixel(85, 5) == 0xFF00_FF00)
     }
 
+    @Test("a highlight on light paper multiplies the page under it, channel by channel, and nothing else")
+    func highlightMultiplies() {
+        let compositor = FrameCompositor(logger: logger)
+        let buffer = Buffer(width: 64, height: 16)
+        let image = RasterImage(width: 64, height: 16)
+        let pixels = image.pixels.bindMemory(to: UInt32.self, capacity: 64 * 16)
+        for index in 0..<(64 * 16) {
+            // Black, white and everything between, in each channel.
+            let x = UInt32(index % 64)
+            pixels[index] = 0xFF00_0000 | (x * 4 + 3) << 16 | (255 - x * 4) << 8 | (x * 37 % 256)
+        }
+        var scene = Scene(width: 64, height: 16)
+        let frame = PixelBox(x: 0, y: 0, width: 64, height: 16)
+        scene.pages = [page(image, frame)]
+        scene.overlays.highlights = [
+            Scene.Highlight(box: PixelBox(x: 0, y: 0, width: 64, height: 8), clip: frame, isCurrent: true)
+        ]
+        compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+        let tint = Palette.normal.currentSearchHit
+        // pixman's product of two 8-bit values, rounded.
+        func product(_ a: UInt32, _ b: UInt8) -> UInt32 {
+            let t = a * UInt32(b) + 0x80
+            return (t + (t >> 8)) >> 8
+        }
+        for x in 0..<64 {
+            let page = pixels[x]
+            let expected =
+                0xFF00_0000 | product(page >> 16 & 0xFF, tint.red) << 16 | product(page >> 8 & 0xFF, tint.green) << 8
+                | product(page & 0xFF, tint.blue)
+            #expect(buffer.pixel(x, 3) == expected, "x \(x): page \(String(page, radix: 16))")
+            #expect(buffer.pixel(x, 12) == page, "below the highlight the page is untouched")
+        }
+    }
+
     @Test("an image of another size is scaled into the page frame")
     func scaledImage() {
         let compositor = FrameCompositor(logger: logger)
