@@ -134,11 +134,25 @@ extension KeypadFocus {
     // MARK: Activating
 
     /// Select: follows a link or starts filling a field as a tap would (the policy's conditions
-    /// apply), presses a button, says a paragraph again.
+    /// apply), presses a button, shows a paragraph as a QR code and says it again.
     func activate() {
         guard let focused else { return move(by: 1) }
         switch focused.kind {
-        case .text, .figure:
+        case .text:
+            // The keys' way to what a long press and the QR-code button do: the paragraph's text
+            // as a QR code to take on a phone (where the policy lets text be selected).
+            if let reader = current.reader, let page = focused.page, let controller = interactions(),
+                controller.selectText.canActivate(
+                    at: reader.view.convert(focused.rect.center, from: .page(page), to: .view), in: .view),
+                let code = QRCode(focused.label)
+            {
+                chrome.showNotice(
+                    Self.paragraphQRNotice, seconds: Double(policy.qrSeconds), qrCode: code, isSaid: false)
+                say(.say(focused.label + " " + Self.paragraphQRNotice))
+            } else {
+                say(.say(focused.label))
+            }
+        case .figure:
             say(.say(focused.label))
         case .link, .field:
             guard let reader = current.reader, let page = focused.page, let controller = interactions() else { return }
@@ -182,6 +196,9 @@ extension KeypadFocus {
         _ = navigation.handle(InputEvent(.touchDown(id: id, location: point), time: now), reader: reader)
         _ = navigation.handle(InputEvent(.touchUp(id: id), time: now), reader: reader)
     }
+
+    /// What shows (and is said) with a paragraph's QR code.
+    static let paragraphQRNotice = "Its QR code is on the screen: scan it to take the text with a phone."
 
     /// The touch id of the keypad's taps (no finger has it).
     static let keypadTouch = -7

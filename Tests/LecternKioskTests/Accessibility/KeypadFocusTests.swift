@@ -118,6 +118,30 @@ struct KeypadFocusTests {
         try lectern.stop()
     }
 
+    @Test("5 on a paragraph shows its text as a QR code (the keys' long press) and says it; not where selecting is off")
+    func paragraphQRCode() throws {
+        let lectern = try open([Self.columns])
+        press(lectern, Pad.down)
+        press(lectern, Pad.down)
+        let paragraph = "The museum opens at nine. Tickets are sold at the door."
+        #expect(lectern.status.focus.label == paragraph)
+        press(lectern, Pad.select)
+        let notice = "Its QR code is on the screen: scan it to take the text with a phone."
+        #expect(lectern.status.notice == notice)
+        #expect(lectern.status.focus.lastSpoken == paragraph + " " + notice)
+        try lectern.stop()
+
+        let policy = try PolicyTests.PolicyDirectory(
+            "document = \"\(Self.columns)\"\n[components]\nselectText = false\n")
+        let off = try open(["--config", policy.path])
+        press(off, Pad.down)
+        press(off, Pad.down)
+        press(off, Pad.select)
+        #expect(off.status.notice == nil)
+        #expect(off.status.focus.lastSpoken == paragraph, "said again, no QR code")
+        try off.stop()
+    }
+
     @Test("6 and 4 turn the page; the focus goes to the new page's first paragraph")
     func turnPages() throws {
         let lectern = try open([Self.columns])
