@@ -35,12 +35,23 @@ extension Narrator {
         }
     }
 
+    /// The keys speech takes before the keypad focus: a hold key's repeats (`handleHold`), and
+    /// Escape while a page is being read, which stops reading (the focus takes the next Escape
+    /// as Back). Returns whether `event` was taken.
+    func handleBeforeFocus(_ event: InputEvent) -> Bool {
+        if case .key(.escape, _) = event.kind, isActive, !isAnnouncing {
+            stop()
+            return true
+        }
+        return handleHold(event)
+    }
+
     /// A hold key (`speech.hold-keys`, the keypad's 5): its press goes on to the rest of the
     /// app (5 selects), its repeats while held are taken, and once it has been held
     /// `speech.hold-seconds` speech starts as with a start key. (Wayland reports no key held:
     /// the repeats the keyboard makes from the compositor's repeat delay and rate show it.)
     /// Returns whether `event` was taken.
-    func handleHold(_ event: InputEvent) -> Bool {
+    private func handleHold(_ event: InputEvent) -> Bool {
         guard case .key(let key, let isRepeat) = event.kind else { return false }
         guard policy.speechHoldKeys.contains(key) else {
             held = nil

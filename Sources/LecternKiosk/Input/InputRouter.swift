@@ -116,8 +116,11 @@ final class InputRouter {
         if chrome.qrCode != nil, event.isPress {
             chrome.clearNotice()
             dismissed = true
+        } else if chrome.qrCode != nil, case .key = event.kind {
+            // A key takes the QR code away too, and acts (it points at nothing the code covered).
+            chrome.clearNotice()
         }
-        if absorb(event, dismissing: dismissed) || panel.handle(event) || narrator.handleHold(event)
+        if absorb(event, dismissing: dismissed) || panel.handle(event) || narrator.handleBeforeFocus(event)
             || focus?.handle(event) == true
             || shelf.handle(event)
         {

@@ -129,6 +129,9 @@ struct KeypadFocusTests {
         let notice = "Its QR code is on the screen: scan it to take the text with a phone."
         #expect(lectern.status.notice == notice)
         #expect(lectern.status.focus.lastSpoken == paragraph + " " + notice)
+        press(lectern, Pad.down)
+        #expect(lectern.status.notice == nil, "the next key takes the QR code away")
+        #expect(lectern.status.focus.label == "Children enter for free. Guided tours start every hour.", "and acts")
         try lectern.stop()
 
         let policy = try PolicyTests.PolicyDirectory(

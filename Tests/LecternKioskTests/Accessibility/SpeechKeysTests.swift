@@ -51,6 +51,25 @@ struct SpeechKeysTests {
         try lectern.stop()
     }
 
+    @Test("Escape stops a page being read even while the focus ring shows; the next Escape is the focus's Back")
+    func escapeStopsReadingFirst() throws {
+        let wav = try Self.directory().appendingPathComponent("speech.wav").path
+        let lectern = try KioskHarness([NarratorTests.columns, "--speech-output", wav, "--speech-language", "en-us"])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        lectern.press(Pad.down)
+        #expect(lectern.status.focus.isShown)
+        lectern.press(NarratorTests.f1)
+        #expect(Array(lectern.status.speech.queue.prefix(3)) == Self.orientation)
+        lectern.press(LecternHarness.Key.escape)
+        #expect(!lectern.status.speech.isOn, "Escape stopped reading")
+        #expect(lectern.status.focus.isShown)
+        lectern.press(LecternHarness.Key.escape)
+        #expect(
+            lectern.status.focus.lastSpoken?.hasSuffix("This is the document: there is nothing to go back to.") == true)
+        try lectern.stop()
+    }
+
     @Test("the volume keys make speech louder and softer and say the level; the idle reset puts it back")
     func volumeKeys() throws {
         let wav = try Self.directory().appendingPathComponent("speech.wav").path
