@@ -32,6 +32,7 @@ final class KioskHarness {
     ///   - scale: the output's `wl_output.scale`.
     ///   - preferredScale: offers `wp_viewporter` and `wp_fractional_scale_manager_v1` with this
     ///     preferred scale × 120 (180: 1.5); nil: neither is offered.
+    ///   - millimetres: the output's physical size (`wl_output.geometry`); nil: 0 × 0, not known.
     ///   - autoConfigure: whether the compositor configures the window by itself (else the test does).
     ///   - seatVersion: the `wl_seat` version the compositor offers.
     ///   - dataDevice: offers `wl_data_device_manager` (the selection).
@@ -41,7 +42,7 @@ final class KioskHarness {
     ///     the compositor's private directory, so no test sees another's saved view or socket).
     init(
         _ arguments: [String], width: Int32 = 1280, height: Int32 = 720, scale: Int32 = 1,
-        preferredScale: Int32? = nil, autoConfigure: Bool = true,
+        preferredScale: Int32? = nil, millimetres: (width: Int32, height: Int32)? = nil, autoConfigure: Bool = true,
         seatVersion: Int32 = TestCompositor.newestSeatVersion, variables: [String: String]? = nil,
         dataDevice: Bool = false, configure: ((KioskApp) -> Void)? = nil,
         headphones: ((EventLoop) -> (any HeadphoneDetector)?)? = nil
@@ -49,6 +50,7 @@ final class KioskHarness {
         compositor = try TestCompositor(
             outputWidth: width, outputHeight: height, outputScale: scale, seatVersion: seatVersion)
         compositor.autoConfigure = autoConfigure
+        compositor.outputMillimetres = millimetres
         if dataDevice { compositor.offerDataDevice() }
         if let preferredScale { compositor.setPreferredScale(preferredScale) }
         var configuration = try Self.configuration(arguments)

@@ -25,14 +25,18 @@ public struct OnScreenKeyboardLayout: Hashable, Sendable {
     public let keys: [Key]
 
     static let rows = ["1234567890", "qwertyuiop", "asdfghjkl'", "zxcvbnm-.,"]
-    static let keyHeight = 58.0
+    /// A key's height on a screen whose millimetres are not known.
+    public static let standardKeyHeight = 58.0
+    /// A key's height here.
+    let keyHeight: Double
     static let gap = 6.0
     static let padding = 10.0
 
-    /// The keyboard for a screen `width` × `height`.
-    public init(width: Double, height: Double) {
+    /// The keyboard for a screen `width` × `height`, with keys `keyHeight` high.
+    public init(width: Double, height: Double, keyHeight: Double = Self.standardKeyHeight) {
+        self.keyHeight = keyHeight
         let rowCount = Double(Self.rows.count + 1)
-        let totalHeight = rowCount * Self.keyHeight + (rowCount - 1) * Self.gap + 2 * Self.padding
+        let totalHeight = rowCount * keyHeight + (rowCount - 1) * Self.gap + 2 * Self.padding
         frame = Rect(x: 0, y: height - totalHeight, width: width, height: totalHeight)
         // Ten keys a row, at most 110 px wide each, centred.
         let keyWidth = min(110, (width - 2 * Self.padding - 10 * Self.gap) / 11)
@@ -41,25 +45,25 @@ public struct OnScreenKeyboardLayout: Hashable, Sendable {
         let left = (width - rowWidth) / 2
         var keys: [Key] = []
         for (index, row) in Self.rows.enumerated() {
-            let y = frame.minY + Self.padding + Double(index) * (Self.keyHeight + Self.gap)
+            let y = frame.minY + Self.padding + Double(index) * (keyHeight + Self.gap)
             for (column, character) in row.enumerated() {
-                let frame = Rect(x: left + Double(column) * pitch, y: y, width: keyWidth, height: Self.keyHeight)
+                let frame = Rect(x: left + Double(column) * pitch, y: y, width: keyWidth, height: keyHeight)
                 keys.append(Key(action: .character(character), label: String(character), frame: frame))
             }
             if index == 0 {
-                let frame = Rect(x: left + 10 * pitch, y: y, width: keyWidth, height: Self.keyHeight)
+                let frame = Rect(x: left + 10 * pitch, y: y, width: keyWidth, height: keyHeight)
                 keys.append(Key(action: .backspace, label: "⌫", frame: frame))
             }
         }
-        let y = frame.minY + Self.padding + Double(Self.rows.count) * (Self.keyHeight + Self.gap)
+        let y = frame.minY + Self.padding + Double(Self.rows.count) * (keyHeight + Self.gap)
         keys.append(
             Key(
                 action: .character(" "), label: "space",
-                frame: Rect(x: left + 2 * pitch, y: y, width: 6 * pitch - Self.gap, height: Self.keyHeight)))
+                frame: Rect(x: left + 2 * pitch, y: y, width: 6 * pitch - Self.gap, height: keyHeight)))
         keys.append(
             Key(
                 action: .done, label: "Done",
-                frame: Rect(x: left + 8 * pitch, y: y, width: 3 * pitch - Self.gap, height: Self.keyHeight)))
+                frame: Rect(x: left + 8 * pitch, y: y, width: 3 * pitch - Self.gap, height: keyHeight)))
         self.keys = keys
     }
 

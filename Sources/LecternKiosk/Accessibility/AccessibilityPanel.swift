@@ -25,6 +25,8 @@ final class AccessibilityPanel {
     /// Called after a choice that changes how long the idle reset waits (more time, speech, a
     /// contrast): the wait is counted again.
     var onChange: (() -> Void)?
+    /// The top of the on-screen keyboard when one is up (surface units): the button goes above it.
+    var keyboardTop: () -> Double? = { nil }
 
     /// The contrasts a tap goes through, in order.
     static let contrasts: [Contrast.Mode] = [.normal, .invert, .high, .yellowOnBlack]
@@ -77,8 +79,12 @@ final class AccessibilityPanel {
     var scene: Scene.Accessibility? {
         guard policy.accessibilityButton else { return nil }
         // Always above where the page scrubber shows, so that it stays where it is when the chrome
-        // comes and goes (a finger, or the keypad's ring, finds it in one place).
-        return Scene.Accessibility(rows: isOpen ? rows.map(label) : nil, bottomInset: Scene.chromeBarHeight)
+        // comes and goes (a finger, or the keypad's ring, finds it in one place); above the
+        // on-screen keyboard while it is up (not over its keys).
+        let metrics = screen.metrics
+        let keyboard = keyboardTop().map { screen.height - Int($0.rounded(.down)) } ?? 0
+        return Scene.Accessibility(
+            rows: isOpen ? rows.map(label) : nil, bottomInset: max(metrics.barHeight, keyboard), metrics: metrics)
     }
 
     /// Whether `point` (surface units) is on the button or a row of the open panel.

@@ -14,10 +14,16 @@ extension KeypadFocus {
             return pageItems(of: reader) + chromeButtons(of: reader) + accessibilityItems()
         case .search:
             return [
-                button("Search field: type what to find", Scene.SearchBar.field(width: width, height: height)),
-                button("Previous result", Scene.SearchBar.previousButton(width: width, height: height)),
-                button("Next result", Scene.SearchBar.nextButton(width: width, height: height)),
-                button("Close search", Scene.SearchBar.closeButton(width: width, height: height)),
+                button(
+                    "Search field: type what to find",
+                    Scene.SearchBar.field(width: width, height: height, metrics: screen.metrics)),
+                button(
+                    "Previous result",
+                    Scene.SearchBar.previousButton(width: width, height: height, metrics: screen.metrics)),
+                button(
+                    "Next result", Scene.SearchBar.nextButton(width: width, height: height, metrics: screen.metrics)),
+                button(
+                    "Close search", Scene.SearchBar.closeButton(width: width, height: height, metrics: screen.metrics)),
             ] + (navigation.search.isEditing ? Self.keys(of: navigation.search.keyboardPart.layout) : [])
         case .outline:
             guard let reader = current.reader else { return [] }
@@ -28,19 +34,22 @@ extension KeypadFocus {
                 return button(label, outline.rowBox(row))
             }
         case .grid:
-            let close = button("Close all pages", Scene.ThumbnailSheet.closeButton(width: width, height: height))
+            let close = button(
+                "Close all pages",
+                Scene.ThumbnailSheet.closeButton(width: width, height: height, metrics: screen.metrics))
             guard let reader = current.reader else { return [close] }
             return [close]
                 + navigation.grid.cells(for: reader).map {
                     button($0.label.contains("–") ? "Pages \($0.label)" : "Page \($0.label)", $0.box)
                 }
         case .editing:
-            let done = button("Done", Scene.AnnotationBar.doneButton(width: width, height: height))
+            let done = button(
+                "Done", Scene.AnnotationBar.doneButton(width: width, height: height, metrics: screen.metrics))
             guard let editing = annotations.editing else { return [done] }
             guard case .typing = editing.kind else {
                 // A choice field's list: its options, then Done.
                 return editing.annotation.options.enumerated().map { index, option in
-                    button(option, Scene.AnnotationBar.option(index, width: width))
+                    button(option, Scene.AnnotationBar.option(index, width: width, metrics: screen.metrics))
                 } + [done]
             }
             return [done] + Self.keys(of: annotations.keyboard.layout)
@@ -81,17 +90,22 @@ extension KeypadFocus {
     /// none where the policy never shows the chrome.
     private func chromeButtons(of reader: Reader) -> [FocusItem] {
         guard policy.chrome != .never else { return [] }
-        let leading = chrome.hasBack ? Scene.Chrome.backButton(width: screen.width, height: screen.height).maxX : 0
+        let leading =
+            chrome.hasBack
+            ? Scene.Chrome.backButton(width: screen.width, height: screen.height, metrics: screen.metrics).maxX : 0
         var items: [FocusItem] = []
         if chrome.hasBack {
             items.append(
                 FocusItem(
                     kind: .button, label: Self.shelfLabel,
-                    rect: Rect(Scene.Chrome.backButton(width: screen.width, height: screen.height))))
+                    rect: Rect(
+                        Scene.Chrome.backButton(width: screen.width, height: screen.height, metrics: screen.metrics))))
         }
         for (index, label) in navigation.buttons(for: reader).enumerated() {
             items.append(
-                FocusItem(kind: .button, label: label, rect: Rect(Scene.Chrome.buttonBox(index, after: leading))))
+                FocusItem(
+                    kind: .button, label: label,
+                    rect: Rect(Scene.Chrome.buttonBox(index, after: leading, metrics: screen.metrics))))
         }
         return items
     }

@@ -190,13 +190,18 @@ final class Annotations {
         let (width, height) = (screen.width, screen.height)
         if case .typing = editing?.kind, keyboard.layout.frame.contains(point) { return keyboard }
         if editing?.kind == .choosing, let options = editing?.annotation.options,
-            let index = options.indices.first(where: { Scene.AnnotationBar.option($0, width: width).contains(point) })
+            let index = options.indices.first(where: {
+                Scene.AnnotationBar.option($0, width: width, metrics: screen.metrics).contains(point)
+            })
         {
             return TapTarget { [unowned self] _, _ in choose(index) }
         }
-        guard Scene.AnnotationBar.box(width: width, height: height).contains(point) else { return nil }
+        guard Scene.AnnotationBar.box(width: width, height: height, metrics: screen.metrics).contains(point) else {
+            return nil
+        }
         return TapTarget { [unowned self] start, _ in
-            guard Scene.AnnotationBar.doneButton(width: width, height: height).contains(start) else { return }
+            guard Scene.AnnotationBar.doneButton(width: width, height: height, metrics: screen.metrics).contains(start)
+            else { return }
             if editing != nil { finishEditing(commit: true) } else { selection = nil }
         }
     }

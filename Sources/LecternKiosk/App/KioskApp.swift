@@ -228,6 +228,11 @@ public final class KioskApp {
         let panel = AccessibilityPanel(
             policy: policy, narrator: narrator, accessibility: accessibility, chrome: chrome, screen: screen,
             pointer: pointer, frame: frame, logger: logger)
+        panel.keyboardTop = { [unowned navigation, unowned annotations] in
+            if let keyboard = navigation.search.keyboard { return keyboard.layout.frame.minY }
+            guard case .typing = annotations.editing?.kind else { return nil }
+            return annotations.keyboard.layout.frame.minY
+        }
         accessibility.onReset = { [unowned narrator, unowned panel] in
             narrator.resetToDefaults()
             panel.close()

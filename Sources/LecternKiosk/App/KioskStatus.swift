@@ -1,4 +1,5 @@
 import LecternCore
+import LecternRender
 
 /// What the app shows and does now (`KioskApp.status`).
 public struct KioskStatus: Sendable {
@@ -105,6 +106,8 @@ public struct KioskStatus: Sendable {
     /// The screen in millimetres and the distance it is read from (nil: its size is not known):
     /// what the chrome's sizes follow, and `problem` when it is too small for them.
     public var physicalScreen: PhysicalScreen?
+    /// The chrome's sizes on that screen (surface units).
+    public var chromeMetrics = ChromeMetrics.standard
     /// The accessibility button (surface units; nil: the policy hides it) and the rows of its
     /// panel when open.
     public var accessibilityButton: PixelBox?
@@ -279,6 +282,7 @@ extension KioskApp {
         status.accessibilityButton = panel?.buttonBox(height: parts.session.screen.height)
         status.accessibilityPanel = panel?.rows
         status.physicalScreen = parts.session.screen.physical(parts.policy.configuration)
+        status.chromeMetrics = parts.session.screen.metrics
         status.isAnimating =
             parts.session.reader?.view.isAnimating ?? false || parts.presenter.transitions.isAnimating
             || parts.navigation.isAnimating

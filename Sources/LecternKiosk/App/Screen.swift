@@ -1,5 +1,6 @@
 import LecternCore
 import LecternPolicy
+import LecternRender
 
 /// The screen the reader's window fills: its size in surface units (the window's last
 /// configure), its scale (buffer pixels per unit, at which tiles are rendered) and the contrast
@@ -19,6 +20,14 @@ final class Screen {
     var onResize: ((Size) -> Void)?
     /// The screen's size in millimetres as its output reports it (rotation applied), if it does.
     var outputMillimetres: (width: Double, height: Double)?
+    /// The screen in millimetres as last measured (`physical(_:)`, at each configure): what the
+    /// chrome's sizes follow.
+    var measured: PhysicalScreen?
+
+    /// The sizes of the chrome's text, bars and targets: from `measured` and the width, today's
+    /// (`ChromeMetrics.standard`) when the millimetres are not known. Every layout of the chrome,
+    /// and every hit test and focus ring on it, reads them here.
+    var metrics: ChromeMetrics { ChromeMetrics(physical: measured, width: width) }
 
     /// The size in whole surface units.
     var width: Int { Int(size.width) }

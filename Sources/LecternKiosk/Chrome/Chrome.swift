@@ -164,8 +164,8 @@ final class Chrome {
         guard isVisible else { return nil }
         let width = screen.width, height = screen.height
         return (
-            Scene.Chrome.scrubberBar(width: width, height: height),
-            Scene.Chrome.scrubberTrack(width: width, height: height)
+            Scene.Chrome.scrubberBar(width: width, height: height, metrics: screen.metrics),
+            Scene.Chrome.scrubberTrack(width: width, height: height, metrics: screen.metrics)
         )
     }
 
@@ -175,7 +175,7 @@ final class Chrome {
         let width = screen.width, height = screen.height
         func onButton(_ point: Point?) -> Bool {
             guard isVisible, hasBack, let point else { return false }
-            let button = Scene.Chrome.backButton(width: width, height: height)
+            let button = Scene.Chrome.backButton(width: width, height: height, metrics: screen.metrics)
             return point.x < Double(button.maxX) && point.y < Double(button.maxY)
         }
         switch event.kind {

@@ -105,9 +105,6 @@ final class FramePresenter {
         }
     }
 
-    /// The physical screen last said in the log.
-    private var measured: PhysicalScreen?
-
     /// Takes the screen's millimetres from the output the window is on, and says in the log
     /// what sizes the chrome needs there, and when the screen is too small for them.
     private func measureScreen(_ display: Display) {
@@ -115,8 +112,8 @@ final class FramePresenter {
         let output = outputs.first ?? (display.outputs.count == 1 ? display.outputs.values.first : nil)
         screen.outputMillimetres = output?.physicalLogicalSize.map { (Double($0.width), Double($0.height)) }
         let physical = screen.physical(policy.configuration)
-        guard physical != measured else { return }
-        measured = physical
+        guard physical != screen.measured else { return }
+        screen.measured = physical
         guard let physical else { return logger.info("screen: its size in millimetres is not known (screen.width-mm)") }
         let perMillimetre = screen.size.width / physical.width
         func pixels(_ millimetres: Double) -> Int { Int((millimetres * perMillimetre).rounded(.up)) }
@@ -251,7 +248,8 @@ final class FramePresenter {
             overlays.focusRing = focusRing?(reader, plan, scale)
         }
         return ReaderScene(
-            width: size.width, height: size.height, scale: scale, document: document, chrome: chromeScene,
+            width: size.width, height: size.height, scale: scale, metrics: screen.metrics, document: document,
+            chrome: chromeScene,
             notice: chrome.notice, noticeAction: chrome.noticeAction, accessibility: panel.scene,
             qrCode: chrome.qrCode, overlays: overlays, textSelection: textSelection,
             showsPartialPages: hasShownPage || session.isFirstFrameLate || navigation.coversPages)

@@ -19,6 +19,8 @@ struct ReaderScene {
     var width: Int
     var height: Int
     var scale = DisplayScale.one
+    /// The chrome's sizes on this screen.
+    var metrics = ChromeMetrics.standard
     var document: Document
     var chrome: Scene.Chrome?
     var notice: String?
@@ -38,6 +40,7 @@ struct ReaderScene {
     /// The frame, or nil while there is nothing worth a frame yet.
     func scene() -> Scene? {
         var scene = Scene(width: width, height: height, scale: scale)
+        scene.metrics = metrics
         switch document {
         case let .opening(title, isLate):
             guard isLate else { return nil }

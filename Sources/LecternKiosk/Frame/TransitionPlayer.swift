@@ -67,6 +67,7 @@ final class TransitionPlayer {
         self.progress = progress
         var frame = Scene(width: scene.width, height: scene.height, scale: scene.scale)
         frame.palette = scene.palette
+        frame.metrics = scene.metrics
         frame.transition = Scene.Transition(
             from: running.from, to: running.to, effect: running.effect, progress: progress)
         return frame

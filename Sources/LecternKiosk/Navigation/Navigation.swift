@@ -49,7 +49,7 @@ final class Navigation {
         outline = OutlinePanel(loop: loop, frame: frame, screen: screen, logger: logger)
         search = Search(loop: loop, frame: frame, current: current, screen: screen, logger: logger)
         search.coveredBottom = { [unowned self] width, height in
-            showsBar ? height - Scene.ThumbnailBar.box(width: width, height: height).y : 0
+            showsBar ? height - Scene.ThumbnailBar.box(width: width, height: height, metrics: screen.metrics).y : 0
         }
     }
 
@@ -223,20 +223,26 @@ final class Navigation {
         if let part = search.part(at: point) { return part }
         if grid.isOpen { return grid.closeButton(at: point) ?? grid }
         if outline.isOpen {
-            if Scene.OutlinePanel.box(width: width, height: height).contains(point) { return outline }
+            if Scene.OutlinePanel.box(width: width, height: height, metrics: screen.metrics).contains(point) {
+                return outline
+            }
             // A touch beside the panel closes it (and does nothing else).
-            if !Scene.Chrome.titleBar(width: width, height: height).contains(point) {
+            if !Scene.Chrome.titleBar(width: width, height: height, metrics: screen.metrics).contains(point) {
                 return TapTarget { [unowned self] _, _ in outline.close() }
             }
         }
         guard chrome.isVisible else { return nil }
         // After the back button to the shelf, when there is one (as the compositor draws them).
-        let leading = chrome.hasBack ? Scene.Chrome.backButton(width: width, height: height).maxX : 0
-        for index in titleButtons.indices where Scene.Chrome.buttonBox(index, after: leading).contains(point) {
+        let leading =
+            chrome.hasBack ? Scene.Chrome.backButton(width: width, height: height, metrics: screen.metrics).maxX : 0
+        for index in titleButtons.indices
+        where Scene.Chrome.buttonBox(index, after: leading, metrics: screen.metrics).contains(point) {
             let action = titleButtons[index].action
             return TapTarget { _, reader in action(reader) }
         }
-        if showsBar, Scene.ThumbnailBar.box(width: width, height: height).contains(point) { return bar }
+        if showsBar, Scene.ThumbnailBar.box(width: width, height: height, metrics: screen.metrics).contains(point) {
+            return bar
+        }
         return nil
     }
 }

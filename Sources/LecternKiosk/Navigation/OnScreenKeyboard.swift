@@ -17,7 +17,8 @@ final class OnScreenKeyboard: NavigationPart {
 
     /// The keys for the screen now.
     var layout: OnScreenKeyboardLayout {
-        OnScreenKeyboardLayout(width: screen.size.width, height: screen.size.height)
+        OnScreenKeyboardLayout(
+            width: screen.size.width, height: screen.size.height, keyHeight: Double(screen.metrics.keyHeight))
     }
 
     /// The keyboard as drawn.

@@ -81,19 +81,19 @@ final class OutlinePanel: ScrollingPanel {
     }
 
     private var box: PixelBox {
-        Scene.OutlinePanel.box(width: screen.width, height: screen.height)
+        Scene.OutlinePanel.box(width: screen.width, height: screen.height, metrics: screen.metrics)
     }
 
     /// Fits the scroll range to the entries shown and the screen (before each frame).
     func update() {
-        let rowHeight = Double(Scene.OutlinePanel.rowHeight)
+        let rowHeight = Double(Scene.OutlinePanel.rowHeight(screen.metrics))
         scroll.setBounds(0...max(0, Double(visible.count) * rowHeight - Double(box.height)))
     }
 
     /// The panel as drawn: the rows in view.
     func scene(for reader: Reader) -> Scene.OutlinePanel? {
         guard isOpen else { return nil }
-        let rowHeight = Double(Scene.OutlinePanel.rowHeight)
+        let rowHeight = Double(Scene.OutlinePanel.rowHeight(screen.metrics))
         let first = max(0, Int(scroll.offset / rowHeight))
         let last = min(visible.count, Int(((scroll.offset + Double(box.height)) / rowHeight).rounded(.up)))
         let current = tree.entry(forPage: reader.view.dominantPage(), among: visible)
@@ -113,7 +113,7 @@ final class OutlinePanel: ScrollingPanel {
     // MARK: Input
 
     override func tapped(at tap: Point, reader: Reader) {
-        let row = Int((tap.y - Double(box.y) + scroll.offset) / Double(Scene.OutlinePanel.rowHeight))
+        let row = Int((tap.y - Double(box.y) + scroll.offset) / Double(Scene.OutlinePanel.rowHeight(screen.metrics)))
         guard row >= 0, row < visible.count else { return }
         let index = visible[row]
         let entry = tree.entries[index]
@@ -144,7 +144,7 @@ final class OutlinePanel: ScrollingPanel {
 
     /// Row `row`'s box on screen, as scrolled now.
     func rowBox(_ row: Int) -> PixelBox {
-        let height = Scene.OutlinePanel.rowHeight
+        let height = Scene.OutlinePanel.rowHeight(screen.metrics)
         return PixelBox(
             x: box.x, y: box.y + Int((Double(row * height) - scroll.offset).rounded()), width: box.width,
             height: height)
@@ -153,7 +153,7 @@ final class OutlinePanel: ScrollingPanel {
     /// Scrolls the panel so that row `row` is wholly in view.
     func scrollToShow(row: Int) {
         update()
-        let height = Double(Scene.OutlinePanel.rowHeight)
+        let height = Double(Scene.OutlinePanel.rowHeight(screen.metrics))
         let top = Double(row) * height
         if top < scroll.offset {
             scroll.scroll(to: top)

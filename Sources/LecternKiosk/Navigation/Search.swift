@@ -226,7 +226,7 @@ final class Search {
     /// the chrome) covers.
     private var uncovered: Rect {
         let (width, height) = size
-        let bar = Scene.SearchBar.box(width: width, height: height)
+        let bar = Scene.SearchBar.box(width: width, height: height, metrics: screen.metrics)
         let top = Double(bar.y + bar.height)
         let bottom = isEditing ? keyboardPart.layout.frame.minY : Double(height - coveredBottom(width, height))
         return Rect(x: 0, y: top, width: Double(width), height: max(0, bottom - top))
@@ -341,19 +341,21 @@ extension Search {
     func part(at point: Point) -> (any NavigationPart)? {
         guard isOpen else { return nil }
         if isEditing, keyboardPart.layout.frame.contains(point) { return keyboardPart }
-        guard Scene.SearchBar.box(width: size.width, height: size.height).contains(point) else { return nil }
+        guard Scene.SearchBar.box(width: size.width, height: size.height, metrics: screen.metrics).contains(point)
+        else { return nil }
         return TapTarget { [unowned self] start, reader in tapBar(at: start, reader: reader) }
     }
 
     private func tapBar(at point: Point, reader: Reader) {
         let (width, height) = size
-        if Scene.SearchBar.closeButton(width: width, height: height).contains(point) {
+        if Scene.SearchBar.closeButton(width: width, height: height, metrics: screen.metrics).contains(point) {
             close()
-        } else if Scene.SearchBar.field(width: width, height: height).contains(point) {
+        } else if Scene.SearchBar.field(width: width, height: height, metrics: screen.metrics).contains(point) {
             showKeyboard()
-        } else if Scene.SearchBar.previousButton(width: width, height: height).contains(point) {
+        } else if Scene.SearchBar.previousButton(width: width, height: height, metrics: screen.metrics).contains(point)
+        {
             previous(reader: reader)
-        } else if Scene.SearchBar.nextButton(width: width, height: height).contains(point) {
+        } else if Scene.SearchBar.nextButton(width: width, height: height, metrics: screen.metrics).contains(point) {
             next(reader: reader)
         }
     }

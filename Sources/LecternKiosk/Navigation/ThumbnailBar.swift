@@ -28,7 +28,7 @@ final class ThumbnailBar: ScrollingPart {
 
     /// Where the thumbnails scroll.
     private var area: PixelBox {
-        Scene.ThumbnailBar.stripArea(width: screen.width, height: screen.height)
+        Scene.ThumbnailBar.stripArea(width: screen.width, height: screen.height, metrics: screen.metrics)
     }
 
     /// Hidden: the next time it shows, it centres the current spread.

@@ -26,7 +26,9 @@ final class ThumbnailGrid: ScrollingPanel {
     private var size: (width: Int, height: Int) { (screen.width, screen.height) }
 
     /// Where the cells scroll.
-    private var area: PixelBox { Scene.ThumbnailSheet.area(width: size.width, height: size.height) }
+    private var area: PixelBox {
+        Scene.ThumbnailSheet.area(width: size.width, height: size.height, metrics: screen.metrics)
+    }
 
     private func layout(for reader: Reader) -> ThumbnailGridLayout {
         ThumbnailGridLayout(
@@ -132,7 +134,9 @@ final class ThumbnailGrid: ScrollingPanel {
     /// on it closes the grid even while a flick moves the thumbnails (a touch on them only
     /// stops the flick).
     func closeButton(at point: Point) -> (any NavigationPart)? {
-        guard isOpen, Scene.ThumbnailSheet.closeButton(width: size.width, height: size.height).contains(point)
+        guard isOpen,
+            Scene.ThumbnailSheet.closeButton(width: size.width, height: size.height, metrics: screen.metrics).contains(
+                point)
         else { return nil }
         return TapTarget { [unowned self] _, _ in close() }
     }

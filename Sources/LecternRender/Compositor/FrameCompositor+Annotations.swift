@@ -12,8 +12,10 @@ extension FrameCompositor {
         if old.annotationBar != new.annotationBar {
             for bar in [old.annotationBar, new.annotationBar].compactMap({ $0 }) {
                 boxes.append(
-                    scene.scale.enclosingPixels(Scene.AnnotationBar.box(width: scene.width, height: scene.height)))
-                let list = Scene.AnnotationBar.list(count: bar.options.count, width: scene.width)
+                    scene.scale.enclosingPixels(
+                        Scene.AnnotationBar.box(width: scene.width, height: scene.height, metrics: scene.metrics)))
+                let list = Scene.AnnotationBar.list(
+                    count: bar.options.count, width: scene.width, metrics: scene.metrics)
                 if bar.mode == .choosing, !list.isEmpty { boxes.append(scene.scale.enclosingPixels(list)) }
             }
         }
@@ -46,22 +48,24 @@ extension FrameCompositor {
     func paint(_ bar: Scene.AnnotationBar, in scene: Scene, repaint: Region, into target: OpaquePointer) {
         let (width, height) = (scene.width, scene.height)
         repaint.clip(target)
-        fill(target, Scene.AnnotationBar.box(width: width, height: height), palette.panel, op: PIXMAN_OP_SRC)
-        let done = Scene.AnnotationBar.doneButton(width: width, height: height)
+        fill(
+            target, Scene.AnnotationBar.box(width: width, height: height, metrics: scene.metrics), palette.panel,
+            op: PIXMAN_OP_SRC)
+        let done = Scene.AnnotationBar.doneButton(width: width, height: height, metrics: scene.metrics)
         paintButton(bar.mode == .reading ? "Close" : "Done", in: done, font: bodyFont, into: target)
-        let field = Scene.AnnotationBar.field(width: width, height: height)
+        let field = Scene.AnnotationBar.field(width: width, height: height, metrics: scene.metrics)
         if bar.mode == .typing { fill(target, field, palette.field, op: PIXMAN_OP_SRC) }
         if bar.mode == .choosing {
-            let list = Scene.AnnotationBar.list(count: bar.options.count, width: width)
+            let list = Scene.AnnotationBar.list(count: bar.options.count, width: width, metrics: scene.metrics)
             fill(target, list, palette.panel, op: PIXMAN_OP_SRC)
             for (index, option) in bar.options.enumerated() {
-                let box = Scene.AnnotationBar.option(index, width: width)
+                let box = Scene.AnnotationBar.option(index, width: width, metrics: scene.metrics)
                 fill(target, box, index == bar.chosen ? palette.accent : palette.button, op: PIXMAN_OP_SRC)
                 if let font = bodyFont { paintCentred(option, in: box, font: font, color: palette.text, into: target) }
             }
         }
         guard let font = bodyFont else { return }
-        let title = Scene.AnnotationBar.titleArea(width: width, height: height)
+        let title = Scene.AnnotationBar.titleArea(width: width, height: height, metrics: scene.metrics)
         let baseline = title.y + (title.height - font.lineHeight) / 2 + font.ascent
         font.draw(
             font.wrap(bar.title, maxWidth: title.width).first ?? "", x: title.x, baselineY: baseline,

@@ -13,10 +13,16 @@ extension FrameCompositor {
         if old.focusRing != new.focusRing { boxes += [old.focusRing, new.focusRing].compactMap { $0?.sides }.joined() }
         // The rest is laid out in surface units.
         var units: [PixelBox] = []
-        if old.thumbnailBar != new.thumbnailBar { units.append(Scene.ThumbnailBar.box(width: width, height: height)) }
+        if old.thumbnailBar != new.thumbnailBar {
+            units.append(Scene.ThumbnailBar.box(width: width, height: height, metrics: scene.metrics))
+        }
         if old.grid != new.grid { units.append(PixelBox(x: 0, y: 0, width: width, height: height)) }
-        if old.outline != new.outline { units.append(Scene.OutlinePanel.box(width: width, height: height)) }
-        if old.search != new.search { units.append(Scene.SearchBar.box(width: width, height: height)) }
+        if old.outline != new.outline {
+            units.append(Scene.OutlinePanel.box(width: width, height: height, metrics: scene.metrics))
+        }
+        if old.search != new.search {
+            units.append(Scene.SearchBar.box(width: width, height: height, metrics: scene.metrics))
+        }
         if old.keyboard != new.keyboard {
             for keyboard in [old.keyboard, new.keyboard].compactMap({ $0 }) {
                 units.append(PixelBox(enclosing: keyboard.layout.frame))
@@ -79,7 +85,7 @@ extension FrameCompositor {
     // MARK: Thumbnails
 
     private func paint(_ bar: Scene.ThumbnailBar, in scene: Scene, repaint: Region, into target: OpaquePointer) {
-        let box = Scene.ThumbnailBar.box(width: scene.width, height: scene.height)
+        let box = Scene.ThumbnailBar.box(width: scene.width, height: scene.height, metrics: scene.metrics)
         repaint.clip(target)
         fill(target, box, palette.chrome, op: PIXMAN_OP_SRC)
         for item in bar.items { paintPage(item, repaint: repaint, into: target) }
@@ -91,7 +97,7 @@ extension FrameCompositor {
     }
 
     private func paint(_ grid: Scene.ThumbnailSheet, in scene: Scene, repaint: Region, into target: OpaquePointer) {
-        let area = Scene.ThumbnailSheet.area(width: scene.width, height: scene.height)
+        let area = Scene.ThumbnailSheet.area(width: scene.width, height: scene.height, metrics: scene.metrics)
         repaint.clip(target)
         fill(
             target, PixelBox(x: 0, y: 0, width: scene.width, height: scene.height), palette.chrome, op: PIXMAN_OP_SRC)
@@ -107,9 +113,9 @@ extension FrameCompositor {
             }
         }
         repaint.clip(target)
-        let header = Scene.ThumbnailSheet.header(width: scene.width, height: scene.height)
+        let header = Scene.ThumbnailSheet.header(width: scene.width, height: scene.height, metrics: scene.metrics)
         fill(target, header, palette.panel, op: PIXMAN_OP_SRC)
-        let close = Scene.ThumbnailSheet.closeButton(width: scene.width, height: scene.height)
+        let close = Scene.ThumbnailSheet.closeButton(width: scene.width, height: scene.height, metrics: scene.metrics)
         paintButton("Close", in: close, font: bodyFont, into: target)
         if let font = bodyFont {
             let title = font.wrap(grid.title, maxWidth: max(0, close.x - 48)).first ?? ""
@@ -123,12 +129,12 @@ extension FrameCompositor {
     // MARK: Outline
 
     private func paint(_ panel: Scene.OutlinePanel, in scene: Scene, repaint: Region, into target: OpaquePointer) {
-        let box = Scene.OutlinePanel.box(width: scene.width, height: scene.height)
+        let box = Scene.OutlinePanel.box(width: scene.width, height: scene.height, metrics: scene.metrics)
         let inPanel = repaint.intersecting(scale.enclosingPixels(box))
         guard !inPanel.isEmpty else { return }
         inPanel.clip(target)
         fill(target, box, palette.panel, op: PIXMAN_OP_SRC)
-        let rowHeight = Scene.OutlinePanel.rowHeight
+        let rowHeight = Scene.OutlinePanel.rowHeight(scene.metrics)
         for row in panel.rows {
             let rowBox = PixelBox(x: box.x, y: row.y, width: box.width, height: rowHeight)
             if row.isCurrent { fill(target, rowBox, palette.button, op: PIXMAN_OP_SRC) }
@@ -159,11 +165,19 @@ extension FrameCompositor {
     private func paint(_ bar: Scene.SearchBar, in scene: Scene, repaint: Region, into target: OpaquePointer) {
         let (width, height) = (scene.width, scene.height)
         repaint.clip(target)
-        fill(target, Scene.SearchBar.box(width: width, height: height), palette.panel, op: PIXMAN_OP_SRC)
-        paintButton("×", in: Scene.SearchBar.closeButton(width: width, height: height), font: bodyFont, into: target)
-        paintButton("‹", in: Scene.SearchBar.previousButton(width: width, height: height), font: bodyFont, into: target)
-        paintButton("›", in: Scene.SearchBar.nextButton(width: width, height: height), font: bodyFont, into: target)
-        let field = Scene.SearchBar.field(width: width, height: height)
+        fill(
+            target, Scene.SearchBar.box(width: width, height: height, metrics: scene.metrics), palette.panel,
+            op: PIXMAN_OP_SRC)
+        paintButton(
+            "×", in: Scene.SearchBar.closeButton(width: width, height: height, metrics: scene.metrics), font: bodyFont,
+            into: target)
+        paintButton(
+            "‹", in: Scene.SearchBar.previousButton(width: width, height: height, metrics: scene.metrics),
+            font: bodyFont, into: target)
+        paintButton(
+            "›", in: Scene.SearchBar.nextButton(width: width, height: height, metrics: scene.metrics), font: bodyFont,
+            into: target)
+        let field = Scene.SearchBar.field(width: width, height: height, metrics: scene.metrics)
         fill(target, field, palette.field, op: PIXMAN_OP_SRC)
         guard let font = bodyFont else { return }
         let baseline = field.y + (field.height - font.lineHeight) / 2 + font.ascent
@@ -180,7 +194,7 @@ extension FrameCompositor {
                 target, PixelBox(x: field.x + 13 + textWidth, y: field.y + 10, width: 2, height: field.height - 20),
                 palette.accent, op: PIXMAN_OP_SRC)
         }
-        let status = Scene.SearchBar.statusArea(width: width, height: height)
+        let status = Scene.SearchBar.statusArea(width: width, height: height, metrics: scene.metrics)
         font.draw(
             Self.fitted(bar.status, width: status.width, font: font), x: status.x,
             baselineY: status.y + (status.height - font.lineHeight) / 2 + font.ascent, color: palette.text, into: target

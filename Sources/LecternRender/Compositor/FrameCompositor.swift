@@ -23,12 +23,18 @@ public final class FrameCompositor {
     private(set) var scale = DisplayScale.one
     /// The colours of the scene being drawn.
     private(set) var palette = Palette.normal
+    /// The chrome's sizes in the scene being drawn: the fonts are loaded at its text sizes.
+    private(set) var metrics = ChromeMetrics.standard
     /// The scene's size in surface units and in pixels.
     private var frameSize = (width: 0, height: 0, pixelWidth: 0, pixelHeight: 0)
-    /// The fonts at `scale`, loaded when text is first drawn: fontconfig's start-up stays off
-    /// the path to the first page frame, which has no text of ours. Loaded again at another
-    /// scale (a window moved to a denser screen).
-    private var fonts: (scale: DisplayScale, title: TextRenderer?, body: TextRenderer?, small: TextRenderer?)?
+    /// The fonts at `scale` and `metrics`' sizes, loaded when text is first drawn: fontconfig's
+    /// start-up stays off the path to the first page frame, which has no text of ours. Loaded
+    /// again at another scale (a window moved to a denser screen) or size.
+    private var fonts:
+        (
+            scale: DisplayScale, metrics: ChromeMetrics, title: TextRenderer?, body: TextRenderer?,
+            small: TextRenderer?
+        )?
     /// The lines of the labels drawn lately, with their widths, in the body font: a shelf that
     /// scrolls draws the same titles at new places every frame (`paint(_:repaint:target:)`).
     var labelLines: [LabelLinesKey: [(text: String, width: Int)]] = [:]
@@ -43,13 +49,13 @@ public final class FrameCompositor {
     }
 
     private func loadedFonts() -> (title: TextRenderer?, body: TextRenderer?, small: TextRenderer?) {
-        if let fonts, fonts.scale == scale { return (fonts.title, fonts.body, fonts.small) }
+        if let fonts, fonts.scale == scale, fonts.metrics == metrics { return (fonts.title, fonts.body, fonts.small) }
         labelLines = [:]
         let factor = scale.factor
-        let title = TextRenderer(pixelSize: 34, scale: factor, logger: logger)
-        let body = title == nil ? nil : TextRenderer(pixelSize: 22, scale: factor, logger: logger)
-        let small = title == nil ? nil : TextRenderer(pixelSize: 17, scale: factor, logger: logger)
-        fonts = (scale, title, body, small)
+        let title = TextRenderer(pixelSize: metrics.titleTextSize, scale: factor, logger: logger)
+        let body = title == nil ? nil : TextRenderer(pixelSize: metrics.textSize, scale: factor, logger: logger)
+        let small = title == nil ? nil : TextRenderer(pixelSize: metrics.smallTextSize, scale: factor, logger: logger)
+        fonts = (scale, metrics, title, body, small)
         return (title, body, small)
     }
 
@@ -65,10 +71,11 @@ public final class FrameCompositor {
     public func damage(for scene: Scene) -> [PixelBox]? {
         let bounds = PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight)
         guard let last = lastScene, last.width == scene.width, last.height == scene.height,
-            last.scale == scene.scale, last.palette == scene.palette
+            last.scale == scene.scale, last.palette == scene.palette, last.metrics == scene.metrics
         else { return [bounds] }
-        // Fonts measure at the scene's scale (the chrome's layout depends on them).
+        // Fonts measure at the scene's scale and sizes (the chrome's layout depends on them).
         scale = scene.scale
+        metrics = scene.metrics
         if last.transition != nil || scene.transition != nil {
             return last.transition == scene.transition ? nil : [bounds]
         }
@@ -162,6 +169,7 @@ public final class FrameCompositor {
         let damage = self.damage(for: scene) ?? []
         scale = scene.scale
         palette = scene.palette
+        metrics = scene.metrics
         frameSize = (scene.width, scene.height, scene.pixelWidth, scene.pixelHeight)
         let full = PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight)
         // What this buffer misses: this frame's damage plus that of the frames since it was shown.
@@ -334,8 +342,8 @@ public final class FrameCompositor {
 
     private func chromeBoxes(in scene: Scene) -> [PixelBox] {
         [
-            Scene.Chrome.titleBar(width: scene.width, height: scene.height),
-            Scene.Chrome.scrubberBar(width: scene.width, height: scene.height),
+            Scene.Chrome.titleBar(width: scene.width, height: scene.height, metrics: scene.metrics),
+            Scene.Chrome.scrubberBar(width: scene.width, height: scene.height, metrics: scene.metrics),
         ]
     }
 
@@ -345,7 +353,7 @@ public final class FrameCompositor {
         fill(target, top, palette.chrome, op: PIXMAN_OP_SRC)
         fill(target, bottom, palette.chrome, op: PIXMAN_OP_SRC)
         // The scrubber: a track with the current position.
-        let track = Scene.Chrome.scrubberTrack(width: scene.width, height: scene.height)
+        let track = Scene.Chrome.scrubberTrack(width: scene.width, height: scene.height, metrics: scene.metrics)
         fill(target, track, palette.secondaryText.withAlpha(110), op: PIXMAN_OP_OVER)
         let progress = min(1, max(0, chrome.progress))
         let fraction = chrome.isRightToLeft ? 1 - progress : progress
@@ -358,7 +366,7 @@ public final class FrameCompositor {
             chrome.position, x: top.maxX - 24 - positionWidth, baselineY: baseline, color: palette.text, into: target)
         var titleX = 24
         if let back = chrome.backLabel {
-            let button = Scene.Chrome.backButton(width: scene.width, height: scene.height)
+            let button = Scene.Chrome.backButton(width: scene.width, height: scene.height, metrics: scene.metrics)
             fill(target, button.insetBy(dx: 8, dy: 8), palette.card, op: PIXMAN_OP_SRC)
             let x = button.x + max(0, (button.width - bodyFont.width(of: back)) / 2)
             bodyFont.draw(back, x: x, baselineY: baseline, color: palette.text, into: target)
@@ -366,9 +374,12 @@ public final class FrameCompositor {
         }
         let leading = chrome.backLabel == nil ? 0 : titleX - 16
         for (index, label) in chrome.buttons.enumerated() {
-            paintButton(label, in: Scene.Chrome.buttonBox(index, after: leading), font: bodyFont, into: target)
+            let box = Scene.Chrome.buttonBox(index, after: leading, metrics: scene.metrics)
+            paintButton(label, in: box, font: bodyFont, into: target)
         }
-        if !chrome.buttons.isEmpty { titleX = Scene.Chrome.buttonBox(chrome.buttons.count, after: leading).x + 8 }
+        if !chrome.buttons.isEmpty {
+            titleX = Scene.Chrome.buttonBox(chrome.buttons.count, after: leading, metrics: scene.metrics).x + 8
+        }
         let titleSpace = max(0, top.width - positionWidth - 48 - titleX)
         let title = bodyFont.wrap(chrome.title, maxWidth: titleSpace).first ?? ""
         // A narrow screen (a portrait one at scale 2 is 360 units wide) leaves no room: no

@@ -10,23 +10,32 @@ extension Scene {
         /// How far above the frame's bottom edge the button sits (over the page scrubber when
         /// the chrome shows).
         public var bottomInset: Int
+        /// The sizes of the screen it is on.
+        public var metrics: ChromeMetrics
 
-        public init(rows: [String]? = nil, bottomInset: Int = 0) {
+        public init(rows: [String]? = nil, bottomInset: Int = 0, metrics: ChromeMetrics = .standard) {
             self.rows = rows
             self.bottomInset = bottomInset
+            self.metrics = metrics
         }
 
-        /// The button's side (surface units): larger than 9 mm on any kiosk screen up to 32 inches.
+        /// The button's side (surface units) with `standard` metrics: larger than 9 mm on any
+        /// kiosk screen up to 32 inches; at least the metrics' target, and a bar high.
         public static let buttonSize = 72
         public static let rowHeight = 72
         public static let rowWidth = 380
         static let margin = 16
 
+        /// The button's side and a row's height on this screen.
+        var buttonSide: Int { max(Self.buttonSize, metrics.target, metrics.barHeight + 8) }
+        /// A row's height and width on this screen.
+        var rowSize: (width: Int, height: Int) { (metrics.scaled(Self.rowWidth), buttonSide) }
+
         /// The button in a frame `height` high.
         public func buttonBox(height: Int) -> PixelBox {
             PixelBox(
-                x: Self.margin, y: height - bottomInset - Self.margin - Self.buttonSize, width: Self.buttonSize,
-                height: Self.buttonSize)
+                x: Self.margin, y: height - bottomInset - Self.margin - buttonSide, width: buttonSide,
+                height: buttonSide)
         }
 
         /// The panel's rows, stacked upwards from just above the button.
@@ -35,8 +44,8 @@ extension Scene {
             let button = buttonBox(height: height)
             return rows.indices.map { index in
                 PixelBox(
-                    x: Self.margin, y: button.y - 8 - (rows.count - index) * (Self.rowHeight + 4),
-                    width: Self.rowWidth, height: Self.rowHeight)
+                    x: Self.margin, y: button.y - 8 - (rows.count - index) * (rowSize.height + 4),
+                    width: rowSize.width, height: rowSize.height)
             }
         }
 

@@ -61,41 +61,45 @@ extension Scene {
             self.chosen = chosen
         }
 
-        public static func box(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: 0, y: 0, width: width, height: Scene.chromeBarHeight)
+        public static func box(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            PixelBox(x: 0, y: 0, width: width, height: metrics.barHeight)
         }
 
         /// Done (or Close while reading), at the bar's right end.
-        public static func doneButton(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: width - 8 - 128, y: 8, width: 128, height: 48)
+        public static func doneButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            let buttonWidth = metrics.scaled(128)
+            return PixelBox(x: width - 8 - buttonWidth, y: 8, width: buttonWidth, height: metrics.buttonHeight)
         }
 
         /// Where the title is written, at the left.
-        static func titleArea(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: 16, y: 8, width: min(260, width / 4), height: 48)
+        static func titleArea(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            PixelBox(x: 16, y: 8, width: min(metrics.scaled(260), width / 4), height: metrics.buttonHeight)
         }
 
         /// The text (a field while typing).
-        public static func field(width: Int, height: Int) -> PixelBox {
-            let title = titleArea(width: width, height: height)
-            return PixelBox(x: title.maxX + 8, y: 8, width: max(0, width - title.maxX - 8 - 152), height: 48)
+        public static func field(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            let title = titleArea(width: width, height: height, metrics: metrics)
+            let done = doneButton(width: width, height: height, metrics: metrics)
+            return PixelBox(
+                x: title.maxX + 8, y: 8, width: max(0, done.x - 16 - title.maxX - 8), height: metrics.buttonHeight)
         }
 
         public static let optionHeight = 56
 
         /// The option `index` of `count` in the list under the bar.
-        public static func option(_ index: Int, width: Int) -> PixelBox {
-            let listWidth = min(width - 32, 480)
+        public static func option(_ index: Int, width: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            let listWidth = min(width - 32, metrics.scaled(480))
+            let height = max(optionHeight, metrics.buttonHeight + 8)
             return PixelBox(
-                x: (width - listWidth) / 2, y: Scene.chromeBarHeight + 8 + index * optionHeight, width: listWidth,
-                height: optionHeight - 4)
+                x: (width - listWidth) / 2, y: metrics.barHeight + 8 + index * height, width: listWidth,
+                height: height - 4)
         }
 
         /// The list of `count` options.
-        static func list(count: Int, width: Int) -> PixelBox {
+        static func list(count: Int, width: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
             guard count > 0 else { return PixelBox(x: 0, y: 0, width: 0, height: 0) }
-            let first = option(0, width: width)
-            return first.union(option(count - 1, width: width)).insetBy(dx: -8, dy: -8)
+            let first = option(0, width: width, metrics: metrics)
+            return first.union(option(count - 1, width: width, metrics: metrics)).insetBy(dx: -8, dy: -8)
         }
     }
 }

@@ -10,10 +10,12 @@ extension Scene {
     /// The banner along the bottom edge, above the chrome's bar and the overlays, for text
     /// `textHeight` high.
     public func bannerBox(textHeight: Int) -> PixelBox {
-        let height = max(textHeight + 16, bannerAction == nil ? 0 : Scene.actionBannerHeight)
+        let height = max(textHeight + 16, bannerAction == nil ? 0 : bannerHeightWithAction)
         let bottom =
             self.height
-            - max(chrome == nil ? 0 : Scene.chromeBarHeight, overlays.bottomInset(width: width, height: self.height))
+            - max(
+                chrome == nil ? 0 : metrics.barHeight,
+                overlays.bottomInset(width: width, height: self.height, metrics: metrics))
         return PixelBox(x: 0, y: bottom - height, width: width, height: height)
     }
 
@@ -21,8 +23,12 @@ extension Scene {
     public func bannerButtonBox(textHeight: Int) -> PixelBox? {
         guard bannerAction != nil else { return nil }
         let banner = bannerBox(textHeight: textHeight)
+        let width = metrics.scaled(Scene.bannerButtonWidth), height = bannerHeightWithAction - 16
         return PixelBox(
-            x: banner.maxX - 16 - Scene.bannerButtonWidth, y: banner.y + (banner.height - Scene.bannerButtonHeight) / 2,
-            width: Scene.bannerButtonWidth, height: Scene.bannerButtonHeight)
+            x: banner.maxX - 16 - width, y: banner.y + (banner.height - height) / 2, width: width, height: height)
     }
+
+    /// A banner with a button is this high on this screen: `actionBannerHeight` for a button of
+    /// `bannerButtonHeight`, or a bar and 8 more.
+    var bannerHeightWithAction: Int { max(Scene.actionBannerHeight, metrics.barHeight + 8) }
 }

@@ -21,9 +21,11 @@ extension Scene {
         public init() {}
 
         /// How much of the bottom edge the overlays cover (a banner goes above it).
-        func bottomInset(width: Int, height: Int) -> Int {
+        func bottomInset(width: Int, height: Int, metrics: ChromeMetrics) -> Int {
             if let keyboard { return height - Int(keyboard.layout.frame.minY) }
-            if thumbnailBar != nil { return height - ThumbnailBar.box(width: width, height: height).y }
+            if thumbnailBar != nil {
+                return height - ThumbnailBar.box(width: width, height: height, metrics: metrics).y
+            }
             return 0
         }
     }
@@ -63,13 +65,13 @@ extension Scene {
         static let height = 112
 
         /// The bar in a `width` × `height` frame.
-        public static func box(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: 0, y: height - Scene.chromeBarHeight - Self.height, width: width, height: Self.height)
+        public static func box(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            PixelBox(x: 0, y: height - metrics.barHeight - Self.height, width: width, height: Self.height)
         }
 
         /// Where the thumbnails scroll, inside the bar.
-        public static func stripArea(width: Int, height: Int) -> PixelBox {
-            let bar = box(width: width, height: height)
+        public static func stripArea(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            let bar = box(width: width, height: height, metrics: metrics)
             return PixelBox(
                 x: 16, y: bar.y + (bar.height - Int(pageCell.height)) / 2, width: max(0, width - 32),
                 height: Int(pageCell.height))
@@ -108,18 +110,19 @@ extension Scene {
         public static let labelHeight = 34.0
 
         /// The bar along the top with the title and the close button.
-        public static func header(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: 0, y: 0, width: width, height: Scene.chromeBarHeight)
+        public static func header(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            PixelBox(x: 0, y: 0, width: width, height: metrics.barHeight)
         }
 
         /// Where the cells scroll: everything below the header.
-        public static func area(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: 0, y: Scene.chromeBarHeight, width: width, height: max(0, height - Scene.chromeBarHeight))
+        public static func area(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            PixelBox(x: 0, y: metrics.barHeight, width: width, height: max(0, height - metrics.barHeight))
         }
 
         /// The close button at the header's right end.
-        public static func closeButton(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: width - 8 - 128, y: 8, width: 128, height: 48)
+        public static func closeButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            let buttonWidth = metrics.scaled(128)
+            return PixelBox(x: width - 8 - buttonWidth, y: 8, width: buttonWidth, height: metrics.buttonHeight)
         }
     }
 
@@ -152,16 +155,18 @@ extension Scene {
         public init(rows: [Row]) { self.rows = rows }
 
         public static let rowHeight = 56
+        /// A row's height on a screen of `metrics`: `rowHeight`, or a bar's button and 8 more.
+        public static func rowHeight(_ metrics: ChromeMetrics) -> Int { max(rowHeight, metrics.buttonHeight + 8) }
         /// How far each level of nesting moves an entry right.
         public static let indent = 28
         /// The disclosure triangle's width at the start of a row (after the indent).
         public static let disclosureWidth = 44
 
         /// The panel: the left part of the screen below the title bar.
-        public static func box(width: Int, height: Int) -> PixelBox {
+        public static func box(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
             PixelBox(
-                x: 0, y: Scene.chromeBarHeight, width: min(width, max(320, width * 2 / 5)),
-                height: max(0, height - Scene.chromeBarHeight))
+                x: 0, y: metrics.barHeight, width: min(width, max(metrics.scaled(320), width * 2 / 5)),
+                height: max(0, height - metrics.barHeight))
         }
     }
 
@@ -178,31 +183,38 @@ extension Scene {
             self.isEditing = isEditing
         }
 
-        public static func box(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: 0, y: 0, width: width, height: Scene.chromeBarHeight)
+        public static func box(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            PixelBox(x: 0, y: 0, width: width, height: metrics.barHeight)
         }
 
-        public static func closeButton(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: 8, y: 8, width: 56, height: 48)
+        /// A square-ish button in the bar: 56 units wide, or the bar's button height when larger.
+        static func buttonWidth(_ metrics: ChromeMetrics) -> Int { max(56, metrics.buttonHeight) }
+
+        public static func closeButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            PixelBox(x: 8, y: 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
         }
 
         /// The text field (tap it to type again).
-        public static func field(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: 72, y: 8, width: max(0, width - 72 - 8 - 2 * 64 - 260), height: 48)
+        public static func field(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            let x = buttonWidth(metrics) + 16
+            let buttons = 2 * (buttonWidth(metrics) + 8) + metrics.scaled(260)
+            return PixelBox(x: x, y: 8, width: max(0, width - x - 8 - buttons), height: metrics.buttonHeight)
         }
 
         /// Where the status is written, between the field and the buttons.
-        static func statusArea(width: Int, height: Int) -> PixelBox {
-            let field = field(width: width, height: height)
-            return PixelBox(x: field.maxX + 12, y: 8, width: 244, height: 48)
+        static func statusArea(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            let field = field(width: width, height: height, metrics: metrics)
+            return PixelBox(x: field.maxX + 12, y: 8, width: metrics.scaled(260) - 16, height: metrics.buttonHeight)
         }
 
-        public static func previousButton(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: width - 8 - 2 * 64, y: 8, width: 56, height: 48)
+        public static func previousButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            let step = buttonWidth(metrics) + 8
+            return PixelBox(x: width - 2 * step, y: 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
         }
 
-        public static func nextButton(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: width - 8 - 64, y: 8, width: 56, height: 48)
+        public static func nextButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            let step = buttonWidth(metrics) + 8
+            return PixelBox(x: width - step, y: 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
         }
     }
 
@@ -221,7 +233,8 @@ extension Scene {
 extension Scene.Chrome {
     /// The buttons at the left of the title bar, in order ("Pages", "Contents", "Search"), after
     /// `leading` pixels (the back button's, when there is one).
-    public static func buttonBox(_ index: Int, after leading: Int = 0) -> PixelBox {
-        PixelBox(x: leading + 8 + index * 136, y: 8, width: 128, height: 48)
+    public static func buttonBox(_ index: Int, after leading: Int = 0, metrics: ChromeMetrics = .standard) -> PixelBox {
+        let width = metrics.scaled(128)
+        return PixelBox(x: leading + 8 + index * (width + 8), y: 8, width: width, height: metrics.buttonHeight)
     }
 }

@@ -106,23 +106,23 @@ public struct Scene: Equatable, Sendable {
         }
 
         /// The back button at the title bar's left end.
-        public static func backButton(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: 0, y: 0, width: min(width / 3, 180), height: Scene.chromeBarHeight)
+        public static func backButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            PixelBox(x: 0, y: 0, width: min(width / 3, metrics.scaled(180)), height: metrics.barHeight)
         }
 
         /// The title bar along the top of a `width` × `height` frame.
-        public static func titleBar(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: 0, y: 0, width: width, height: Scene.chromeBarHeight)
+        public static func titleBar(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            PixelBox(x: 0, y: 0, width: width, height: metrics.barHeight)
         }
 
         /// The scrubber's bar along the bottom.
-        public static func scrubberBar(width: Int, height: Int) -> PixelBox {
-            PixelBox(x: 0, y: height - Scene.chromeBarHeight, width: width, height: Scene.chromeBarHeight)
+        public static func scrubberBar(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            PixelBox(x: 0, y: height - metrics.barHeight, width: width, height: metrics.barHeight)
         }
 
         /// The scrubber's track inside its bar: progress 0 at its left end, 1 at its right.
-        public static func scrubberTrack(width: Int, height: Int) -> PixelBox {
-            let bar = scrubberBar(width: width, height: height)
+        public static func scrubberTrack(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            let bar = scrubberBar(width: width, height: height, metrics: metrics)
             return PixelBox(x: 32, y: bar.y + bar.height / 2 - 3, width: max(0, width - 64), height: 6)
         }
     }
@@ -159,6 +159,8 @@ public struct Scene: Equatable, Sendable {
     public var textSelection: TextSelection?
     /// The accessibility button and its panel: see `Scene+Accessibility.swift`.
     public var accessibility: Accessibility?
+    /// The sizes of the chrome's text, bars and targets on this screen.
+    public var metrics = ChromeMetrics.standard
 
     public init(width: Int, height: Int, scale: DisplayScale = .one) {
         self.width = width
@@ -183,7 +185,4 @@ public struct Scene: Equatable, Sendable {
     /// The buffer's size in pixels.
     public var pixelWidth: Int { scale.pixels(width) }
     public var pixelHeight: Int { scale.pixels(height) }
-
-    /// The height of the chrome's top bar and of its scrubber bar, in pixels.
-    public static let chromeBarHeight = 64
 }

@@ -141,9 +141,10 @@ final class OutputResource: ResourceObject {
         let (width, height) = plugged.map { ($0.width, $0.height) } ?? compositor.outputSize
         let scale = plugged == nil ? compositor.outputScale : 1
         let transform = plugged == nil ? compositor.outputTransform : 0
-        // A 96 dpi panel: physical size in millimetres.
+        // The physical size in millimetres: the compositor's (0 × 0 unless a test gives it).
+        let millimetres = plugged == nil ? compositor.outputMillimetres : nil
         wl_output_send_geometry(
-            resource, 0, 0, width * 254 / 960, height * 254 / 960,
+            resource, 0, 0, millimetres?.width ?? 0, millimetres?.height ?? 0,
             Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "Lectern", "TestCompositor", transform)
         wl_output_send_mode(
             resource, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,

@@ -63,6 +63,10 @@ public final class TestCompositor {
     public internal(set) var outputScale: Int32
     /// The `wl_output.transform` sent to clients (`WL_OUTPUT_TRANSFORM_*`: 1 is 90°).
     public internal(set) var outputTransform: Int32 = 0
+    /// The physical size sent in `wl_output.geometry`, in millimetres (before the transform):
+    /// nil sends 0 × 0, a size not known, as headless and virtual outputs do. Set it before the
+    /// client binds the output.
+    public var outputMillimetres: (width: Int32, height: Int32)?
     /// The scale × 120 sent in `wp_fractional_scale_v1.preferred_scale` (nil: no
     /// `wp_fractional_scale_manager_v1` is offered; see `setPreferredScale(_:)`).
     public internal(set) var preferredScale: Int32?

@@ -6,15 +6,20 @@ import Testing
 @testable import LecternKiosk
 
 /// The screen's millimetres: from the output (`wl_output.geometry`; the test compositor reports
-/// 96 dpi) or the policy's `[screen]`, with the viewing distance; a screen too small for the
+/// what a test gives it, else 0 × 0) or the policy's `[screen]`, with the viewing distance; a screen too small for the
 /// chrome's sizes says so.
 @Suite("Screen in millimetres", .serialized)
 struct PhysicalScreenStatusTests {
     static let colors = LecternHarness.fixture("colors-8pages.pdf")
 
-    @Test("the output's millimetres, read from the default 600 mm: big enough")
+    @Test("the output's millimetres, read from the default 600 mm: big enough; none without them")
     func fromTheOutput() throws {
-        let lectern = try KioskHarness([Self.colors])
+        let unknown = try KioskHarness([Self.colors])
+        #expect(unknown.settle())
+        #expect(unknown.status.physicalScreen == nil, "an output of 0 × 0 mm: not known")
+        try unknown.stop()
+        // 1280 × 720 at 96 dpi.
+        let lectern = try KioskHarness([Self.colors], millimetres: (338, 190))
         #expect(lectern.settle())
         let screen = try #require(lectern.status.physicalScreen)
         #expect(screen.width == 338 && screen.height == 190, "1280 × 720 at 96 dpi: \(screen)")

@@ -172,7 +172,7 @@ struct SearchOnScreenTests {
         let top = Double(page.frame.y) + (842 - Self.muller3.y1) * scale
         let bottom = Double(page.frame.y) + (842 - Self.muller3.y0) * scale
         #expect(
-            top >= Double(Scene.chromeBarHeight) && bottom <= 720,
+            top >= Double(ChromeMetrics.standard.barHeight) && bottom <= 720,
             "the hit is below the search bar and above the screen's bottom: \(top)...\(bottom)")
         #expect(Self.highlighted(lectern, Self.muller3, onPage: 2) > 0.3, "and highlighted there")
 
@@ -207,7 +207,7 @@ struct SearchOnScreenTests {
         let bottom = Double(page.frame.y) + (842 - Self.muller3.y0) * scale
         let bar = Scene.ThumbnailBar.box(width: 600, height: 720)
         #expect(
-            top >= Double(Scene.chromeBarHeight) && bottom <= Double(bar.y),
+            top >= Double(ChromeMetrics.standard.barHeight) && bottom <= Double(bar.y),
             "the hit is between the search bar and the thumbnail bar: \(top)...\(bottom), bar at \(bar.y)")
         try lectern.stop()
     }

@@ -1,0 +1,63 @@
+import LecternCore
+
+/// The chrome's sizes in surface units on one screen: its fonts, bars and smallest target, from
+/// the screen's millimetres (`PhysicalScreen`) so that its text can be read and its targets hit
+/// at the viewing distance. Never smaller than `standard` (the sizes of a screen whose
+/// millimetres are not known), which the layouts had as constants.
+public struct ChromeMetrics: Equatable, Sendable {
+    /// The chrome's text (the title bar, buttons, the notice bar), in surface units.
+    public var textSize: Int
+    /// Headings: message cards, the accessibility panel's rows.
+    public var titleTextSize: Int
+    /// The smallest text (the thumbnail grid's page labels).
+    public var smallTextSize: Int
+    /// The height of the title bar, the scrubber bar and the search bar.
+    public var barHeight: Int
+    /// The smallest side of a target a finger must hit.
+    public var target: Int
+
+    /// Today's sizes: a screen whose millimetres are not known.
+    public static let standard = ChromeMetrics(
+        textSize: 22, titleTextSize: 34, smallTextSize: 17, barHeight: 64, target: 48)
+
+    /// A capital H's height per font size that the chrome's fonts are at least sized for: a
+    /// little less than DejaVu Sans's 0.73 (and Noto Sans's 0.71), so that the ink of a
+    /// rasterized H, rounded to whole pixels, is not short of the required height.
+    static let capitalHeightPerFontSize = 0.69
+
+    public init(textSize: Int, titleTextSize: Int, smallTextSize: Int, barHeight: Int, target: Int) {
+        self.textSize = textSize
+        self.titleTextSize = titleTextSize
+        self.smallTextSize = smallTextSize
+        self.barHeight = barHeight
+        self.target = target
+    }
+
+    /// The sizes on `physical` (nil: not known, `standard`) shown `width` surface units wide.
+    public init(physical: PhysicalScreen?, width: Int) {
+        self = .standard
+        guard let physical, width > 0 else { return }
+        let perMillimetre = physical.unitsPerMillimetre(surfaceWidth: Double(width))
+        func units(_ millimetres: Double) -> Int { Int((millimetres * perMillimetre).rounded(.up)) }
+        let font = Int((physical.minimumCapitalHeight * perMillimetre / Self.capitalHeightPerFontSize).rounded(.up))
+        textSize = max(textSize, font)
+        titleTextSize = max(titleTextSize, font)
+        smallTextSize = max(smallTextSize, font)
+        target = max(target, units(PhysicalScreen.minimumTarget))
+        // A line of text with room around it, and a target with 8 units above and below.
+        barHeight = max(barHeight, units(physical.chromeBarHeight), textSize * 8 / 5, target + 16)
+    }
+
+    /// `standard` widths (of boxes that hold a label) grown with the text: `value` × textSize / 22.
+    public func scaled(_ value: Int) -> Int {
+        textSize == Self.standard.textSize ? value : value * textSize / Self.standard.textSize
+    }
+
+    /// The on-screen keyboard's keys' height: a target, with room for a letter of the text.
+    public var keyHeight: Int {
+        max(Int(OnScreenKeyboardLayout.standardKeyHeight), target, textSize * 5 / 4)
+    }
+
+    /// A button's height in a bar (8 units above and below it).
+    public var buttonHeight: Int { barHeight - 16 }
+}
