@@ -89,6 +89,9 @@ public struct PolicySettings: Sendable {
     /// read from there (EN 301 549 5.1.4).
     public let viewingDistanceMillimetres = PolicySetting.integer(
         "screen.viewing-distance-mm", default: 600, in: 100...10_000)
+    /// How high above the floor the screen's bottom edge is, in millimetres (0: not known): the
+    /// essential controls are placed within reach, 380 to 1220 mm above the floor (`Reach`).
+    public let mountBottomMillimetres = PolicySetting.integer("mount.bottom-mm", default: 0, in: 0...5_000)
 
     // MARK: speech
 

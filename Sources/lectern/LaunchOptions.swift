@@ -107,8 +107,10 @@ struct LaunchOptions: Equatable {
             let screen = PhysicalScreen(
                 width: Double(policy.screenWidthMillimetres), height: Double(policy.screenHeightMillimetres),
                 viewingDistance: Double(policy.viewingDistanceMillimetres))
-            if let problem = screen?.problem {
-                let line = "\(path): warning: screen: \(problem)\n"
+            let reach = Reach(screen: screen, bottom: Double(policy.mountBottomMillimetres))
+            let warnings = [screen?.problem.map { "screen: " + $0 }, reach?.problem.map { "mount: " + $0 }]
+            for warning in warnings.compactMap({ $0 }) {
+                let line = "\(path): warning: \(warning)\n"
                 _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
             }
             print("\(path): no problems")

@@ -83,8 +83,8 @@ final class AccessibilityPanel {
         // on-screen keyboard while it is up (not over its keys).
         let metrics = screen.metrics
         let keyboard = keyboardTop().map { screen.height - Int($0.rounded(.down)) } ?? 0
-        return Scene.Accessibility(
-            rows: isOpen ? rows.map(label) : nil, bottomInset: max(metrics.barHeight, keyboard), metrics: metrics)
+        let inset = max(metrics.reachBottom + metrics.barHeight, keyboard)
+        return Scene.Accessibility(rows: isOpen ? rows.map(label) : nil, bottomInset: inset, metrics: metrics)
     }
 
     /// Whether `point` (surface units) is on the button or a row of the open panel.

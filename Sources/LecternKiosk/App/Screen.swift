@@ -23,11 +23,19 @@ final class Screen {
     /// The screen in millimetres as last measured (`physical(_:)`, at each configure): what the
     /// chrome's sizes follow.
     var measured: PhysicalScreen?
+    /// How high its bottom edge is above the floor, in millimetres (0: not known;
+    /// `mount.bottom-mm`, taken at each configure).
+    var mountBottom = 0.0
 
     /// The sizes of the chrome's text, bars and targets: from `measured` and the width, today's
     /// (`ChromeMetrics.standard`) when the millimetres are not known. Every layout of the chrome,
     /// and every hit test and focus ring on it, reads them here.
-    var metrics: ChromeMetrics { ChromeMetrics(physical: measured, width: width) }
+    var metrics: ChromeMetrics {
+        ChromeMetrics(physical: measured, width: width, height: height, reach: reach)
+    }
+
+    /// Which part of the screen is in reach, when its size and its mounting are known.
+    var reach: Reach? { Reach(screen: measured, bottom: mountBottom) }
 
     /// The size in whole surface units.
     var width: Int { Int(size.width) }

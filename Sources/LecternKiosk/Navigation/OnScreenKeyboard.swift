@@ -18,7 +18,8 @@ final class OnScreenKeyboard: NavigationPart {
     /// The keys for the screen now.
     var layout: OnScreenKeyboardLayout {
         OnScreenKeyboardLayout(
-            width: screen.size.width, height: screen.size.height, keyHeight: Double(screen.metrics.keyHeight))
+            width: screen.size.width, height: screen.size.height - Double(screen.metrics.reachBottom),
+            keyHeight: Double(screen.metrics.keyHeight))
     }
 
     /// The keyboard as drawn.

@@ -15,6 +15,10 @@ public struct ChromeMetrics: Equatable, Sendable {
     public var barHeight: Int
     /// The smallest side of a target a finger must hit.
     public var target: Int
+    /// How far below the top edge and above the bottom edge the controls stay, to be in reach
+    /// (`Reach`): 0 and 0 unless the screen is mounted high or low.
+    public var reachTop = 0
+    public var reachBottom = 0
 
     /// Today's sizes: a screen whose millimetres are not known.
     public static let standard = ChromeMetrics(
@@ -33,10 +37,12 @@ public struct ChromeMetrics: Equatable, Sendable {
         self.target = target
     }
 
-    /// The sizes on `physical` (nil: not known, `standard`) shown `width` surface units wide.
-    public init(physical: PhysicalScreen?, width: Int) {
+    /// The sizes on `physical` (nil: not known, `standard`) shown `width` × `height` surface
+    /// units, and where the controls are in reach on it when it is mounted as `reach` says.
+    public init(physical: PhysicalScreen?, width: Int, height: Int = 0, reach: Reach? = nil) {
         self = .standard
         guard let physical, width > 0 else { return }
+        defer { if let reach, height > 0 { placeInReach(reach, height: height) } }
         let perMillimetre = physical.unitsPerMillimetre(surfaceWidth: Double(width))
         func units(_ millimetres: Double) -> Int { Int((millimetres * perMillimetre).rounded(.up)) }
         let font = Int((physical.minimumCapitalHeight * perMillimetre / Self.capitalHeightPerFontSize).rounded(.up))
@@ -47,6 +53,25 @@ public struct ChromeMetrics: Equatable, Sendable {
         // A line of text with room around it, and a target with 8 units above and below.
         barHeight = max(barHeight, units(physical.chromeBarHeight), textSize * 8 / 5, target + 16)
     }
+
+    /// The height the controls need in reach: the title bar, the scrubber, the accessibility
+    /// button (a bar and 8 more) and the margins around it.
+    public var roomNeeded: Int { 3 * barHeight + 24 }
+
+    /// Sets `reachTop` and `reachBottom` from the part of the screen out of reach. When too
+    /// little is left for the controls, they go as near to the reach as the screen allows.
+    private mutating func placeInReach(_ reach: Reach, height: Int) {
+        let perMillimetre = Double(height) / reach.screen.height
+        let out = reach.outOfReach
+        var top = Int((out.top * perMillimetre).rounded(.up)), bottom = Int((out.bottom * perMillimetre).rounded(.up))
+        if top > 0 { top = min(top, max(0, height - bottom - roomNeeded)) }
+        if bottom > 0 { bottom = min(bottom, max(0, height - top - roomNeeded)) }
+        reachTop = top
+        reachBottom = bottom
+    }
+
+    /// The y of the bottom edge of the part in reach, in a frame `height` high.
+    public func reachEnd(_ height: Int) -> Int { height - reachBottom }
 
     /// `standard` widths (of boxes that hold a label) grown with the text: `value` × textSize / 22.
     public func scaled(_ value: Int) -> Int {

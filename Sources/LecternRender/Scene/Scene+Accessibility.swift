@@ -38,14 +38,16 @@ extension Scene {
                 height: buttonSide)
         }
 
-        /// The panel's rows, stacked upwards from just above the button.
+        /// The panel's rows, stacked upwards from just above the button; beside it, up from the
+        /// bottom of the part in reach, when above it they would leave that part.
         public func rowBoxes(height: Int) -> [PixelBox] {
             guard let rows else { return [] }
             let button = buttonBox(height: height)
+            let step = rowSize.height + 4
+            let beside = metrics.reachTop > 0 && button.y - 8 - rows.count * step < metrics.reachTop
+            let (x, end) = beside ? (button.maxX + 8, metrics.reachEnd(height) - 4) : (Self.margin, button.y - 8)
             return rows.indices.map { index in
-                PixelBox(
-                    x: Self.margin, y: button.y - 8 - (rows.count - index) * (rowSize.height + 4),
-                    width: rowSize.width, height: rowSize.height)
+                PixelBox(x: x, y: end - (rows.count - index) * step, width: rowSize.width, height: rowSize.height)
             }
         }
 

@@ -62,18 +62,21 @@ extension Scene {
         }
 
         public static func box(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(x: 0, y: 0, width: width, height: metrics.barHeight)
+            PixelBox(x: 0, y: metrics.reachTop, width: width, height: metrics.barHeight)
         }
 
         /// Done (or Close while reading), at the bar's right end.
         public static func doneButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
             let buttonWidth = metrics.scaled(128)
-            return PixelBox(x: width - 8 - buttonWidth, y: 8, width: buttonWidth, height: metrics.buttonHeight)
+            return PixelBox(
+                x: width - 8 - buttonWidth, y: metrics.reachTop + 8, width: buttonWidth, height: metrics.buttonHeight)
         }
 
         /// Where the title is written, at the left.
         static func titleArea(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(x: 16, y: 8, width: min(metrics.scaled(260), width / 4), height: metrics.buttonHeight)
+            PixelBox(
+                x: 16, y: metrics.reachTop + 8, width: min(metrics.scaled(260), width / 4), height: metrics.buttonHeight
+            )
         }
 
         /// The text (a field while typing).
@@ -81,7 +84,8 @@ extension Scene {
             let title = titleArea(width: width, height: height, metrics: metrics)
             let done = doneButton(width: width, height: height, metrics: metrics)
             return PixelBox(
-                x: title.maxX + 8, y: 8, width: max(0, done.x - 16 - title.maxX - 8), height: metrics.buttonHeight)
+                x: title.maxX + 8, y: title.y, width: max(0, done.x - 16 - title.maxX - 8), height: metrics.buttonHeight
+            )
         }
 
         public static let optionHeight = 56
@@ -91,7 +95,8 @@ extension Scene {
             let listWidth = min(width - 32, metrics.scaled(480))
             let height = max(optionHeight, metrics.buttonHeight + 8)
             return PixelBox(
-                x: (width - listWidth) / 2, y: metrics.barHeight + 8 + index * height, width: listWidth,
+                x: (width - listWidth) / 2, y: metrics.reachTop + metrics.barHeight + 8 + index * height,
+                width: listWidth,
                 height: height - 4)
         }
 

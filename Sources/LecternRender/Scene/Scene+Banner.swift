@@ -14,7 +14,7 @@ extension Scene {
         let bottom =
             self.height
             - max(
-                chrome == nil ? 0 : metrics.barHeight,
+                metrics.reachBottom + (chrome == nil ? 0 : metrics.barHeight),
                 overlays.bottomInset(width: width, height: self.height, metrics: metrics))
         return PixelBox(x: 0, y: bottom - height, width: width, height: height)
     }

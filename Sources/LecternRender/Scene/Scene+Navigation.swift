@@ -66,7 +66,8 @@ extension Scene {
 
         /// The bar in a `width` × `height` frame.
         public static func box(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(x: 0, y: height - metrics.barHeight - Self.height, width: width, height: Self.height)
+            PixelBox(
+                x: 0, y: metrics.reachEnd(height) - metrics.barHeight - Self.height, width: width, height: Self.height)
         }
 
         /// Where the thumbnails scroll, inside the bar.
@@ -111,18 +112,20 @@ extension Scene {
 
         /// The bar along the top with the title and the close button.
         public static func header(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(x: 0, y: 0, width: width, height: metrics.barHeight)
+            PixelBox(x: 0, y: metrics.reachTop, width: width, height: metrics.barHeight)
         }
 
         /// Where the cells scroll: everything below the header.
         public static func area(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(x: 0, y: metrics.barHeight, width: width, height: max(0, height - metrics.barHeight))
+            let top = metrics.reachTop + metrics.barHeight
+            return PixelBox(x: 0, y: top, width: width, height: max(0, height - top))
         }
 
         /// The close button at the header's right end.
         public static func closeButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
             let buttonWidth = metrics.scaled(128)
-            return PixelBox(x: width - 8 - buttonWidth, y: 8, width: buttonWidth, height: metrics.buttonHeight)
+            return PixelBox(
+                x: width - 8 - buttonWidth, y: metrics.reachTop + 8, width: buttonWidth, height: metrics.buttonHeight)
         }
     }
 
@@ -165,8 +168,9 @@ extension Scene {
         /// The panel: the left part of the screen below the title bar.
         public static func box(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
             PixelBox(
-                x: 0, y: metrics.barHeight, width: min(width, max(metrics.scaled(320), width * 2 / 5)),
-                height: max(0, height - metrics.barHeight))
+                x: 0, y: metrics.reachTop + metrics.barHeight,
+                width: min(width, max(metrics.scaled(320), width * 2 / 5)),
+                height: max(0, height - metrics.reachTop - metrics.barHeight))
         }
     }
 
@@ -184,37 +188,41 @@ extension Scene {
         }
 
         public static func box(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(x: 0, y: 0, width: width, height: metrics.barHeight)
+            PixelBox(x: 0, y: metrics.reachTop, width: width, height: metrics.barHeight)
         }
 
         /// A square-ish button in the bar: 56 units wide, or the bar's button height when larger.
         static func buttonWidth(_ metrics: ChromeMetrics) -> Int { max(56, metrics.buttonHeight) }
 
         public static func closeButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(x: 8, y: 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
+            PixelBox(x: 8, y: metrics.reachTop + 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
         }
 
         /// The text field (tap it to type again).
         public static func field(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
             let x = buttonWidth(metrics) + 16
             let buttons = 2 * (buttonWidth(metrics) + 8) + metrics.scaled(260)
-            return PixelBox(x: x, y: 8, width: max(0, width - x - 8 - buttons), height: metrics.buttonHeight)
+            return PixelBox(
+                x: x, y: metrics.reachTop + 8, width: max(0, width - x - 8 - buttons), height: metrics.buttonHeight)
         }
 
         /// Where the status is written, between the field and the buttons.
         static func statusArea(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
             let field = field(width: width, height: height, metrics: metrics)
-            return PixelBox(x: field.maxX + 12, y: 8, width: metrics.scaled(260) - 16, height: metrics.buttonHeight)
+            return PixelBox(
+                x: field.maxX + 12, y: field.y, width: metrics.scaled(260) - 16, height: metrics.buttonHeight)
         }
 
         public static func previousButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
             let step = buttonWidth(metrics) + 8
-            return PixelBox(x: width - 2 * step, y: 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
+            return PixelBox(
+                x: width - 2 * step, y: metrics.reachTop + 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
         }
 
         public static func nextButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
             let step = buttonWidth(metrics) + 8
-            return PixelBox(x: width - step, y: 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
+            return PixelBox(
+                x: width - step, y: metrics.reachTop + 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
         }
     }
 
@@ -235,6 +243,7 @@ extension Scene.Chrome {
     /// `leading` pixels (the back button's, when there is one).
     public static func buttonBox(_ index: Int, after leading: Int = 0, metrics: ChromeMetrics = .standard) -> PixelBox {
         let width = metrics.scaled(128)
-        return PixelBox(x: leading + 8 + index * (width + 8), y: 8, width: width, height: metrics.buttonHeight)
+        return PixelBox(
+            x: leading + 8 + index * (width + 8), y: metrics.reachTop + 8, width: width, height: metrics.buttonHeight)
     }
 }

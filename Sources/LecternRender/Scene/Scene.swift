@@ -107,17 +107,17 @@ public struct Scene: Equatable, Sendable {
 
         /// The back button at the title bar's left end.
         public static func backButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(x: 0, y: 0, width: min(width / 3, metrics.scaled(180)), height: metrics.barHeight)
+            PixelBox(x: 0, y: metrics.reachTop, width: min(width / 3, metrics.scaled(180)), height: metrics.barHeight)
         }
 
         /// The title bar along the top of a `width` × `height` frame.
         public static func titleBar(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(x: 0, y: 0, width: width, height: metrics.barHeight)
+            PixelBox(x: 0, y: metrics.reachTop, width: width, height: metrics.barHeight)
         }
 
         /// The scrubber's bar along the bottom.
         public static func scrubberBar(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(x: 0, y: height - metrics.barHeight, width: width, height: metrics.barHeight)
+            PixelBox(x: 0, y: metrics.reachEnd(height) - metrics.barHeight, width: width, height: metrics.barHeight)
         }
 
         /// The scrubber's track inside its bar: progress 0 at its left end, 1 at its right.
