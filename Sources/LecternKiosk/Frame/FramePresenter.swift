@@ -95,6 +95,13 @@ final class FramePresenter {
             measureScreen(display)
             frame.request()
         }
+        // A policy that gives other millimetres or another mounting: the chrome is sized and
+        // placed for them at once.
+        policy.observe { [unowned self, unowned display] _, _ in
+            guard screen.hasSize else { return }
+            measureScreen(display)
+            frame.request()
+        }
         window.onClose = { [logger] in logger.info("the compositor asked to close the window; a kiosk stays open") }
         // The window moved to a denser screen (or the screen's scale changed): the same layout,
         // drawn with more pixels; the tiles of the new size are rendered for it.

@@ -143,4 +143,21 @@ struct ChromeSizeTests {
         #expect(lectern.status.navigation.search?.isKeyboardShown == false, "Done hides the keyboard")
         try lectern.stop()
     }
+
+    @Test("a policy that gives other millimetres sizes the chrome anew, while the reader runs")
+    func policyChange() throws {
+        let policy = try Self.policy(Self.screens[1])
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        #expect(lectern.status.chromeMetrics.textSize == ChromeMetrics.standard.textSize, "32 inches: today's text")
+        let document = policy.url.appendingPathComponent("H.pdf").path
+        let small = Self.screens[0]
+        try policy.replace(
+            with: "document = \"\(document)\"\n[screen]\nwidth-mm = \(small.width)\nheight-mm = \(small.height)\n")
+        #expect(PolicyTests().letPolicyApply(lectern))
+        let metrics = lectern.status.chromeMetrics
+        #expect(Double(metrics.textSize) * 0.69 >= 7.33 * small.perMillimetre, "10 inches: larger text, \(metrics)")
+        #expect(lectern.status.accessibilityButton.map { $0.width >= metrics.target } == true)
+        try lectern.stop()
+    }
 }
