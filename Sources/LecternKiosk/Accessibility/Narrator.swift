@@ -258,6 +258,13 @@ final class Narrator {
 
     private func speak(page: Int, text: PageText, reader: Reader) {
         awaitedPage = nil
+        // A document whose catalog names no language: its structure tree's outermost /Lang on
+        // the page, if it has one (per element, the voice does not change: one voice a page).
+        if reader.document.summary.language == nil,
+            let language = text.tagged.filter({ $0.language != nil }).min(by: { $0.depth < $1.depth })?.language
+        {
+            client?.setLanguage(Self.voice(document: language, policy: policy.speechLanguage))
+        }
         let geometry = reader.view.pages[page]
         let blocks = ReadingOrder.blocks(
             of: text.spokenCharacters, toDisplay: geometry.pageToDisplay,

@@ -43,6 +43,35 @@ struct PageFiguresTests {
         try lectern.stop()
     }
 
+    @Test("a tagged document whose catalog names no language is read in its structure tree's /Lang")
+    func structureLanguage() throws {
+        // tagged.pdf with its catalog's /Lang (en-GB) blanked out, byte for byte (the xref holds):
+        // the page's outermost /Lang is the French paragraph's.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-figures-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.tagged))
+        let catalogLanguage = Data("/Lang (en-GB)".utf8)
+        let range = try #require(bytes.range(of: catalogLanguage))
+        bytes.replaceSubrange(range, with: Data(repeating: 0x20, count: catalogLanguage.count))
+        let path = directory.appendingPathComponent("no-catalog-lang.pdf").path
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let lectern = try KioskHarness(
+            [path, "--speech-output", directory.appendingPathComponent("speech.wav").path, "--speech-unpaced"])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        lectern.press(NarratorTests.f1)
+        #expect(NarratorTests.turn(lectern) { lectern.status.speech.queue.last == "End of the document." })
+        #expect(NarratorTests.turn(lectern) { lectern.status.speech.voice?.hasSuffix("/fr") == true })
+        try lectern.stop()
+
+        let english = try Self.open(speech: true)
+        english.press(NarratorTests.f1)
+        #expect(NarratorTests.turn(english) { english.status.speech.queue.last == "End of the document." })
+        #expect(NarratorTests.turn(english) { !english.status.speech.isSpeaking })
+        #expect(english.status.speech.voice?.hasSuffix("en-US") == true, "the catalog's /Lang wins")
+        try english.stop()
+    }
+
     @Test("keypad 2 stops on the figures in reading order and says their /Alt")
     func keypadReachesFigures() throws {
         let lectern = try Self.open(speech: true)
