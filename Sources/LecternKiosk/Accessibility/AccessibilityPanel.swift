@@ -47,12 +47,14 @@ final class AccessibilityPanel {
 
     /// What a row of the panel does.
     enum Row {
-        case readAloud, stopReading, contrast, moreTime, close
+        case readAloud, stopReading, contrast, lower, moreTime, close
     }
 
     /// The rows of the open panel, top to bottom.
     var rows: [Row] {
-        (policy.speechEnabled ? [narrator.isActive ? .stopReading : .readAloud] : []) + [.contrast, .moreTime, .close]
+        (policy.speechEnabled ? [narrator.isActive ? .stopReading : .readAloud] : []) + [
+            .contrast, .lower, .moreTime, .close,
+        ]
     }
 
     /// What `row` says.
@@ -61,6 +63,7 @@ final class AccessibilityPanel {
         case .readAloud: "Read aloud"
         case .stopReading: "Stop reading"
         case .contrast: "Contrast: " + Self.name(accessibility.contrast.contrast.mode)
+        case .lower: accessibility.isLowered ? "Raise the page" : "Lower the page"
         case .moreTime: accessibility.hasMoreTime ? "More time: on" : "More time"
         case .close: "Close"
         }
@@ -157,6 +160,10 @@ final class AccessibilityPanel {
             let modes = Self.contrasts
             let next = modes[((modes.firstIndex(of: accessibility.contrast.contrast.mode) ?? 0) + 1) % modes.count]
             accessibility.contrast.choose(Contrast(next, recolorsImages: policy.recolorsImages))
+        case .lower:
+            // The panel closes: the page and the chrome move (the button stays where it is).
+            accessibility.isLowered.toggle()
+            isOpen = false
         case .moreTime:
             accessibility.grantMoreTime()
         }

@@ -6,9 +6,18 @@
 final class VisitorAccessibility {
     /// The contrast the pages and chrome are shown in.
     let contrast: ContrastSetting
+    /// The screen: the reading area a seated visitor lowered (`Screen.isLowered`).
+    let screen: Screen
 
-    init(contrast: ContrastSetting) {
+    init(contrast: ContrastSetting, screen: Screen) {
         self.contrast = contrast
+        self.screen = screen
+    }
+
+    /// The reading area is lowered below a band at the top, for a seated visitor ("Lower").
+    var isLowered: Bool {
+        get { screen.isLowered }
+        set { screen.isLowered = newValue }
     }
 
     /// The visitor asked for more time: the idle reset waits the longer time until it runs out.
@@ -20,7 +29,7 @@ final class VisitorAccessibility {
     var onReset: (() -> Void)?
 
     /// Whether the kiosk is in accessibility mode (a setting differs from the operator's default).
-    var isInUse: Bool { hasMoreTime || isListening || contrast.isVisitorChoice }
+    var isInUse: Bool { hasMoreTime || isListening || contrast.isVisitorChoice || isLowered }
 
     /// The visitor asked for more time.
     func grantMoreTime() {
@@ -31,6 +40,7 @@ final class VisitorAccessibility {
     func reset() {
         hasMoreTime = false
         contrast.reset()
+        isLowered = false
         onReset?()
     }
 }

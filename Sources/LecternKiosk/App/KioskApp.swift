@@ -213,7 +213,7 @@ public final class KioskApp {
             frame: frame, logger: logger)
         teardown.push { annotations.close() }
         let dumper = policy.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
-        let accessibility = VisitorAccessibility(contrast: contrast)
+        let accessibility = VisitorAccessibility(contrast: contrast, screen: screen)
         let narrator = Narrator(
             policy: policy, current: session.current, frame: frame, accessibility: accessibility,
             executable: configuration.renderProcess.executable, pacesFile: configuration.pacesSpeechFile, loop: loop,
@@ -253,6 +253,7 @@ public final class KioskApp {
             shelf: home.shelf, selectedText: selectedText, pointer: pointer, frame: frame,
             policy: policy, narrator: narrator, panel: panel, logger: logger)
         teardown.push { input.close() }
+        input.lowering = { [unowned screen] in screen.lowering }
         let focus = KeypadFocus(
             current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
             shelf: home.shelf, panel: panel, screen: screen, frame: frame, loop: loop, policy: policy, logger: logger)

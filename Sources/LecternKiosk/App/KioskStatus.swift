@@ -108,6 +108,10 @@ public struct KioskStatus: Sendable {
     public var physicalScreen: PhysicalScreen?
     /// The chrome's sizes on that screen (surface units).
     public var chromeMetrics = ChromeMetrics.standard
+    /// The band at the top of the window, in surface units, while a seated visitor has lowered
+    /// the reading area ("Lower the page"; 0: not lowered). Everything else in this status is
+    /// below it: a y of 0 is the band's bottom edge.
+    public var lowering = 0
     /// The accessibility button (surface units; nil: the policy hides it) and the rows of its
     /// panel when open.
     public var accessibilityButton: PixelBox?
@@ -283,6 +287,7 @@ extension KioskApp {
         status.accessibilityPanel = panel?.rows
         status.physicalScreen = parts.session.screen.physical(parts.policy.configuration)
         status.chromeMetrics = parts.session.screen.metrics
+        status.lowering = parts.session.screen.lowering
         status.isAnimating =
             parts.session.reader?.view.isAnimating ?? false || parts.presenter.transitions.isAnimating
             || parts.navigation.isAnimating

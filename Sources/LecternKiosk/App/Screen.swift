@@ -8,8 +8,20 @@ import LecternRender
 /// owner: `KioskApp` makes it, the frame presenter sets it from the window, and every part that
 /// lays something out reads it here (it used to be a property of the document session).
 final class Screen {
-    /// The size the reader lays out for, in surface units (1 × 1 until the first configure).
+    /// The size the reader lays out for, in surface units (1 × 1 until the first configure): the
+    /// window's, less the band at its top while a seated visitor has lowered the reading area.
     private(set) var size = Size(width: 1, height: 1)
+    /// The window's size, in surface units.
+    private(set) var windowSize = Size(width: 1, height: 1)
+    /// A visitor lowered the reading area ("Lower" in the accessibility panel): everything the
+    /// reader shows is drawn below a band at the top of the window (`lowering`).
+    var isLowered = false {
+        didSet { if isLowered != oldValue, hasSize { apply() } }
+    }
+    /// The band's height in surface units while lowered (0 when not): the part of the screen
+    /// above a seated visitor's reach (above 1220 mm, `Reach`), or a third of the window where the
+    /// mounting is not known or the whole screen is in reach; at most half the window.
+    private(set) var lowering = 0
     /// Buffer pixels per surface unit.
     var scale = DisplayScale.one
     /// The colours pages and chrome are drawn in (`ContrastSetting` sets it).
@@ -31,7 +43,10 @@ final class Screen {
     /// (`ChromeMetrics.standard`) when the millimetres are not known. Every layout of the chrome,
     /// and every hit test and focus ring on it, reads them here.
     var metrics: ChromeMetrics {
-        ChromeMetrics(physical: measured, width: width, height: height, reach: reach)
+        var metrics = ChromeMetrics(physical: measured, width: width, height: Int(windowSize.height), reach: reach)
+        // Measured on the whole window; below the band, the reach's top is that much nearer.
+        metrics.reachTop = max(0, metrics.reachTop - lowering)
+        return metrics
     }
 
     /// Which part of the screen is in reach, when its size and its mounting are known.
@@ -57,8 +72,23 @@ final class Screen {
 
     /// The window has a new size.
     func resize(to newSize: Size) {
-        size = newSize
+        windowSize = newSize
         hasSize = true
-        onResize?(newSize)
+        apply()
+    }
+
+    /// Lays out again for the window's size less the band (if lowered).
+    private func apply() {
+        let height = Int(windowSize.height)
+        if isLowered {
+            let outOfReach = reach.map { reach in
+                Int((reach.outOfReach.top * Double(height) / reach.screen.height).rounded(.up))
+            }
+            lowering = min(height / 2, outOfReach.flatMap { $0 > 0 ? $0 : nil } ?? height / 3)
+        } else {
+            lowering = 0
+        }
+        size = Size(width: windowSize.width, height: windowSize.height - Double(lowering))
+        onResize?(size)
     }
 }

@@ -162,7 +162,8 @@ final class FramePresenter {
             return
         }
         frame.take()
-        draw(size: size, scale: window.scale)
+        // Lowered: the reader's frame is the window less the band at its top (`Screen.lowering`).
+        draw(size: (size.width, size.height - screen.lowering), scale: window.scale)
         prefaultFirstBuffer()
     }
 
@@ -209,7 +210,8 @@ final class FramePresenter {
             frame.dropped()  // the animation's timer asks again
             return
         }
-        let commit = window.commit(scene, drawnBy: frameCompositor, from: pool, logger: logger)
+        let band = (height: scale.pixels(screen.lowering), colour: Palette(screen.contrast).background)
+        let commit = window.commit(scene, drawnBy: frameCompositor, from: pool, below: band, logger: logger)
         guard let buffer = commit.buffer else {
             if commit.allBusy { frame.request() }  // a release wakes the loop
             return

@@ -106,9 +106,13 @@ final class InputRouter {
     /// `InteractionController.isUserInteracting`): the reader is not idle then.
     var isInteracting: Bool { interactions?.isUserInteracting ?? false }
 
+    /// The band at the top of the window while a visitor has lowered the reading area
+    /// (`Screen.lowering`, surface units): locations are taken below it.
+    var lowering: () -> Int = { 0 }
+
     /// One event from the seat.
     func handle(_ raw: InputEvent) {
-        var event = raw
+        var event = raw.movedUp(by: Double(lowering()))
         event.time = localTime(ofEventTime: raw.time)
         pointer.track(event)
         var dismissed = onActivity?(event) ?? false
@@ -214,5 +218,22 @@ extension InputEvent {
         case .touchDown, .pointerButton(_, true), .key, .scroll: true
         default: false
         }
+    }
+}
+
+extension InputEvent {
+    /// The event with its location (a touch's, the pointer's) `dy` units higher.
+    func movedUp(by dy: Double) -> InputEvent {
+        guard dy != 0 else { return self }
+        func moved(_ point: Point) -> Point { Point(x: point.x, y: point.y - dy) }
+        var event = self
+        switch kind {
+        case .touchDown(let id, let location): event.kind = .touchDown(id: id, location: moved(location))
+        case .touchMotion(let id, let location): event.kind = .touchMotion(id: id, location: moved(location))
+        case .pointerEnter(let location): event.kind = .pointerEnter(location: moved(location))
+        case .pointerMotion(let location): event.kind = .pointerMotion(location: moved(location))
+        default: break
+        }
+        return event
     }
 }
