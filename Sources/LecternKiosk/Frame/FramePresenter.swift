@@ -210,7 +210,11 @@ final class FramePresenter {
             frame.dropped()  // the animation's timer asks again
             return
         }
-        let band = (height: scale.pixels(screen.lowering), colour: Palette(screen.contrast).background)
+        // The band above the scene fills the window: a scene of the window's height (one drawn
+        // before the reading area was lowered, still shown by a transition) has none, and the
+        // buffer is never taller than the window.
+        let windowHeight = scale.pixels(size.height + screen.lowering)
+        let band = (height: max(0, windowHeight - scene.pixelHeight), colour: Palette(screen.contrast).background)
         let commit = window.commit(scene, drawnBy: frameCompositor, from: pool, below: band, logger: logger)
         guard let buffer = commit.buffer else {
             if commit.allBusy { frame.request() }  // a release wakes the loop

@@ -2,10 +2,15 @@ import Foundation
 
 /// A process and its children (the reader and its render worker), read from /proc.
 public enum ProcessFamily {
-    /// The pids whose parent is `pid`.
-    public static func children(of pid: Int32) -> [Int32] {
+    /// The pids whose parent is `pid`, but for those started with the argument `excluded`.
+    public static func children(of pid: Int32, excluding excluded: String? = nil) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { child in
+            if let excluded, let arguments = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(child)/cmdline")),
+                arguments.split(separator: 0).contains(Data(excluded.utf8))
+            {
+                return false
+            }
             guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
                 let end = stat.lastIndex(of: ")")
             else { return false }
@@ -27,18 +32,20 @@ public enum ProcessFamily {
         }
     }
 
-    /// The sum of `field` over `pid` and its children (nil when `pid` is gone).
-    public static func totalKiB(_ field: String, of pid: Int32) -> Int? {
+    /// The sum of `field` over `pid` and its children (but those started with `excluded`; nil
+    /// when `pid` is gone).
+    public static func totalKiB(_ field: String, of pid: Int32, excluding excluded: String? = nil) -> Int? {
         guard let own = statusKiB(field, of: pid) else { return nil }
-        return children(of: pid).reduce(own) { $0 + (statusKiB(field, of: $1) ?? 0) }
+        return children(of: pid, excluding: excluded).reduce(own) { $0 + (statusKiB(field, of: $1) ?? 0) }
     }
 
-    /// Open descriptors of `pid` and its children (nil when `pid` is gone).
-    public static func openDescriptors(of pid: Int32) -> Int? {
+    /// Open descriptors of `pid` and its children (but those started with `excluded`; nil when
+    /// `pid` is gone).
+    public static func openDescriptors(of pid: Int32, excluding excluded: String? = nil) -> Int? {
         func count(_ pid: Int32) -> Int? {
             (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.count
         }
         guard let own = count(pid) else { return nil }
-        return children(of: pid).reduce(own) { $0 + (count($1) ?? 0) }
+        return children(of: pid, excluding: excluded).reduce(own) { $0 + (count($1) ?? 0) }
     }
 }

@@ -169,10 +169,19 @@ private func soak(
 }
 
 /// Resident memory of Lectern and its render worker together.
-private func residentKiB(_ pid: Int32) -> Int? { ProcessFamily.totalKiB("VmRSS", of: pid) }
+private func residentKiB(_ pid: Int32) -> Int? { ProcessFamily.totalKiB("VmRSS", of: pid, excluding: speechWorker) }
 
-/// Open descriptors of Lectern and its render worker together.
-private func openDescriptors(_ pid: Int32) -> Int? { ProcessFamily.openDescriptors(of: pid) }
+/// Open descriptors of Lectern and its render worker together (not the reader's end of the speech
+/// process's channel, one socket, while that process runs).
+private func openDescriptors(_ pid: Int32) -> Int? {
+    let speech = ProcessFamily.children(of: pid).count - ProcessFamily.children(of: pid, excluding: speechWorker).count
+    return ProcessFamily.openDescriptors(of: pid, excluding: speechWorker).map { $0 - speech }
+}
+
+/// The speech process, which a random tap on the accessibility panel's "Read aloud" starts (once:
+/// some 21 MiB, and a channel to the reader): a part started, not growth. `lectern-bench speech`
+/// measures it.
+private let speechWorker = "--speech-worker"
 
 extension Array where Element: Hashable {
     /// The elements in order, each once.
