@@ -15,7 +15,7 @@ public final class FrameCompositor {
     /// Damage of the most recent frames, newest last.
     private var damageHistory: [[PixelBox]] = []
     private static let historyLength = 4
-    private let logger: Logger
+    let logger: Logger
     /// The back of the sheet a page curl lifts, kept while the turn lasts (`CurlBack`).
     var curlBack: CurlBack?
 
@@ -38,6 +38,8 @@ public final class FrameCompositor {
     /// The lines of the labels drawn lately, with their widths, in the body font: a shelf that
     /// scrolls draws the same titles at new places every frame (`paint(_:repaint:target:)`).
     var labelLines: [LabelLinesKey: [(text: String, width: Int)]] = [:]
+    /// The large print's font at its last size and scale (`largePrintFont(pixelSize:)`).
+    var largePrintFont: TextRenderer?
     /// The accessibility symbol drawn at its last size (it is drawn in every frame).
     private var symbol: AccessibilitySymbol?
 
@@ -116,6 +118,9 @@ public final class FrameCompositor {
             for message in [last.message, scene.message].compactMap({ $0 }) {
                 units.append(messageBox(message, in: scene))
             }
+        }
+        if last.largePrint != scene.largePrint {
+            units += [last, scene].compactMap { $0.largePrint?.area }
         }
         if last.accessibility != scene.accessibility {
             units += [last, scene].compactMap { frame in frame.accessibility.map { $0.area(height: frame.height) } }
@@ -217,6 +222,7 @@ public final class FrameCompositor {
             curlBack = nil
             paintPages(scene, repaint: repaint, into: target)
         }
+        if let largePrint = scene.largePrint { paintLargePrint(largePrint, repaint: repaint, into: target) }
         for label in scene.labels { paint(label, repaint: repaint, target: target) }
         repaint.clip(target)
         if let chrome = scene.chrome { paint(chrome, in: scene, target: target) }

@@ -161,6 +161,8 @@ public struct Scene: Equatable, Sendable {
     public var accessibility: Accessibility?
     /// The sizes of the chrome's text, bars and targets on this screen.
     public var metrics = ChromeMetrics.standard
+    /// The page's text in large print, over the pages: see `Scene+LargePrint.swift`.
+    public var largePrint: LargePrint?
 
     public init(width: Int, height: Int, scale: DisplayScale = .one) {
         self.width = width

@@ -52,6 +52,11 @@ public final class TextRenderer {
 
     public var ascent: Int { units(Int(font.pointee.ascent)) }
     public var lineHeight: Int { units(Int(font.pointee.height)) }
+    /// The height of a capital H as drawn, in surface units (0 when the font has no H).
+    public var capitalHeight: Int {
+        guard let glyph = fcft.rasterize_char_utf32(font, 0x48, FCFT_SUBPIXEL_NONE)?.pointee else { return 0 }
+        return units(Int(glyph.height))
+    }
 
     /// Pixels in surface units.
     private func units(_ pixels: Int) -> Int { scale == 1 ? pixels : Int((Double(pixels) / scale).rounded()) }

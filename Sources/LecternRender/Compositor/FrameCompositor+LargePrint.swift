@@ -1,0 +1,35 @@
+import CPixman
+import LecternCore
+
+extension FrameCompositor {
+    /// The font of the large print at `pixelSize` and the scene's scale (loaded again when
+    /// either changes: the visitor's text size).
+    func largePrintFont(pixelSize: Int) -> TextRenderer? {
+        if let font = largePrintFont, font.pixelSize == pixelSize, font.scale == scale.factor { return font }
+        largePrintFont = TextRenderer(pixelSize: pixelSize, scale: scale.factor, logger: logger)
+        return largePrintFont
+    }
+
+    /// Paints the large print's column where `repaint` meets its area: the paper's colour, the
+    /// lines in the colour that reads on it, what a search found highlighted as on a page.
+    func paintLargePrint(_ largePrint: Scene.LargePrint, repaint: Region, into target: OpaquePointer) {
+        repaint.intersecting(scale.pixels(largePrint.area)).clip(target)
+        fill(target, largePrint.area, palette.paper, op: PIXMAN_OP_SRC)
+        guard let font = largePrintFont(pixelSize: largePrint.pixelSize) else { return }
+        let paperIsDark = Int(palette.paper.red) + Int(palette.paper.green) + Int(palette.paper.blue) < 3 * 128
+        let ink = paperIsDark ? palette.text : Color(rgb: 0x000000)
+        for line in largePrint.lines {
+            font.draw(line.text, x: line.x, baselineY: line.baseline, color: ink, into: target)
+            let characters = Array(line.text)
+            for mark in line.marks {
+                let start = font.width(of: String(characters[..<mark.lowerBound]))
+                let width = font.width(of: String(characters[mark]))
+                let box = PixelBox(
+                    x: line.x + start, y: line.baseline - font.ascent, width: width, height: font.lineHeight)
+                let color = mark == line.current ? palette.currentSearchHit : palette.searchHit
+                fill(target, box, color, op: palette.highlightOperator)
+            }
+        }
+        repaint.clip(target)
+    }
+}

@@ -1,0 +1,37 @@
+import LecternCore
+
+extension Scene {
+    /// A page's text in large print (`LargePrintColumn`): the lines of the column that show,
+    /// drawn in one font on the paper's colour over the whole frame. In surface units.
+    public struct LargePrint: Equatable, Sendable {
+        /// A line as shown: its text, where its baseline starts, and the characters highlighted
+        /// (what a search found; `current` is the hit the search is at).
+        public struct Line: Equatable, Sendable {
+            public var text: String
+            public var x: Int
+            public var baseline: Int
+            public var marks: [Range<Int>]
+            public var current: Range<Int>?
+
+            public init(text: String, x: Int, baseline: Int, marks: [Range<Int>] = [], current: Range<Int>? = nil) {
+                self.text = text
+                self.x = x
+                self.baseline = baseline
+                self.marks = marks
+                self.current = current
+            }
+        }
+
+        /// The font's size in surface units.
+        public var pixelSize: Int
+        public var lines: [Line]
+        /// Where the column is shown (the paper's colour fills it).
+        public var area: PixelBox
+
+        public init(pixelSize: Int, lines: [Line], area: PixelBox) {
+            self.pixelSize = pixelSize
+            self.lines = lines
+            self.area = area
+        }
+    }
+}

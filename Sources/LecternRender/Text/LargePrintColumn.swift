@@ -1,0 +1,111 @@
+import LecternCore
+import Logging
+
+/// A page's text laid out for large print: its paragraphs, in reading order, broken into lines
+/// of one column `width` wide in one font, one below the other, half a line between paragraphs.
+/// Made off the loop's thread (`LargePrint` in the kiosk); drawn a screenful at a time
+/// (`Scene.LargePrint`).
+public struct LargePrintColumn: Equatable, Sendable {
+    /// A line of the column: its text, its top (surface units from the column's top), the
+    /// paragraph it is in and where it starts in that paragraph's text (characters).
+    public struct Line: Equatable, Sendable {
+        public var text: String
+        public var top: Int
+        public var paragraph: Int
+        public var start: Int
+    }
+
+    public var lines: [Line]
+    /// The font's size and its metrics, in surface units.
+    public var pixelSize: Int
+    public var capitalHeight: Int
+    public var ascent: Int
+    /// The distance from one line's top to the next one's.
+    public var lineAdvance: Int
+    public var width: Int
+    /// The column's height: from the first line's top to the last one's bottom.
+    public var height: Int
+
+    /// The smallest size of the default font whose capital H is at least `capitalHeight`
+    /// surface units, at `scale`; nil when no font can be loaded.
+    public static func font(capitalHeight: Double, scale: Double = 1, logger: Logger) -> TextRenderer? {
+        var size = max(8, Int((capitalHeight / PhysicalScreen.capitalHeightPerFontSize).rounded(.up)))
+        for _ in 0..<8 {
+            guard let font = TextRenderer(pixelSize: size, scale: scale, logger: logger) else { return nil }
+            if Double(font.capitalHeight) >= capitalHeight { return font }
+            size += max(1, size / 20)
+        }
+        return TextRenderer(pixelSize: size, scale: scale, logger: logger)
+    }
+
+    /// No text at all (a page without any: a scan).
+    public static let empty = LargePrintColumn()
+
+    private init() {
+        lines = []
+        pixelSize = 0
+        capitalHeight = 0
+        ascent = 0
+        lineAdvance = 0
+        width = 0
+        height = 0
+    }
+
+    /// Lays `paragraphs` out in a column `width` wide in `font`.
+    public init(paragraphs: [String], width: Int, font: TextRenderer) {
+        pixelSize = font.pixelSize
+        capitalHeight = font.capitalHeight
+        ascent = font.ascent
+        lineAdvance = font.lineHeight + font.lineHeight / 5
+        self.width = width
+        var lines: [Line] = []
+        var top = 0
+        for (index, paragraph) in paragraphs.enumerated() {
+            let characters = Array(paragraph)
+            var from = 0
+            for text in font.wrap(paragraph, maxWidth: width) {
+                let start = Self.find(Array(text), in: characters, from: from) ?? from
+                lines.append(Line(text: text, top: top, paragraph: index, start: start))
+                from = start + text.count
+                top += lineAdvance
+            }
+            top += lineAdvance / 2
+        }
+        self.lines = lines
+        height = max(0, top - lineAdvance / 2)
+    }
+
+    /// Where `wanted` first occurs in `characters` at or after `from`.
+    static func find(_ wanted: [Character], in characters: [Character], from: Int) -> Int? {
+        guard !wanted.isEmpty, wanted.count <= characters.count else { return nil }
+        var start = from
+        while start + wanted.count <= characters.count {
+            if characters[start] == wanted[0], Array(characters[start..<start + wanted.count]) == wanted {
+                return start
+            }
+            start += 1
+        }
+        return nil
+    }
+
+    /// Where `query` occurs in each line, ignoring case: the line's index and the characters.
+    /// A word broken across two lines is not found.
+    public func occurrences(of query: String) -> [(line: Int, range: Range<Int>)] {
+        let wanted = query.map { $0.lowercased() }
+        guard !wanted.isEmpty else { return [] }
+        var found: [(line: Int, range: Range<Int>)] = []
+        for (index, line) in lines.enumerated() {
+            let characters = line.text.map { $0.lowercased() }
+            var start = 0
+            while start + wanted.count <= characters.count {
+                if Array(characters[start..<start + wanted.count]) == wanted {
+                    found.append((index, start..<start + wanted.count))
+                    start += wanted.count
+                } else {
+                    start += 1
+                }
+            }
+        }
+        return found
+    }
+}
