@@ -64,6 +64,9 @@ public struct PolicySettings: Sendable {
     /// Whether a contrast other than normal recolours the pages' images too (else they keep
     /// their own colours).
     public let recolorsImages = PolicySetting.boolean("accessibility.recolor-images", default: false)
+    /// Whether a visitor starts in large print (the page's text reflowed in one column, at a size
+    /// read from the viewing distance), and gets it back at the idle reset (`--large-print`).
+    public let largePrint = PolicySetting.boolean("accessibility.large-print", default: false)
     /// The presenter mirror on a second output.
     public let mirror = PolicySetting.choice("mirror", default: MirrorMode.auto)
     /// The largest zoom scale pinch and double tap reach (1: no zoom).

@@ -114,6 +114,7 @@ final class KioskHarness {
             case "--transition": configuration.transition = PageTurnTransition(rawValue: try value()) ?? .slide
             case "--idle-reset": configuration.idleResetSeconds = Int(try value()) ?? 120
             case "--contrast": configuration.contrast = Contrast.Mode(rawValue: try value()) ?? .normal
+            case "--large-print": configuration.largePrint = try value() == "on"
             case "--cache-mb": configuration.cacheBudget = (Int(try value()) ?? 0) << 20
             case "--password": configuration.password = try value()
             case "--frame-dump": configuration.frameDumpPath = try value()

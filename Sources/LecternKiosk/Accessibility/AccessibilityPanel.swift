@@ -4,7 +4,8 @@ import Logging
 
 /// The accessibility button, always on screen at the bottom left (in reach of a seated
 /// visitor), with the international symbol of accessibility, and the panel it opens: read
-/// aloud (or stop), the contrast (each tap the next one), more time, close. What a visitor
+/// aloud (or stop), the contrast (each tap the next one), large print (on and off) and, while it
+/// is on, its text size, more time, close. What a visitor
 /// chooses here is theirs until the idle reset (`VisitorAccessibility`).
 ///
 /// A touch or click on the button or a row does that and nothing else (it is not a gesture on
@@ -47,14 +48,13 @@ final class AccessibilityPanel {
 
     /// What a row of the panel does.
     enum Row {
-        case readAloud, stopReading, contrast, lower, moreTime, close
+        case readAloud, stopReading, contrast, largePrint, textLarger, textSmaller, lower, moreTime, close
     }
 
     /// The rows of the open panel, top to bottom.
     var rows: [Row] {
-        (policy.speechEnabled ? [narrator.isActive ? .stopReading : .readAloud] : []) + [
-            .contrast, .lower, .moreTime, .close,
-        ]
+        (policy.speechEnabled ? [narrator.isActive ? .stopReading : .readAloud] : []) + [.contrast, .largePrint]
+            + (accessibility.largePrint.isOn ? [.textLarger, .textSmaller] : []) + [.lower, .moreTime, .close]
     }
 
     /// What `row` says.
@@ -63,6 +63,9 @@ final class AccessibilityPanel {
         case .readAloud: "Read aloud"
         case .stopReading: "Stop reading"
         case .contrast: "Contrast: " + Self.name(accessibility.contrast.contrast.mode)
+        case .largePrint: accessibility.largePrint.isOn ? "Large print: on" : "Large print"
+        case .textLarger: "Text size +"
+        case .textSmaller: "Text size −"
         case .lower: accessibility.isLowered ? "Raise the page" : "Lower the page"
         case .moreTime: accessibility.hasMoreTime ? "More time: on" : "More time"
         case .close: "Close"
@@ -160,6 +163,12 @@ final class AccessibilityPanel {
             let modes = Self.contrasts
             let next = modes[((modes.firstIndex(of: accessibility.contrast.contrast.mode) ?? 0) + 1) % modes.count]
             accessibility.contrast.choose(Contrast(next, recolorsImages: policy.recolorsImages))
+        case .largePrint:
+            accessibility.largePrint.set(on: !accessibility.largePrint.isOn)
+        case .textLarger:
+            accessibility.largePrint.changeSize(by: 1)
+        case .textSmaller:
+            accessibility.largePrint.changeSize(by: -1)
         case .lower:
             // The panel closes: the page and the chrome move (the button stays where it is).
             accessibility.isLowered.toggle()

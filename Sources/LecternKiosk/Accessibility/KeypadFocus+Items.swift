@@ -114,7 +114,9 @@ extension KeypadFocus {
     private func accessibilityItems() -> [FocusItem] {
         guard let scene = panel.scene else { return [] }
         let height = screen.height
-        let label = panel.isOpen ? "Close the accessibility panel" : "Accessibility: read aloud, contrast, more time"
+        let label =
+            panel.isOpen
+            ? "Close the accessibility panel" : "Accessibility: read aloud, contrast, large print, more time"
         var items = [FocusItem(kind: .button, label: label, rect: Rect(scene.buttonBox(height: height)))]
         if let rows = scene.rows {
             items += zip(rows, scene.rowBoxes(height: height)).map {

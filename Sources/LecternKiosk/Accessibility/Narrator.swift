@@ -265,15 +265,14 @@ final class Narrator {
         {
             client?.setLanguage(Self.voice(document: language, policy: policy.speechLanguage))
         }
-        let geometry = reader.view.pages[page]
+        let order = reader.readingOrder(of: page)
         let blocks = ReadingOrder.blocks(
-            of: text.spokenCharacters, toDisplay: geometry.pageToDisplay,
-            rightToLeft: reader.view.configuration.pageBinding.isRightToLeft ? true : nil)
+            of: text.spokenCharacters, toDisplay: order.toDisplay, rightToLeft: order.rightToLeft)
         var said = preamble.map { Utterance(text: $0, page: nil) }
         // The paragraphs, and a tagged page's figures where they fall among them.
         var paragraphs = blocks.makeIterator()
         let items = PageFigures.items(
-            onPage: page, text: text, blocks: blocks, extras: [], toDisplay: geometry.pageToDisplay)
+            onPage: page, text: text, blocks: blocks, extras: [], toDisplay: order.toDisplay)
         for item in items {
             guard item.kind == .text, let block = paragraphs.next() else {
                 said.append(Utterance(text: item.label, page: page, lines: item.rect == .zero ? [] : [item.rect]))

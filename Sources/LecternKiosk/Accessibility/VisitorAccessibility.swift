@@ -1,6 +1,6 @@
 /// What a visitor chose to read more easily, beyond the operator's defaults: more time (the
-/// countdown's "More time"), speech (`Narrator`) and the contrast (`ContrastSetting`); large
-/// print, the lowered reading area and the text size join them as they land. While any of it is in use the kiosk is in accessibility
+/// countdown's "More time"), speech (`Narrator`), the contrast (`ContrastSetting`) and large
+/// print with its text size (`LargePrint`); the lowered reading area joins them as it lands. While any of it is in use the kiosk is in accessibility
 /// mode: the idle reset waits `accessibility.idle-factor` times as long. The idle reset puts
 /// everything back to the operator's defaults (`reset()`), so the next visitor starts from them.
 final class VisitorAccessibility {
@@ -8,10 +8,13 @@ final class VisitorAccessibility {
     let contrast: ContrastSetting
     /// The screen: the reading area a seated visitor lowered (`Screen.isLowered`).
     let screen: Screen
+    /// The page's text in one column, large.
+    let largePrint: LargePrint
 
-    init(contrast: ContrastSetting, screen: Screen) {
+    init(contrast: ContrastSetting, screen: Screen, largePrint: LargePrint) {
         self.contrast = contrast
         self.screen = screen
+        self.largePrint = largePrint
     }
 
     /// The reading area is lowered below a band at the top, for a seated visitor ("Lower").
@@ -29,7 +32,9 @@ final class VisitorAccessibility {
     var onReset: (() -> Void)?
 
     /// Whether the kiosk is in accessibility mode (a setting differs from the operator's default).
-    var isInUse: Bool { hasMoreTime || isListening || contrast.isVisitorChoice || isLowered }
+    var isInUse: Bool {
+        hasMoreTime || isListening || contrast.isVisitorChoice || largePrint.isVisitorChoice || isLowered
+    }
 
     /// The visitor asked for more time.
     func grantMoreTime() {
@@ -41,6 +46,7 @@ final class VisitorAccessibility {
         hasMoreTime = false
         contrast.reset()
         isLowered = false
+        largePrint.reset()
         onReset?()
     }
 }

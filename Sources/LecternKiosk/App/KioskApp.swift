@@ -213,7 +213,12 @@ public final class KioskApp {
             frame: frame, logger: logger)
         teardown.push { annotations.close() }
         let dumper = policy.frameDumpPath.map { FrameDumper(path: $0, loop: loop, logger: logger) }
-        let accessibility = VisitorAccessibility(contrast: contrast, screen: screen)
+        let largePrint = LargePrint(
+            policy: policy, current: session.current, session: session, screen: screen, pointer: pointer,
+            chrome: chrome,
+            frame: frame, loop: loop, logger: logger)
+        teardown.push { largePrint.close() }
+        let accessibility = VisitorAccessibility(contrast: contrast, screen: screen, largePrint: largePrint)
         let narrator = Narrator(
             policy: policy, current: session.current, frame: frame, accessibility: accessibility,
             executable: configuration.renderProcess.executable, pacesFile: configuration.pacesSpeechFile, loop: loop,
@@ -242,7 +247,7 @@ public final class KioskApp {
             chrome: chrome,
             navigation: navigation,
             annotations: annotations, shelf: home.shelf, transitions: transitions, selectedText: selectedText,
-            narrator: narrator, panel: panel, dumper: dumper, logger: logger)
+            narrator: narrator, panel: panel, largePrint: largePrint, dumper: dumper, logger: logger)
         teardown.push { presenter.close() }
         let mirror = PresenterMirror(
             display: display, loop: loop, current: session.current, presenter: presenter,
@@ -301,6 +306,7 @@ public final class KioskApp {
         // Every notice, and what a search found, is said to a visitor listening.
         chrome.onNotice = { [unowned narrator] text in narrator.sayIfOn(text) }
         navigation.search.onSay = { [unowned narrator] text in narrator.sayIfOn(text) }
+        largePrint.search = { [unowned navigation] in navigation.search.marked }
         idle.isSpeaking = { [unowned narrator] in narrator.isSpeaking }
         presenter.onCommit = { [unowned operations] in operations.frameCommitted(latency: $0) }
         display.onInput = { [unowned input, unowned operations] event in

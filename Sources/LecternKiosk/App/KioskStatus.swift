@@ -118,6 +118,23 @@ public struct KioskStatus: Sendable {
     public var accessibilityPanel: [String]?
     /// Speech (`Narrator`).
     public var speech = Speech()
+    /// Large print (`LargePrint`; nil: off).
+    public var largePrint: LargePrintStatus?
+    /// What large print shows.
+    public struct LargePrintStatus: Equatable, Sendable {
+        /// The font's size and its capital H's height as drawn, in surface units.
+        public var pixelSize: Int
+        public var capitalHeight: Int
+        /// The lines on screen, top to bottom (none while the column is laid out), and the words
+        /// marked in them (what a search found).
+        public var lines: [String]
+        public var marked: [String]
+        /// How far the column is scrolled, and the most it scrolls (surface units).
+        public var offset: Double
+        public var maximumOffset: Double
+        /// The page has no text: the page itself shows.
+        public var showsPage: Bool
+    }
     /// What speech is doing.
     public struct Speech: Equatable, Sendable {
         /// The document is being read aloud.
@@ -282,6 +299,7 @@ extension KioskApp {
         status.noticeButton = parts.chrome.noticeAction == nil ? nil : parts.chrome.drawnNoticeButton
         status.isAccessibilityInUse = parts.idle.accessibility.isInUse
         status.speech = parts.presenter.narrator.status
+        status.largePrint = parts.presenter.largePrint.status
         let panel = parts.presenter.panel.scene
         status.accessibilityButton = panel?.buttonBox(height: parts.session.screen.height)
         status.accessibilityPanel = panel?.rows
@@ -297,7 +315,8 @@ extension KioskApp {
         status.isInteracting = parts.input.isInteracting
         status.isAtRest =
             !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy && !parts.home.isBusy
-            && !parts.navigation.isBusy && !parts.mirror.isBusy && !parts.annotations.isBusy && !parts.operations.isBusy
+            && !parts.navigation.isBusy && !parts.presenter.largePrint.isBusy && !parts.mirror.isBusy
+            && !parts.annotations.isBusy && !parts.operations.isBusy
         status.annotations = parts.annotations.status(reader: parts.session.reader)
         status.focus = parts.focus.status
         status.renderWorker = parts.backend.workerStatus.map {

@@ -93,6 +93,13 @@ final class Reader {
         try PageGeometry(mediaBox: info.mediaBox, cropBox: info.cropBox, rotation: info.rotation)
     }
 
+    /// What `ReadingOrder.blocks` needs of `page` besides its characters: the page as displayed
+    /// (PDF user space grows upwards, and /Rotate turns it), and right to left when the binding
+    /// says so (nil: from the page's letters).
+    func readingOrder(of page: Int) -> (toDisplay: AffineTransform, rightToLeft: Bool?) {
+        (view.pages[page].pageToDisplay, view.configuration.pageBinding.isRightToLeft ? true : nil)
+    }
+
     /// Plans the frame for a screen of `size`: what it shows, and the tiles to render, which
     /// go to the workers (only when the list changed). Nothing is prefetched before the first
     /// page is on screen (MuPDF shares locks: nothing should compete with it).

@@ -29,6 +29,8 @@ final class FramePresenter {
     let narrator: Narrator
     /// The accessibility button and its panel, drawn over the pages.
     let panel: AccessibilityPanel
+    /// The page's text in one column, large, instead of the page.
+    let largePrint: LargePrint
     let annotations: Annotations
     /// The screen's size, scale and contrast.
     private let screen: Screen
@@ -44,6 +46,8 @@ final class FramePresenter {
     /// The scale of the last committed frame.
     private(set) var committedScale = DisplayScale.one
     private var lastSharpPages: [Int] = []
+    /// The page whose large print the log said was committed last.
+    private var lastLargePrintPage: Int?
     private var firstBufferPrefaulted = false
     /// Frames committed so far.
     private(set) var frameCount = 0
@@ -69,8 +73,9 @@ final class FramePresenter {
         display: Display, loop: EventLoop, frame: FrameRequest, session: DocumentSession, policy: PolicyInForce,
         screen: Screen, chrome: Chrome, navigation: Navigation, annotations: Annotations, shelf: Shelf,
         transitions: TransitionPlayer, selectedText: SelectedText, narrator: Narrator, panel: AccessibilityPanel,
-        dumper: FrameDumper?, logger: Logger
+        largePrint: LargePrint, dumper: FrameDumper?, logger: Logger
     ) {
+        self.largePrint = largePrint
         self.narrator = narrator
         self.panel = panel
         self.screen = screen
@@ -184,11 +189,13 @@ final class FramePresenter {
             animating = animating || moving
         }
         narrator.update()
+        // Large print covers the pages: none are planned under it.
+        let column = reader.flatMap { navigation.coversPages ? nil : largePrint.scene(for: $0) }
         let plan = reader.map { reader in
             reader.plan(
-                size: pixels, prefetching: hasShownPage,
+                size: pixels, prefetching: hasShownPage && column == nil,
                 thumbnails: shelf.isShown ? [] : navigation.thumbnails(for: reader),
-                showsPages: shelf.isShown || !navigation.coversPages, transition: policy.transition,
+                showsPages: shelf.isShown || (!navigation.coversPages && column == nil), transition: policy.transition,
                 scale: scale, contrast: screen.contrast)
         }
         var next: Scene?
@@ -197,7 +204,10 @@ final class FramePresenter {
             next?.placePages(at: scale)
             next?.overlays.focusRing = focusRing?(nil, nil, scale)
         } else {
-            next = sceneState(size: size, scale: scale, plan: plan).scene()
+            var state = sceneState(size: size, scale: scale, plan: plan)
+            state.largePrint = column
+            state.notice = state.notice ?? largePrint.notice
+            next = state.scene()
         }
         next?.palette = Palette(screen.contrast)
         guard let next,
@@ -234,6 +244,12 @@ final class FramePresenter {
                 isSharp: plan?.sharpPages.contains(item.page) ?? false)
         }
         let showsPage = scene.pages.contains { !$0.layers.isEmpty }
+        if let column = scene.largePrint, !column.lines.isEmpty, let page = reader?.view.dominantPage(),
+            page != lastLargePrintPage
+        {
+            lastLargePrintPage = page
+            logger.info("large print frame committed (page \(page + 1)) at \(session.elapsedMilliseconds) ms")
+        }
         logCommit(size: pixels, scale: scale, plan: plan, showsPage: showsPage)
         committedSize = pixels
         committedScale = scale

@@ -28,6 +28,8 @@ struct ReaderScene {
     var noticeAction: String?
     /// The accessibility button and its panel.
     var accessibility: Scene.Accessibility?
+    /// The page's text in large print, instead of the page (`LargePrint`).
+    var largePrint: Scene.LargePrint?
     var qrCode: QRCode?
     /// The thumbnail bar and grid, the outline, search (`Navigation`).
     var overlays = Scene.Overlays()
@@ -48,7 +50,7 @@ struct ReaderScene {
         case let .failed(failure):
             scene.message = .init(title: "This document cannot be shown", detail: failure.onScreen, isError: true)
         case let .open(plan, wasRepaired):
-            guard plan.isSharp || showsPartialPages else { return nil }
+            guard plan.isSharp || showsPartialPages || largePrint != nil else { return nil }
             scene.shadows = plan.shadows
             scene.pages = plan.pages
             scene.curl = plan.curl
@@ -57,6 +59,7 @@ struct ReaderScene {
             scene.overlays = overlays
             scene.textSelection = textSelection
             scene.accessibility = accessibility
+            scene.largePrint = largePrint
             if let notice {
                 scene.banner = notice
                 scene.bannerAction = noticeAction

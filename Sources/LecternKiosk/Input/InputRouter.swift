@@ -136,6 +136,7 @@ final class InputRouter {
             scheduleGestureDeadline()
             return
         }
+        if panel.accessibility.largePrint.handle(event, reader: reader) { return }
         let changed = interactions.handle(event)
         logger.trace("input \(event.kind) at \(event.time): \(changed ? "changed the view" : "no change")")
         scheduleGestureDeadline()

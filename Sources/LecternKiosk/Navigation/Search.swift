@@ -77,6 +77,12 @@ final class Search {
     /// Whether the worker has pages to search or results to deliver.
     var isBusy: Bool { worker.isBusy }
 
+    /// What large print marks while the search is open: the query, and the hit it is at.
+    var marked: (query: String, current: (page: Int, index: Int)?)? {
+        guard isOpen, !query.isEmpty else { return nil }
+        return (query, results.current.map { ($0.page, $0.index) })
+    }
+
     /// Whether the keyboard covers the bottom of the screen.
     var isEditing: Bool { isOpen && showsKeyboard }
 

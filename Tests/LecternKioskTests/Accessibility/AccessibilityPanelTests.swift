@@ -34,7 +34,7 @@ struct AccessibilityPanelTests {
         lectern.tap(x: cx, y: cy)
         #expect(lectern.settle())
         let rows = try #require(lectern.status.accessibilityPanel)
-        #expect(rows == ["Read aloud", "Contrast: normal", "Lower the page", "More time", "Close"])
+        #expect(rows == ["Read aloud", "Contrast: normal", "Large print", "Lower the page", "More time", "Close"])
         #expect(lectern.dominantPage == 1, "the tap did nothing to the page")
 
         // The rows stack up from just above the button, the first at the top.

@@ -58,7 +58,8 @@ struct KeypadFocusTests {
         #expect(labels[8] == "Pages" && labels[9] == "Search", "then the chrome's buttons: \(labels)")
         #expect(lectern.status.isUserInterfaceVisible, "a focused button shows the chrome")
         #expect(
-            labels[10] == "Accessibility: read aloud, contrast, more time", "then the accessibility button: \(labels)")
+            labels[10] == "Accessibility: read aloud, contrast, large print, more time",
+            "then the accessibility button: \(labels)")
         #expect(labels[11] == order[0], "and around to the top: \(labels)")
         #expect(lectern.status.focus.kind == "text")
         #expect(lectern.status.focus.lastSpoken == labels.last)
@@ -66,7 +67,7 @@ struct KeypadFocusTests {
         #expect(lectern.status.focus.label == order[0], "8 goes back (the second item)")
         press(lectern, Pad.up)
         #expect(
-            lectern.status.focus.label == "Accessibility: read aloud, contrast, more time",
+            lectern.status.focus.label == "Accessibility: read aloud, contrast, large print, more time",
             "and around, back to the last button")
         // The arrows move the focus too once it shows.
         lectern.press(Key.down)
@@ -505,7 +506,7 @@ struct KeypadFocusFormTests {
         #expect(lectern.settle())
         #expect(lectern.enableKeyboard())
         press(lectern, Pad.up)
-        #expect(lectern.status.focus.label == "Accessibility: read aloud, contrast, more time")
+        #expect(lectern.status.focus.label == "Accessibility: read aloud, contrast, large print, more time")
         press(lectern, Pad.select)
         #expect(lectern.status.accessibilityPanel != nil, "5 opens the panel")
         press(lectern, Pad.down)

@@ -1,0 +1,159 @@
+import LecternCore
+import LecternRender
+import LecternTestSupport
+import Testing
+
+@testable import LecternKiosk
+
+/// Large print through the test compositor on columns.pdf (two columns drawn row by row across
+/// both: Tests/Fixtures/make-reading-order-fixtures), on a screen the policy says is 169 × 95 mm
+/// read from 600 mm: a capital H must be 7.3 mm, 56 pixels of its 1280.
+@Suite("Large print", .serialized)
+struct LargePrintTests {
+    static let columns = LecternHarness.fixture("columns.pdf")
+    static let pixelsPerMillimetre = 1280.0 / 169
+
+    /// Lectern on columns.pdf with large print on (`largePrint`) or off.
+    static func start(largePrint: Bool, idleReset: Int = 120) throws -> (KioskHarness, PolicyTests.PolicyDirectory) {
+        let policy = try PolicyTests.PolicyDirectory(
+            "document = \"\(Self.columns)\"\n[accessibility]\nlarge-print = \(largePrint)\n"
+                + "[idle]\nreset = \(idleReset)\n[screen]\nwidth-mm = 169\nheight-mm = 95\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        return (lectern, policy)
+    }
+
+    /// Every line of the column, top to bottom, read a screen at a time with Page Down.
+    static func allLines(_ lectern: KioskHarness) throws -> [String] {
+        var lines: [String] = []
+        for _ in 0..<40 {
+            let shown = try #require(lectern.status.largePrint)
+            // The lines already read are those at the top of this screen.
+            let overlap = (0...min(lines.count, shown.lines.count)).last {
+                Array(lines.suffix($0)) == Array(shown.lines.prefix($0))
+            }
+            lines += shown.lines.dropFirst(overlap ?? 0)
+            if shown.offset >= shown.maximumOffset { break }
+            lectern.press(LecternHarness.Key.pageDown)
+            #expect(lectern.settle())
+        }
+        return lines
+    }
+
+    @Test(
+        "large print of a two-column page shows the left column's text before the right's in one column at the computed size, scrolls, and search finds a word in it"
+    )
+    func columnsInOrder() throws {
+        let (lectern, policy) = try Self.start(largePrint: true)
+        _ = policy
+        #expect(lectern.enableKeyboard())
+        let shown = try #require(lectern.status.largePrint)
+        #expect(!shown.lines.isEmpty && !shown.showsPage)
+        // The computed size: a capital H of at least 7.3 mm on this screen, as fcft draws it.
+        let screen = try #require(lectern.status.physicalScreen)
+        #expect(Double(shown.capitalHeight) / Self.pixelsPerMillimetre >= screen.minimumCapitalHeight)
+        #expect(Double(shown.capitalHeight) / Self.pixelsPerMillimetre < screen.minimumCapitalHeight * 1.2)
+        // Ink on the paper where the first line is: the text is drawn, in black on white.
+        let commit = try #require(lectern.lastCommit)
+        var ink = 0
+        for y in 56..<150 { for x in 56..<700 where commit.pixel(x: x, y: y) & 0xFF_FFFF == 0 { ink += 1 } }
+        #expect(ink > 500, "black text at the top left: \(ink) pixels")
+        #expect(commit.pixel(x: 1270, y: 700) & 0xFF_FFFF == 0xFF_FFFF, "white paper to the edges")
+
+        // It scrolls: Page Down moves the column up, Up moves it back a little.
+        #expect(shown.maximumOffset > 0, "the page's text is longer than the screen")
+        let text = try Self.allLines(lectern).joined(separator: " ")
+        let left = try #require(text.firstRange(of: "Please do not touch the paintings."))
+        let right = try #require(text.firstRange(of: "The cafe serves hot soup."))
+        let title = try #require(text.firstRange(of: "Visiting the city museum today"))
+        #expect(title.upperBound <= text.firstRange(of: "The museum opens at nine.")!.lowerBound)
+        #expect(left.upperBound <= right.lowerBound, "the whole left column before the right: \(text)")
+        #expect(text.contains("Tickets are sold at the door. Children enter for free."))
+        let bottom = try #require(lectern.status.largePrint)
+        #expect(bottom.offset == bottom.maximumOffset && bottom.offset > 0)
+        lectern.press(LecternHarness.Key.up)
+        #expect(lectern.settle())
+        #expect(try #require(lectern.status.largePrint).offset < bottom.offset)
+        lectern.drag(from: (640, 200), to: (640, 600))
+        #expect(lectern.settle())
+        #expect(try #require(lectern.status.largePrint).offset < bottom.offset - 300, "a drag down scrolls up")
+        lectern.press(LecternHarness.Key.home)
+        #expect(lectern.settle())
+
+        // Search: the chrome's Search button, "soup" typed; the word is marked on screen.
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.35)
+        #expect(lectern.status.isUserInterfaceVisible, "a tap between the page-turn zones shows the chrome")
+        let button = Scene.Chrome.buttonBox(1)
+        lectern.tap(x: Double(button.x + button.width / 2), y: Double(button.y + button.height / 2))
+        #expect(lectern.settle())
+        SearchOnScreenTests.type("soup", on: lectern)
+        #expect(lectern.settle())
+        let found = try #require(lectern.status.largePrint)
+        #expect(found.marked.map { $0.lowercased() } == ["soup"], "\(found.lines)")
+        #expect(found.lines.contains { $0.contains("soup") })
+        try lectern.stop()
+    }
+
+    @Test("Right turns to the next page's large print, from its top; Left back")
+    func pageTurns() throws {
+        let (lectern, policy) = try Self.start(largePrint: true)
+        _ = policy
+        #expect(lectern.enableKeyboard())
+        lectern.press(LecternHarness.Key.pageDown)
+        lectern.press(LecternHarness.Key.right)
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 2)
+        let second = try #require(lectern.status.largePrint)
+        #expect(second.offset == 0)
+        #expect(second.lines.first?.hasPrefix("Opening hours") == true, "\(second.lines)")
+        let text = try Self.allLines(lectern).joined(separator: " ")
+        let left = try #require(text.firstRange(of: "Children under twelve enter for free."))
+        let right = try #require(text.firstRange(of: "The garden cafe closes at five."))
+        #expect(left.upperBound <= right.lowerBound, "drawn right column first, read left first: \(text)")
+        lectern.press(LecternHarness.Key.left)
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 1)
+        #expect(lectern.status.largePrint?.lines.first?.hasPrefix("Visiting") == true)
+        try lectern.stop()
+    }
+
+    @Test("the panel turns large print on, Text size + makes it larger, and the idle reset turns it off")
+    func panelAndReset() throws {
+        let (lectern, policy) = try Self.start(largePrint: false, idleReset: 30)
+        _ = policy
+        #expect(lectern.status.largePrint == nil)
+        let button = try #require(lectern.status.accessibilityButton)
+        lectern.tap(x: Double(button.x + button.width / 2), y: Double(button.y + button.height / 2))
+        #expect(lectern.settle())
+        func row(_ label: String) throws -> (Double, Double) {
+            let rows = try #require(lectern.status.accessibilityPanel)
+            let index = try #require(rows.firstIndex(of: label), "\(rows)")
+            let height = Scene.Accessibility.rowHeight + 4
+            return (Double(button.x + 100), Double(button.y - 8 - (rows.count - index) * height + height / 2))
+        }
+        let on = try row("Large print")
+        lectern.tap(x: on.0, y: on.1)
+        #expect(lectern.settle())
+        #expect(lectern.status.accessibilityPanel?.contains("Large print: on") == true)
+        #expect(lectern.status.isAccessibilityInUse)
+        let normal = try #require(lectern.status.largePrint)
+        #expect(!normal.lines.isEmpty)
+        let larger = try row("Text size +")
+        lectern.tap(x: larger.0, y: larger.1)
+        #expect(lectern.settle())
+        let enlarged = try #require(lectern.status.largePrint)
+        #expect(Double(enlarged.capitalHeight) >= Double(normal.capitalHeight) * 1.2, "\(enlarged.capitalHeight)")
+        let smaller = try row("Text size −")
+        lectern.tap(x: smaller.0, y: smaller.1)
+        lectern.tap(x: smaller.0, y: smaller.1)
+        #expect(lectern.settle())
+        #expect(lectern.status.largePrint?.capitalHeight == normal.capitalHeight, "never below the readable size")
+
+        lectern.advance(by: try #require(lectern.status.idleResetDeadline) + 0.5 - lectern.clock.now)
+        #expect(lectern.settle())
+        #expect(lectern.status.largePrint == nil, "the idle reset goes back to the operator's default")
+        #expect(!lectern.status.isAccessibilityInUse)
+        try lectern.stop()
+    }
+}
