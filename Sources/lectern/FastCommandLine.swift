@@ -75,6 +75,7 @@ extension LaunchOptions {
         case "binding": return set(\.binding, BindingOption(rawValue: value))
         case "transition": return set(\.transition, TransitionOption(rawValue: value))
         case "contrast": return set(\.contrast, Contrast.Mode(rawValue: value))
+        case "large-print": return set(\.largePrint, SwitchOption(rawValue: value))
         case "mirror": return set(\.mirror, MirrorOption(rawValue: value))
         case "render-process": return set(\.renderProcess, RenderProcessOption(rawValue: value))
         case "render-deadline": return set(\.renderDeadline, Double(value))

@@ -23,6 +23,7 @@ struct LaunchOptions: Equatable {
     var binding: BindingOption?
     var transition: TransitionOption?
     var contrast: Contrast.Mode?
+    var largePrint: SwitchOption?
     /// Counts from 1, as the user types it.
     var page: Int?
     var idleReset: Int?
@@ -65,6 +66,7 @@ struct LaunchOptions: Equatable {
         overrides["layout.binding"] = binding.map { .string($0.rawValue) }
         overrides["page-turn.transition"] = transition.map { .string($0.rawValue) }
         overrides["accessibility.contrast"] = contrast.map { .string($0.rawValue) }
+        overrides["accessibility.large-print"] = largePrint.map { .boolean($0 == .on) }
         overrides["start.page"] = page.map(PolicyValue.integer)
         overrides["idle.reset"] = idleReset.map(PolicyValue.integer)
         overrides["mirror"] = mirror.map { .string($0.rawValue) }
@@ -84,6 +86,7 @@ struct LaunchOptions: Equatable {
         if let binding { configuration.pageBinding = binding.binding }
         if let transition { configuration.transition = transition.transition }
         if let contrast { configuration.contrast = contrast }
+        if let largePrint { configuration.largePrint = largePrint == .on }
         if let cacheMegabytes { configuration.cacheBudget = cacheMegabytes << 20 }
         if let page { configuration.startPage = page - 1 }
         if let idleReset { configuration.idleResetSeconds = idleReset }

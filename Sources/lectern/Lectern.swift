@@ -72,6 +72,13 @@ struct Lectern: ParsableCommand {
         help: "The contrast a visitor starts in: normal (default), invert, high (two tones), or yellow-on-black.")
     var contrast: Contrast.Mode?
 
+    @Option(
+        name: .customLong("large-print"),
+        help:
+            "Start in large print (the page's text in one column, readable from the viewing distance): on or off (default)."
+    )
+    var largePrint: SwitchOption?
+
     @Option(help: "The page to show first (default 1, the first page).")
     var page: Int?
 
@@ -114,7 +121,8 @@ struct Lectern: ParsableCommand {
         LaunchOptions(
             files: files, password: password, frameDump: frameDump, config: config, checkConfig: checkConfig,
             spreads: spreads, scroll: scroll,
-            direction: direction, binding: binding, transition: transition, contrast: contrast, page: page,
+            direction: direction, binding: binding, transition: transition, contrast: contrast,
+            largePrint: largePrint, page: page,
             idleReset: idleReset,
             cacheMegabytes: cacheMegabytes, mirror: mirror, renderProcess: renderProcess,
             renderDeadline: renderDeadline,
@@ -229,5 +237,9 @@ enum MirrorOption: String, ExpressibleByArgument, CaseIterable {
 }
 
 enum RenderProcessOption: String, ExpressibleByArgument, CaseIterable {
+    case on, off
+}
+
+enum SwitchOption: String, ExpressibleByArgument, CaseIterable {
     case on, off
 }

@@ -20,6 +20,7 @@ struct FastCommandLineTests {
         "transition": ["slide", "curl", "none", "Curl", "fold"],
         "contrast": ["normal", "invert", "high", "yellow-on-black", "Invert", "yellow"],
         "mirror": ["auto", "off", "on", "Off"],
+        "large-print": ["on", "off", "On", "yes"],
         "idle-reset": ["0", "120", "-5", "1.5", "x"],
         "cache-mb": ["1", "64", "4096", "0", "4097", "x"],
         "password": ["pw", "p=w", "", "-pw"],
@@ -75,7 +76,8 @@ struct FastCommandLineTests {
     /// short path must know it.
     static let sampleValues = [
         "page": "3", "spreads": "double", "scroll": "continuous", "direction": "vertical", "binding": "right",
-        "transition": "curl", "contrast": "yellow-on-black", "mirror": "off", "idle-reset": "60", "cache-mb": "64",
+        "transition": "curl", "contrast": "yellow-on-black", "large-print": "on", "mirror": "off", "idle-reset": "60",
+        "cache-mb": "64",
         "password": "secret",
         "frame-dump": "/run/lectern/frame.png",
         "config": "/etc/lectern/lectern.toml", "check-config": "/etc/lectern/lectern.toml",
