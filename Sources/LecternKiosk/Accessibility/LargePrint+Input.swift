@@ -3,9 +3,13 @@ import LecternCore
 extension LargePrint {
     /// Handles `event` while the column is on screen: scrolls it (a drag, the wheel, Up, Down,
     /// Page Up, Page Down, Home, End) or turns the page (Left, Right, a tap in a page-turn zone).
-    /// Returns whether it took the event; while the page itself shows (no text), it takes none.
+    /// Returns whether it took the event. While the page itself shows (no text), it takes only
+    /// Left and Right: the rest pans and zooms the page as usual.
     func handle(_ event: InputEvent, reader: Reader) -> Bool {
-        guard isOn, shown != nil, !showsNoText else { return false }
+        guard isOn, shown != nil || showsNoText else { return false }
+        if showsNoText {
+            guard case .key(let key, _) = event.kind, key == .left || key == .right else { return false }
+        }
         switch event.kind {
         case .key(let key, _):
             return handle(key, reader: reader)

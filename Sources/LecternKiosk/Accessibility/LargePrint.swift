@@ -161,7 +161,11 @@ final class LargePrint {
         }
         use(key)
         showsNoText = column.lines.isEmpty
-        guard !showsNoText else { return nil }
+        guard !showsNoText else {
+            zoom(into: page, of: reader)
+            return nil
+        }
+        zoomedPage = nil
         if shown?.key != key {
             let share = shown?.key.page == page ? pendingShare : nil
             offset = (share ?? 0) * Double(column.height)
@@ -189,6 +193,22 @@ final class LargePrint {
 
     /// The page on screen has no text: it shows instead of its large print.
     private(set) var showsNoText = false
+
+    /// The page with no text zoomed in last (once per visit: the visitor may zoom out).
+    private var zoomedPage: Int?
+
+    /// Zooms the page with no text in to its width, at its top.
+    private func zoom(into page: Int, of reader: Reader) {
+        guard zoomedPage != page else { return }
+        zoomedPage = page
+        let geometry = reader.view.pages[page]
+        let size = geometry.displaySize
+        let top = Rect(
+            x: 0, y: 0, width: size.width, height: min(size.height, size.width * screen.size.height / screen.size.width)
+        )
+        reader.view.zoom(toRect: reader.view.pageToContent(page: page).apply(to: geometry.displayToPage.apply(to: top)))
+        frame.request()
+    }
 
     /// The notice over the page when large print is on and the page has no text.
     var notice: String? { isOn && showsNoText ? Self.noTextNotice : nil }

@@ -156,4 +156,29 @@ struct LargePrintTests {
         #expect(!lectern.status.isAccessibilityInUse)
         try lectern.stop()
     }
+
+    @Test(
+        "a page with no text (a scan) shows the page itself, zoomed to its width, with a notice; the next page's text is large"
+    )
+    func scanFallsBack() throws {
+        let lectern = try KioskHarness([LecternHarness.fixture("scan.pdf"), "--large-print", "on"])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        let scan = try #require(lectern.status.largePrint)
+        #expect(scan.showsPage && scan.lines.isEmpty)
+        #expect(lectern.status.banner == LargePrint.noTextNotice)
+        let page = try #require(lectern.status.pagesOnScreen.first { $0.page == 0 })
+        #expect(page.frame.width >= 1270, "zoomed to the screen's width: \(page.frame)")
+        // The scan's dark band at the top of the page shows, not the text of large print.
+        let commit = try #require(lectern.lastCommit)
+        let band = Int(Double(page.frame.y) + Double(page.frame.height) * 2.5 / 64)
+        #expect(commit.pixel(x: 640, y: band) & 0xFF < 0x60, "the scan's first dark band")
+
+        lectern.press(LecternHarness.Key.right)
+        #expect(lectern.settle())
+        let text = try #require(lectern.status.largePrint)
+        #expect(!text.showsPage && text.lines == ["This page has text."])
+        #expect(lectern.status.banner == nil)
+        try lectern.stop()
+    }
 }
