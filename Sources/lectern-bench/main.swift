@@ -25,6 +25,7 @@ let usage = """
            lectern-bench selection PDF
            lectern-bench typing [--runs KEYS] [annotations.pdf]
            lectern-bench speech [--runs N] [--keys N] [--seconds WINDOW] [PDF]
+           lectern-bench large-print [--runs N] [--seconds S] [--size WxH] TEXT-36.pdf
 
     """
 
@@ -51,6 +52,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "control": runControlSocketBenchmark,
     "selection": runTextSelectionBenchmark,
     "speech": runSpeechBenchmark,
+    "large-print": runLargePrintBenchmark,
 ]
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
     FileHandle.standardError.write(usage.data(using: .utf8)!)

@@ -162,8 +162,9 @@ func tapTurn(_ session: LecternSession, to page: Int, width: Int32, height: Int3
     }
 }
 
-/// Types `page` then Enter; measured from Enter.
-func typeJump(_ session: LecternSession, to page: Int) throws -> Sample {
+/// Types `page` then Enter; measured from Enter. `awaiting` is the log line that says the page
+/// is shown (nil: its sharp frame's).
+func typeJump(_ session: LecternSession, to page: Int, awaiting: String? = nil) throws -> Sample {
     for digit in String(page) {
         session.compositor.keyboardKey(EvdevKey.digit(digit), pressed: true)
         session.compositor.keyboardKey(EvdevKey.digit(digit), pressed: false)
@@ -171,17 +172,18 @@ func typeJump(_ session: LecternSession, to page: Int) throws -> Sample {
     }
     session.settle(quiet: .milliseconds(200))
     let offset = session.log.utf8.count
-    return try measure(session, expecting: page, logOffset: offset, prepare: {}) {
+    return try measure(session, expecting: page, logOffset: offset, awaiting: awaiting, prepare: {}) {
         session.compositor.keyboardKey(EvdevKey.enter, pressed: true)
         session.compositor.keyboardKey(EvdevKey.enter, pressed: false)
     }
 }
 
-/// Sends `event`, waits until Lectern rests on page `expecting` (its view-state log line and no
-/// commit for 400 ms), and finds the commits: the first that differs from the frame before the
-/// event, and the first equal to the frame it rests on.
+/// Sends `event`, waits until Lectern rests on page `expecting` (its sharp frame's log line, or
+/// `awaiting`, and no commit for 400 ms), and finds the commits: the first that differs from the
+/// frame before the event, and the first equal to the frame it rests on.
 private func measure(
-    _ session: LecternSession, expecting page: Int, logOffset: Int, prepare: () -> Void, event: () -> Void
+    _ session: LecternSession, expecting page: Int, logOffset: Int, awaiting: String? = nil, prepare: () -> Void,
+    event: () -> Void
 ) throws -> Sample {
     prepare()
     guard let before = session.lastFrame else { throw BenchmarkError(description: "no frame before the event") }
@@ -191,7 +193,9 @@ private func measure(
     session.dispatch(timeout: .zero)  // flushes the event to Lectern
     // The view-state line is not a reliable end: Lectern logs it only with a commit, and the
     // last steps of an eased turn often change no pixel, so nothing is committed at its end.
-    guard session.waitForLog("sharp frame committed: pages \(page) ", after: logOffset, timeout: .seconds(10)),
+    guard
+        session.waitForLog(
+            awaiting ?? "sharp frame committed: pages \(page) ", after: logOffset, timeout: .seconds(10)),
         session.settle(quiet: .milliseconds(400))
     else {
         throw BenchmarkError(
