@@ -16,6 +16,33 @@ public struct ReadingBlock: Equatable, Sendable {
     /// The box around its lines.
     public var rect: Rect { lines.dropFirst().reduce(lines[0]) { $0.union($1) } }
 
+    /// The characters of `text` under `rect` (page space: a link's box), whole words: on each
+    /// line the box crosses over half the line's height, the share of the line's width it
+    /// covers; nil when it covers none.
+    public func characters(under rect: Rect) -> Range<Int>? {
+        let characters = Array(text)
+        var found: Range<Int>?
+        for (index, line) in lines.enumerated() where line.width > 0 && index < lineStarts.count {
+            let overlap = min(line.maxY, rect.maxY) - max(line.minY, rect.minY)
+            guard overlap > line.height / 2, rect.maxX > line.minX, rect.minX < line.maxX else { continue }
+            let start = lineStarts[index]
+            let end = index + 1 < lineStarts.count ? lineStarts[index + 1] : characters.count
+            func at(_ x: Double) -> Int {
+                start
+                    + Int(
+                        ((min(max(x, line.minX), line.maxX) - line.minX) / line.width * Double(end - start)).rounded())
+            }
+            var from = at(rect.minX), to = at(rect.maxX)
+            while from > start, !characters[from - 1].isWhitespace { from -= 1 }
+            while to < end, to > 0, !characters[to - 1].isWhitespace, !characters[to].isWhitespace { to += 1 }
+            while from < to, characters[from].isWhitespace { from += 1 }
+            while to > from, characters[to - 1].isWhitespace { to -= 1 }
+            guard from < to else { continue }
+            found = found.map { min($0.lowerBound, from)..<max($0.upperBound, to) } ?? from..<to
+        }
+        return found
+    }
+
     /// Its sentences (`Sentences.split`).
     public var sentences: [String] { Sentences.split(text) }
 

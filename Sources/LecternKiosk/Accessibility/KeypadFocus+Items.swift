@@ -11,7 +11,9 @@ extension KeypadFocus {
         switch level {
         case .page:
             guard let reader = current.reader, reader.view.layout.spreadCount > 0 else { return [] }
-            return pageItems(of: reader) + chromeButtons(of: reader) + accessibilityItems()
+            // Large print covers the page: its items are not where the page shows them.
+            let page = panel.accessibility.largePrint.coversPage ? [] : pageItems(of: reader)
+            return page + chromeButtons(of: reader) + accessibilityItems()
         case .search:
             return [
                 button(

@@ -69,11 +69,17 @@ extension LargePrint {
         drag = current
     }
 
-    /// A drag ended: a tap (it hardly moved) in a page-turn zone turns the page; between them
-    /// it shows or hides the chrome.
+    /// A drag ended: a tap (it hardly moved) on a link follows it, in a page-turn zone turns the
+    /// page; between them it shows or hides the chrome.
     private func release(reader: Reader) {
         defer { drag = nil }
         guard let drag, !drag.moved else { return }
+        if let link = linkBoxes().first(where: { $0.box.contains(drag.start) }),
+            let links = shown.flatMap({ reader.pageText[$0.key.page]?.links }), links.indices.contains(link.index)
+        {
+            follow?(links[link.index].target)
+            return
+        }
         let zone = Double(screen.width) * policy.edgeWidth
         if drag.start.x < zone {
             turn(by: reader.view.configuration.pageBinding.isRightToLeft ? 1 : -1, reader: reader)
@@ -81,6 +87,18 @@ extension LargePrint {
             turn(by: reader.view.configuration.pageBinding.isRightToLeft ? -1 : 1, reader: reader)
         } else if policy.chrome == .onTap {
             chrome.isVisible.toggle()
+        }
+    }
+
+    /// Where the links of the column are on screen (surface units), with their index on the page.
+    func linkBoxes() -> [(box: Rect, index: Int)] {
+        guard let column = shown?.column else { return [] }
+        let top = Double(margin) - offset
+        return column.links.map { link in
+            let box = Rect(
+                x: Double(margin + link.x), y: top + Double(column.lines[link.line].top), width: Double(link.width),
+                height: Double(column.lineAdvance))
+            return (box, link.index)
         }
     }
 
@@ -104,6 +122,7 @@ extension LargePrint {
             marked: lines.flatMap { line in
                 let characters = Array(line.text)
                 return line.marks.map { String(characters[$0]) }
-            }, offset: offset, maximumOffset: maximumOffset, showsPage: showsNoText)
+            }, links: linkBoxes().map { PixelBox(enclosing: $0.box) }, offset: offset, maximumOffset: maximumOffset,
+            showsPage: showsNoText)
     }
 }

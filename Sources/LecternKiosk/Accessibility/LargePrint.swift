@@ -63,8 +63,10 @@ final class LargePrint {
     private var revealed: (query: String, page: Int, hit: Int?)?
     /// The touch (or -1: the pointer) dragging the column: where it was, how far it went.
     var drag: (id: Int, start: Point, last: Point, moved: Bool)?
-    /// Where the pages and the search: what is searched for, and the hit the search is at.
+    /// The search: what is searched for, and the hit the search is at.
     var search: () -> (query: String, current: (page: Int, index: Int)?)? = { nil }
+    /// Follows a link tapped in the column, as a tap on the page would.
+    var follow: ((LinkTarget) -> Void)?
 
     init(
         policy: PolicyInForce, current: CurrentReader, session: DocumentSession, screen: Screen, pointer: Pointer,
@@ -138,7 +140,7 @@ final class LargePrint {
     }
 
     /// The margin around the column: a capital H's height at least, 24 units at least.
-    private var margin: Int { max(24, capitalHeight) }
+    var margin: Int { max(24, capitalHeight) }
 
     /// What the frame shows of large print for `reader`: the lines of the column on screen (none
     /// while it is being laid out); nil when large print is off or the page has no text (the page
@@ -186,13 +188,16 @@ final class LargePrint {
                 Scene.LargePrint.Line(
                     text: line.text, x: margin, baseline: top + line.top + column.ascent,
                     marks: marks.map(\.element.range),
-                    current: marks.first { $0.offset == currentHit }?.element.range))
+                    current: marks.first { $0.offset == currentHit }?.element.range,
+                    links: column.links.filter { $0.line == index }.map(\.range)))
         }
         return Scene.LargePrint(pixelSize: column.pixelSize, lines: lines, area: area)
     }
 
     /// The page on screen has no text: it shows instead of its large print.
     private(set) var showsNoText = false
+    /// Large print covers the page (it is on, and the page has text or is being laid out).
+    var coversPage: Bool { isOn && !showsNoText }
 
     /// The page with no text zoomed in last (once per visit: the visitor may zoom out).
     private var zoomedPage: Int?
@@ -248,18 +253,23 @@ final class LargePrint {
             return
         }
         reflowing.insert(key)
-        let characters = text.characters
+        let (characters, pageLinks) = (text.characters, text.links.map(\.rect))
         let (toDisplay, rightToLeft) = reader.readingOrder(of: key.page)
         let logger = logger
         let started = ContinuousClock.now
         work.submit {
-            let paragraphs = ReadingOrder.blocks(of: characters, toDisplay: toDisplay, rightToLeft: rightToLeft)
-                .map(\.text)
-            guard !paragraphs.isEmpty,
+            let blocks = ReadingOrder.blocks(of: characters, toDisplay: toDisplay, rightToLeft: rightToLeft)
+            guard !blocks.isEmpty,
                 let font = LargePrintColumn.font(
                     capitalHeight: Double(key.capitalHeight), scale: key.scale, logger: logger)
             else { return LargePrintColumn.empty }
-            return LargePrintColumn(paragraphs: paragraphs, width: key.width, font: font)
+            // Each link's words, by the index of the link on the page.
+            let links = pageLinks.enumerated().flatMap { index, rect in
+                blocks.enumerated().compactMap { paragraph, block in
+                    block.characters(under: rect).map { (paragraph, $0, index) }
+                }
+            }
+            return LargePrintColumn(paragraphs: blocks.map(\.text), width: key.width, font: font, links: links)
         } then: { [unowned self] column in
             reflowing.remove(key)
             let elapsed = ContinuousClock.now - started

@@ -307,6 +307,7 @@ public final class KioskApp {
         chrome.onNotice = { [unowned narrator] text in narrator.sayIfOn(text) }
         navigation.search.onSay = { [unowned narrator] text in narrator.sayIfOn(text) }
         largePrint.search = { [unowned navigation] in navigation.search.marked }
+        largePrint.follow = { [unowned input] in input.follow($0) }
         idle.isSpeaking = { [unowned narrator] in narrator.isSpeaking }
         presenter.onCommit = { [unowned operations] in operations.frameCommitted(latency: $0) }
         display.onInput = { [unowned input, unowned operations] event in

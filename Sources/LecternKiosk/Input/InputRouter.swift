@@ -94,6 +94,12 @@ final class InputRouter {
         }
     }
 
+    /// Follows `link` as a tap on it on the page would, if the policy lets it (large print's links).
+    func follow(_ link: LinkTarget) {
+        guard InteractionPolicy.allows(link, policy.configuration) else { return }
+        host?.follow(link)
+    }
+
     /// Stops the gesture deadline's timer (shutdown).
     func close() {
         gestureTimer?.cancel()

@@ -11,7 +11,8 @@ extension FrameCompositor {
     }
 
     /// Paints the large print's column where `repaint` meets its area: the paper's colour, the
-    /// lines in the colour that reads on it, what a search found highlighted as on a page.
+    /// lines in the colour that reads on it, links underlined, what a search found highlighted as
+    /// on a page.
     func paintLargePrint(_ largePrint: Scene.LargePrint, repaint: Region, into target: OpaquePointer) {
         repaint.intersecting(scale.pixels(largePrint.area)).clip(target)
         fill(target, largePrint.area, palette.paper, op: PIXMAN_OP_SRC)
@@ -21,11 +22,21 @@ extension FrameCompositor {
         for line in largePrint.lines {
             font.draw(line.text, x: line.x, baselineY: line.baseline, color: ink, into: target)
             let characters = Array(line.text)
+            func span(_ range: Range<Int>) -> (x: Int, width: Int) {
+                (
+                    line.x + font.width(of: String(characters[..<range.lowerBound])),
+                    font.width(of: String(characters[range]))
+                )
+            }
+            for link in line.links {
+                let (x, width) = span(link)
+                let thickness = max(2, largePrint.pixelSize / 16)
+                let rule = PixelBox(x: x, y: line.baseline + thickness, width: width, height: thickness)
+                fill(target, rule, ink, op: PIXMAN_OP_SRC)
+            }
             for mark in line.marks {
-                let start = font.width(of: String(characters[..<mark.lowerBound]))
-                let width = font.width(of: String(characters[mark]))
-                let box = PixelBox(
-                    x: line.x + start, y: line.baseline - font.ascent, width: width, height: font.lineHeight)
+                let (x, width) = span(mark)
+                let box = PixelBox(x: x, y: line.baseline - font.ascent, width: width, height: font.lineHeight)
                 let color = mark == line.current ? palette.currentSearchHit : palette.searchHit
                 fill(target, box, color, op: palette.highlightOperator)
             }

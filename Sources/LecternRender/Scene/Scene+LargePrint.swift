@@ -4,21 +4,27 @@ extension Scene {
     /// A page's text in large print (`LargePrintColumn`): the lines of the column that show,
     /// drawn in one font on the paper's colour over the whole frame. In surface units.
     public struct LargePrint: Equatable, Sendable {
-        /// A line as shown: its text, where its baseline starts, and the characters highlighted
-        /// (what a search found; `current` is the hit the search is at).
+        /// A line as shown: its text, where its baseline starts, the characters highlighted (what
+        /// a search found; `current` is the hit the search is at) and those of links.
         public struct Line: Equatable, Sendable {
             public var text: String
             public var x: Int
             public var baseline: Int
             public var marks: [Range<Int>]
             public var current: Range<Int>?
+            /// The characters of links (underlined).
+            public var links: [Range<Int>]
 
-            public init(text: String, x: Int, baseline: Int, marks: [Range<Int>] = [], current: Range<Int>? = nil) {
+            public init(
+                text: String, x: Int, baseline: Int, marks: [Range<Int>] = [], current: Range<Int>? = nil,
+                links: [Range<Int>] = []
+            ) {
                 self.text = text
                 self.x = x
                 self.baseline = baseline
                 self.marks = marks
                 self.current = current
+                self.links = links
             }
         }
 

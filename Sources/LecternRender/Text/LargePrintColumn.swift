@@ -15,7 +15,18 @@ public struct LargePrintColumn: Equatable, Sendable {
         public var start: Int
     }
 
+    /// A link's words on a line: the characters, their place (surface units from the line's
+    /// start) and the link's index, as given.
+    public struct Link: Equatable, Sendable {
+        public var line: Int
+        public var range: Range<Int>
+        public var x: Int
+        public var width: Int
+        public var index: Int
+    }
+
     public var lines: [Line]
+    public var links: [Link] = []
     /// The font's size and its metrics, in surface units.
     public var pixelSize: Int
     public var capitalHeight: Int
@@ -51,8 +62,12 @@ public struct LargePrintColumn: Equatable, Sendable {
         height = 0
     }
 
-    /// Lays `paragraphs` out in a column `width` wide in `font`.
-    public init(paragraphs: [String], width: Int, font: TextRenderer) {
+    /// Lays `paragraphs` out in a column `width` wide in `font`, with `links`: the characters of
+    /// a paragraph each covers, and an index that names it.
+    public init(
+        paragraphs: [String], width: Int, font: TextRenderer,
+        links: [(paragraph: Int, range: Range<Int>, index: Int)] = []
+    ) {
         pixelSize = font.pixelSize
         capitalHeight = font.capitalHeight
         ascent = font.ascent
@@ -73,6 +88,18 @@ public struct LargePrintColumn: Equatable, Sendable {
         }
         self.lines = lines
         height = max(0, top - lineAdvance / 2)
+        for link in links {
+            for (number, line) in lines.enumerated() where line.paragraph == link.paragraph {
+                let characters = Array(line.text)
+                let from = max(link.range.lowerBound - line.start, 0)
+                let to = min(link.range.upperBound - line.start, characters.count)
+                guard from < to else { continue }
+                self.links.append(
+                    Link(
+                        line: number, range: from..<to, x: font.width(of: String(characters[..<from])),
+                        width: font.width(of: String(characters[from..<to])), index: link.index))
+            }
+        }
     }
 
     /// Where `wanted` first occurs in `characters` at or after `from`.

@@ -85,4 +85,19 @@ import Testing
         #expect(Sentences.split("שלום עולם. מה שלומך?") == ["שלום עולם.", "מה שלומך?"])
         #expect(Sentences.split("   ") == [])
     }
+
+    @Test func theCharactersUnderALinkAreWholeWords() {
+        // Two lines of 20 characters, 200 wide: "Opening hours today." and "Read the whole plan."
+        let block = ReadingBlock(
+            text: "Opening hours today. Read the whole plan.",
+            lines: [Self.line(0, 100, width: 200), Self.line(0, 113, width: 200)],
+            lineStarts: [0, 21])
+        // Over "hours" (x 80..130 of the first line), a little short of its ends: the whole word.
+        #expect(block.characters(under: Rect(x: 85, y: 99, width: 40, height: 14)) == 8..<13)
+        // Across both lines, over "today." and "Read": from the first word to the last.
+        #expect(block.characters(under: Rect(x: 0, y: 100, width: 200, height: 25)) == 0..<41)
+        // Beside the text, or touching a line only at its edge: nothing.
+        #expect(block.characters(under: Rect(x: 300, y: 100, width: 50, height: 12)) == nil)
+        #expect(block.characters(under: Rect(x: 0, y: 110, width: 200, height: 2)) == nil)
+    }
 }

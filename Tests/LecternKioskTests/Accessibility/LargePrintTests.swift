@@ -1,3 +1,4 @@
+import Foundation
 import LecternCore
 import LecternRender
 import LecternTestSupport
@@ -179,6 +180,49 @@ struct LargePrintTests {
         let text = try #require(lectern.status.largePrint)
         #expect(!text.showsPage && text.lines == ["This page has text."])
         #expect(lectern.status.banner == nil)
+        try lectern.stop()
+    }
+
+    @Test("a link's words are underlined in the column, and a tap on them follows it (links.pdf: page 1 to page 3)")
+    func linkIsFollowed() throws {
+        let lectern = try KioskHarness([LecternHarness.fixture("links.pdf"), "--large-print", "on"])
+        #expect(lectern.settle())
+        let shown = try #require(lectern.status.largePrint)
+        #expect(shown.lines.prefix(3) == ["Links", "Go to page 3", "This page has one link."])
+        let link = try #require(shown.links.first)
+        #expect(shown.links.count == 1)
+        // Under the second line, as wide as its words ("Go to page 3"), and underlined in black.
+        #expect(link.width > 200 && link.x < 80, "\(link)")
+        let commit = try #require(lectern.lastCommit)
+        let rule = (link.y..<link.maxY).filter { y in
+            (link.x..<link.maxX).allSatisfy { commit.pixel(x: $0, y: y) & 0xFF_FFFF == 0 }
+        }
+        #expect(!rule.isEmpty, "an underline across the link's words")
+        lectern.tap(x: Double(link.x + link.width / 2), y: Double(link.y + link.height / 2))
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 3)
+        #expect(lectern.status.largePrint?.lines.first == "Page three")
+        try lectern.stop()
+    }
+
+    @Test("speech reads the page in reading order while large print shows it")
+    func speechReadsIt() throws {
+        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-large-\(UUID()).wav").path
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        let lectern = try KioskHarness(
+            [
+                Self.columns, "--page", "2", "--large-print", "on", "--speech-output", wav, "--speech-language",
+                "en-us",
+                "--speech-unpaced",
+            ])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        #expect(lectern.status.largePrint?.lines.first == "Opening hours")
+        lectern.press(NarratorTests.f1)
+        #expect(NarratorTests.turn(lectern) { lectern.status.speech.sentence == "End of the document." })
+        let page = ["Opening hours"] + NarratorTests.leftColumn + NarratorTests.rightColumn + ["End of the document."]
+        #expect(Array(lectern.status.speech.queue.suffix(page.count)) == page)
+        #expect(lectern.status.largePrint != nil, "large print stays on while speech reads")
         try lectern.stop()
     }
 }
