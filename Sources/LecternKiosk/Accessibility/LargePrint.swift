@@ -124,6 +124,9 @@ final class LargePrint {
     /// Back to the operator's default (the idle reset).
     func reset() {
         sizeStep = 0
+        // The next visitor starts at the column's top.
+        shown = nil
+        offset = 0
         set(on: policy.largePrint)
     }
 

@@ -8,7 +8,8 @@ import Testing
 
 /// Large print through the test compositor on columns.pdf (two columns drawn row by row across
 /// both: Tests/Fixtures/make-reading-order-fixtures), on a screen the policy says is 169 × 95 mm
-/// read from 600 mm: a capital H must be 7.3 mm, 56 pixels of its 1280.
+/// read from 600 mm: a capital H must be 7.3 mm, 56 pixels of its 1280. Also scan.pdf (a page with
+/// no text: Tests/Fixtures/make-scan-fixture) and links.pdf (Tests/Fixtures/make-nav-fixtures).
 @Suite("Large print", .serialized)
 struct LargePrintTests {
     static let columns = LecternHarness.fixture("columns.pdf")
@@ -223,6 +224,22 @@ struct LargePrintTests {
         let page = ["Opening hours"] + NarratorTests.leftColumn + NarratorTests.rightColumn + ["End of the document."]
         #expect(Array(lectern.status.speech.queue.suffix(page.count)) == page)
         #expect(lectern.status.largePrint != nil, "large print stays on while speech reads")
+        try lectern.stop()
+    }
+
+    @Test("with large print the operator's default, the idle reset keeps it on, back at the first page's top")
+    func resetKeepsTheDefault() throws {
+        let (lectern, policy) = try Self.start(largePrint: true, idleReset: 30)
+        _ = policy
+        #expect(lectern.enableKeyboard())
+        lectern.press(LecternHarness.Key.pageDown)
+        #expect(lectern.settle())
+        #expect(try #require(lectern.status.largePrint).offset > 0)
+        #expect(!lectern.status.isAccessibilityInUse, "the operator's default is not accessibility mode")
+        lectern.advance(by: try #require(lectern.status.idleResetDeadline) + 0.5 - lectern.clock.now)
+        #expect(lectern.settle())
+        let shown = try #require(lectern.status.largePrint)
+        #expect(shown.offset == 0 && shown.lines.first?.hasPrefix("Visiting") == true)
         try lectern.stop()
     }
 }
