@@ -147,6 +147,13 @@ public final class ShownDocument: Sendable {
             .get()) ?? []
     }
 
+    /// Where `page` draws images, in the page as displayed (points from its top left; none when
+    /// they cannot be found).
+    public func imageAreas(page: Int) -> [Rect] {
+        (try? call(.imageAreas(page: page), page: page) { if case .imageAreas(let areas) = $0 { areas } else { nil } }
+            .get()) ?? []
+    }
+
     /// Where `query` is found on `page` (nothing when the page cannot be searched).
     public func find(_ query: SearchQuery, page: Int) -> [SearchHit] {
         (try? call(.search(query: query.text, page: page), page: page) {

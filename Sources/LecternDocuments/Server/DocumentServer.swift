@@ -166,6 +166,17 @@ public final class DocumentServer: @unchecked Sendable {
                 try document.saveIncrementally(to: path)
                 return .done
             }
+        case let .imageAreas(page):
+            return answering { () throws(PDFError) in
+                // At scale 1 a pixel is a point of the page as displayed.
+                let size = try document.pageInfo(at: page).displaySize
+                let whole = PixelBox(
+                    x: 0, y: 0, width: Int(size.width.rounded(.up)), height: Int(size.height.rounded(.up)))
+                return .imageAreas(
+                    try document.imageAreas(page: page, scale: 1, region: whole).map {
+                        Rect(x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height))
+                    })
+            }
         }
     }
 

@@ -43,11 +43,14 @@ public enum DocumentRequest: Sendable, Equatable {
     /// Saves the document with its edits incrementally to a path: only a worker opened without
     /// its seccomp filter (`WorkerLimits.isFiltered` false) may write a file.
     case save(path: String)
+    /// Where a page draws images, in the page as displayed (points from its top left).
+    case imageAreas(page: Int)
 
     /// Each request's first byte on the wire, used by `encode` and `decode` alike.
     enum Tag: UInt8, CaseIterable {
         case open = 1, render = 2, pageText = 3, search = 4, edit = 5, pageTree = 6, pageInfos = 7
         case releasePageObjects = 8, annotations = 9, outline = 10, presentation = 11, save = 12
+        case imageAreas = 13
     }
 
     func encode(into writer: inout WireWriter) {
@@ -94,6 +97,9 @@ public enum DocumentRequest: Sendable, Equatable {
         case let .save(path):
             writer.put(Tag.save)
             writer.put(path)
+        case let .imageAreas(page):
+            writer.put(Tag.imageAreas)
+            writer.put(page)
         }
     }
 
@@ -126,6 +132,7 @@ public enum DocumentRequest: Sendable, Equatable {
         case .outline: return .outline
         case .presentation: return .presentation(page: try reader.int())
         case .save: return .save(path: try reader.string())
+        case .imageAreas: return .imageAreas(page: try reader.int())
         }
     }
 }
@@ -202,6 +209,8 @@ public enum DocumentResponse: Sendable, Equatable {
     case outline([OutlineEntry])
     /// A page's presentation keys.
     case presentation(PagePresentation)
+    /// Where a page draws images.
+    case imageAreas([Rect])
 
     /// The most bytes an outline's entries take in one answer (their titles are at most 1 KB).
     static let outlineBytes = MessageChannel.maximumMessage - 4096
@@ -210,6 +219,7 @@ public enum DocumentResponse: Sendable, Equatable {
     enum Tag: UInt8, CaseIterable {
         case opened = 1, failed = 2, drawn = 3, pageText = 4, searchHits = 5, edited = 6, openFailed = 7
         case pageCount = 8, pageInfos = 9, done = 10, annotations = 11, outline = 12, presentation = 13
+        case imageAreas = 14
     }
 
     /// What became of a render (`drawn`'s second byte).
@@ -316,6 +326,10 @@ public enum DocumentResponse: Sendable, Equatable {
                 writer.put(hit.rects.count)
                 for rect in hit.rects { writer.put(rect) }
             }
+        case let .imageAreas(areas):
+            writer.put(Tag.imageAreas)
+            writer.put(areas.count)
+            for rect in areas { writer.put(rect) }
         }
     }
 
@@ -401,6 +415,10 @@ public enum DocumentResponse: Sendable, Equatable {
                     direction: try reader.int(), isVertical: try reader.bool(), isOutward: try reader.bool())
             }
             return .presentation(presentation)
+        case .imageAreas:
+            var areas: [Rect] = []
+            for _ in 0..<(try reader.count()) { areas.append(try reader.rect()) }
+            return .imageAreas(areas)
         }
     }
 }

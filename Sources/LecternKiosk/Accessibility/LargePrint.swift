@@ -7,16 +7,17 @@ import Logging
 /// in reading order (`ReadingOrder`: the left column before the right), at a size that can be
 /// read from the viewing distance (EN 301 549 5.1.4: a capital H of 0.7°, 7.3 mm at 600 mm;
 /// the screen's millimetres from `Screen.physical`), or larger in steps (the panel's "Text size
-/// +/−"). Page turns (Left and Right, the page-turn zones) show the next page's large print;
-/// drags, the wheel and Up, Down, Page Up, Page Down, Home, End scroll; a tap between the zones
-/// shows or hides the chrome. What a search finds is
-/// marked in the column. A page with no text (a scan) shows the page itself, with a notice.
+/// +/−"), with the page's pictures between its paragraphs, as wide as the column. Page turns
+/// (Left and Right, the page-turn zones) show the next page's large print; drags, the wheel and
+/// Up, Down, Page Up, Page Down, Home, End scroll; a tap on a link's underlined words follows
+/// it; a tap between the zones shows or hides the chrome. What a search finds is marked in the
+/// column. A page with no text (a scan) shows the page itself, zoomed to its width, with a notice.
 ///
 /// The page's text comes from the render worker (`DocumentSession.pagesShown`, as for a page
-/// shown); its reading order and line breaks are found on a thread of this part's own, off the
-/// loop, and kept per page, size and width (the last `cacheSize`). The column is drawn with
-/// fcft by the frame compositor, a screenful at a time (`Scene.LargePrint`). The page's images
-/// are not shown in it.
+/// shown), and so do where its pictures are and their pixels (tiles of the page at the column's
+/// size); its reading order and line breaks are found on a thread of this part's own, off the
+/// loop, and kept per page, size, width and contrast (the last `cacheSize`). The column is
+/// drawn with fcft by the frame compositor, a screenful at a time (`Scene.LargePrint`).
 final class LargePrint {
     let policy: PolicyInForce
     let current: CurrentReader
@@ -42,17 +43,20 @@ final class LargePrint {
     static let noTextNotice = "This page has no text to enlarge: showing it zoomed."
 
     /// Which column: the page, the capital H's height and the column's width (surface units),
-    /// the scale it was measured at, and the reader it is of (a new version of the document
-    /// has its own).
+    /// the scale it was measured at, the contrast its pictures are drawn in, and the reader it
+    /// is of (a new version of the document has its own).
     struct ColumnKey: Hashable {
         var page: Int
         var capitalHeight: Int
         var width: Int
         var scale: Double
+        var contrast: Contrast
         var reader: ObjectIdentifier
     }
 
     private var columns: [ColumnKey: LargePrintColumn] = [:]
+    /// The pixels of each column's figures, by the figure's index.
+    private var pictures: [ColumnKey: [RasterImage?]] = [:]
     /// The keys of `columns`, least recently used first.
     private var recent: [ColumnKey] = []
     private var reflowing: Set<ColumnKey> = []
@@ -157,7 +161,7 @@ final class LargePrint {
         let page = reader.view.dominantPage()
         let key = ColumnKey(
             page: page, capitalHeight: capitalHeight, width: screen.width - 2 * margin, scale: screen.scale.factor,
-            reader: ObjectIdentifier(reader))
+            contrast: screen.contrast, reader: ObjectIdentifier(reader))
         let area = PixelBox(x: 0, y: 0, width: screen.width, height: screen.height)
         guard let column = columns[key] else {
             showsNoText = false
@@ -194,7 +198,17 @@ final class LargePrint {
                     current: marks.first { $0.offset == currentHit }?.element.range,
                     links: column.links.filter { $0.line == index }.map(\.range)))
         }
-        return Scene.LargePrint(pixelSize: column.pixelSize, lines: lines, area: area)
+        var scene = Scene.LargePrint(pixelSize: column.pixelSize, lines: lines, area: area)
+        let images = pictures[key] ?? []
+        scene.figures = column.figures.compactMap { figure in
+            guard top + figure.top + figure.height > 0, top + figure.top < screen.height,
+                let image = images.indices.contains(figure.index) ? images[figure.index] : nil
+            else { return nil }
+            return Scene.LargePrint.Figure(
+                image: image, rect: PixelBox(x: margin, y: top + figure.top, width: figure.width, height: figure.height)
+            )
+        }
+        return scene
     }
 
     /// The page on screen has no text: it shows instead of its large print.
@@ -258,6 +272,7 @@ final class LargePrint {
         reflowing.insert(key)
         let (characters, pageLinks) = (text.characters, text.links.map(\.rect))
         let (toDisplay, rightToLeft) = reader.readingOrder(of: key.page)
+        let (document, displaySize) = (reader.document, reader.view.pages[key.page].displaySize)
         let logger = logger
         let started = ContinuousClock.now
         work.submit {
@@ -265,15 +280,21 @@ final class LargePrint {
             guard !blocks.isEmpty,
                 let font = LargePrintColumn.font(
                     capitalHeight: Double(key.capitalHeight), scale: key.scale, logger: logger)
-            else { return LargePrintColumn.empty }
+            else { return (LargePrintColumn.empty, []) }
             // Each link's words, by the index of the link on the page.
             let links = pageLinks.enumerated().flatMap { index, rect in
                 blocks.enumerated().compactMap { paragraph, block in
                     block.characters(under: rect).map { (paragraph, $0, index) }
                 }
             }
-            return LargePrintColumn(paragraphs: blocks.map(\.text), width: key.width, font: font, links: links)
-        } then: { [unowned self] column in
+            let figures = Self.pictures(
+                of: document, page: key.page, displaySize: displaySize, blocks: blocks, toDisplay: toDisplay,
+                width: key.width, scale: key.scale, contrast: key.contrast)
+            let column = LargePrintColumn(
+                paragraphs: blocks.map(\.text), width: key.width, font: font, links: links,
+                figures: figures.map { ($0.before, $0.width, $0.height) })
+            return (column, figures.map(\.image))
+        } then: { [unowned self] (column: LargePrintColumn, images: [RasterImage?]) in
             reflowing.remove(key)
             let elapsed = ContinuousClock.now - started
             let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
@@ -281,6 +302,7 @@ final class LargePrint {
                 "large print of page \(key.page + 1): \(column.lines.count) lines at \(column.pixelSize) px (capital H \(column.capitalHeight)), laid out in \(Int(milliseconds.rounded())) ms"
             )
             columns[key] = column
+            pictures[key] = images
             use(key)
             frame.request()
         }
@@ -290,6 +312,10 @@ final class LargePrint {
     private func use(_ key: ColumnKey) {
         recent.removeAll { $0 == key }
         recent.append(key)
-        while recent.count > Self.cacheSize { columns[recent.removeFirst()] = nil }
+        while recent.count > Self.cacheSize {
+            let key = recent.removeFirst()
+            columns[key] = nil
+            pictures[key] = nil
+        }
     }
 }

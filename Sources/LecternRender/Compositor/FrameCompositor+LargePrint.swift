@@ -11,11 +11,17 @@ extension FrameCompositor {
     }
 
     /// Paints the large print's column where `repaint` meets its area: the paper's colour, the
-    /// lines in the colour that reads on it, links underlined, what a search found highlighted as
-    /// on a page.
+    /// page's pictures, the lines in the colour that reads on it, links underlined, what a search
+    /// found highlighted as on a page.
     func paintLargePrint(_ largePrint: Scene.LargePrint, repaint: Region, into target: OpaquePointer) {
         repaint.intersecting(scale.pixels(largePrint.area)).clip(target)
         fill(target, largePrint.area, palette.paper, op: PIXMAN_OP_SRC)
+        let area = scale.pixels(largePrint.area)
+        for figure in largePrint.figures {
+            let box = scale.pixels(figure.rect)
+            let rect = Rect(x: Double(box.x), y: Double(box.y), width: Double(box.width), height: Double(box.height))
+            composite(Scene.Layer(.image(figure.image), rect: rect), target: target, within: area)
+        }
         guard let font = largePrintFont(pixelSize: largePrint.pixelSize) else { return }
         let paperIsDark = Int(palette.paper.red) + Int(palette.paper.green) + Int(palette.paper.blue) < 3 * 128
         let ink = paperIsDark ? palette.text : Color(rgb: 0x000000)

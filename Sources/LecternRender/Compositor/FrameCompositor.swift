@@ -271,7 +271,7 @@ public final class FrameCompositor {
         for layer in page.layers { composite(layer, target: target, within: page.visible) }
     }
 
-    private func composite(_ layer: Scene.Layer, target: OpaquePointer, within bounds: PixelBox) {
+    func composite(_ layer: Scene.Layer, target: OpaquePointer, within bounds: PixelBox) {
         let box = PixelBox(enclosing: layer.rect).intersection(bounds)
         guard !box.isEmpty else { return }
         switch layer.source {

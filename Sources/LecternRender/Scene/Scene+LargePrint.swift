@@ -28,9 +28,23 @@ extension Scene {
             }
         }
 
+        /// A picture of the page in the column: the image, where it goes (surface units).
+        public struct Figure: Equatable, Sendable {
+            public var image: RasterImage
+            public var rect: PixelBox
+
+            public init(image: RasterImage, rect: PixelBox) {
+                self.image = image
+                self.rect = rect
+            }
+
+            public static func == (a: Figure, b: Figure) -> Bool { a.image === b.image && a.rect == b.rect }
+        }
+
         /// The font's size in surface units.
         public var pixelSize: Int
         public var lines: [Line]
+        public var figures: [Figure] = []
         /// Where the column is shown (the paper's colour fills it).
         public var area: PixelBox
 

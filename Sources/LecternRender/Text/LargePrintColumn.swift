@@ -25,8 +25,18 @@ public struct LargePrintColumn: Equatable, Sendable {
         public var index: Int
     }
 
+    /// A picture of the page placed between paragraphs: its top (surface units from the
+    /// column's top), its size, and its index, as given.
+    public struct Figure: Equatable, Sendable {
+        public var top: Int
+        public var width: Int
+        public var height: Int
+        public var index: Int
+    }
+
     public var lines: [Line]
     public var links: [Link] = []
+    public var figures: [Figure] = []
     /// The font's size and its metrics, in surface units.
     public var pixelSize: Int
     public var capitalHeight: Int
@@ -62,20 +72,31 @@ public struct LargePrintColumn: Equatable, Sendable {
         height = 0
     }
 
-    /// Lays `paragraphs` out in a column `width` wide in `font`, with `links`: the characters of
-    /// a paragraph each covers, and an index that names it.
+    /// Lays `paragraphs` out in a column `width` wide in `font`, with `links` (the characters of
+    /// a paragraph each covers, and an index that names it) and `figures`, each before the
+    /// paragraph `before` (`paragraphs.count`: after the last), as large as given.
     public init(
         paragraphs: [String], width: Int, font: TextRenderer,
-        links: [(paragraph: Int, range: Range<Int>, index: Int)] = []
+        links: [(paragraph: Int, range: Range<Int>, index: Int)] = [],
+        figures: [(before: Int, width: Int, height: Int)] = []
     ) {
         pixelSize = font.pixelSize
         capitalHeight = font.capitalHeight
         ascent = font.ascent
-        lineAdvance = font.lineHeight + font.lineHeight / 5
+        let advance = font.lineHeight + font.lineHeight / 5
+        lineAdvance = advance
         self.width = width
         var lines: [Line] = []
         var top = 0
+        var placed: [Figure] = []
+        func place(before paragraph: Int) {
+            for (index, figure) in figures.enumerated() where figure.before == paragraph {
+                placed.append(Figure(top: top, width: figure.width, height: figure.height, index: index))
+                top += figure.height + advance / 2
+            }
+        }
         for (index, paragraph) in paragraphs.enumerated() {
+            place(before: index)
             let characters = Array(paragraph)
             var from = 0
             for text in font.wrap(paragraph, maxWidth: width) {
@@ -86,7 +107,9 @@ public struct LargePrintColumn: Equatable, Sendable {
             }
             top += lineAdvance / 2
         }
+        place(before: paragraphs.count)
         self.lines = lines
+        self.figures = placed
         height = max(0, top - lineAdvance / 2)
         for link in links {
             for (number, line) in lines.enumerated() where line.paragraph == link.paragraph {

@@ -48,7 +48,7 @@ struct RenderWorkerTests {
             .pageText(page: 7),
             .search(query: "harbour café", page: 2),
             .pageTree, .pageInfos(512..<1024), .releasePageObjects, .annotations(page: 3), .outline,
-            .presentation(page: 9), .save(path: "/var/lib/lectern/copy é.pdf"),
+            .presentation(page: 9), .save(path: "/var/lib/lectern/copy é.pdf"), .imageAreas(page: 4),
         ]
         let requestTags = Self.roundTrip(requests, encode: { $0.encode(into: &$1) }, decode: DocumentRequest.decode)
         #expect(requestTags == Set(DocumentRequest.Tag.allCases.map(\.rawValue)), "every request")
@@ -83,6 +83,7 @@ struct RenderWorkerTests {
                 OutlineEntry(title: "Web", page: nil, depth: 1, isOpen: false),
             ]),
             .presentation(PagePresentation()),
+            .imageAreas([Rect(x: 240, y: 120, width: 120, height: 120)]), .imageAreas([]),
             .presentation(
                 PagePresentation(
                     duration: 2.5,

@@ -242,4 +242,34 @@ struct LargePrintTests {
         #expect(shown.offset == 0 && shown.lines.first?.hasPrefix("Visiting") == true)
         try lectern.stop()
     }
+
+    @Test("the page's pictures are in the column, as wide as it, drawn by the render worker (contrast.pdf's photo)")
+    func picturesInPlace() throws {
+        let lectern = try KioskHarness([LecternHarness.fixture("contrast.pdf"), "--large-print", "on"])
+        #expect(lectern.settle())
+        let shown = try #require(lectern.status.largePrint)
+        #expect(shown.lines == ["Contrast", "I"], "\(shown.lines)")
+        #expect(shown.maximumOffset > 0, "the picture, as wide as the column, makes it longer than the screen")
+        #expect(lectern.enableKeyboard())
+        lectern.press(LecternHarness.Key.end)
+        #expect(lectern.settle())
+        // The photo's quadrants (make-contrast-fixture): its top left dark blue, its bottom right brown.
+        let commit = try #require(lectern.lastCommit)
+        func count(_ colour: UInt32) -> Int {
+            var found = 0
+            for y in stride(from: 0, to: commit.height, by: 4) {
+                for x in stride(from: 0, to: commit.width, by: 4) {
+                    let pixel = commit.pixel(x: x, y: y)
+                    let close = [16, 8, 0].allSatisfy { shift in
+                        abs(Int(pixel >> UInt32(shift) & 0xFF) - Int(colour >> UInt32(shift) & 0xFF)) <= 8
+                    }
+                    if close { found += 1 }
+                }
+            }
+            return found
+        }
+        #expect(count(0x20_3090) > 2000, "a wide dark blue quadrant")
+        #expect(count(0x80_4020) > 2000, "a wide brown quadrant")
+        try lectern.stop()
+    }
 }
