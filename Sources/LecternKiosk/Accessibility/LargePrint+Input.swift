@@ -96,7 +96,7 @@ extension LargePrint {
         let top = Double(margin) - offset
         return column.links.map { link in
             let box = Rect(
-                x: Double(margin + link.x), y: top + Double(column.lines[link.line].top), width: Double(link.width),
+                x: Double(left + link.x), y: top + Double(column.lines[link.line].top), width: Double(link.width),
                 height: Double(column.lineAdvance))
             return (box, link.index)
         }

@@ -148,6 +148,12 @@ final class LargePrint {
 
     /// The margin around the column: a capital H's height at least, 24 units at least.
     var margin: Int { max(24, capitalHeight) }
+    /// Where the column starts: clear of the accessibility button, which stays at the bottom
+    /// left over whatever scrolls under it.
+    var left: Int {
+        let button = policy.accessibilityButton ? Scene.Accessibility().buttonBox(height: 0).maxX + 16 : 0
+        return max(margin, button)
+    }
 
     /// What the frame shows of large print for `reader`: the lines of the column on screen (none
     /// while it is being laid out); nil when large print is off or the page has no text (the page
@@ -160,7 +166,7 @@ final class LargePrint {
     private func column(for reader: Reader) -> Scene.LargePrint? {
         let page = reader.view.dominantPage()
         let key = ColumnKey(
-            page: page, capitalHeight: capitalHeight, width: screen.width - 2 * margin, scale: screen.scale.factor,
+            page: page, capitalHeight: capitalHeight, width: screen.width - left - margin, scale: screen.scale.factor,
             contrast: screen.contrast, reader: ObjectIdentifier(reader))
         let area = PixelBox(x: 0, y: 0, width: screen.width, height: screen.height)
         guard let column = columns[key] else {
@@ -193,7 +199,7 @@ final class LargePrint {
             let marks = occurrences.enumerated().filter { $0.element.line == index }
             lines.append(
                 Scene.LargePrint.Line(
-                    text: line.text, x: margin, baseline: top + line.top + column.ascent,
+                    text: line.text, x: left, baseline: top + line.top + column.ascent,
                     marks: marks.map(\.element.range),
                     current: marks.first { $0.offset == currentHit }?.element.range,
                     links: column.links.filter { $0.line == index }.map(\.range)))
@@ -205,7 +211,7 @@ final class LargePrint {
                 let image = images.indices.contains(figure.index) ? images[figure.index] : nil
             else { return nil }
             return Scene.LargePrint.Figure(
-                image: image, rect: PixelBox(x: margin, y: top + figure.top, width: figure.width, height: figure.height)
+                image: image, rect: PixelBox(x: left, y: top + figure.top, width: figure.width, height: figure.height)
             )
         }
         return scene

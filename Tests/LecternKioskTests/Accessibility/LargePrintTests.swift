@@ -58,9 +58,11 @@ struct LargePrintTests {
         // Ink on the paper where the first line is: the text is drawn, in black on white.
         let commit = try #require(lectern.lastCommit)
         var ink = 0
-        for y in 56..<150 { for x in 56..<700 where commit.pixel(x: x, y: y) & 0xFF_FFFF == 0 { ink += 1 } }
+        for y in 56..<150 { for x in 104..<750 where commit.pixel(x: x, y: y) & 0xFF_FFFF == 0 { ink += 1 } }
         #expect(ink > 500, "black text at the top left: \(ink) pixels")
         #expect(commit.pixel(x: 1270, y: 700) & 0xFF_FFFF == 0xFF_FFFF, "white paper to the edges")
+        // Nothing of the text left of the column, where the accessibility button is.
+        #expect((0..<720).allSatisfy { commit.pixel(x: 100, y: $0) & 0xFF_FFFF == 0xFF_FFFF })
 
         // It scrolls: Page Down moves the column up, Up moves it back a little.
         #expect(shown.maximumOffset > 0, "the page's text is longer than the screen")
@@ -193,7 +195,7 @@ struct LargePrintTests {
         let link = try #require(shown.links.first)
         #expect(shown.links.count == 1)
         // Under the second line, as wide as its words ("Go to page 3"), and underlined in black.
-        #expect(link.width > 200 && link.x < 80, "\(link)")
+        #expect(link.width > 200 && link.x == 104, "clear of the accessibility button: \(link)")
         let commit = try #require(lectern.lastCommit)
         let rule = (link.y..<link.maxY).filter { y in
             (link.x..<link.maxX).allSatisfy { commit.pixel(x: $0, y: y) & 0xFF_FFFF == 0 }
