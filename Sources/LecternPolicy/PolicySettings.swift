@@ -57,7 +57,8 @@ public struct PolicySettings: Sendable {
 
     /// When the title bar and page scrubber show.
     public let chrome = PolicySetting.choice("chrome.show", default: ChromeMode.onTap)
-    /// Whether the accessibility button shows (bottom left: read aloud, contrast, more time).
+    /// Whether the accessibility button shows (bottom left: read aloud, contrast, large print, more
+    /// time).
     public let accessibilityButton = PolicySetting.boolean("accessibility.button", default: true)
     /// The contrast a visitor starts in, and gets back at the idle reset (`--contrast`).
     public let contrast = PolicySetting.choice("accessibility.contrast", default: Contrast.Mode.normal)

@@ -274,4 +274,20 @@ struct LargePrintTests {
         #expect(count(0x80_4020) > 2000, "a wide brown quadrant")
         try lectern.stop()
     }
+
+    @Test("the operator turning large print on in the running kiosk's policy shows it at once")
+    func policyChangeApplies() throws {
+        let (lectern, policy) = try Self.start(largePrint: false)
+        #expect(lectern.status.largePrint == nil)
+        try policy.replace(
+            with:
+                "document = \"\(Self.columns)\"\n[accessibility]\nlarge-print = true\n[screen]\nwidth-mm = 169\nheight-mm = 95\n"
+        )
+        #expect(lectern.wait { lectern.status.hasPendingFileChanges })
+        lectern.advance(by: 0.3)
+        #expect(lectern.settle())
+        #expect(lectern.status.largePrint?.lines.first?.hasPrefix("Visiting") == true)
+        #expect(!lectern.status.isAccessibilityInUse, "the operator's default")
+        try lectern.stop()
+    }
 }
