@@ -122,7 +122,9 @@ extension LargePrint {
             marked: lines.flatMap { line in
                 let characters = Array(line.text)
                 return line.marks.map { String(characters[$0]) }
-            }, links: linkBoxes().map { PixelBox(enclosing: $0.box) }, offset: offset, maximumOffset: maximumOffset,
+            },
+            spoken: lines.compactMap { line in line.spoken.map { String(Array(line.text)[$0]) } },
+            links: linkBoxes().map { PixelBox(enclosing: $0.box) }, offset: offset, maximumOffset: maximumOffset,
             showsPage: showsNoText)
     }
 }

@@ -71,6 +71,10 @@ final class LargePrint {
     var search: () -> (query: String, current: (page: Int, index: Int)?)? = { nil }
     /// Follows a link tapped in the column, as a tap on the page would.
     var follow: ((LinkTarget) -> Void)?
+    /// The sentence read aloud and its page (`Narrator`): highlighted, and kept on screen.
+    var spoken: () -> (page: Int, text: String)? = { nil }
+    /// The sentence read aloud the column last scrolled to.
+    private var keptInView: String?
 
     init(
         policy: PolicyInForce, current: CurrentReader, session: DocumentSession, screen: Screen, pointer: Pointer,
@@ -188,6 +192,9 @@ final class LargePrint {
         }
         shown = (key, column)
         revealSearch(in: column, page: page)
+        let sentence = spoken().flatMap { $0.page == page ? $0.text : nil }
+        let spoken = sentence.map { column.pieces(of: $0) } ?? []
+        keepInView(sentence, pieces: spoken, of: column)
         offset = min(max(0, offset), maximumOffset)
         let search = search()
         let occurrences = search.map { column.occurrences(of: $0.query) } ?? []
@@ -202,7 +209,8 @@ final class LargePrint {
                     text: line.text, x: left, baseline: top + line.top + column.ascent,
                     marks: marks.map(\.element.range),
                     current: marks.first { $0.offset == currentHit }?.element.range,
-                    links: column.links.filter { $0.line == index }.map(\.range)))
+                    links: column.links.filter { $0.line == index }.map(\.range),
+                    spoken: spoken.first { $0.line == index }?.range))
         }
         var scene = Scene.LargePrint(pixelSize: column.pixelSize, lines: lines, area: area)
         let images = pictures[key] ?? []
@@ -245,6 +253,19 @@ final class LargePrint {
     var maximumOffset: Double {
         guard let column = shown?.column else { return 0 }
         return Double(max(0, column.height + 2 * margin - screen.height))
+    }
+
+    /// Scrolls the column to a new sentence read aloud when it is not all on screen.
+    private func keepInView(_ sentence: String?, pieces: [(line: Int, range: Range<Int>)], of column: LargePrintColumn)
+    {
+        guard sentence != keptInView else { return }
+        keptInView = sentence
+        guard let first = pieces.first, let last = pieces.last else { return }
+        let top = Double(column.lines[first.line].top),
+            bottom = Double(column.lines[last.line].top + column.lineAdvance)
+        if top < offset - Double(margin) || bottom > offset + Double(screen.height - margin) {
+            offset = top - Double(screen.height) / 4
+        }
     }
 
     /// Scrolls the column to show the hit the search is at (or the first on the page) once per

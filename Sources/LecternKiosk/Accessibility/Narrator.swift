@@ -225,6 +225,12 @@ final class Narrator {
     }
 
     /// The sentence being spoken, highlighted on the pages of `plan`.
+    /// The page's sentence being said, and its page (nil: none, or words of the kiosk's own).
+    var spokenSentence: (page: Int, text: String)? {
+        guard isActive, let sentence, let spoken = utterances[sentence], let page = spoken.page else { return nil }
+        return (page, spoken.text)
+    }
+
     func highlights(in plan: TilePlanner.Plan, reader: Reader) -> [Scene.Highlight] {
         guard isActive, let sentence, let spoken = utterances[sentence], let page = spoken.page else { return [] }
         return plan.pages.filter { $0.page == page }.flatMap { item in

@@ -308,6 +308,7 @@ public final class KioskApp {
         navigation.search.onSay = { [unowned narrator] text in narrator.sayIfOn(text) }
         largePrint.search = { [unowned navigation] in navigation.search.marked }
         largePrint.follow = { [unowned input] in input.follow($0) }
+        largePrint.spoken = { [unowned narrator] in narrator.spokenSentence }
         idle.isSpeaking = { [unowned narrator] in narrator.isSpeaking }
         presenter.onCommit = { [unowned operations] in operations.frameCommitted(latency: $0) }
         display.onInput = { [unowned input, unowned operations] event in

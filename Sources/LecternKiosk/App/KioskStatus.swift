@@ -129,6 +129,8 @@ public struct KioskStatus: Sendable {
         /// marked in them (what a search found).
         public var lines: [String]
         public var marked: [String]
+        /// The pieces of the sentence read aloud on the lines on screen, highlighted.
+        public var spoken: [String]
         /// Where the column's links are (surface units, on screen or not).
         public var links: [PixelBox]
         /// How far the column is scrolled, and the most it scrolls (surface units).

@@ -11,8 +11,8 @@ extension FrameCompositor {
     }
 
     /// Paints the large print's column where `repaint` meets its area: the paper's colour, the
-    /// page's pictures, the lines in the colour that reads on it, links underlined, what a search
-    /// found highlighted as on a page.
+    /// page's pictures, the lines in the colour that reads on it, links underlined, the sentence
+    /// read aloud and what a search found highlighted as on a page.
     func paintLargePrint(_ largePrint: Scene.LargePrint, repaint: Region, into target: OpaquePointer) {
         repaint.intersecting(scale.pixels(largePrint.area)).clip(target)
         fill(target, largePrint.area, palette.paper, op: PIXMAN_OP_SRC)
@@ -39,6 +39,11 @@ extension FrameCompositor {
                 let thickness = max(2, largePrint.pixelSize / 16)
                 let rule = PixelBox(x: x, y: line.baseline + thickness, width: width, height: thickness)
                 fill(target, rule, ink, op: PIXMAN_OP_SRC)
+            }
+            if let spoken = line.spoken {
+                let (x, width) = span(spoken)
+                let box = PixelBox(x: x, y: line.baseline - font.ascent, width: width, height: font.lineHeight)
+                fill(target, box, palette.textSelection, op: palette.highlightOperator)
             }
             for mark in line.marks {
                 let (x, width) = span(mark)

@@ -5,7 +5,8 @@ extension Scene {
     /// drawn in one font on the paper's colour over the whole frame. In surface units.
     public struct LargePrint: Equatable, Sendable {
         /// A line as shown: its text, where its baseline starts, the characters highlighted (what
-        /// a search found; `current` is the hit the search is at) and those of links.
+        /// a search found, `current` the hit the search is at; the sentence read aloud) and those
+        /// of links.
         public struct Line: Equatable, Sendable {
             public var text: String
             public var x: Int
@@ -14,10 +15,12 @@ extension Scene {
             public var current: Range<Int>?
             /// The characters of links (underlined).
             public var links: [Range<Int>]
+            /// The characters of the sentence being read aloud.
+            public var spoken: Range<Int>?
 
             public init(
                 text: String, x: Int, baseline: Int, marks: [Range<Int>] = [], current: Range<Int>? = nil,
-                links: [Range<Int>] = []
+                links: [Range<Int>] = [], spoken: Range<Int>? = nil
             ) {
                 self.text = text
                 self.x = x
@@ -25,6 +28,7 @@ extension Scene {
                 self.marks = marks
                 self.current = current
                 self.links = links
+                self.spoken = spoken
             }
         }
 

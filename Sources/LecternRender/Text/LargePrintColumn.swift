@@ -112,17 +112,41 @@ public struct LargePrintColumn: Equatable, Sendable {
         self.figures = placed
         height = max(0, top - lineAdvance / 2)
         for link in links {
-            for (number, line) in lines.enumerated() where line.paragraph == link.paragraph {
-                let characters = Array(line.text)
-                let from = max(link.range.lowerBound - line.start, 0)
-                let to = min(link.range.upperBound - line.start, characters.count)
-                guard from < to else { continue }
+            for (number, range) in pieces(of: link.range, inParagraph: link.paragraph) {
+                let characters = Array(lines[number].text)
                 self.links.append(
                     Link(
-                        line: number, range: from..<to, x: font.width(of: String(characters[..<from])),
-                        width: font.width(of: String(characters[from..<to])), index: link.index))
+                        line: number, range: range, x: font.width(of: String(characters[..<range.lowerBound])),
+                        width: font.width(of: String(characters[range])), index: link.index))
             }
         }
+    }
+
+    /// The pieces of the characters `range` of paragraph `paragraph` on each of its lines: the
+    /// line's index and the characters in it.
+    public func pieces(of range: Range<Int>, inParagraph paragraph: Int) -> [(line: Int, range: Range<Int>)] {
+        lines.indices.compactMap { number in
+            let line = lines[number]
+            guard line.paragraph == paragraph else { return nil }
+            let from = max(range.lowerBound - line.start, 0), to = min(range.upperBound - line.start, line.text.count)
+            return from < to ? (number, from..<to) : nil
+        }
+    }
+
+    /// Where `sentence` (a piece of a paragraph's text, as `ReadingBlock.sentences` gives) is in
+    /// the column: its pieces on each line; none when it is not found.
+    public func pieces(of sentence: String) -> [(line: Int, range: Range<Int>)] {
+        let wanted = Array(sentence)
+        for paragraph in Set(lines.map(\.paragraph)).sorted() {
+            // The paragraph's text again: its lines at their places, the spaces between them.
+            let own = lines.filter { $0.paragraph == paragraph }
+            var characters = [Character](repeating: " ", count: own.map { $0.start + $0.text.count }.max() ?? 0)
+            for line in own { characters.replaceSubrange(line.start..<line.start + line.text.count, with: line.text) }
+            if let start = Self.find(wanted, in: characters, from: 0) {
+                return pieces(of: start..<start + wanted.count, inParagraph: paragraph)
+            }
+        }
+        return []
     }
 
     /// Where `wanted` first occurs in `characters` at or after `from`.

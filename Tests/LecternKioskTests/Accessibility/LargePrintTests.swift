@@ -290,4 +290,22 @@ struct LargePrintTests {
         #expect(!lectern.status.isAccessibilityInUse, "the operator's default")
         try lectern.stop()
     }
+
+    @Test("the sentence read aloud is highlighted in the column")
+    func spokenSentenceHighlighted() throws {
+        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-large-\(UUID()).wav").path
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        let lectern = try KioskHarness(
+            [Self.columns, "--page", "2", "--large-print", "on", "--speech-output", wav, "--speech-language", "en-us"])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        lectern.press(NarratorTests.f1)
+        #expect(NarratorTests.turn(lectern) { lectern.status.speech.sentence == "Please book a tour in advance." })
+        lectern.turn()
+        let shown = try #require(lectern.status.largePrint)
+        #expect(shown.spoken.joined(separator: " ") == "Please book a tour in advance.", "\(shown.spoken)")
+        lectern.press(LecternHarness.Key.escape)
+        #expect(NarratorTests.turn(lectern) { lectern.status.largePrint?.spoken.isEmpty == true })
+        try lectern.stop()
+    }
 }

@@ -56,4 +56,16 @@ struct LargePrintColumnTests {
         #expect(column.occurrences(of: "").isEmpty)
         #expect(LargePrintColumn.empty.lines.isEmpty)
     }
+
+    @Test("a sentence of a paragraph is found across the lines it is broken over")
+    func sentencePieces() throws {
+        let font = try #require(LargePrintColumn.font(capitalHeight: 28, logger: logger))
+        let column = LargePrintColumn(paragraphs: Self.paragraphs, width: 300, font: font)
+        let sentence = "Tickets are sold at the door."
+        let pieces = column.pieces(of: sentence)
+        #expect(pieces.count >= 2, "a narrow column breaks it: \(pieces)")
+        let text = pieces.map { String(Array(column.lines[$0.line].text)[$0.range]) }.joined(separator: " ")
+        #expect(text == sentence)
+        #expect(column.pieces(of: "Not on the page.").isEmpty)
+    }
 }
