@@ -289,7 +289,7 @@ drag 200 900 $((height / 2))
 expect_page "drag from x=200 to x=900" "$m" "$size" 2
 
 # 3b. The accessibility button by pointer (bottom left, 16..88 × 568..640 at 1280x720): it opens
-# the panel; its Contrast row (the second of five, 256..328) turns the page's colours over, and
+# the panel; its Contrast row (the second of six, 180..252) turns the page's colours over, and
 # three more clicks on it come back to normal; Close closes the panel. No page turns meanwhile.
 if [[ $size == 1280x720 ]]; then
   m=$(mark)
@@ -303,13 +303,13 @@ w, h, c, rows = read_png(sys.argv[2]); print(rows[360][1200 * c:1200 * c + 3].he
   inverted() { [[ $(beside) == 000000 ]]; }
   click 52 604 || true
   sleep 0.3
-  click 150 294 || true
+  click 150 216 || true
   if wait_for 3 inverted; then
     pass "accessibility panel, Contrast: inverted, the background beside the page is $(beside)"
   else
     fail "accessibility panel, Contrast: the background beside the page is $(beside), not inverted"
   fi
-  for _ in 1 2 3; do click 150 294 || true; sleep 0.3; done
+  for _ in 1 2 3; do click 150 216 || true; sleep 0.3; done
   click 150 520 || true # Close
   normal() { [[ $(beside) == 2b2f36 ]]; }
   if wait_for 3 normal && shows "$size" 2 && ! logged_since "$m" "view state: page [13-8]( |$)"; then

@@ -155,7 +155,9 @@ final class LargePrint {
     /// Where the column starts: clear of the accessibility button, which stays at the bottom
     /// left over whatever scrolls under it.
     var left: Int {
-        let button = policy.accessibilityButton ? Scene.Accessibility().buttonBox(height: 0).maxX + 16 : 0
+        let button =
+            policy.accessibilityButton
+            ? Scene.Accessibility(metrics: screen.metrics).buttonBox(height: 0).maxX + 16 : 0
         return max(margin, button)
     }
 

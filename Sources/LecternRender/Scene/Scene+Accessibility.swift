@@ -39,15 +39,25 @@ extension Scene {
         }
 
         /// The panel's rows, stacked upwards from just above the button; beside it, up from the
-        /// bottom of the part in reach, when above it they would leave that part.
+        /// bottom of the part in reach, when above it they would leave that part. Rows that do not
+        /// fit in one column (a short screen, a small reach, large print's extra rows) go on in
+        /// columns side by side, the first rows in the first column, each column as full as the others.
         public func rowBoxes(height: Int) -> [PixelBox] {
-            guard let rows else { return [] }
+            guard let rows, !rows.isEmpty else { return [] }
             let button = buttonBox(height: height)
             let step = rowSize.height + 4
             let beside = metrics.reachTop > 0 && button.y - 8 - rows.count * step < metrics.reachTop
             let (x, end) = beside ? (button.maxX + 8, metrics.reachEnd(height) - 4) : (Self.margin, button.y - 8)
+            let top = beside ? metrics.reachTop : Self.margin
+            let fits = max(1, (end - top) / step)
+            let columns = (rows.count + fits - 1) / fits
+            let perColumn = (rows.count + columns - 1) / columns
             return rows.indices.map { index in
-                PixelBox(x: x, y: end - (rows.count - index) * step, width: rowSize.width, height: rowSize.height)
+                let column = index / perColumn
+                let inColumn = min(perColumn, rows.count - column * perColumn)
+                return PixelBox(
+                    x: x + column * (rowSize.width + 8), y: end - (inColumn - index % perColumn) * step,
+                    width: rowSize.width, height: rowSize.height)
             }
         }
 

@@ -50,10 +50,10 @@ struct AccessibilityPanelTests {
         let deadline = try #require(lectern.status.idleResetDeadline)
         #expect(abs(deadline - (lectern.clock.now + 300)) < 0.5, "accessibility mode waits ten times as long")
 
-        lectern.tap(x: row(3).0, y: row(3).1)
-        #expect(lectern.settle())
-        #expect(lectern.status.accessibilityPanel?[3] == "More time: on")
         lectern.tap(x: row(4).0, y: row(4).1)
+        #expect(lectern.settle())
+        #expect(lectern.status.accessibilityPanel?[4] == "More time: on")
+        lectern.tap(x: row(5).0, y: row(5).1)
         #expect(lectern.settle())
         #expect(lectern.status.accessibilityPanel == nil, "Close")
 

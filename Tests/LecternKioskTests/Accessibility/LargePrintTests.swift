@@ -61,8 +61,9 @@ struct LargePrintTests {
         for y in 56..<150 { for x in 104..<750 where commit.pixel(x: x, y: y) & 0xFF_FFFF == 0 { ink += 1 } }
         #expect(ink > 500, "black text at the top left: \(ink) pixels")
         #expect(commit.pixel(x: 1270, y: 700) & 0xFF_FFFF == 0xFF_FFFF, "white paper to the edges")
-        // Nothing of the text left of the column, where the accessibility button is.
-        #expect((0..<720).allSatisfy { commit.pixel(x: 100, y: $0) & 0xFF_FFFF == 0xFF_FFFF })
+        // Nothing of the text left of the column, where the accessibility button is (above it).
+        let button = try #require(lectern.status.accessibilityButton)
+        #expect((0..<button.y).allSatisfy { commit.pixel(x: button.maxX - 4, y: $0) & 0xFF_FFFF == 0xFF_FFFF })
 
         // It scrolls: Page Down moves the column up, Up moves it back a little.
         #expect(shown.maximumOffset > 0, "the page's text is longer than the screen")
@@ -88,8 +89,8 @@ struct LargePrintTests {
         lectern.tap(x: 640, y: 360)
         lectern.advance(by: 0.35)
         #expect(lectern.status.isUserInterfaceVisible, "a tap between the page-turn zones shows the chrome")
-        let button = Scene.Chrome.buttonBox(1)
-        lectern.tap(x: Double(button.x + button.width / 2), y: Double(button.y + button.height / 2))
+        let search = Scene.Chrome.buttonBox(1, metrics: lectern.status.chromeMetrics)
+        lectern.tap(x: Double(search.x + search.width / 2), y: Double(search.y + search.height / 2))
         #expect(lectern.settle())
         SearchOnScreenTests.type("soup", on: lectern)
         #expect(lectern.settle())
@@ -133,8 +134,11 @@ struct LargePrintTests {
         func row(_ label: String) throws -> (Double, Double) {
             let rows = try #require(lectern.status.accessibilityPanel)
             let index = try #require(rows.firstIndex(of: label), "\(rows)")
-            let height = Scene.Accessibility.rowHeight + 4
-            return (Double(button.x + 100), Double(button.y - 8 - (rows.count - index) * height + height / 2))
+            // The panel's layout as the app has it on this screen (ReachTests checks it is).
+            let scene = Scene.Accessibility(
+                rows: rows, bottomInset: 720 - button.maxY - 16, metrics: lectern.status.chromeMetrics)
+            let box = scene.rowBoxes(height: 720)[index]
+            return (Double(box.x + box.width / 2), Double(box.y + box.height / 2))
         }
         let on = try row("Large print")
         lectern.tap(x: on.0, y: on.1)

@@ -28,6 +28,10 @@ struct SearchOnScreenTests {
 
     /// Types `text` on the on-screen keyboard, key by key.
     static func type(_ text: String, on lectern: KioskHarness) {
+        // The keys as the app lays them out on this screen (its millimetres size them).
+        let metrics = lectern.status.chromeMetrics
+        let keyboard = OnScreenKeyboardLayout(
+            width: 1280, height: 720 - Double(metrics.reachBottom), keyHeight: Double(metrics.keyHeight))
         for character in text {
             let key = try! #require(keyboard.keys.first { $0.action == .character(character) })
             lectern.tap(x: key.frame.midX, y: key.frame.midY)
