@@ -5,7 +5,7 @@
 #   2. a click in the right edge zone (`swaymsg seat seat0 cursor set/press/release`)
 #      turns to page 2;
 #   3. a drag to the left turns to page 3, one to the right back to page 2; the accessibility
-#      button's panel inverts the page by its Contrast row, and back;
+#      button's panel inverts the page by its Contrast row, and back, and turns large print on and off;
 #   4. output rotation (transform 90 and back) and a mode change keep the page, a click in
 #      the right edge zone still turns the page while rotated, and a zoomed view keeps its
 #      viewport through rotating and rotating back and keeps its centre and width through
@@ -316,6 +316,28 @@ w, h, c, rows = read_png(sys.argv[2]); print(rows[360][1200 * c:1200 * c + 3].he
     pass "accessibility panel: three more Contrast clicks come back to normal, on page 2"
   else
     fail "accessibility panel: after four Contrast clicks the frame dump shows $(on_screen) (last: $(last_view_state))"
+  fi
+  # Large print by pointer: its row (the third, 256..328) turns it on (the page's text in a
+  # column on white paper, the whole screen); the panel, now eight rows in two columns of four,
+  # has it third in the first (408..480), where a click turns it off; Close, last of the second
+  # column (404..784 × 484..556).
+  m=$(mark)
+  paper() { [[ $(beside) == ffffff ]]; }
+  click 52 604 || true
+  sleep 0.3
+  click 150 292 || true
+  if wait_for 3 paper && wait_for 2 logged_since "$m" "large print: on"; then
+    pass "accessibility panel, Large print: on, the page's text on white paper across the screen"
+  else
+    fail "accessibility panel, Large print: beside the text $(beside), log: $(grep -o 'large print: .*' "$log" | tail -n 1)"
+  fi
+  click 150 444 || true
+  sleep 0.3
+  click 550 520 || true # Close
+  if wait_for 3 normal && wait_for 2 logged_since "$m" "large print: off" && shows "$size" 2; then
+    pass "accessibility panel, Large print again: off, page 2 as before"
+  else
+    fail "accessibility panel, Large print off: the frame dump shows $(on_screen), beside $(beside)"
   fi
 fi
 
