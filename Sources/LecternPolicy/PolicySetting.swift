@@ -171,6 +171,19 @@ extension PolicySetting where Value == [String] {
         }
     }
 
+    /// A list of names, each one of `allowed`.
+    public static func names(_ name: String, default defaultValue: [String], allowed: [String]) -> Self {
+        Self(name, default: defaultValue) { value in
+            guard case .strings(let names) = value else {
+                return .failure(.init("needs a list of names, not \(value.typeName)"))
+            }
+            if let unknown = names.first(where: { !allowed.contains($0) }) {
+                return .failure(.init("\"\(unknown)\" is not one of \(allowed.joined(separator: ", "))"))
+            }
+            return .success(names)
+        }
+    }
+
     /// A list of annotation kinds (`AnnotationRules`).
     public static func kinds(_ name: String, default defaultValue: [String]) -> Self {
         Self(name, default: defaultValue) { value in

@@ -68,6 +68,11 @@ public struct PolicySettings: Sendable {
     /// Whether a visitor starts in large print (the page's text reflowed in one column, at a size
     /// read from the viewing distance), and gets it back at the idle reset (`--large-print`).
     public let largePrint = PolicySetting.boolean("accessibility.large-print", default: false)
+    /// What the accessibility panel offers, in its order (Close is always last): read-aloud,
+    /// contrast, large-print (with text-size: its Text size + and −), lower, more-time.
+    public let accessibilityPanelItems = PolicySetting<[String]>.names(
+        "accessibility.panel", default: ["read-aloud", "contrast", "large-print", "text-size", "lower", "more-time"],
+        allowed: ["read-aloud", "contrast", "large-print", "text-size", "lower", "more-time"])
     /// The presenter mirror on a second output.
     public let mirror = PolicySetting.choice("mirror", default: MirrorMode.auto)
     /// The largest zoom scale pinch and double tap reach (1: no zoom).

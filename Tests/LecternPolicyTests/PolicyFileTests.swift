@@ -99,6 +99,17 @@ struct PolicyFileTests {
             ])
     }
 
+    @Test("[accessibility] panel names what the panel offers; a name it does not know is a problem on its line")
+    func accessibilityPanel() throws {
+        #expect(
+            problems("[accessibility]\npanel = [\"contrast\", \"speak\"]\n") == [
+                "p.toml:2: accessibility.panel: \"speak\" is not one of read-aloud, contrast, large-print, text-size, lower, more-time"
+            ])
+        let configuration = try PolicyFile.parse(
+            "[accessibility]\npanel = [\"more-time\", \"contrast\"]\n", path: "p.toml", over: Self.base)
+        #expect(configuration.accessibilityPanelItems == ["more-time", "contrast"])
+    }
+
     @Test("[keypad] takes lists of key names; a name it does not know is a problem on its line")
     func keypad() throws {
         #expect(

@@ -51,10 +51,21 @@ final class AccessibilityPanel {
         case readAloud, stopReading, contrast, largePrint, textLarger, textSmaller, lower, moreTime, close
     }
 
-    /// The rows of the open panel, top to bottom.
+    /// The rows of the open panel, top to bottom: what `accessibility.panel` names, in its order
+    /// (Read aloud only where the policy has speech; Text size + and − while large print is on),
+    /// then Close.
     var rows: [Row] {
-        (policy.speechEnabled ? [narrator.isActive ? .stopReading : .readAloud] : []) + [.contrast, .largePrint]
-            + (accessibility.largePrint.isOn ? [.textLarger, .textSmaller] : []) + [.lower, .moreTime, .close]
+        policy.accessibilityPanelItems.flatMap { item -> [Row] in
+            switch item {
+            case "read-aloud": policy.speechEnabled ? [narrator.isActive ? .stopReading : .readAloud] : []
+            case "contrast": [.contrast]
+            case "large-print": [.largePrint]
+            case "text-size": accessibility.largePrint.isOn ? [.textLarger, .textSmaller] : []
+            case "lower": [.lower]
+            case "more-time": [.moreTime]
+            default: []
+            }
+        } + [.close]
     }
 
     /// What `row` says.

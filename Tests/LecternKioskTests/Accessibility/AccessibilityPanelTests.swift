@@ -16,6 +16,20 @@ struct AccessibilityPanelTests {
         (Double(box.x + box.width / 2), Double(box.y + box.height / 2))
     }
 
+    @Test("the policy's accessibility.panel says which rows the panel offers, in its order; Close comes last")
+    func rowsFromThePolicy() throws {
+        let policy = try PolicyTests.PolicyDirectory(
+            "document = \"\(LecternHarness.fixture("colors-8pages.pdf"))\"\n[accessibility]\npanel = [\"more-time\", \"contrast\"]\n"
+        )
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        let button = try #require(lectern.status.accessibilityButton)
+        lectern.tap(x: Double(button.x + button.width / 2), y: Double(button.y + button.height / 2))
+        #expect(lectern.settle())
+        #expect(lectern.status.accessibilityPanel == ["More time", "Contrast: normal", "Close"])
+        try lectern.stop()
+    }
+
     @Test("the button is drawn at the bottom left, at least 9 mm; a tap opens the panel and taps on its rows act")
     func buttonAndRows() throws {
         let lectern = try KioskHarness([Self.colors, "--idle-reset", "30"])
