@@ -9,6 +9,9 @@ public struct FocusItem: Equatable, Sendable {
         case field
         /// A figure of a tagged page (its /Alt is what is said).
         case figure
+        /// An annotation a visitor may select (a note, a free-text box, a shape): Select selects
+        /// it, and the keys then move it (`Annotations.handleSelected`).
+        case annotation
         /// A button of the chrome or of an open overlay.
         case button
     }

@@ -35,7 +35,7 @@ public enum FocusPhrases {
     /// What is said when `item` gets the focus.
     public static func spoken(_ item: FocusItem) -> String {
         switch item.kind {
-        case .text, .link, .field, .figure: item.label
+        case .text, .link, .field, .figure, .annotation: item.label
         case .button: "\(item.label), button"
         }
     }

@@ -83,8 +83,15 @@ extension KeypadFocus {
                 FocusItem(
                     kind: .field, label: FocusPhrases.field(field, saysValue: saysFieldValues()), rect: field.rect)
             }
+            // The other annotations a tap selects (notes, boxes, shapes; not links' or pop-ups').
+            let notes = text.annotations.filter {
+                !$0.isFormField && $0.isInteractive && !["Link", "Popup", "Widget"].contains($0.subtype)
+            }.map { note in
+                let contents = note.contents.isEmpty ? "" : ": \(note.contents)"
+                return FocusItem(kind: .annotation, label: "\(note.subtype) note\(contents)", rect: note.rect)
+            }
             return PageFigures.items(
-                onPage: page, text: text, blocks: blocks, extras: links + fields, toDisplay: toDisplay)
+                onPage: page, text: text, blocks: blocks, extras: links + fields + notes, toDisplay: toDisplay)
         }
     }
 
@@ -185,6 +192,14 @@ extension KeypadFocus {
             } else {
                 controller.tryToEditAnnotation(at: point, in: .view)
             }
+        case .annotation:
+            // Selected as a tap would; the keys then move it (`Annotations.handleSelected`).
+            guard let reader = current.reader, let page = focused.page, let controller = interactions() else { return }
+            let point = reader.view.convert(focused.rect.center, from: .page(page), to: .view)
+            guard controller.tryToSelectAnnotation(at: point, in: .view) else {
+                return say(.say("This note cannot be selected here."))
+            }
+            say(.say(Self.selectedNoteHelp))
         case .button:
             if level == .page, focused.label == Self.shelfLabel {
                 chrome.onBack?()
@@ -214,6 +229,10 @@ extension KeypadFocus {
         _ = navigation.handle(InputEvent(.touchDown(id: id, location: point), time: now), reader: reader)
         _ = navigation.handle(InputEvent(.touchUp(id: id), time: now), reader: reader)
     }
+
+    /// What is said when Select selected a note.
+    static let selectedNoteHelp =
+        "Selected. 8, 2, 4 and 6 or the arrows move it; plus and minus make it larger or smaller; 5 puts it down."
 
     /// What shows (and is said) with a paragraph's QR code.
     static let paragraphQRNotice = "Its QR code is on the screen: scan it to take the text with a phone."

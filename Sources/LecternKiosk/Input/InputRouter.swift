@@ -130,7 +130,8 @@ final class InputRouter {
             // A key takes the QR code away too, and acts (it points at nothing the code covered).
             chrome.clearNotice()
         }
-        if absorb(event, dismissing: dismissed) || panel.handle(event) || narrator.handleBeforeFocus(event)
+        if absorb(event, dismissing: dismissed) || panel.handle(event) || movesSelectedAnnotation(event)
+            || narrator.handleBeforeFocus(event)
             || focus?.handle(event) == true
             || shelf.handle(event)
         {
@@ -146,6 +147,16 @@ final class InputRouter {
         let changed = interactions.handle(event)
         logger.trace("input \(event.kind) at \(event.time): \(changed ? "changed the view" : "no change")")
         scheduleGestureDeadline()
+    }
+
+    /// A key that moves, resizes or puts down the selected annotation (`Annotations.handleSelected`),
+    /// where the interaction controller's `transformAnnotation` would let a drag do it.
+    private func movesSelectedAnnotation(_ event: InputEvent) -> Bool {
+        guard case .key(let key, _) = event.kind, let reader = current.reader, let interactions else { return false }
+        return annotations.handleSelected(key) { selected in
+            let centre = reader.view.convert(selected.annotation.rect.center, from: .page(selected.page), to: .view)
+            return interactions.transformAnnotation.canActivate(at: centre, in: .view)
+        }
     }
 
     /// Whether `event` belongs to a touch or click that took a notice away (card, countdown).

@@ -416,6 +416,30 @@ struct KeypadFocusFormTests {
         try lectern.stop()
     }
 
+    @Test("a note by keys, as a drag would: 2 goes to it, 5 selects it, 6 moves it right, + grows it, 5 puts it down")
+    func moveNoteByKeys() throws {
+        let setup = try AnnotationsOnScreenTests.Setup(policy: "[annotations]\nmove = [\"freetext\"]\n")
+        let lectern = setup.lectern
+        #expect(lectern.enableKeyboard())
+        for _ in 0..<30 where lectern.status.focus.kind != "annotation" { press(lectern, Pad.down) }
+        #expect(lectern.status.focus.label == "FreeText note: Hello, visitor", "\(lectern.status.focus)")
+        press(lectern, Pad.select)
+        #expect(lectern.status.annotations.selected?.subtype == "FreeText")
+        #expect(lectern.status.focus.lastSpoken?.hasPrefix("Selected. 8, 2, 4 and 6") == true)
+        for _ in 0..<5 { press(lectern, Pad.right) }
+        var rect = try #require(lectern.status.annotations.selected?.rect)
+        #expect(abs(rect.minX - 70) < 0.5 && abs(rect.maxX - 270) < 0.5 && abs(rect.minY - 600) < 0.5, "\(rect)")
+        press(lectern, Pad.up)
+        rect = try #require(lectern.status.annotations.selected?.rect)
+        #expect(abs(rect.minY - 604) < 0.5, "up on screen is up the page: \(rect)")
+        press(lectern, LecternHarness.Key.equal)  // + : larger at the right and the bottom
+        rect = try #require(lectern.status.annotations.selected?.rect)
+        #expect(abs(rect.width - 204) < 0.5 && abs(rect.height - 54) < 0.5 && abs(rect.minY - 600) < 0.5, "\(rect)")
+        #expect(lectern.status.annotations.edits == 7, "each step an edit, as a drag's lift")
+        press(lectern, Pad.select)
+        #expect(lectern.status.annotations.selected == nil, "5 put it down")
+    }
+
     @Test("a choice field's options are items: 2 goes to one, 5 picks it")
     func chooseOption() throws {
         let setup = try AnnotationsOnScreenTests.Setup()
