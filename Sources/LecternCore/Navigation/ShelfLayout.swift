@@ -9,8 +9,9 @@ public struct ShelfLayout: Equatable, Sendable {
     /// Space around the grid and between its cells.
     public static let margin = 32
     public static let spacing = 32
-    /// The room under each cover for its title (`titleLines` lines).
-    public static let titleHeight = 72
+    /// The room under each cover for its title (`titleLines` lines) at the chrome's standard
+    /// text size; larger text asks for more (`titleHeight`).
+    public static let standardTitleHeight = 72
     /// The lines a title may take; the last one ends with "…" when the title needs more.
     public static let titleLines = 2
     public static let minimumCoverWidth = 160
@@ -21,6 +22,8 @@ public struct ShelfLayout: Equatable, Sendable {
     public let screenWidth: Int
     public let screenHeight: Int
     public let count: Int
+    /// The room under each cover for its title.
+    public let titleHeight: Int
     public let columns: Int
     /// The size of every cover's box.
     public let coverWidth: Int
@@ -31,9 +34,11 @@ public struct ShelfLayout: Equatable, Sendable {
     private let originX: Int
     private let originY: Int
 
-    public init(screenWidth: Int, screenHeight: Int, count: Int) {
+    public init(screenWidth: Int, screenHeight: Int, count: Int, titleHeight: Int = Self.standardTitleHeight) {
         let width = max(1, screenWidth), height = max(1, screenHeight)
         let count = max(0, count)
+        let titleHeight = max(Self.standardTitleHeight, titleHeight)
+        self.titleHeight = titleHeight
         self.screenWidth = width
         self.screenHeight = height
         self.count = count
@@ -42,7 +47,7 @@ public struct ShelfLayout: Equatable, Sendable {
         func across(_ columns: Int) -> Int { (width - 2 * m - (columns - 1) * s) / columns }
         func down(_ columns: Int) -> Int {
             let rows = rows(columns)
-            let cell = Double(height - 2 * m - (rows - 1) * s) / Double(rows) - Double(Self.titleHeight)
+            let cell = Double(height - 2 * m - (rows - 1) * s) / Double(rows) - Double(titleHeight)
             return Int((cell / Self.coverAspect).rounded(.down))
         }
         // The column count that gives the largest covers with everything on screen.
@@ -62,7 +67,7 @@ public struct ShelfLayout: Equatable, Sendable {
         }
         coverHeight = Int((Double(coverWidth) * Self.coverAspect).rounded())
         let rowCount = rows(columns)
-        contentHeight = 2 * m + rowCount * (coverHeight + Self.titleHeight) + (rowCount - 1) * s
+        contentHeight = 2 * m + rowCount * (coverHeight + titleHeight) + (rowCount - 1) * s
         let gridWidth = columns * coverWidth + (columns - 1) * s
         originX = (width - gridWidth) / 2
         originY = contentHeight <= height ? (height - contentHeight) / 2 + m : m
@@ -79,7 +84,7 @@ public struct ShelfLayout: Equatable, Sendable {
         let row = index / columns, column = index % columns
         return PixelBox(
             x: originX + column * (coverWidth + Self.spacing),
-            y: originY + row * (coverHeight + Self.titleHeight + Self.spacing) - scroll,
+            y: originY + row * (coverHeight + titleHeight + Self.spacing) - scroll,
             width: coverWidth, height: coverHeight)
     }
 
@@ -97,7 +102,7 @@ public struct ShelfLayout: Equatable, Sendable {
     /// The room for cover `index`'s title, under its box.
     public func titleBox(_ index: Int, scroll: Int = 0) -> PixelBox {
         let box = coverBox(index, scroll: scroll)
-        return PixelBox(x: box.x, y: box.maxY + 12, width: box.width, height: Self.titleHeight - 12)
+        return PixelBox(x: box.x, y: box.maxY + 12, width: box.width, height: titleHeight - 12)
     }
 
     /// The cover whose box or title is under `point` (screen pixels), if any.
@@ -106,19 +111,19 @@ public struct ShelfLayout: Equatable, Sendable {
         let x = Int(point.x.rounded(.down)), y = Int(point.y.rounded(.down))
         let first = coverBox(0, scroll: scroll)
         let column = (x - first.x) / (coverWidth + Self.spacing)
-        let row = (y - first.y) / (coverHeight + Self.titleHeight + Self.spacing)
+        let row = (y - first.y) / (coverHeight + titleHeight + Self.spacing)
         guard x >= first.x, y >= first.y, column < columns else { return nil }
         let index = row * columns + column
         guard index < count else { return nil }
         let box = coverBox(index, scroll: scroll)
-        let cell = PixelBox(x: box.x, y: box.y, width: box.width, height: box.height + Self.titleHeight)
+        let cell = PixelBox(x: box.x, y: box.y, width: box.width, height: box.height + titleHeight)
         return x < cell.maxX && y < cell.maxY ? index : nil
     }
 
     /// The covers at least partly on screen with the grid scrolled by `scroll`, in order.
     public func visibleIndices(scroll: Int) -> Range<Int> {
         guard count > 0 else { return 0..<0 }
-        let rowHeight = coverHeight + Self.titleHeight + Self.spacing
+        let rowHeight = coverHeight + titleHeight + Self.spacing
         let top = max(0, (scroll - originY + Self.spacing) / rowHeight)
         let bottom = (scroll + screenHeight - originY) / rowHeight
         return min(count, top * columns)..<min(count, (bottom + 1) * columns)

@@ -202,7 +202,10 @@ final class Shelf {
 
     /// The grid for a screen of `width` × `height`.
     func layout(width: Int, height: Int) -> ShelfLayout {
-        ShelfLayout(screenWidth: width, screenHeight: height, count: entries.count)
+        // Titles in the chrome's text size for this screen (`titleLines` lines of it, and room).
+        ShelfLayout(
+            screenWidth: width, screenHeight: height, count: entries.count,
+            titleHeight: 12 + ShelfLayout.titleLines * screen.metrics.textSize * 5 / 4 + 8)
     }
 
     /// The frame: each visible cover as a page (white until it is rendered, a card saying so
@@ -212,6 +215,7 @@ final class Shelf {
         requestCovers(for: layout)
         scroll = layout.clamp(scroll: scroll)
         var scene = Scene(width: width, height: height)
+        scene.metrics = screen.metrics
         let screen = PixelBox(x: 0, y: 0, width: width, height: height)
         for index in layout.visibleIndices(scroll: scroll) {
             let entry = entries[index]

@@ -15,7 +15,7 @@ struct ShelfLayoutTests {
         let boxes = (0..<3).map { layout.coverBox($0) }
         #expect(Set(boxes.map(\.y)).count == 1, "one row")
         for box in boxes {
-            #expect(box.x >= 0 && box.maxX <= 1280 && box.y >= 0 && box.maxY + ShelfLayout.titleHeight <= 720)
+            #expect(box.x >= 0 && box.maxX <= 1280 && box.y >= 0 && box.maxY + layout.titleHeight <= 720)
         }
     }
 
@@ -26,12 +26,12 @@ struct ShelfLayoutTests {
                 let layout = ShelfLayout(screenWidth: width, screenHeight: height, count: count)
                 let cells = (0..<count).map { index in
                     let box = layout.coverBox(index)
-                    return PixelBox(x: box.x, y: box.y, width: box.width, height: box.height + ShelfLayout.titleHeight)
+                    return PixelBox(x: box.x, y: box.y, width: box.width, height: box.height + layout.titleHeight)
                 }
                 for (a, b) in zip(cells, cells.dropFirst()) { #expect(a.intersection(b).isEmpty) }
                 #expect(cells.allSatisfy { $0.x >= 0 && $0.maxX <= width }, "\(width)x\(height), \(count)")
                 let last = layout.coverBox(count - 1, scroll: layout.maximumScroll)
-                #expect(last.maxY + ShelfLayout.titleHeight <= height, "the last title can be scrolled into view")
+                #expect(last.maxY + layout.titleHeight <= height, "the last title can be scrolled into view")
                 if layout.maximumScroll == 0 {
                     #expect(cells.allSatisfy { $0.y >= 0 && $0.maxY <= height })
                 } else {
@@ -49,7 +49,7 @@ struct ShelfLayoutTests {
             let visible = layout.visibleIndices(scroll: scroll)
             for index in 0..<14 {
                 let box = layout.coverBox(index, scroll: scroll)
-                let onScreen = box.maxY + ShelfLayout.titleHeight > 0 && box.y < 720
+                let onScreen = box.maxY + layout.titleHeight > 0 && box.y < 720
                 #expect(visible.contains(index) || !onScreen, "cover \(index) is on screen at \(scroll)")
                 let centre = Point(x: Double(box.x + box.width / 2), y: Double(box.y + box.height / 2))
                 #expect(layout.index(at: centre, scroll: scroll) == index)

@@ -53,6 +53,37 @@ struct ChromeSizeTests {
         return runs
     }
 
+    @Test("the shelf's titles are in the chrome's size too: a capital H at least 0.7° high", arguments: screens)
+    func shelfTitles(_ screen: Screen) throws {
+        let policy = try PolicyTests.PolicyDirectory("")
+        var paths: [String] = []
+        for name in ["H.pdf", "Hb.pdf"] {
+            let path = policy.url.appendingPathComponent(name).path
+            try FileManager.default.copyItem(atPath: Self.colors, toPath: path)
+            paths.append("\"\(path)\"")
+        }
+        try policy.replace(
+            with: "documents = [\(paths.joined(separator: ", "))]\n[screen]\nwidth-mm = \(screen.width)\n"
+                + "height-mm = \(screen.height)\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.wait { lectern.status.shelf.count == 2 && lectern.status.shelf.allSatisfy(\.hasCover) })
+        #expect(lectern.settle())
+        let physical = try #require(lectern.status.physicalScreen)
+        let commit = try #require(lectern.lastCommit)
+        let cover = try #require(lectern.status.shelf.first).box
+        let background = commit.pixel(x: 2, y: 2)
+        let text = Commit.luminance(Palette.normal.text.argb)
+        let threshold = (Commit.luminance(background) + text) / 2
+        let below = cover.maxY..<min(720, cover.maxY + 200)
+        let runs = Self.inkRuns(commit, x: cover.x..<cover.maxX, y: below, threshold: threshold)
+        let glyph = try #require(runs.first, "the title under the cover")
+        let rows = below.filter { y in glyph.contains { Commit.luminance(commit.pixel(x: $0, y: y)) > threshold } }
+        let capital = Double((rows.last ?? 0) - (rows.first ?? 0) + 1) / screen.perMillimetre
+        #expect(
+            capital >= physical.minimumCapitalHeight, "the H's ink is \(rows.count) rows: \(capital) mm")
+        try lectern.stop()
+    }
+
     @Test(
         "a capital H of the title bar is at least 0.7° high at 600 mm, and its buttons at least 9 mm",
         arguments: screens)

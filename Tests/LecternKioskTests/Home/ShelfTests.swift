@@ -182,8 +182,10 @@ struct ShelfTests {
         var inColumn = [Bool](repeating: false, count: commit.width * commit.height)
         for cover in lectern.status.shelf {
             let box = cover.box
-            let column = PixelBox(x: box.x, y: box.y, width: box.width, height: box.height + ShelfLayout.titleHeight)
-                .intersection(PixelBox(x: 0, y: 0, width: commit.width, height: commit.height))
+            let column = PixelBox(
+                x: box.x, y: box.y, width: box.width, height: box.height + ShelfLayout.standardTitleHeight
+            )
+            .intersection(PixelBox(x: 0, y: 0, width: commit.width, height: commit.height))
             guard !column.isEmpty else { continue }
             for y in column.y..<column.maxY {
                 for x in column.x..<column.maxX { inColumn[y * commit.width + x] = true }
