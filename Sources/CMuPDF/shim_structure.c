@@ -15,8 +15,8 @@
 
 /// How many /RoleMap steps are followed from an element's /S (a map in a cycle ends there).
 #define ROLE_MAP_STEPS 8
-/// How many MCIDs of a page are measured (figures' for their boxes, /ActualText elements' for
-/// their glyphs); elements past it keep none.
+/// How many MCIDs of a page are measured (figures' for their boxes, /ActualText elements' and
+/// those with a /Lang of their own for their glyphs); elements past it keep none.
 #define MEASURED_MCIDS_MAX 256
 /// How many MCIDs of a page the parent tree is read for (a page's text has a few thousand at most).
 #define PAGE_MCIDS_MAX 20000
@@ -37,6 +37,7 @@ typedef struct structure_walk {
     int mcid_count;
     int numbers[CMUPDF_STRUCTURE_ELEMENTS_MAX]; // each listed element's object number (0: direct)
     int has_attribute_box[CMUPDF_STRUCTURE_ELEMENTS_MAX]; // its box is its /A /BBox
+    int has_own_language[CMUPDF_STRUCTURE_ELEMENTS_MAX];  // it has a /Lang of its own (speech switches voice)
 } structure_walk;
 
 /// Whether `object` (an indirect element) was met before; marks it met. Object numbers outside
@@ -99,7 +100,9 @@ static int on_page(fz_context *ctx, structure_walk *walk, pdf_obj *kids, pdf_obj
 /// element's index, or -1.
 static void note_mcid(structure_walk *walk, int mcid, int owner) {
     if (owner < 0 || walk->mcid_count >= MEASURED_MCIDS_MAX) return;
-    if (walk->out[owner].kind != CMUPDF_STRUCTURE_FIGURE && !walk->out[owner].actual_text) return;
+    if (walk->out[owner].kind != CMUPDF_STRUCTURE_FIGURE && !walk->out[owner].actual_text &&
+        !walk->has_own_language[owner])
+        return;
     walk->mcids[walk->mcid_count] = mcid;
     walk->owners[walk->mcid_count++] = owner;
 }
@@ -180,6 +183,7 @@ static int add_element(fz_context *ctx, structure_walk *walk, pdf_obj *element, 
     out->kind = kind;
     out->depth = depth;
     out->has_box = walk->has_attribute_box[walk->count] = attribute_box(ctx, element, out->box);
+    walk->has_own_language[walk->count] = pdf_is_string(ctx, own_language);
     fz_strlcpy(out->language, language, sizeof out->language);
     walk->count++; // before the copies: a throw there frees what was copied
     out->alt = copy_text(ctx, alt);

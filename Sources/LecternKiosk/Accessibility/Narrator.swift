@@ -1,6 +1,7 @@
 import LecternCore
 import LecternDocuments
 import LecternLinux
+import LecternPDF
 import LecternPolicy
 import LecternRender
 import LecternSpeech
@@ -37,6 +38,8 @@ final class Narrator {
         var text: String
         var page: Int?
         var lines: [Rect] = []
+        /// The language it is said in when not the voice's (a tagged element's own /Lang).
+        var language: String?
     }
 
     /// Speech is on: the document is being read (or waits for a page's text).
@@ -265,10 +268,13 @@ final class Narrator {
     private func speak(page: Int, text: PageText, reader: Reader) {
         awaitedPage = nil
         // A document whose catalog names no language: its structure tree's outermost /Lang on
-        // the page, if it has one (per element, the voice does not change: one voice a page).
+        // the page, if it has one; a sentence in an element of another /Lang is said in that
+        // language's voice (`Self.language(of:in:voice:)`).
+        var voice = reader.document.summary.language ?? policy.speechLanguage
         if reader.document.summary.language == nil,
             let language = text.tagged.filter({ $0.language != nil }).min(by: { $0.depth < $1.depth })?.language
         {
+            voice = language
             client?.setLanguage(Self.voice(document: language, policy: policy.speechLanguage))
         }
         let order = reader.readingOrder(of: page)
@@ -284,7 +290,11 @@ final class Narrator {
                 said.append(Utterance(text: item.label, page: page, lines: item.rect == .zero ? [] : [item.rect]))
                 continue
             }
-            said += block.sentencesWithLines.map { Utterance(text: $0.text, page: page, lines: $0.lines) }
+            said += block.sentencesWithLines.map {
+                Utterance(
+                    text: $0.text, page: page, lines: $0.lines,
+                    language: Self.language(of: $0.lines, in: text.tagged, voice: voice))
+            }
         }
         if items.isEmpty { said.append(Utterance(text: "This page has no text to read.", page: nil)) }
         if page == reader.view.pages.count - 1 { said.append(Utterance(text: "End of the document.", page: nil)) }
@@ -327,7 +337,25 @@ final class Narrator {
 
     /// Asks the speech process to say the utterances `ids`, in order, instead of what it says.
     func say(_ ids: some Sequence<Int>) {
-        client?.speak(ids.compactMap { id in utterances[id].map { SpeechSentence(id: id, text: $0.text) } })
+        client?.speak(
+            ids.compactMap { id in
+                utterances[id].map { SpeechSentence(id: id, text: $0.text, language: $0.language) }
+            })
+    }
+
+    /// The /Lang of the deepest tagged element that draws the sentence on `lines` (the middle of
+    /// a glyph of it on one of them), when its language is not the voice's (`voice`: "fr-FR"
+    /// differs from "en", "en-GB" does not); nil otherwise.
+    static func language(of lines: [Rect], in elements: [TaggedElement], voice: String) -> String? {
+        func primary(_ code: String) -> String { code.split(separator: "-").first.map { $0.lowercased() } ?? "" }
+        let drawing = elements.filter { element in
+            element.kind == .other && element.language != nil
+                && element.glyphs.contains { glyph in lines.contains { $0.contains(glyph.center) } }
+        }
+        guard let language = drawing.max(by: { $0.depth < $1.depth })?.language,
+            primary(language) != primary(voice)
+        else { return nil }
+        return language
     }
 
     func makeClient() -> SpeechClient {

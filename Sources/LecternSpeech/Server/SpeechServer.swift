@@ -27,6 +27,8 @@ final class SpeechServer {
     private var queue: [SpeechSentence] = []
     /// The speech volume (0 … 200): the cue's loudness follows it.
     private var volume = 100
+    /// The language of the voice the reader asked for (a sentence in another goes back to it).
+    private var language = "en"
     /// Commands that came during synthesis and wait for its end (voice, rate, volume, output).
     private var deferred: [SpeechCommand] = []
     /// When the speak under way was requested (its first sample's latency is from then).
@@ -104,14 +106,9 @@ final class SpeechServer {
         case .pause: send(.paused(id: -1, samplesAfterRequest: 0))
         case .resume: send(.resumed(id: -1))
         case .language(let code):
-            var name = [CChar](repeating: 0, count: 128)
-            var identifier = [CChar](repeating: 0, count: 128)
-            if unavailable == nil, CEspeakNG_set_language(code, &name, &identifier, 128) == 0 {
-                send(
-                    .voice(
-                        SpeechVoice(
-                            language: code, name: String(nulTerminated: name),
-                            identifier: String(nulTerminated: identifier))))
+            if let voice = setVoice(code) {
+                language = code
+                send(.voice(voice))
             } else {
                 send(.noVoice(language: code))
             }
@@ -164,8 +161,29 @@ final class SpeechServer {
         }
     }
 
-    /// Speaks `sentence` (the queue's first) unless a command interrupts it.
+    /// espeak-ng's voice for `code`, now in force; nil when it has none (the voice stays).
+    private func setVoice(_ code: String) -> SpeechVoice? {
+        var name = [CChar](repeating: 0, count: 128)
+        var identifier = [CChar](repeating: 0, count: 128)
+        guard unavailable == nil, CEspeakNG_set_language(code, &name, &identifier, 128) == 0 else { return nil }
+        return SpeechVoice(
+            language: code, name: String(nulTerminated: name), identifier: String(nulTerminated: identifier))
+    }
+
+    /// Speaks `sentence` (the queue's first) unless a command interrupts it: in its own
+    /// language's voice when it names one (and has one), then the voice goes back.
     private func speak(_ sentence: SpeechSentence) {
+        if let own = sentence.language, own != language, let voice = setVoice(own) {
+            send(.voice(voice))
+            defer {
+                if let back = setVoice(language) { send(.voice(back)) }
+            }
+            return synthesise(sentence)
+        }
+        synthesise(sentence)
+    }
+
+    private func synthesise(_ sentence: SpeechSentence) {
         aborted = false
         hasStarted = false
         pacedSamples = 0

@@ -17,10 +17,14 @@ public enum SpeechOutput: Equatable, Sendable {
 public struct SpeechSentence: Equatable, Sendable {
     public var id: Int
     public var text: String
+    /// The language it is in when it is not the voice's (a French paragraph of an English
+    /// document: its /Lang): said in that language's voice, then the voice goes back.
+    public var language: String?
 
-    public init(id: Int, text: String) {
+    public init(id: Int, text: String, language: String? = nil) {
         self.id = id
         self.text = text
+        self.language = language
     }
 }
 
@@ -89,6 +93,7 @@ public enum SpeechCommand: Equatable, Sendable {
             for sentence in sentences {
                 writer.put(sentence.id)
                 writer.put(sentence.text)
+                writer.put(sentence.language ?? "")
             }
         case .stop(let time):
             writer.put(Tag.stop)
@@ -124,7 +129,8 @@ public enum SpeechCommand: Equatable, Sendable {
             let time = try reader.double()
             var sentences: [SpeechSentence] = []
             for _ in 0..<(try reader.count()) {
-                sentences.append(SpeechSentence(id: try reader.int(), text: try reader.string()))
+                let id = try reader.int(), text = try reader.string(), language = try reader.string()
+                sentences.append(SpeechSentence(id: id, text: text, language: language.isEmpty ? nil : language))
             }
             return .speak(sentences, requestedAt: time)
         case .stop: return .stop(requestedAt: try reader.double())

@@ -72,6 +72,25 @@ struct PageFiguresTests {
         try english.stop()
     }
 
+    @Test("the paragraph with /Lang fr-FR is said in espeak-ng's French voice, the rest in the English one")
+    func elementLanguage() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-figures-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let lectern = try KioskHarness(
+            [Self.tagged, "--speech-output", directory.appendingPathComponent("speech.wav").path])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        lectern.press(NarratorTests.f1)
+        #expect(NarratorTests.turn(lectern) { lectern.status.speech.sentence == "Bienvenue au musee." })
+        #expect(lectern.status.speech.voice?.hasSuffix("/fr") == true, "\(lectern.status.speech.voice ?? "none")")
+        #expect(NarratorTests.turn(lectern) { lectern.status.speech.sentence == "Figure with no description." })
+        #expect(
+            lectern.status.speech.voice?.hasSuffix("/en") == true,
+            "back to the document's: \(lectern.status.speech.voice ?? "none")")
+        lectern.press(LecternHarness.Key.escape)
+        try lectern.stop()
+    }
+
     @Test("keypad 2 stops on the figures in reading order and says their /Alt")
     func keypadReachesFigures() throws {
         let lectern = try Self.open(speech: true)

@@ -22,13 +22,18 @@ struct StructureTests {
             PageCharacters(readingOrder: characters).replacing([ActualText(text: "kilometres", glyphs: kilometres)])
                 .characters.compactMap { Unicode.Scalar($0.scalar) }.map(String.init).joined()
                 .contains("The park is 2 kilometres away."))
+        // The French paragraph's glyphs (its own /Lang: speech says it in a French voice).
+        let french = elements.count > 2 ? elements[2].glyphs : []
+        let inFrench = characters.filter { character in french.contains { character.rect.contains($0.center) } }
+        #expect(
+            String(String.UnicodeScalarView(inFrench.compactMap { Unicode.Scalar($0.scalar) })) == "Bienvenueaumusee.")
         #expect(
             elements == [
                 TaggedElement(
                     kind: .figure, depth: 2, alt: "A map of the ground floor.",
                     box: Rect(x: 50, y: 600, width: 200, height: 100), glyphs: elements.first?.glyphs ?? []),
                 TaggedElement(kind: .other, depth: 3, actualText: "kilometres", glyphs: kilometres),
-                TaggedElement(kind: .other, depth: 2, language: "fr-FR"),
+                TaggedElement(kind: .other, depth: 2, language: "fr-FR", glyphs: french),
                 // No /Alt and no /BBox: the box of what its MCID draws (the page's third image: an
                 // untagged logo is drawn first).
                 TaggedElement(kind: .figure, depth: 2, box: Rect(x: 50, y: 400, width: 100, height: 50)),

@@ -120,6 +120,23 @@ import Testing
         #expect(try harness.wavSamples() > 0)
     }
 
+    @Test func aSentenceInAnotherLanguageIsSaidInItsVoiceThenTheVoiceGoesBack() throws {
+        let harness = try SpeechHarness()
+        #expect(try harness.run { harness.client.state.voice?.language == "en" })
+        harness.client.speak([
+            SpeechSentence(id: 1, text: "Welcome."), SpeechSentence(id: 2, text: "Bienvenue.", language: "fr"),
+            SpeechSentence(id: 3, text: "Goodbye."),
+        ])
+        #expect(try harness.run { !harness.client.state.isSpeaking })
+        #expect(harness.client.state.finished == [1, 2, 3])
+        let voices = harness.events.compactMap { event -> String? in
+            if case .voice(let voice) = event { return voice.language }
+            return nil
+        }
+        #expect(voices.suffix(2) == ["fr", "en"], "French for the one sentence, then back: \(voices)")
+        #expect(harness.client.state.voice?.language == "en")
+    }
+
     @Test func theCueIsTwoTonesAThirdOfASecondLong() throws {
         let harness = try SpeechHarness()
         #expect(try harness.run { harness.client.state.sampleRate != nil })

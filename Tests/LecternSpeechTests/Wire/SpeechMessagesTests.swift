@@ -23,7 +23,8 @@ import Testing
         let commands: [SpeechCommand] = [
             .configure(.alsa(device: "null")), .configure(.wav(path: "/tmp/a.wav", paced: true)),
             .speak(
-                [SpeechSentence(id: 3, text: "Hello, world."), SpeechSentence(id: 4, text: "שלום")], requestedAt: 12.5),
+                [SpeechSentence(id: 3, text: "Hello, world."), SpeechSentence(id: 4, text: "שלום", language: "he")],
+                requestedAt: 12.5),
             .speak([], requestedAt: 0), .stop(requestedAt: 1.25), .pause(requestedAt: 2), .resume, .language("he"),
             .rate(200), .volume(150),
         ]
