@@ -7,7 +7,7 @@ extension InteractionController {
     /// How far from a corner of the selection, in view pixels, a finger grabs its handle.
     static let annotationHandleReach = 28.0
     /// The smallest an annotation is resized to, in page points.
-    static let minimumAnnotationSize = 8.0
+    public static let minimumAnnotationSize = 8.0
 
     /// A drag of the selection in progress.
     struct AnnotationDrag {

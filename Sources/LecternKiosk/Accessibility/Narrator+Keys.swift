@@ -81,7 +81,7 @@ extension Narrator {
     /// the reading itself is heard louder or softer. The idle reset puts the operator's back.
     private func changeVolume(louder: Bool) {
         guard policy.speechEnabled, current.reader != nil else { return }
-        let client = self.client ?? makeClient()
+        let client = startedClient()
         client.setVolume(client.settings.volume + (louder ? Self.volumeStep : -Self.volumeStep))
         logger.info("speech volume \(client.settings.volume)")
         if !isActive || isAnnouncing {

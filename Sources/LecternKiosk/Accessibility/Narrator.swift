@@ -161,7 +161,7 @@ final class Narrator {
     /// Plays the idle countdown's cue (after the sentence being said, if one is), starting the
     /// speech process if it is not running.
     func cue() {
-        (client ?? makeClient()).cue()
+        startedClient().cue()
     }
 
     /// Whether a sentence is being spoken now.
@@ -320,7 +320,7 @@ final class Narrator {
     /// Speech on for `reader`'s document: the process started at the first use, the voice of its
     /// language, accessibility mode.
     private func turnOn(language: String?) {
-        let client = self.client ?? makeClient()
+        let client = startedClient()
         client.setLanguage(Self.voice(document: language, policy: policy.speechLanguage))
         isActive = true
         accessibility.isListening = true
@@ -358,7 +358,12 @@ final class Narrator {
         return language
     }
 
-    func makeClient() -> SpeechClient {
+    /// The speech process's client, started at the first use.
+    func startedClient() -> SpeechClient {
+        client ?? makeClient()
+    }
+
+    private func makeClient() -> SpeechClient {
         var settings = SpeechClient.Settings()
         if let executable { settings.executable = executable }
         settings.output = output

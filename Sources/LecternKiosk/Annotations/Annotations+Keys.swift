@@ -3,8 +3,6 @@ import LecternCore
 extension Annotations {
     /// How far a key moves a selected annotation, or grows or shrinks it, in page points.
     static let keyStep = 4.0
-    /// The smallest an annotation is made (as a drag's corner stops).
-    static let minimumSize = 8.0
 
     /// The keys' way to what a drag does to the selected annotation (EN 301 549 5.5.2: no
     /// gesture without another way): while one is selected and nothing is typed into it, the
@@ -43,7 +41,7 @@ extension Annotations {
         var moved = display
         if let move { moved = moved.offsetBy(Point(x: move.dx, y: move.dy)) }
         if let grow {
-            let least = Self.minimumSize
+            let least = InteractionController.minimumAnnotationSize
             moved = Rect(
                 x: moved.minX, y: moved.minY, width: max(least, moved.width + grow),
                 height: max(least, moved.height + grow))

@@ -22,8 +22,7 @@ struct PageFiguresTests {
     ]
 
     static func open(speech: Bool) throws -> KioskHarness {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-figures-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try SpeechKeysTests.directory()
         let wav = directory.appendingPathComponent("speech.wav").path
         let lectern = try KioskHarness(
             [tagged] + (speech ? ["--speech-output", wav, "--speech-language", "en-us", "--speech-unpaced"] : []))
@@ -47,8 +46,7 @@ struct PageFiguresTests {
     func structureLanguage() throws {
         // tagged.pdf with its catalog's /Lang (en-GB) blanked out, byte for byte (the xref holds):
         // the page's outermost /Lang is the French paragraph's.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-figures-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try SpeechKeysTests.directory()
         var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.tagged))
         let catalogLanguage = Data("/Lang (en-GB)".utf8)
         let range = try #require(bytes.range(of: catalogLanguage))
@@ -74,8 +72,7 @@ struct PageFiguresTests {
 
     @Test("the paragraph with /Lang fr-FR is said in espeak-ng's French voice, the rest in the English one")
     func elementLanguage() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-figures-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try SpeechKeysTests.directory()
         let lectern = try KioskHarness(
             [Self.tagged, "--speech-output", directory.appendingPathComponent("speech.wav").path])
         #expect(lectern.settle())
