@@ -11,8 +11,15 @@ extension KeypadFocus {
         switch level {
         case .page:
             guard let reader = current.reader, reader.view.layout.spreadCount > 0 else { return [] }
-            // Large print covers the page: its items are not where the page shows them.
-            let page = panel.accessibility.largePrint.coversPage ? [] : pageItems(of: reader)
+            // Large print covers the page: its items are the column's paragraphs and links.
+            let largePrint = panel.accessibility.largePrint
+            let page =
+                largePrint.coversPage
+                ? largePrint.focusItems { index, words in
+                    let links = reader.pageText[reader.view.dominantPage()]?.links ?? []
+                    return links.indices.contains(index)
+                        ? Self.label(of: links[index].target, words: words, in: reader) : words
+                } : pageItems(of: reader)
             return page + chromeButtons(of: reader) + accessibilityItems()
         case .search:
             return [
@@ -72,12 +79,8 @@ extension KeypadFocus {
             let blocks = ReadingOrder.blocks(of: text.spokenCharacters, toDisplay: toDisplay)
             let links = text.links.map { link in
                 let words = Self.text(in: link.rect, of: text.characters)
-                let target =
-                    switch link.target {
-                    case .page(let target): "Link to page \(reader.document.label(forPage: target) ?? "\(target + 1)")"
-                    case .uri(let address): "Web link, \(address)"
-                    }
-                return FocusItem(kind: .link, label: words.isEmpty ? target : "\(target): \(words)", rect: link.rect)
+                return FocusItem(
+                    kind: .link, label: Self.label(of: link.target, words: words, in: reader), rect: link.rect)
             }
             let fields = text.annotations.filter(\.isFormField).map { field in
                 FocusItem(
@@ -93,6 +96,16 @@ extension KeypadFocus {
             return PageFigures.items(
                 onPage: page, text: text, blocks: blocks, extras: links + fields + notes, toDisplay: toDisplay)
         }
+    }
+
+    /// What is said for a link to `target` on `words`: "Link to page 3: the index".
+    private static func label(of target: LinkTarget, words: String, in reader: Reader) -> String {
+        let destination =
+            switch target {
+            case .page(let page): "Link to page \(reader.document.label(forPage: page) ?? "\(page + 1)")"
+            case .uri(let address): "Web link, \(address)"
+            }
+        return words.isEmpty ? destination : "\(destination): \(words)"
     }
 
     /// The title bar's buttons: back to the shelf (when there is one), then Pages, Contents, Search;
@@ -179,6 +192,10 @@ extension KeypadFocus {
             }
         case .figure:
             say(.say(focused.label))
+        case .link where focused.page == nil:
+            // A link of the large print column: tapped there.
+            guard let reader = current.reader else { return }
+            panel.accessibility.largePrint.tap(at: focused.rect.center, reader: reader, time: loop.clock.now)
         case .link, .field:
             guard let reader = current.reader, let page = focused.page, let controller = interactions() else { return }
             let point = reader.view.convert(focused.rect.center, from: .page(page), to: .view)

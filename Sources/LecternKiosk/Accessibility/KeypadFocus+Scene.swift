@@ -7,6 +7,7 @@ extension KeypadFocus {
     /// are nil on the shelf).
     func ring(for reader: Reader?, plan: TilePlanner.Plan?, scale: DisplayScale) -> Scene.FocusRing? {
         focusFirstItemIfRead()
+        followLargePrint()
         lastRing = placedRing(for: reader, plan: plan, scale: scale)
         return lastRing
     }

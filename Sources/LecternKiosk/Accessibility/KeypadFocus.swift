@@ -198,6 +198,11 @@ final class KeypadFocus {
         case .shelf:
             shelf.scrollToShow(index)
             return true
+        case .page where panel.accessibility.largePrint.coversPage:
+            let items = items(for: .page)
+            guard items.indices.contains(index), items[index].kind != .button else { return false }
+            panel.accessibility.largePrint.scrollToShow(items[index].rect)
+            return true
         case .grid where index > 0:
             guard let reader = current.reader else { return false }
             navigation.grid.scrollToShow(spread: index - 1, reader: reader)
@@ -272,6 +277,18 @@ final class KeypadFocus {
         focus(items(for: .outline))
     }
 
+    /// Keeps the focus on the large print column's paragraph or link where it is now (the column
+    /// scrolls under it); drops it when the column went away.
+    func followLargePrint() {
+        guard level == .page, let item = focused, item.page == nil, item.kind != .button else { return }
+        let items = items(for: .page)
+        guard let index = cursor.index, items.indices.contains(index), items[index].label == item.label else {
+            focused = nil
+            return
+        }
+        focused = items[index]
+    }
+
     /// After a page turn: the first item of the new spread, once its pages' text has arrived.
     func focusFirstItemIfRead() {
         guard awaitsFirstItem, level == .page, let reader = current.reader else { return }
@@ -279,14 +296,16 @@ final class KeypadFocus {
         guard spread < reader.view.layout.spreadCount else { return }
         self.spread = spread
         let pages = reader.view.spreads.pageRange(forSpread: spread)
-        guard pages.allSatisfy({ reader.pageText[$0] != nil }) else { return }
+        guard pages.allSatisfy({ reader.pageText[$0] != nil }),
+            panel.accessibility.largePrint.isReady(forPage: reader.view.dominantPage())
+        else { return }
         awaitsFirstItem = false
         let items = items(for: .page)
         cursor.reset(toFirstOf: items.count)
         // Where the visitor is now (the spread turned to, not yet the one on screen mid-turn).
         let position = PagePosition.text(
             pages: pages, count: reader.view.pages.count, label: reader.document.label(forPage:))
-        let hasText = items.contains { $0.page != nil }
+        let hasText = items.contains { $0.page != nil || $0.kind == .text }
         focus(items, saying: position + (hasText ? ". " : ": there is no text on this page. "))
     }
 

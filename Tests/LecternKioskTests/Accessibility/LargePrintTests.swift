@@ -212,6 +212,58 @@ struct LargePrintTests {
         try lectern.stop()
     }
 
+    @Test("the keypad's 2 and 8 go through the column's paragraphs in reading order, scrolling the column to each")
+    func keypadGoesThroughTheColumn() throws {
+        let (lectern, policy) = try Self.start(largePrint: true)
+        _ = policy
+        #expect(lectern.enableKeyboard())
+        var seen: [(label: String, offset: Double)] = []
+        for _ in 0..<9 {
+            lectern.press(KeypadFocusTests.Pad.down)
+            #expect(lectern.settle())
+            let focus = lectern.status.focus, shown = try #require(lectern.status.largePrint)
+            guard focus.kind == "text", let label = focus.label, let ring = focus.ring else { break }
+            // The ring is on screen, around the paragraph, wherever the column scrolled.
+            #expect(ring.y >= 0 && ring.maxY <= 720, "\(label) at \(ring)")
+            seen.append((label, shown.offset))
+        }
+        let labels = seen.map(\.label)
+        #expect(
+            labels.prefix(3) == [
+                "Visiting the city museum today", "The museum opens at nine. Tickets are sold at the door.",
+                "Children enter for free. Guided tours start every hour.",
+            ], "\(labels)")
+        let left = try #require(labels.firstIndex { $0.hasPrefix("The garden is behind the hall.") })
+        let right = try #require(labels.firstIndex { $0.hasPrefix("The cafe serves hot soup.") })
+        #expect(left < right, "the left column before the right")
+        #expect(seen.first?.offset == 0 && (seen.last?.offset ?? 0) > 0, "the column scrolled down to the later ones")
+        // 8 goes back up: the column scrolls back to the paragraph.
+        // (From the chrome's first button, where the focus went after the last paragraph.)
+        let onButton = lectern.status.focus.kind == "button"
+        for _ in 0..<(seen.count - (onButton ? 0 : 1)) { lectern.press(KeypadFocusTests.Pad.up) }
+        #expect(lectern.settle())
+        #expect(lectern.status.focus.label == labels[0])
+        #expect(lectern.status.largePrint?.offset == 0)
+        try lectern.stop()
+    }
+
+    @Test("in large print, 5 on a link's words follows it (links.pdf: page 1 to page 3)")
+    func keypadFollowsALink() throws {
+        let lectern = try KioskHarness([LecternHarness.fixture("links.pdf"), "--large-print", "on"])
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        for _ in 0..<4 where lectern.status.focus.kind != "link" {
+            lectern.press(KeypadFocusTests.Pad.down)
+            #expect(lectern.settle())
+        }
+        #expect(lectern.status.focus.label == "Link to page 3: Go to page 3")
+        lectern.press(KeypadFocusTests.Pad.select)
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 3)
+        #expect(lectern.status.largePrint?.lines.first == "Page three")
+        try lectern.stop()
+    }
+
     @Test("speech reads the page in reading order while large print shows it")
     func speechReadsIt() throws {
         let wav = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-large-\(UUID()).wav").path
