@@ -288,6 +288,8 @@ public final class KioskApp {
             throw failing(.system(error))
         }
         teardown.push { operations.close() }
+        operations.metrics.isAttracting = { [unowned home] in home.attract.isRunning }
+        operations.metrics.isShelfShown = { [unowned home] in home.shelf.isShown }
         input.configureInteractions = {
             [unowned session, unowned policy, unowned operations, configureInteractions] controller in
             InteractionPolicy.install(on: controller, current: session.current, policy: policy)

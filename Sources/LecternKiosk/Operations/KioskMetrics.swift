@@ -27,6 +27,9 @@ import Prometheus
 /// - `lectern_idle_resets_total`
 /// - `lectern_frame_latency_seconds`: from a change to the commit of the frame that shows it
 /// - `lectern_resident_memory_bytes`, `lectern_uptime_seconds`
+/// - `lectern_dwell_seconds_total{document,page}`: seconds the page was on screen with a visitor
+///   there; `lectern_attract_seconds_total{document,page}`: while the attract loop showed it
+///   (`DwellTime`)
 final class KioskMetrics {
     /// Seconds between two writes of the file (node_exporter reads it when Prometheus scrapes).
     static let interval = 15.0
@@ -39,7 +42,7 @@ final class KioskMetrics {
     let reloader: DocumentReloader
     let idle: IdleReset
     private let registry = PrometheusCollectorRegistry()
-    private let factory: PrometheusMetricsFactory
+    let factory: PrometheusMetricsFactory
     private let pagesShown: CoreMetrics.Counter
     private let touches: CoreMetrics.Counter
     private let documentsOpened: CoreMetrics.Counter
@@ -60,6 +63,15 @@ final class KioskMetrics {
     private var seen = Seen()
     /// Files written so far (counted once the file is in place).
     private(set) var writes = 0
+    /// The page on screen for dwell time, and what was counted (`DwellTime`).
+    var dwell = DwellTime()
+    var dwellCounters: [DwellTime.Place: CoreMetrics.FloatingPointCounter] = [:]
+    var dwellSeconds: [DwellTime.Place: Double] = [:]
+    /// A visitor is there: something was pressed since the last idle reset.
+    private(set) var isVisitorPresent = false
+    /// The attract loop is turning the pages; the shelf is on screen (wired by the app).
+    var isAttracting: () -> Bool = { false }
+    var isShelfShown: () -> Bool = { false }
 
     private struct Seen {
         var opened = 0
@@ -110,6 +122,7 @@ final class KioskMetrics {
     /// An input event arrived.
     func inputArrived(_ event: InputEvent) {
         if case .touchDown = event.kind { touches.increment() }
+        if event.startsAction { isVisitorPresent = true }
     }
 
     /// Counts each interaction component of `controller` that acts (after the policy's
@@ -176,7 +189,9 @@ final class KioskMetrics {
         if idle.resets != seen.resets {
             idleResets.increment(by: Int64(idle.resets - seen.resets))
             seen.resets = idle.resets
+            isVisitorPresent = false
         }
+        updateDwell()
     }
 
     // MARK: The file
@@ -191,6 +206,7 @@ final class KioskMetrics {
     /// The metrics in Prometheus's text format, as the file holds them.
     func text() -> [UInt8] {
         afterIteration()
+        flushDwell()
         residentMemory.record(Self.residentBytes())
         uptime.record(loop.clock.now - startTime)
         return registry.emitToBuffer()

@@ -140,6 +140,53 @@ struct MetricsTests {
         try lectern.stop()
     }
 
+    @Test(
+        "dwell time: each page's seconds with a visitor there, and the attract loop's apart; none before the first touch"
+    )
+    func dwellTime() throws {
+        let directory = try MetricsDirectory()
+        try """
+        [metrics]
+        textfile = "lectern.prom"
+        [idle]
+        reset = 10
+        countdown = 0
+        [attract]
+        after = 2
+        interval = 3
+        transition = "none"
+        """.write(toFile: directory.policy, atomically: false, encoding: .utf8)
+        let lectern = try KioskHarness([Self.colors, "--config", directory.policy])
+        #expect(lectern.settle())
+        // Nobody for 4 s; then a visitor turns to page 2 at 4 s and to page 3 at 8 s, and leaves.
+        advance(lectern, toSecond: 4)
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2))
+        advance(lectern, toSecond: 8)
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(3))
+        // The idle reset at 18 s goes back to page 1; the attract loop starts at 20 s and turns
+        // a page every 3 s.
+        advance(lectern, toSecond: 30.5)
+        #expect(lectern.status.isAttractRunning)
+        #expect(lectern.wait { lectern.status.metricsWritten == 2 })
+        let samples = try #require(directory.samples)
+        func dwell(_ page: Int, _ name: String = "lectern_dwell_seconds_total") -> Double {
+            samples["\(name){document=\"colors-8pages.pdf\",page=\"\(page)\"}"] ?? 0
+        }
+        #expect(dwell(1) < 0.1, "page 1 only for the touch that turned it: \(samples)")
+        #expect(abs(dwell(2) - 4) < 0.1, "\(samples)")
+        // (The reset counts from the end of the page turn's animation, a few frames after 8 s.)
+        #expect(dwell(3) >= 10 && dwell(3) < 10.5, "from 8 s to the reset at about 18 s: \(samples)")
+        #expect(dwell(4) == 0)
+        let attract = (1...8).map { dwell($0, "lectern_attract_seconds_total") }
+        let total = attract.reduce(0, +)
+        #expect(total > 9.5 && total <= 10, "from about 20 s to the write at 30 s: \(attract)")
+        #expect(attract[1...3].allSatisfy { abs($0 - 3) < 0.1 }, "pages 2, 3 and 4 for 3 s each: \(attract)")
+        #expect(attract[0] < 0.5 && attract[5...].allSatisfy { $0 == 0 }, "\(attract)")
+        try lectern.stop()
+    }
+
     @Test("without metrics.textfile in the policy no file is written")
     func offByDefault() throws {
         let directory = try MetricsDirectory(metrics: false)
