@@ -140,10 +140,10 @@ struct MetricsTests {
         try lectern.stop()
     }
 
-    @Test(
-        "dwell time: each page's seconds with a visitor there, and the attract loop's apart; none before the first touch"
-    )
-    func dwellTime() throws {
+    /// A scripted visit on colors-8pages.pdf: nobody for 4 s; a visitor turns to page 2 at 4 s and
+    /// to page 3 at 8 s, and leaves; the idle reset at about 18 s goes back to page 1; the attract
+    /// loop starts 2 s later and turns a page every 3 s. The samples of the file written at 30 s.
+    func visit() throws -> [String: Double] {
         let directory = try MetricsDirectory()
         try """
         [metrics]
@@ -158,19 +158,25 @@ struct MetricsTests {
         """.write(toFile: directory.policy, atomically: false, encoding: .utf8)
         let lectern = try KioskHarness([Self.colors, "--config", directory.policy])
         #expect(lectern.settle())
-        // Nobody for 4 s; then a visitor turns to page 2 at 4 s and to page 3 at 8 s, and leaves.
         advance(lectern, toSecond: 4)
         lectern.tap(x: 1240, y: 360)
         #expect(lectern.waitForPage(2))
         advance(lectern, toSecond: 8)
         lectern.tap(x: 1240, y: 360)
         #expect(lectern.waitForPage(3))
-        // The idle reset at 18 s goes back to page 1; the attract loop starts at 20 s and turns
-        // a page every 3 s.
         advance(lectern, toSecond: 30.5)
         #expect(lectern.status.isAttractRunning)
         #expect(lectern.wait { lectern.status.metricsWritten == 2 })
         let samples = try #require(directory.samples)
+        try lectern.stop()
+        return samples
+    }
+
+    @Test(
+        "dwell time: each page's seconds with a visitor there, and the attract loop's apart; none before the first touch"
+    )
+    func dwellTime() throws {
+        let samples = try visit()
         func dwell(_ page: Int, _ name: String = "lectern_dwell_seconds_total") -> Double {
             samples["\(name){document=\"colors-8pages.pdf\",page=\"\(page)\"}"] ?? 0
         }
@@ -184,7 +190,29 @@ struct MetricsTests {
         #expect(total > 9.5 && total <= 10, "from about 20 s to the write at 30 s: \(attract)")
         #expect(attract[1...3].allSatisfy { abs($0 - 3) < 0.1 }, "pages 2, 3 and 4 for 3 s each: \(attract)")
         #expect(attract[0] < 0.5 && attract[5...].allSatisfy { $0 == 0 }, "\(attract)")
-        try lectern.stop()
+    }
+
+    @Test("every query of the Grafana dashboard (kiosk/grafana-dashboard.json) names a metric the file holds")
+    func dashboardQueriesNameMetrics() throws {
+        let url = LecternHarness.repository.appendingPathComponent("kiosk/grafana-dashboard.json")
+        let dashboard = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
+        var expressions: [String] = []
+        func walk(_ value: Any) {
+            if let object = value as? [String: Any] {
+                if let expression = object["expr"] as? String { expressions.append(expression) }
+                object.values.forEach(walk)
+            } else if let array = value as? [Any] {
+                array.forEach(walk)
+            }
+        }
+        walk(dashboard)
+        #expect(expressions.count >= 15, "\(expressions)")
+        let held = Set(try visit().keys.map { String($0.prefix { $0 != "{" }) })
+        let named = Set(expressions.flatMap { $0.matches(of: /lectern_[a-z_]+/).map { String($0.output) } })
+        #expect(named.count >= 10, "\(named)")
+        for name in named.sorted() {
+            #expect(held.contains(name), "\(name) is not in the metrics file: \(held.sorted())")
+        }
     }
 
     @Test("without metrics.textfile in the policy no file is written")
