@@ -17,8 +17,9 @@ extension LargePrint {
             var last = first
             while last + 1 < column.lines.count, column.lines[last + 1].paragraph == paragraph { last += 1 }
             let lines = column.lines[first...last]
+            // A little wider than the lines, so that the ring does not touch the letters.
             let box = Rect(
-                x: Double(left), y: top + Double(lines.first!.top), width: Double(column.width),
+                x: Double(left - 8), y: top + Double(lines.first!.top), width: Double(column.width + 16),
                 height: Double(lines.last!.top - lines.first!.top + column.lineAdvance))
             items.append(FocusItem(kind: .text, label: lines.map(\.text).joined(separator: " "), rect: box))
             for (piece, placed) in zip(column.links, links) where (first...last).contains(piece.line) {
