@@ -313,6 +313,7 @@ public final class KioskApp {
         largePrint.spoken = { [unowned narrator] in narrator.spokenSentence }
         idle.isSpeaking = { [unowned narrator] in narrator.isSpeaking }
         presenter.onCommit = { [unowned operations] in operations.frameCommitted(latency: $0) }
+        presenter.onPresented = { [unowned operations] in operations.metrics.presented($0, seconds: $1) }
         display.onInput = { [unowned input, unowned operations] event in
             operations.inputArrived(event)
             input.handle(event)

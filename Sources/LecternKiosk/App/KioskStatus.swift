@@ -58,6 +58,8 @@ public struct KioskStatus: Sendable {
     public var navigation = NavigationStatus()
     /// The presenter mirror on a second output (nil: there is none).
     public var mirror: Mirror?
+    /// When frames reached the screen, and the last input→present time (`wp_presentation`).
+    public var presentations = Presentations()
     /// The visitor's text selection (nil: none).
     public var textSelection: TextSelectionStatus?
     /// The selected annotation, the field being filled, the values shown, the last save.
@@ -315,6 +317,7 @@ extension KioskApp {
             || parts.navigation.isAnimating
         status.navigation = parts.navigation.status
         status.mirror = parts.mirror.status
+        status.presentations = parts.presenter.presentations
         status.textSelection = parts.selectedText.status
         status.isInteracting = parts.input.isInteracting
         status.isAtRest =

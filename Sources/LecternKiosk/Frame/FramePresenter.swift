@@ -65,6 +65,12 @@ final class FramePresenter {
     /// Called after each commit (systemd hears READY=1 after the first) with the seconds since
     /// the change it shows was asked for (the metrics' frame latency).
     var onCommit: ((_ latency: Double) -> Void)?
+    /// Called when a frame that shows what an input did reached the screen, with the seconds
+    /// from the input (the compositor's time) to then (`wp_presentation`; the metrics).
+    var onPresented: ((_ input: FrameInput.Kind, _ seconds: Double) -> Void)?
+    /// Frames the compositor said it presented or discarded, and the last input→present time.
+    private(set) var presentations = KioskStatus.Presentations()
+    private let display: Display
     /// The buffer of the last committed frame: what the screen shows (for a screenshot). Weak:
     /// the pool destroys a buffer of a size no longer wanted.
     private(set) weak var lastCommitted: ShmBuffer?
@@ -91,6 +97,7 @@ final class FramePresenter {
         self.navigation = navigation
         self.dumper = dumper
         self.logger = logger
+        self.display = display
         window = XdgToplevel(display: display, title: "Lectern", appID: "lectern", logger: logger)
         pool = display.makeBufferPool()
         frameCompositor = FrameCompositor(logger: logger)
@@ -217,7 +224,7 @@ final class FramePresenter {
         guard frameCompositor.damage(for: scene) != nil else {
             // Nothing new to show: an animation still needs to come back next frame time.
             if animating { scheduleAnimationFrame() }
-            frame.dropped()  // the animation's timer asks again
+            frame.dropped(keepsInput: animating)  // the animation's timer asks again
             return
         }
         // The band above the scene fills the window: a scene of the window's height (one drawn
@@ -225,11 +232,15 @@ final class FramePresenter {
         // buffer is never taller than the window.
         let windowHeight = scale.pixels(size.height + screen.lowering)
         let band = (height: max(0, windowHeight - scene.pixelHeight), colour: Palette(screen.contrast).background)
-        let commit = window.commit(scene, drawnBy: frameCompositor, from: pool, below: band, logger: logger)
+        let shown = ShownInput()
+        let commit = window.commit(
+            scene, drawnBy: frameCompositor, from: pool, below: band, logger: logger,
+            presented: { [weak self] in self?.presented($0, showing: shown.input) })
         guard let buffer = commit.buffer else {
             if commit.allBusy { frame.request() }  // a release wakes the loop
             return
         }
+        shown.input = frame.takeInput()
         transitions.committed(scene)
         banner = scene.banner
         chrome.drawnNoticeButton = frameCompositor.bannerButtonBox(in: scene)
@@ -340,5 +351,43 @@ final class FramePresenter {
         window.onConfigure = nil
         window.onScaleChange = nil
         dumper?.flush()
+    }
+}
+
+/// The input a committed frame shows (set once it is committed, read when it is presented).
+private final class ShownInput {
+    var input: FrameInput?
+}
+
+extension FramePresenter {
+    /// A frame reached the screen (or was discarded): the time from the input it shows, on the
+    /// compositor's clock (only CLOCK_MONOTONIC, which input times are on under cage, weston and
+    /// sway: another clock is not compared with them).
+    fileprivate func presented(_ presented: Presented?, showing input: FrameInput?) {
+        guard let presented else { return presentations.discarded += 1 }
+        presentations.presented += 1
+        guard let input, display.presentsOnMonotonicClock,
+            let seconds = input.seconds(to: presented.seconds)
+        else { return }
+        presentations.last = .init(input: input.kind.rawValue, seconds: seconds)
+        presentations.refresh = presented.refresh
+        onPresented?(input.kind, seconds)
+    }
+}
+
+extension KioskStatus {
+    /// What the compositor said of the frames (`wp_presentation`).
+    public struct Presentations: Equatable, Sendable {
+        public var presented = 0
+        public var discarded = 0
+        /// The output's refresh period (seconds; 0: unknown), from the last presented frame.
+        public var refresh = 0.0
+        /// The last input→present time measured: the input ("touch", "pointer", "key").
+        public var last: Last?
+
+        public struct Last: Equatable, Sendable {
+            public var input: String
+            public var seconds: Double
+        }
     }
 }

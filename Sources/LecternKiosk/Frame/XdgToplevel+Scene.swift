@@ -13,10 +13,12 @@ extension XdgToplevel {
     /// Draws `scene` with `compositor` into a free buffer of `pool` (at the scene's pixel size)
     /// and commits it with its damage: the steps of every surface's frame (the reader's, the
     /// presenter mirror's). With a `band`, the scene is drawn below a band of that many pixel
-    /// rows filled with its colour (a seated visitor lowered the reading area).
+    /// rows filled with its colour (a seated visitor lowered the reading area). `presented` hears
+    /// when the frame reached the screen (`XdgToplevel.commit`).
     func commit(
         _ scene: Scene, drawnBy compositor: FrameCompositor, from pool: ShmBufferPool,
-        below band: (height: Int, colour: Color) = (0, Color(rgb: 0)), logger: Logger
+        below band: (height: Int, colour: Color) = (0, Color(rgb: 0)), logger: Logger,
+        presented: ((Presented?) -> Void)? = nil
     ) -> SceneCommit {
         let buffer: ShmBuffer?
         do {
@@ -43,7 +45,7 @@ extension XdgToplevel {
                 damage.append((0, 0, scene.pixelWidth, band.height))
             }
         }
-        commit(buffer, scale: scene.scale, damage: damage)
+        commit(buffer, scale: scene.scale, damage: damage, presented: presented)
         pool.committed(buffer)
         return SceneCommit(buffer: buffer)
     }

@@ -122,7 +122,7 @@ final class InputRouter {
         event.time = localTime(ofEventTime: raw.time)
         pointer.track(event)
         var dismissed = onActivity?(event) ?? false
-        defer { frame.request() }
+        defer { frame.request(after: raw) }
         if chrome.qrCode != nil, event.isPress {
             chrome.clearNotice()
             dismissed = true

@@ -26,6 +26,9 @@ import Prometheus
 /// - `lectern_render_errors_total`: tiles whose render failed
 /// - `lectern_idle_resets_total`
 /// - `lectern_frame_latency_seconds`: from a change to the commit of the frame that shows it
+/// - `lectern_input_to_present_seconds{input="touch"|"pointer"|"key"}`: from an input (the
+///   compositor's time) to when the frame that shows what it did reached the screen
+///   (`wp_presentation`, where the compositor offers it)
 /// - `lectern_resident_memory_bytes`, `lectern_uptime_seconds`
 /// - `lectern_dwell_seconds_total{document,page}`: seconds the page was on screen with a visitor
 ///   there; `lectern_attract_seconds_total{document,page}`: while the attract loop showed it
@@ -53,6 +56,7 @@ final class KioskMetrics {
     private let residentMemory: CoreMetrics.Gauge
     private let uptime: CoreMetrics.Gauge
     private var gestures: [String: CoreMetrics.Counter] = [:]
+    private var inputToPresent: [FrameInput.Kind: CoreMetrics.Timer] = [:]
     private let logger: Logger
     private let startTime: Double
     private let work: BackgroundWork
@@ -153,6 +157,16 @@ final class KioskMetrics {
             label: "lectern_gestures_total", dimensions: [("component", component)], factory: factory)
         gestures[component] = counter
         counter.increment()
+    }
+
+    /// A frame that shows what an input did reached the screen `seconds` after the input.
+    func presented(_ input: FrameInput.Kind, seconds: Double) {
+        let timer =
+            inputToPresent[input]
+            ?? CoreMetrics.Timer(
+                label: "lectern_input_to_present_seconds", dimensions: [("input", input.rawValue)], factory: factory)
+        inputToPresent[input] = timer
+        timer.recordNanoseconds(Int64((seconds * 1e9).rounded()))
     }
 
     /// A frame was committed `latency` seconds after the change it shows; a page that became

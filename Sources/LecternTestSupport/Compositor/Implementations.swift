@@ -192,6 +192,13 @@ final class Implementations {
             },
             release: { _, resource in wl_resource_destroy(resource) }))
 
+    let presentation = allocate(
+        wp_presentation_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            feedback: { _, resource, surface, id in
+                object(resource, PresentationResource.self).feedback(surface: surface!, id: id)
+            }))
+
     private static func allocate<T>(_ table: T) -> UnsafeMutablePointer<T> {
         let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
         pointer.initialize(to: table)
@@ -206,6 +213,7 @@ final class Implementations {
         xdgToplevel.deallocate(); xdgPopup.deallocate(); viewporter.deallocate(); viewport.deallocate()
         fractionalScaleManager.deallocate(); fractionalScale.deallocate()
         dataDeviceManager.deallocate(); dataSource.deallocate(); dataDevice.deallocate()
+        presentation.deallocate()
     }
 }
 

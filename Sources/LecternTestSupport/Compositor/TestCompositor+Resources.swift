@@ -86,6 +86,8 @@ final class Interfaces {
     let dataDeviceManager = copy(wl_data_device_manager_interface)
     let dataSource = copy(wl_data_source_interface)
     let dataDevice = copy(wl_data_device_interface)
+    let presentation = copy(wp_presentation_interface)
+    let presentationFeedback = copy(wp_presentation_feedback_interface)
 
     private static func copy(_ interface: wl_interface) -> UnsafeMutablePointer<wl_interface> {
         let pointer = UnsafeMutablePointer<wl_interface>.allocate(capacity: 1)
@@ -97,7 +99,8 @@ final class Interfaces {
         for pointer in [
             compositor, surface, region, subcompositor, subsurface, callback, output, seat, pointer, keyboard, touch,
             xdgWmBase, xdgPositioner, xdgSurface, xdgToplevel, xdgPopup, viewporter, viewport,
-            fractionalScaleManager, fractionalScale, dataDeviceManager, dataSource, dataDevice,
+            fractionalScaleManager, fractionalScale, dataDeviceManager, dataSource, dataDevice, presentation,
+            presentationFeedback,
         ] {
             pointer.deallocate()
         }

@@ -66,6 +66,8 @@ final class Surface: ResourceObject {
     private var pendingSurfaceDamage: [DamageRect] = []
     private var pendingBufferDamage: [DamageRect] = []
     private var pendingFrameCallbacks: [Callback] = []
+    /// `wp_presentation.feedback` asked for the next commit.
+    var pendingFeedbacks: [PresentationFeedbackResource] = []
     private var pendingScale: Int32 = 1
     private(set) var bufferScale: Int32 = 1
     /// `wp_viewport.set_destination` pending, and in effect (nil: none, or unset with -1).
@@ -146,6 +148,8 @@ final class Surface: ResourceObject {
         viewportDestination = pendingDestination
         compositor.committedFrameCallbacks += pendingFrameCallbacks
         pendingFrameCallbacks.removeAll()
+        compositor.committedFeedbacks += pendingFeedbacks
+        pendingFeedbacks.removeAll()
         let surfaceDamage = pendingSurfaceDamage, bufferDamage = pendingBufferDamage
         pendingSurfaceDamage.removeAll()
         pendingBufferDamage.removeAll()

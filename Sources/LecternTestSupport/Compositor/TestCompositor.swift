@@ -96,6 +96,10 @@ public final class TestCompositor {
     public internal(set) var selectionSerial: UInt32?
     /// Frame callbacks committed and not yet answered.
     var committedFrameCallbacks: [Callback] = []
+    /// `wp_presentation_feedback`s of committed frames, answered with the frame callbacks.
+    var committedFeedbacks: [PresentationFeedbackResource] = []
+    /// Frames reported presented so far.
+    public internal(set) var presentedFrames = 0
     /// Buffers copied but not released yet (when `autoRelease` is off).
     var busyBuffers: [BusyBuffer] = []
     private var isTornDown = false
@@ -177,6 +181,9 @@ public final class TestCompositor {
             wl_global_create(display, interfaces.seat, seatVersion, me) { client, data, version, id in
                 TestCompositor.from(data).bindSeat(client: client!, version: Int32(version), id: id)
             },
+            wl_global_create(display, interfaces.presentation, 1, me) { client, data, version, id in
+                TestCompositor.from(data).bindPresentation(client: client!, version: Int32(version), id: id)
+            },
         ].map { $0! }
     }
 
@@ -234,6 +241,7 @@ public final class TestCompositor {
             wl_callback_send_done(callback.resource, time)
             wl_resource_destroy(callback.resource)
         }
+        sendPresented(at: time)
     }
 
     /// Number of frame callbacks committed and not answered yet.

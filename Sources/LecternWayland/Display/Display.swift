@@ -35,6 +35,17 @@ public final class Display {
     private(set) var dataDeviceManager: OpaquePointer?
     /// `wl_subcompositor`, when offered: a toplevel's `ScanOutBlocker`.
     private(set) var subcompositor: OpaquePointer?
+    /// `wp_presentation`, when offered: when each frame reached the screen (`XdgToplevel.commit`).
+    private(set) var presentation: OpaquePointer?
+    private var presentationListener: Listener<wp_presentation_listener>?
+    /// The listener of each frame's `wp_presentation_feedback`.
+    let presentationFeedbackListener = PresentationFeedback.makeListener()
+    /// The clock `Presented` times are on (`wp_presentation.clock_id`: CLOCK_MONOTONIC under
+    /// cage, weston and sway); nil before the compositor said, or without `wp_presentation`.
+    public private(set) var presentationClock: clockid_t?
+    /// Presentation times are on CLOCK_MONOTONIC, as input events' times are under cage, weston
+    /// and sway: the two can be compared.
+    public var presentsOnMonotonicClock: Bool { presentationClock == CLOCK_MONOTONIC }
     private var dataDevice: DataDevice?
     /// Told when an output appeared, changed (`wl_output.done`) or went away.
     private var outputObservers: [ObjectIdentifier: () -> Void] = [:]
@@ -169,6 +180,15 @@ public final class Display {
                 ).0
         case "wl_subcompositor" where subcompositor == nil:
             subcompositor = bind(name, CWaylandClient_subcompositor_interface(), advertised: version, preferred: 1).0
+        case "wp_presentation" where presentation == nil:
+            presentation = bind(name, CWaylandProtocols_presentation_interface(), advertised: version, preferred: 1).0
+            let listener = Listener(
+                wp_presentation_listener(clock_id: { data, _, clock in
+                    guard let data else { return }
+                    Unmanaged<Display>.fromOpaque(data).takeUnretainedValue().presentationClock = clockid_t(clock)
+                }))
+            presentationListener = listener
+            wp_presentation_add_listener(presentation, listener.pointer, Unmanaged.passUnretained(self).toOpaque())
         case "wp_viewporter":
             viewporter = bind(name, CWaylandProtocols_viewporter_interface(), advertised: version, preferred: 1).0
         case "wp_fractional_scale_manager_v1":
@@ -280,6 +300,7 @@ public final class Display {
         outputs.removeAll()
         if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
         if let viewporter { wp_viewporter_destroy(viewporter) }
+        if let presentation { wp_presentation_destroy(presentation) }
         if let subcompositor { wl_subcompositor_destroy(subcompositor) }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let shm { wl_shm_destroy(shm) }

@@ -157,8 +157,11 @@ public final class XdgToplevel {
 
     /// Attaches `buffer` (drawn at `scale`), damages `damage` (buffer coordinates), asks for a
     /// frame callback and commits. Precondition: configured and no frame callback outstanding.
+    /// With `presented`, and where the compositor offers `wp_presentation`, it is told when the
+    /// frame reached the screen (nil: it never did).
     public func commit(
-        _ buffer: ShmBuffer, scale: DisplayScale, damage: [(x: Int, y: Int, width: Int, height: Int)]
+        _ buffer: ShmBuffer, scale: DisplayScale, damage: [(x: Int, y: Int, width: Int, height: Int)],
+        presented: ((Presented?) -> Void)? = nil
     ) {
         precondition(frameCallback == nil, "one frame callback at a time")
         precondition(isConfigured, "attach only after the first configure was acknowledged")
@@ -166,6 +169,10 @@ public final class XdgToplevel {
         wl_surface_attach(surface, buffer.wlBuffer, 0, 0)
         for rect in damage {
             wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        }
+        if let presented, let presentation = display.presentation {
+            PresentationFeedback.request(
+                display: display, presentation: presentation, surface: surface, then: presented)
         }
         frameCallback = wl_surface_frame(surface)
         wl_callback_add_listener(frameCallback, callbackListener.pointer, Unmanaged.passUnretained(self).toOpaque())
