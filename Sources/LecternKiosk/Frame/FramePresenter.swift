@@ -69,8 +69,9 @@ final class FramePresenter {
     /// from the input (the compositor's time) to then (`wp_presentation`; the metrics).
     var onPresented: ((_ input: FrameInput.Kind, _ seconds: Double) -> Void)?
     /// Frames the compositor said it presented or discarded, and the last input→present time.
-    private(set) var presentations = KioskStatus.Presentations()
-    private let display: Display
+    var presentations = KioskStatus.Presentations()
+    let display: Display
+    let latencies = InputLatencies()
     /// The buffer of the last committed frame: what the screen shows (for a screenshot). Weak:
     /// the pool destroys a buffer of a size no longer wanted.
     private(set) weak var lastCommitted: ShmBuffer?
@@ -351,43 +352,5 @@ final class FramePresenter {
         window.onConfigure = nil
         window.onScaleChange = nil
         dumper?.flush()
-    }
-}
-
-/// The input a committed frame shows (set once it is committed, read when it is presented).
-private final class ShownInput {
-    var input: FrameInput?
-}
-
-extension FramePresenter {
-    /// A frame reached the screen (or was discarded): the time from the input it shows, on the
-    /// compositor's clock (only CLOCK_MONOTONIC, which input times are on under cage, weston and
-    /// sway: another clock is not compared with them).
-    fileprivate func presented(_ presented: Presented?, showing input: FrameInput?) {
-        guard let presented else { return presentations.discarded += 1 }
-        presentations.presented += 1
-        guard let input, display.presentsOnMonotonicClock,
-            let seconds = input.seconds(to: presented.seconds)
-        else { return }
-        presentations.last = .init(input: input.kind.rawValue, seconds: seconds)
-        presentations.refresh = presented.refresh
-        onPresented?(input.kind, seconds)
-    }
-}
-
-extension KioskStatus {
-    /// What the compositor said of the frames (`wp_presentation`).
-    public struct Presentations: Equatable, Sendable {
-        public var presented = 0
-        public var discarded = 0
-        /// The output's refresh period (seconds; 0: unknown), from the last presented frame.
-        public var refresh = 0.0
-        /// The last input→present time measured: the input ("touch", "pointer", "key").
-        public var last: Last?
-
-        public struct Last: Equatable, Sendable {
-            public var input: String
-            public var seconds: Double
-        }
     }
 }

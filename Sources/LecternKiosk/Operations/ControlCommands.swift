@@ -116,13 +116,15 @@ final class ControlCommands {
             lastError = failure.description
         }
         let now = loop.clock.now
-        return ControlStatus(
+        var status = ControlStatus(
             document: reader?.document.path ?? shown.documentPath, state: state,
             page: reader.map { $0.view.dominantPage() + 1 } ?? 0, pageCount: reader?.view.pages.count ?? 0,
             viewState: reader?.view.viewState(), zoom: reader?.view.currentZoomScale ?? 1,
             idleSeconds: now - lastActivity, uptimeSeconds: now - startTime, framesCommitted: presenter.frameCount,
             lastError: lastError, version: KioskApp.version, speech: ControlStatus.Speech(presenter.narrator.status),
             focus: ControlStatus.Focus(focus.status))
+        status.inputToPresent = presenter.presentations.percentiles
+        return status
     }
 
     private func goTo(page: Int?, label: String?) -> ControlReply {

@@ -75,6 +75,9 @@ public struct ControlStatus: Codable, Equatable, Sendable {
     public var speech: Speech?
     /// The keypad focus (nil from a kiosk older than this field).
     public var focus: Focus?
+    /// Input→present times since the start, by input ("touch", "pointer", "key"; seconds),
+    /// where the compositor offers `wp_presentation` (nil from a kiosk older than this field).
+    public var inputToPresent: [String: KioskStatus.Presentations.Percentiles]? = nil
 
     /// What speech is doing (`KioskStatus.Speech`).
     public struct Speech: Codable, Equatable, Sendable {

@@ -47,6 +47,8 @@ struct PresentationTests {
         lectern.compositor.sendFrameCallbacks()
         lectern.turn()
         #expect(abs((lectern.status.presentations.last?.seconds ?? 0) - 0.020) < 0.0015)
+        let touch = try #require(lectern.status.presentations.percentiles["touch"])
+        #expect(touch.count == 2 && abs(touch.max - 0.030) < 0.0015 && abs(touch.p50 - 0.020) < 0.0015, "\(touch)")
         lectern.compositor.touchUp(id: 0)
         lectern.compositor.autoFrameCallback = true
         #expect(lectern.settle())
