@@ -8,8 +8,8 @@ final class ShownInput {
 
 extension FramePresenter {
     /// A frame reached the screen (or was discarded): the time from the input it shows, on the
-    /// compositor's clock (only CLOCK_MONOTONIC, which input times are on under cage, weston and
-    /// sway: another clock is not compared with them).
+    /// compositor's clock (only CLOCK_MONOTONIC, which wlroots compositors stamp input with:
+    /// another presentation clock, such as weston's CLOCK_MONOTONIC_RAW, is not compared).
     func presented(_ presented: Presented?, showing input: FrameInput?) {
         guard let presented else { return presentations.discarded += 1 }
         presentations.presented += 1

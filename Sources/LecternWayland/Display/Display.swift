@@ -41,10 +41,11 @@ public final class Display {
     /// The listener of each frame's `wp_presentation_feedback`.
     let presentationFeedbackListener = PresentationFeedback.makeListener()
     /// The clock `Presented` times are on (`wp_presentation.clock_id`: CLOCK_MONOTONIC under
-    /// cage, weston and sway); nil before the compositor said, or without `wp_presentation`.
+    /// sway 1.7, CLOCK_MONOTONIC_RAW under weston 10; cage 0.1.4 offers no `wp_presentation`);
+    /// nil before the compositor said, or without `wp_presentation`.
     public private(set) var presentationClock: clockid_t?
-    /// Presentation times are on CLOCK_MONOTONIC, as input events' times are under cage, weston
-    /// and sway: the two can be compared.
+    /// Presentation times are on CLOCK_MONOTONIC, as wlroots compositors stamp input events
+    /// (in milliseconds): the two can be compared.
     public var presentsOnMonotonicClock: Bool { presentationClock == CLOCK_MONOTONIC }
     private var dataDevice: DataDevice?
     /// Told when an output appeared, changed (`wl_output.done`) or went away.

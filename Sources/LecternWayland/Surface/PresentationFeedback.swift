@@ -4,8 +4,8 @@ import Glibc
 
 /// When a committed frame reached the screen, as the compositor says through
 /// `wp_presentation_feedback` (presentation-time): the time on the compositor's presentation
-/// clock (`Display.presentationClock`, CLOCK_MONOTONIC under cage, weston and sway), and the
-/// output's refresh period.
+/// clock (`Display.presentationClock`), and the output's refresh period. (Headless, sway 1.7
+/// answers no feedback: wlroots 0.15's headless outputs report their frames as not presented.)
 public struct Presented: Equatable, Sendable {
     /// Seconds on the presentation clock when the frame turned to light.
     public var seconds: Double
