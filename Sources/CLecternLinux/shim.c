@@ -79,6 +79,35 @@ int64_t CLecternLinux_timerfd_drain(int fd) {
     return CLecternLinux_eventfd_drain(fd);
 }
 
+static int clock_change_arm(int fd) {
+    // An absolute deadline years away: only a clock change makes the descriptor readable.
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.it_value.tv_sec = (time_t)4000000000LL;  // 2096
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, NULL);
+}
+
+int CLecternLinux_clock_change_timerfd(void) {
+    int fd = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (fd < 0) return -1;
+    if (clock_change_arm(fd) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int CLecternLinux_clock_change_read(int fd) {
+    uint64_t value;
+    ssize_t n;
+    do { n = read(fd, &value, sizeof value); } while (n < 0 && errno == EINTR);
+    if (n >= 0 || errno == EAGAIN) return 0;
+    if (errno != ECANCELED) return -1;
+    return clock_change_arm(fd) < 0 ? -1 : 1;
+}
+
 #include <malloc.h>
 
 int CLecternLinux_malloc_trim(void) { return malloc_trim(0); }

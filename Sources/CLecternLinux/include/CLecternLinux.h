@@ -24,6 +24,12 @@ int CLecternLinux_timerfd(void);
 int CLecternLinux_timerfd_arm(int fd, int64_t ms);
 /// Reads and resets a timerfd's expiration count.
 int64_t CLecternLinux_timerfd_drain(int fd);
+/// A non-blocking, close-on-exec CLOCK_REALTIME timerfd armed far in the future with
+/// TFD_TIMER_CANCEL_ON_SET: it becomes readable when the wall clock is set.
+int CLecternLinux_clock_change_timerfd(void);
+/// Whether the wall clock was set since the last call (the read gave ECANCELED); re-arms the
+/// timerfd then. Returns 1 or 0, or -1 with errno set.
+int CLecternLinux_clock_change_read(int fd);
 /// Gives free heap memory back to the system (malloc_trim(0)); after a big transient
 /// allocation such as reading every page's size of a long document.
 int CLecternLinux_malloc_trim(void);
