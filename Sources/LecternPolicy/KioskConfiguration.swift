@@ -12,6 +12,8 @@ public struct KioskConfiguration: Sendable {
     /// The documents on the shelf (policy `documents`, or several paths on the command line):
     /// with two or more, the home screen shows their covers and a tap opens one.
     public var shelfPaths: [String] = []
+    /// The shows of the opening hours' ranges by name (`[hours.show.NAME]`).
+    public var hoursShows: [String: HoursShow] = [:]
     /// The policy file, followed while the app runs (nil: none; the options here stand).
     public var policyPath: String?
     /// The command line's settings by policy key: they override the file's (`PolicyFile`).

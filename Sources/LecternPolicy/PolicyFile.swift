@@ -42,7 +42,7 @@ public enum PolicyFile {
         var problems: [PolicyError.Problem] = []
         for (key, value) in flatten(table) {
             let line = lines.line(of: key)
-            guard let spec = PolicyKeys.byName[key] else {
+            guard let spec = PolicyKeys.byName[key] ?? PolicyKeys.showKey(key) else {
                 problems.append(.init(path: path, line: line, key: key, message: unknownKeyMessage(key)))
                 continue
             }
@@ -53,6 +53,11 @@ public enum PolicyFile {
         for (key, value) in base.overrides.sorted(by: { $0.key < $1.key }) {
             guard let spec = PolicyKeys.byName[key], let message = spec.apply(&configuration, value) else { continue }
             problems.append(.init(path: "command line", key: key, message: message))
+        }
+        if problems.isEmpty {
+            for (key, message) in PolicyKeys.hoursProblems(in: configuration) {
+                problems.append(.init(path: path, line: lines.line(of: key), key: key, message: message))
+            }
         }
         guard problems.isEmpty else {
             throw PolicyError(problems: problems.sorted { ($0.line ?? Int.max) < ($1.line ?? Int.max) })
@@ -108,6 +113,11 @@ public enum PolicyFile {
 
     private static func unknownKeyMessage(_ key: String) -> String {
         let section = key.split(separator: ".").dropLast().joined(separator: ".")
+        if key.hasPrefix("hours.show.") {
+            return section.split(separator: ".").count == 3
+                ? "unknown key (known here: \(PolicyKeys.showKeys.joined(separator: ", ")))"
+                : "unknown key (a show is a table [hours.show.NAME] of \(PolicyKeys.showKeys.joined(separator: ", ")))"
+        }
         let known = PolicyKeys.all.map(\.name).filter {
             $0.split(separator: ".").dropLast().joined(separator: ".") == section
         }

@@ -167,6 +167,32 @@ public struct PolicySettings: Sendable {
     /// Follow the documents' files and show a new version when one is replaced.
     public let reloadsDocuments = PolicySetting.boolean("reload.documents", default: true)
 
+    // MARK: opening hours (`OpeningHours`; the shows, `[hours.show.NAME]`, are rows of `PolicyKeys`)
+
+    /// Monday's opening ranges ("08:00-18:00", or "08:00-11:30 NAME" to open with the show
+    /// `[hours.show.NAME]`); a range at or past midnight ("22:00-02:00") ends the next day.
+    /// No range on any day and no closed date: always open.
+    public let hoursMonday = PolicySetting.ranges("hours.mon")
+    /// Tuesday's.
+    public let hoursTuesday = PolicySetting.ranges("hours.tue")
+    /// Wednesday's.
+    public let hoursWednesday = PolicySetting.ranges("hours.wed")
+    /// Thursday's.
+    public let hoursThursday = PolicySetting.ranges("hours.thu")
+    /// Friday's.
+    public let hoursFriday = PolicySetting.ranges("hours.fri")
+    /// Saturday's.
+    public let hoursSaturday = PolicySetting.ranges("hours.sat")
+    /// Sunday's.
+    public let hoursSunday = PolicySetting.ranges("hours.sun")
+    /// Dates the ranges starting on them do not open ("2026-12-25").
+    public let hoursClosed = PolicySetting.dates("hours.closed")
+    /// What a touch does while closed (`HoursWake`).
+    public let hoursWake = PolicySetting.choice("hours.wake", default: HoursWake.off)
+    /// The backlight turned off while closed: a directory of /sys/class/backlight, or "auto" for
+    /// the first there (nil: the screen stays lit, black).
+    public let hoursBacklight = PolicySetting.optionalString("hours.backlight")
+
     // MARK: keypad: five-key navigation (`KeypadKeyMap`)
 
     /// The keys that move the focus to the previous item.
