@@ -138,3 +138,18 @@ extension KioskConfiguration {
             ], closedDates: Set(self.hoursClosed))
     }
 }
+
+extension KioskConfiguration {
+    /// The configuration while `show` is in force: its documents (one, or a shelf) in place of
+    /// the policy's, its attract loop's wait in place of `attract.after`; unchanged for nil.
+    public func showing(_ show: HoursShow?) -> KioskConfiguration {
+        guard let show else { return self }
+        var configuration = self
+        if let first = show.documents.first {
+            configuration.documentPath = first
+            configuration.shelfPaths = show.documents.count > 1 ? show.documents : []
+        }
+        if let seconds = show.attractAfterSeconds { configuration.attractAfterSeconds = seconds }
+        return configuration
+    }
+}

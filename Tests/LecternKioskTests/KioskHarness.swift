@@ -18,6 +18,9 @@ import Testing
 final class KioskHarness {
     let compositor: TestCompositor
     let clock = ManualClock(start: 1000)
+    /// The date and time of day the opening hours follow: moves with `clock`, from Monday
+    /// 2026-11-30 10:00 UTC unless a test says otherwise; never the machine's own.
+    let wallClock: ManualWallClock
     let app: KioskApp
     /// One frame time: how far the clock moves per frame while something animates.
     static let frame = 1.0 / 60
@@ -40,13 +43,16 @@ final class KioskHarness {
     ///   - headphones: the headphone jack (default: none; never the machine's own).
     ///   - variables: the app's environment (default: `STATE_DIRECTORY` and `XDG_RUNTIME_DIR` in
     ///     the compositor's private directory, so no test sees another's saved view or socket).
+    ///   - wallClock: the wall clock's start (seconds since the epoch) and zone.
     init(
         _ arguments: [String], width: Int32 = 1280, height: Int32 = 720, scale: Int32 = 1,
         preferredScale: Int32? = nil, millimetres: (width: Int32, height: Int32)? = nil, autoConfigure: Bool = true,
         seatVersion: Int32 = TestCompositor.newestSeatVersion, variables: [String: String]? = nil,
         dataDevice: Bool = false, configure: ((KioskApp) -> Void)? = nil,
-        headphones: ((EventLoop) -> (any HeadphoneDetector)?)? = nil
+        headphones: ((EventLoop) -> (any HeadphoneDetector)?)? = nil,
+        wallClock: (start: Double, zone: ManualWallClock.Zone) = (KioskHarness.mondayMorning, .init(utcOffset: 0))
     ) throws {
+        self.wallClock = ManualWallClock(clock: clock, start: wallClock.start, zone: wallClock.zone)
         compositor = try TestCompositor(
             outputWidth: width, outputHeight: height, outputScale: scale, seatVersion: seatVersion)
         compositor.autoConfigure = autoConfigure
@@ -65,7 +71,7 @@ final class KioskHarness {
                 variables: variables ?? [
                     "STATE_DIRECTORY": compositor.runtimeDirectory.path,
                     "XDG_RUNTIME_DIR": compositor.runtimeDirectory.path,
-                ], headphones: headphones ?? { _ in nil }))
+                ], headphones: headphones ?? { _ in nil }, wallClock: self.wallClock))
         configure?(app)
         try app.start()
     }
@@ -309,6 +315,17 @@ final class KioskHarness {
             if frames { compositor.touchFrame() }
             turn()
         }
+    }
+
+    /// Monday 2026-11-30 10:00 UTC.
+    static let mondayMorning = 1_796_032_800.0
+
+    /// Moves the clock on by `seconds` at once (hours of a kiosk's day: the timers due fire in
+    /// order in one turn), then settles.
+    func jump(by seconds: Double) {
+        clock.advance(by: seconds)
+        turn()
+        settle()
     }
 
     /// Moves the clock a frame at a time, turning at each, without waiting for anything.

@@ -34,11 +34,15 @@ public final class KioskApp {
         /// The headphone jack, on the app's loop (nil: the kernel's, `HeadphoneJack.open`). Tests
         /// plug in their own.
         public var headphones: ((EventLoop) -> (any HeadphoneDetector)?)?
+        /// The date and time of day the opening hours follow (tests: a `ManualWallClock`).
+        public var wallClock: any WallClock
 
         public init(
             clock: any MonotonicClock = SystemClock(), whileWaiting: (() -> Void)? = nil, handlesSignals: Bool = true,
-            variables: [String: String]? = nil, headphones: ((EventLoop) -> (any HeadphoneDetector)?)? = nil
+            variables: [String: String]? = nil, headphones: ((EventLoop) -> (any HeadphoneDetector)?)? = nil,
+            wallClock: any WallClock = SystemWallClock()
         ) {
+            self.wallClock = wallClock
             self.clock = clock
             self.whileWaiting = whileWaiting
             self.handlesSignals = handlesSignals
@@ -58,6 +62,7 @@ public final class KioskApp {
         let backend: DocumentBackend
         let files: FileWatcher
         let policy: PolicyInForce
+        let schedule: OpeningSchedule
         let session: DocumentSession
         let reloader: DocumentReloader
         let home: Home
@@ -73,6 +78,7 @@ public final class KioskApp {
         let idle: IdleReset
         let contrast: ContrastSetting
         let operations: Operations
+        let closed: ClosedKiosk
         /// Closes every part, in reverse order of building (`shutdown()`).
         let teardown: Teardown
     }
@@ -163,6 +169,9 @@ public final class KioskApp {
         teardown.push { files.close() }
         let policy = PolicyInForce(launch: configuration, files: files, logger: logger)
         teardown.push { policy.close() }
+        // Open or closed, and the open range's show in force before the document is chosen.
+        let schedule = OpeningSchedule(policy: policy, clock: environment.wallClock, loop: loop, logger: logger)
+        teardown.push { schedule.close() }
         // A restart comes back to the view saved before it (the document's same version only).
         let statePath = SavedView.path(variable: environment.variable)
         var opening = policy.configuration
@@ -283,13 +292,19 @@ public final class KioskApp {
             operations = try Operations(
                 statePath: statePath, current: session.current, shown: session, policy: policy, reloader: reloader,
                 presenter: presenter, focus: focus,
-                restored: restored.outcome, idle: idle, variable: environment.variable, loop: loop, logger: logger)
+                restored: restored.outcome, idle: idle, schedule: schedule, variable: environment.variable, loop: loop,
+                logger: logger)
         } catch {
             throw failing(.system(error))
         }
         teardown.push { operations.close() }
         operations.metrics.isAttracting = { [unowned home] in home.attract.isRunning }
         operations.metrics.isShelfShown = { [unowned home] in home.shelf.isShown }
+        let closed = ClosedKiosk(
+            schedule: schedule, presenter: presenter, idle: idle, home: home, policy: policy, loop: loop, logger: logger
+        )
+        teardown.push { closed.close() }
+        presenter.onCurtain = { [unowned operations] in operations.curtainShown() }
         input.configureInteractions = {
             [unowned session, unowned policy, unowned operations, configureInteractions] controller in
             InteractionPolicy.install(on: controller, current: session.current, policy: policy)
@@ -314,7 +329,8 @@ public final class KioskApp {
         idle.isSpeaking = { [unowned narrator] in narrator.isSpeaking }
         presenter.onCommit = { [unowned operations] in operations.frameCommitted(latency: $0) }
         presenter.onPresented = { [unowned operations] in operations.metrics.presented($0, seconds: $1) }
-        display.onInput = { [unowned input, unowned operations] event in
+        display.onInput = { [unowned input, unowned operations, unowned closed] event in
+            guard !closed.swallows(event) else { return }
             operations.inputArrived(event)
             input.handle(event)
         }
@@ -327,13 +343,13 @@ public final class KioskApp {
             operations.afterIteration()
         }
         teardown.push { idleHandler.cancel() }
-        idle.restart()
+        if !closed.isCurtainDown { idle.restart() }
         parts = Parts(
-            backend: backend, files: files, policy: policy, session: session, reloader: reloader,
+            backend: backend, files: files, policy: policy, schedule: schedule, session: session, reloader: reloader,
             home: home,
             display: display, chrome: chrome, navigation: navigation, annotations: annotations, presenter: presenter,
             mirror: mirror, selectedText: selectedText, input: input, focus: focus, idle: idle, contrast: contrast,
-            operations: operations,
+            operations: operations, closed: closed,
             teardown: teardown)
     }
 

@@ -178,6 +178,8 @@ public struct KioskStatus: Sendable {
     public var isAnimating = false
     /// A finger is down, a button held, or a gesture under way.
     public var isInteracting = false
+    /// The opening hours: open or closed, the curtain, the next change.
+    public var hours = Hours()
     /// Nothing left to do until something happens: no frame or animation pending, no work on
     /// the worker or the render threads, no state or metrics file being written.
     public var isAtRest = false
@@ -264,6 +266,25 @@ public struct KioskStatus: Sendable {
     }
 }
 
+extension KioskStatus {
+    /// The opening hours' part (`OpeningSchedule`, `ClosedKiosk`).
+    public struct Hours: Equatable, Sendable {
+        /// Open now (always, without `[hours]`).
+        public var isOpen = true
+        /// The show of the open range (or, closed, of the next one), by its name.
+        public var show: String?
+        /// The curtain is what the window shows.
+        public var isCurtainDown = false
+        /// A touch lifted the curtain while closed (`hours.wake`).
+        public var isAwake = false
+        /// The next change in local time ("2026-11-30 08:00"), and as an instant of the wall clock.
+        public var nextChange: String?
+        public var nextChangeInstant: Double?
+        /// Input events not acted on while closed.
+        public var ignoredInput = 0
+    }
+}
+
 extension KioskApp {
     /// What the app shows and does now, for tests and diagnostics.
     public var status: KioskStatus {
@@ -343,6 +364,7 @@ extension KioskApp {
         status.controlSocket = parts.operations.socket?.listener.path
         status.metricsWritten = parts.operations.metrics.writes
         parts.home.report(into: &status, transitions: parts.presenter.transitions)
+        parts.closed.report(into: &status)
         return status
     }
 }

@@ -164,12 +164,37 @@ final class FramePresenter {
 
     /// Whether a frame is still to be drawn (or an animation to be played out).
     var isPending: Bool {
-        frame.isRequested || (session.reader?.view.isAnimating ?? false) || transitions.isActive
+        if isClosed { return !window.isCurtainDown && window.size != nil }
+        return frame.isRequested || (session.reader?.view.isAnimating ?? false) || transitions.isActive
             || navigation.isAnimating
     }
 
-    /// Draws a frame if one is needed and the compositor is ready for it (loop idle handler).
+    /// Closed (`ClosedKiosk`): the window shows the curtain and nothing is drawn; the first frame
+    /// after is drawn and damaged whole.
+    var isClosed = false {
+        didSet {
+            guard isClosed != oldValue else { return }
+            if !isClosed { frameCompositor.forgetLastScene() }
+            animationTimer?.cancel()
+            frame.request()
+        }
+    }
+
+    /// Whether the curtain is what the window shows.
+    var isCurtainDown: Bool { window.isCurtainDown }
+
+    /// Called when the curtain was committed (systemd hears READY=1 then, if no page was shown).
+    var onCurtain: (() -> Void)?
+
+    /// Draws a frame if one is needed and the compositor is ready for it (loop idle handler);
+    /// closed, the curtain once (again after a resize).
     func drawIfNeeded() {
+        if isClosed {
+            frame.take()
+            frame.dropped()
+            if !window.isCurtainDown, window.lowerCurtain() { onCurtain?() }
+            return
+        }
         guard frame.isRequested, !window.isWaitingForFrame, let size = window.size else {
             prefaultFirstBuffer()
             return

@@ -27,6 +27,8 @@ final class ControlCommands {
     /// The keypad focus, which `status` reports.
     let focus: KeypadFocus
     let idle: IdleReset
+    /// Open or closed, and when that changes.
+    let schedule: OpeningSchedule
     /// The directory `screenshot` writes into when the policy names none.
     let defaultScreenshotDirectory: String?
     private let logger: Logger
@@ -39,7 +41,8 @@ final class ControlCommands {
 
     init(
         current: CurrentReader, shown: any DocumentShowing, reloader: DocumentReloader, policy: PolicyInForce,
-        presenter: FramePresenter, focus: KeypadFocus, idle: IdleReset, defaultScreenshotDirectory: String?,
+        presenter: FramePresenter, focus: KeypadFocus, idle: IdleReset, schedule: OpeningSchedule,
+        defaultScreenshotDirectory: String?,
         loop: EventLoop, logger: Logger
     ) {
         self.current = current
@@ -49,6 +52,7 @@ final class ControlCommands {
         self.presenter = presenter
         self.focus = focus
         self.idle = idle
+        self.schedule = schedule
         self.defaultScreenshotDirectory = defaultScreenshotDirectory
         self.loop = loop
         self.logger = logger
@@ -122,7 +126,10 @@ final class ControlCommands {
             viewState: reader?.view.viewState(), zoom: reader?.view.currentZoomScale ?? 1,
             idleSeconds: now - lastActivity, uptimeSeconds: now - startTime, framesCommitted: presenter.frameCount,
             lastError: lastError, version: KioskApp.version, speech: ControlStatus.Speech(presenter.narrator.status),
-            focus: ControlStatus.Focus(focus.status))
+            focus: ControlStatus.Focus(focus.status),
+            hours: ControlStatus.Hours(
+                isOpen: !schedule.isClosed, nextChange: schedule.nextChange.map { "\($0.local)" },
+                show: schedule.show))
         status.inputToPresent = presenter.presentations.percentiles
         return status
     }

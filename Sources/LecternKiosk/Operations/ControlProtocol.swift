@@ -78,6 +78,24 @@ public struct ControlStatus: Codable, Equatable, Sendable {
     /// Input→present times since the start, by input ("touch", "pointer", "key"; seconds),
     /// where the compositor offers `wp_presentation` (nil from a kiosk older than this field).
     public var inputToPresent: [String: KioskStatus.Presentations.Percentiles]? = nil
+    /// The opening hours (nil from a kiosk older than this field).
+    public var hours: Hours?
+
+    /// Open or closed (`[hours]`), and when that changes.
+    public struct Hours: Codable, Equatable, Sendable {
+        /// Inside the opening hours (always, without them).
+        public var isOpen: Bool
+        /// The next change, in local time ("2026-11-30 08:00"); nil: none coming.
+        public var nextChange: String?
+        /// The show in force (the open range's, or while closed the next one's).
+        public var show: String?
+
+        public init(isOpen: Bool, nextChange: String?, show: String?) {
+            self.isOpen = isOpen
+            self.nextChange = nextChange
+            self.show = show
+        }
+    }
 
     /// What speech is doing (`KioskStatus.Speech`).
     public struct Speech: Codable, Equatable, Sendable {

@@ -33,6 +33,7 @@ import Prometheus
 /// - `lectern_dwell_seconds_total{document,page}`: seconds the page was on screen with a visitor
 ///   there; `lectern_attract_seconds_total{document,page}`: while the attract loop showed it
 ///   (`DwellTime`)
+/// - `lectern_open`: 1 inside the opening hours (always without them), 0 outside
 final class KioskMetrics {
     /// Seconds between two writes of the file (node_exporter reads it when Prometheus scrapes).
     static let interval = 15.0
@@ -44,6 +45,8 @@ final class KioskMetrics {
     let shown: any DocumentOnScreen
     let reloader: DocumentReloader
     let idle: IdleReset
+    /// Open or closed.
+    let schedule: OpeningSchedule
     private let registry = PrometheusCollectorRegistry()
     let factory: PrometheusMetricsFactory
     private let pagesShown: CoreMetrics.Counter
@@ -55,6 +58,7 @@ final class KioskMetrics {
     private let frameLatency: CoreMetrics.Timer
     private let residentMemory: CoreMetrics.Gauge
     private let uptime: CoreMetrics.Gauge
+    private let open: CoreMetrics.Gauge
     private var gestures: [String: CoreMetrics.Counter] = [:]
     private var inputToPresent: [FrameInput.Kind: CoreMetrics.Timer] = [:]
     private let logger: Logger
@@ -88,9 +92,9 @@ final class KioskMetrics {
 
     init(
         path: @escaping () -> String?, current: CurrentReader, shown: any DocumentOnScreen, reloader: DocumentReloader,
-        idle: IdleReset,
-        loop: EventLoop, logger: Logger
+        idle: IdleReset, schedule: OpeningSchedule, loop: EventLoop, logger: Logger
     ) {
+        self.schedule = schedule
         self.path = path
         self.current = current
         self.shown = shown
@@ -115,6 +119,7 @@ final class KioskMetrics {
         frameLatency = CoreMetrics.Timer(label: "lectern_frame_latency_seconds", factory: factory)
         residentMemory = CoreMetrics.Gauge(label: "lectern_resident_memory_bytes", factory: factory)
         uptime = CoreMetrics.Gauge(label: "lectern_uptime_seconds", factory: factory)
+        open = CoreMetrics.Gauge(label: "lectern_open", factory: factory)
         scheduleWrite()
     }
 
@@ -223,6 +228,7 @@ final class KioskMetrics {
         flushDwell()
         residentMemory.record(Self.residentBytes())
         uptime.record(loop.clock.now - startTime)
+        open.record(schedule.isClosed ? 0 : 1)
         return registry.emitToBuffer()
     }
 

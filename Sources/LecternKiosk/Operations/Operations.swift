@@ -33,7 +33,7 @@ final class Operations {
         statePath: String?, current: CurrentReader, shown: any DocumentShowing, policy: PolicyInForce,
         reloader: DocumentReloader,
         presenter: FramePresenter, focus: KeypadFocus, restored: KioskStatus.SavedViewRestore, idle: IdleReset,
-        variable: @escaping (String) -> String?, loop: EventLoop, logger: Logger
+        schedule: OpeningSchedule, variable: @escaping (String) -> String?, loop: EventLoop, logger: Logger
     ) throws(SystemError) {
         self.current = current
         self.shown = shown
@@ -48,12 +48,12 @@ final class Operations {
         let socketPath = Self.socketPath(policy.controlSocket, variable: variable)
         commands = ControlCommands(
             current: current, shown: shown, reloader: reloader, policy: policy, presenter: presenter, focus: focus,
-            idle: idle,
+            idle: idle, schedule: schedule,
             defaultScreenshotDirectory: socketPath.map(Self.directory), loop: loop, logger: logger)
         notifier = SystemdNotifier(variable: variable, loop: loop, logger: logger)
         metrics = KioskMetrics(
             path: { [unowned policy] in policy.metricsTextfile }, current: current, shown: shown,
-            reloader: reloader, idle: idle, loop: loop, logger: logger)
+            reloader: reloader, idle: idle, schedule: schedule, loop: loop, logger: logger)
         turnLog = variable(LoopTurnLog.variable).map { _ in LoopTurnLog(loop: loop, logger: logger) }
         listen(at: socketPath, group: policy.controlGroup)
         policy.observe { [unowned self] old, new in policyChanged(old: old, new: new) }
@@ -100,6 +100,12 @@ final class Operations {
     /// A new interaction controller: its components' actions are counted.
     func install(on controller: InteractionController) {
         metrics.install(on: controller)
+    }
+
+    /// The curtain was committed (closed): systemd hears the kiosk is ready, as after its first page.
+    func curtainShown() {
+        notifier?.ready(status: "closed")
+        notifier?.status("closed")
     }
 
     /// A frame was committed `latency` seconds after the change it shows: systemd hears that

@@ -30,6 +30,11 @@ final class PolicyInForce {
     private(set) var generation = 0
     /// Why the last change was refused (nil once a valid one applied).
     private(set) var lastError: PolicyError?
+    /// The configuration the file gives, before the show of the opening hours.
+    private var fromFile: KioskConfiguration
+    /// What the opening hours' range shows (`OpeningSchedule`): its documents and attract loop
+    /// over the policy's (nil: the policy's own).
+    private(set) var show: HoursShow?
 
     /// How long the file must stay unchanged before it is read: editors and deploy scripts
     /// write in bursts; a second is the budget from the last write to the policy in force.
@@ -42,9 +47,11 @@ final class PolicyInForce {
         self.files = files
         self.logger = logger
         configuration = launch
+        fromFile = launch
         guard let path = launch.policyPath else { return }
         if let configuration = read(path) {
             self.configuration = configuration
+            fromFile = configuration
             generation = 1
             logger.info("policy \(path) in force")
         }
@@ -101,9 +108,22 @@ final class PolicyInForce {
             return
         }
         generation += 1
-        let old = configuration
-        configuration = new
+        fromFile = new
         logger.info("policy \(path) changed: in force")
-        for observer in observers { observer(old, new) }
+        apply()
+    }
+
+    /// Puts `show` in force over the file's configuration (the opening hours' range changed).
+    func put(show: HoursShow?) {
+        guard show != self.show else { return }
+        self.show = show
+        apply()
+    }
+
+    /// The file's configuration with the show, in force; the observers are told.
+    private func apply() {
+        let old = configuration
+        configuration = fromFile.showing(show)
+        for observer in observers { observer(old, configuration) }
     }
 }

@@ -69,6 +69,9 @@ public final class FrameCompositor {
         self.logger = logger
     }
 
+    /// Forgets the last scene: the next is drawn and damaged whole (the curtain was shown between).
+    public func forgetLastScene() { lastScene = nil }
+
     /// What changed between the last drawn scene and `scene`, in buffer pixels; nil if nothing did.
     public func damage(for scene: Scene) -> [PixelBox]? {
         let bounds = PixelBox(x: 0, y: 0, width: scene.pixelWidth, height: scene.pixelHeight)

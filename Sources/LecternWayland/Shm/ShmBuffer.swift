@@ -19,6 +19,8 @@ public final class ShmBuffer {
     let fd: Int32
     private(set) var proxy: OpaquePointer?
     weak var pool: ShmBufferPool?
+    /// Told when the compositor releases it (a buffer outside a pool: the curtain's).
+    var onRelease: (() -> Void)?
     private let listener: Listener<wl_buffer_listener>
 
     /// The `wl_shm` format of the buffer.
@@ -73,7 +75,10 @@ public final class ShmBuffer {
         memset(pixels, 0, stride * height)
     }
 
-    private func didRelease() { pool?.bufferReleased(self) }
+    private func didRelease() {
+        pool?.bufferReleased(self)
+        onRelease?()
+    }
 
     /// Destroys the proxy and unmaps the memory. Only for a buffer that is not busy.
     func destroy() {

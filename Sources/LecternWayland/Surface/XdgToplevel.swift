@@ -24,6 +24,8 @@ public final class XdgToplevel {
     private let surfaceScale: SurfaceScale
     /// Keeps the compositor from scanning the buffers out directly (nil: no `wl_subcompositor`).
     private let scanOutBlocker: ScanOutBlocker?
+    /// Black over the surface while the kiosk is closed.
+    private let curtain = Curtain()
 
     /// The size of the last acknowledged configure, in surface coordinates; nil before the first.
     public private(set) var size: (width: Int, height: Int)?
@@ -155,6 +157,22 @@ public final class XdgToplevel {
         return (max(1, Int(w * scale)), max(1, Int(h * scale)))
     }
 
+    /// Whether the curtain is what the surface shows, at the size a frame's buffer has now.
+    public var isCurtainDown: Bool {
+        guard let shown = curtain.shownSize, let bufferSize else { return false }
+        return shown == bufferSize
+    }
+
+    /// Shows black over the whole surface, drawn by nobody and with no frame callback: nothing
+    /// more is committed until the next frame (`commit`), which lifts it. Does nothing before the
+    /// first configure; false when its buffer could not be made.
+    @discardableResult
+    public func lowerCurtain() -> Bool {
+        guard let size, let bufferSize, let shm = display.shm else { return false }
+        surfaceScale.apply(scale, surfaceSize: size)
+        return curtain.show(on: surface, shm: shm, size: bufferSize)
+    }
+
     /// Attaches `buffer` (drawn at `scale`), damages `damage` (buffer coordinates), asks for a
     /// frame callback and commits. Precondition: configured and no frame callback outstanding.
     /// With `presented`, and where the compositor offers `wp_presentation`, it is told when the
@@ -167,6 +185,7 @@ public final class XdgToplevel {
         precondition(isConfigured, "attach only after the first configure was acknowledged")
         if let size { surfaceScale.apply(scale, surfaceSize: size) }
         wl_surface_attach(surface, buffer.wlBuffer, 0, 0)
+        curtain.replaced()
         for rect in damage {
             wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
         }
