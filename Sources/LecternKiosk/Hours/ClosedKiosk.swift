@@ -22,6 +22,8 @@ final class ClosedKiosk {
     private(set) var isAwake = false
     /// Input events not acted on because the kiosk was closed.
     private(set) var ignoredInput = 0
+    /// The backlight's last problem, logged once.
+    private var backlightProblem: String?
 
     init(
         schedule: OpeningSchedule, presenter: FramePresenter, idle: IdleReset, home: Home, policy: PolicyInForce,
@@ -37,7 +39,7 @@ final class ClosedKiosk {
         schedule.onChange = { [unowned self] _, new in
             new.isOpen ? opened() : closed()
         }
-        if schedule.isClosed { closed() }
+        if schedule.isClosed { closed() } else if policy.hoursBacklight != nil { setCurtain(down: false) }
     }
 
     /// The curtain is down: closed, and not woken.
@@ -97,9 +99,27 @@ final class ClosedKiosk {
         idle.restart()
     }
 
-    /// The curtain.
+    /// The curtain and, where the policy names one, the backlight (`hours.backlight`).
     private func setCurtain(down: Bool) {
         presenter.isClosed = down
+        guard let setting = policy.hoursBacklight else { return }
+        guard let backlight = Backlight.named(setting) else {
+            return logOnce("hours.backlight = \"auto\": no backlight in \(Backlight.classDirectory)")
+        }
+        do {
+            try backlight.setPower(on: !down)
+            backlightProblem = nil
+            logger.info("backlight \(backlight.directory) \(down ? "off" : "on")")
+        } catch {
+            logOnce("cannot turn the backlight \(down ? "off" : "on"): \(error)")
+        }
+    }
+
+    /// Logs a backlight's problem once (not again until it changes or the backlight works).
+    private func logOnce(_ problem: String) {
+        guard problem != backlightProblem else { return }
+        backlightProblem = problem
+        logger.warning("\(problem) (kiosk/71-lectern-backlight.rules gives the kiosk user the right)")
     }
 
     /// Keeps the curtain up for the idle reset's time (a minute if it never resets) after this input.

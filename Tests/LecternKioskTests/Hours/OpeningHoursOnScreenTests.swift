@@ -122,6 +122,30 @@ struct OpeningHoursOnScreenTests {
         try lectern.stop()
     }
 
+    @Test("the backlight the policy names is powered down at closing and up at opening (a fake sysfs)")
+    func backlight() throws {
+        let policy = try PolicyTests.PolicyDirectory("")
+        let device = policy.url.appendingPathComponent("backlight0")
+        try FileManager.default.createDirectory(at: device, withIntermediateDirectories: true)
+        let power = device.appendingPathComponent("bl_power").path
+        try "0\n".write(toFile: power, atomically: false, encoding: .utf8)
+        func written() -> String? { try? String(contentsOfFile: power, encoding: .utf8) }
+        try policy.replace(
+            with: "document = \"\(Self.colors)\"\n[hours]\nmon = [\"08:00-11:00\"]\nbacklight = \"\(device.path)\"\n")
+        let lectern = try KioskHarness(["--config", policy.path])  // Monday 10:00: open
+        #expect(lectern.settle())
+        #expect(written() == "0\n")
+        lectern.jump(by: Self.hour)
+        #expect(lectern.status.hours.isCurtainDown && written() == "4\n")
+        lectern.jump(by: 7 * 24 * Self.hour - 3 * Self.hour)  // next Monday 08:00
+        #expect(lectern.status.hours.isOpen && written() == "0\n")
+        try FileManager.default.removeItem(atPath: power)
+        lectern.jump(by: 3 * Self.hour)
+        #expect(lectern.status.hours.isCurtainDown, "a backlight that cannot be written is no reason to stay lit")
+        #expect(lectern.logs.filter { $0.contains("cannot turn the backlight off") }.count == 1)
+        try lectern.stop()
+    }
+
     @Test("lectern ctl status says closed and when it opens; the metrics file's lectern_open is 0, then 1")
     func statusAndMetrics() throws {
         let kiosk = try ControlSocketTests.Kiosk(
