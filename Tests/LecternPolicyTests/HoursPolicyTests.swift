@@ -79,4 +79,21 @@ struct HoursPolicyTests {
             problems("[hours]\nwake = \"shake\"\n")
                 == ["p.toml:2: hours.wake: must be one of off, touch, not \"shake\""])
     }
+
+    @Test("a show puts its document or shelf and its attract wait over the policy's; none changes nothing")
+    func showing() {
+        var base = PolicyFileTests.base
+        base.shelfPaths = ["/srv/a.pdf", "/srv/b.pdf"]
+        base.attractAfterSeconds = 60
+        let breakfast = base.showing(HoursShow(documents: ["/srv/breakfast.pdf"], attractAfterSeconds: 0))
+        #expect(breakfast.documentPath == "/srv/breakfast.pdf" && breakfast.shelfPaths.isEmpty)
+        #expect(breakfast.attractAfterSeconds == 0)
+        let shelf = base.showing(HoursShow(documents: ["/srv/c.pdf", "/srv/d.pdf"]))
+        #expect(shelf.documentPath == "/srv/c.pdf" && shelf.shelfPaths == ["/srv/c.pdf", "/srv/d.pdf"])
+        #expect(shelf.attractAfterSeconds == 60, "no attract in the show: the policy's")
+        let attractOnly = base.showing(HoursShow(attractAfterSeconds: 5))
+        #expect(attractOnly.documentPath == base.documentPath && attractOnly.shelfPaths == base.shelfPaths)
+        #expect(attractOnly.attractAfterSeconds == 5)
+        #expect(base.showing(nil).documentPath == base.documentPath)
+    }
 }
