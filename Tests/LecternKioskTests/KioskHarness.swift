@@ -44,13 +44,15 @@ final class KioskHarness {
     ///   - variables: the app's environment (default: `STATE_DIRECTORY` and `XDG_RUNTIME_DIR` in
     ///     the compositor's private directory, so no test sees another's saved view or socket).
     ///   - wallClock: the wall clock's start (seconds since the epoch) and zone.
+    ///   - singlePixelBuffers: offers `wp_single_pixel_buffer_manager_v1` and `wp_viewporter`.
     init(
         _ arguments: [String], width: Int32 = 1280, height: Int32 = 720, scale: Int32 = 1,
         preferredScale: Int32? = nil, millimetres: (width: Int32, height: Int32)? = nil, autoConfigure: Bool = true,
         seatVersion: Int32 = TestCompositor.newestSeatVersion, variables: [String: String]? = nil,
         dataDevice: Bool = false, configure: ((KioskApp) -> Void)? = nil,
         headphones: ((EventLoop) -> (any HeadphoneDetector)?)? = nil,
-        wallClock: (start: Double, zone: ManualWallClock.Zone) = (KioskHarness.mondayMorning, .init(utcOffset: 0))
+        wallClock: (start: Double, zone: ManualWallClock.Zone) = (KioskHarness.mondayMorning, .init(utcOffset: 0)),
+        singlePixelBuffers: Bool = false
     ) throws {
         self.wallClock = ManualWallClock(clock: clock, start: wallClock.start, zone: wallClock.zone)
         compositor = try TestCompositor(
@@ -59,6 +61,7 @@ final class KioskHarness {
         compositor.outputMillimetres = millimetres
         if dataDevice { compositor.offerDataDevice() }
         if let preferredScale { compositor.setPreferredScale(preferredScale) }
+        if singlePixelBuffers { compositor.offerSinglePixelBuffers() }
         var configuration = try Self.configuration(arguments)
         configuration.displayName = compositor.runtimeDirectory.path + "/" + compositor.socketName
         let clock = clock

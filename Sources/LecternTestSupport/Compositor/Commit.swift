@@ -61,13 +61,16 @@ public struct Commit: Sendable {
     public var viewportDestination: (width: Int32, height: Int32)?
     /// The title of the toplevel the surface belongs to (nil: none), to tell windows apart.
     public var title: String?
+    /// The buffer was a `wp_single_pixel_buffer_manager_v1` one (its pixel is `pixels[0]`).
+    public var isSinglePixel: Bool
 
     public init(
         sequence: Int, timestamp: ContinuousClock.Instant, width: Int, height: Int, format: ShmFormat,
         pixels: [UInt32], surfaceDamage: [DamageRect] = [], bufferDamage: [DamageRect] = [],
         configureAcked: Bool = true, ackedConfigureSerial: UInt32 = 0, bufferScale: Int32 = 1,
-        viewportDestination: (width: Int32, height: Int32)? = nil, title: String? = nil
+        viewportDestination: (width: Int32, height: Int32)? = nil, title: String? = nil, isSinglePixel: Bool = false
     ) {
+        self.isSinglePixel = isSinglePixel
         precondition(pixels.count == width * height, "pixels must hold width*height values")
         self.sequence = sequence
         self.timestamp = timestamp

@@ -165,6 +165,17 @@ final class Implementations {
         wp_fractional_scale_v1_interface(
             destroy: { _, resource in wl_resource_destroy(resource) }))
 
+    let singlePixelBufferManager = allocate(
+        wp_single_pixel_buffer_manager_v1_interface(
+            destroy: { _, resource in wl_resource_destroy(resource) },
+            create_u32_rgba_buffer: { _, resource, id, red, green, blue, alpha in
+                object(resource, SinglePixelBufferManager.self).createBuffer(
+                    id: id, red: red, green: green, blue: blue, alpha: alpha)
+            }))
+
+    let singlePixelBuffer = allocate(
+        wl_buffer_interface(destroy: { _, resource in wl_resource_destroy(resource) }))
+
     let dataDeviceManager = allocate(
         wl_data_device_manager_interface(
             create_data_source: { _, resource, id in
@@ -212,6 +223,7 @@ final class Implementations {
         xdgWmBase.deallocate(); xdgPositioner.deallocate(); xdgSurface.deallocate()
         xdgToplevel.deallocate(); xdgPopup.deallocate(); viewporter.deallocate(); viewport.deallocate()
         fractionalScaleManager.deallocate(); fractionalScale.deallocate()
+        singlePixelBufferManager.deallocate(); singlePixelBuffer.deallocate()
         dataDeviceManager.deallocate(); dataSource.deallocate(); dataDevice.deallocate()
         presentation.deallocate()
     }

@@ -83,6 +83,8 @@ final class Interfaces {
     let viewport = copy(wp_viewport_interface)
     let fractionalScaleManager = copy(wp_fractional_scale_manager_v1_interface)
     let fractionalScale = copy(wp_fractional_scale_v1_interface)
+    let buffer = copy(wl_buffer_interface)
+    let singlePixelBufferManager = copy(wp_single_pixel_buffer_manager_v1_interface)
     let dataDeviceManager = copy(wl_data_device_manager_interface)
     let dataSource = copy(wl_data_source_interface)
     let dataDevice = copy(wl_data_device_interface)
@@ -99,8 +101,8 @@ final class Interfaces {
         for pointer in [
             compositor, surface, region, subcompositor, subsurface, callback, output, seat, pointer, keyboard, touch,
             xdgWmBase, xdgPositioner, xdgSurface, xdgToplevel, xdgPopup, viewporter, viewport,
-            fractionalScaleManager, fractionalScale, dataDeviceManager, dataSource, dataDevice, presentation,
-            presentationFeedback,
+            fractionalScaleManager, fractionalScale, buffer, singlePixelBufferManager, dataDeviceManager, dataSource,
+            dataDevice, presentation, presentationFeedback,
         ] {
             pointer.deallocate()
         }

@@ -8,7 +8,11 @@ extension TestCompositor {
     /// it busy. A buffer that is not shm is a protocol error here.
     func record(buffer: WLResource, surface: Surface, surfaceDamage: [DamageRect], bufferDamage: [DamageRect]) {
         let timestamp = ContinuousClock.now
-        guard let (width, height, format, pixels) = copyPixels(of: buffer, surface: surface) else { return }
+        let color = singlePixelColor(of: buffer)
+        guard
+            let (width, height, format, pixels) = color.map({ (1, 1, ShmFormat.argb8888, [$0]) })
+                ?? copyPixels(of: buffer, surface: surface)
+        else { return }
 
         let xdgSurface = surface.xdgSurface
         commits.append(
@@ -18,7 +22,7 @@ extension TestCompositor {
                 configureAcked: xdgSurface.map { $0.lastAckedSerial == $0.lastSentSerial } ?? true,
                 ackedConfigureSerial: xdgSurface?.lastAckedSerial ?? 0,
                 bufferScale: surface.bufferScale, viewportDestination: surface.viewportDestination,
-                title: xdgSurface?.toplevel?.state.title))
+                title: xdgSurface?.toplevel?.state.title, isSinglePixel: color != nil))
         nextCommitSequence += 1
         if let limit = commitHistoryLimit.map({ max(1, $0) }), commits.count > limit {
             commits.removeFirst(commits.count - limit)

@@ -31,6 +31,9 @@ public final class Display {
     /// surface draw at a fractional scale (1.25, 1.5) with a buffer of that many pixels.
     private(set) var viewporter: OpaquePointer?
     private(set) var fractionalScaleManager: OpaquePointer?
+    /// `wp_single_pixel_buffer_manager_v1`, when offered: with `wp_viewporter`, the curtain is one
+    /// black pixel stretched over the window.
+    private(set) var singlePixelBufferManager: OpaquePointer?
     /// `wl_data_device_manager`, when offered: the selection (`offerSelection(_:)`).
     private(set) var dataDeviceManager: OpaquePointer?
     /// `wl_subcompositor`, when offered: a toplevel's `ScanOutBlocker`.
@@ -192,6 +195,10 @@ public final class Display {
             wp_presentation_add_listener(presentation, listener.pointer, Unmanaged.passUnretained(self).toOpaque())
         case "wp_viewporter":
             viewporter = bind(name, CWaylandProtocols_viewporter_interface(), advertised: version, preferred: 1).0
+        case "wp_single_pixel_buffer_manager_v1" where singlePixelBufferManager == nil:
+            singlePixelBufferManager =
+                bind(name, CWaylandProtocols_single_pixel_buffer_manager_interface(), advertised: version, preferred: 1)
+                .0
         case "wp_fractional_scale_manager_v1":
             fractionalScaleManager =
                 bind(name, CWaylandProtocols_fractional_scale_manager_interface(), advertised: version, preferred: 1).0
@@ -302,6 +309,7 @@ public final class Display {
         if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
         if let viewporter { wp_viewporter_destroy(viewporter) }
         if let presentation { wp_presentation_destroy(presentation) }
+        if let singlePixelBufferManager { wp_single_pixel_buffer_manager_v1_destroy(singlePixelBufferManager) }
         if let subcompositor { wl_subcompositor_destroy(subcompositor) }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let shm { wl_shm_destroy(shm) }

@@ -60,10 +60,14 @@ final class SurfaceScale {
             }))
         let me = Unmanaged.passUnretained(self).toOpaque()
         wl_surface_add_listener(surface, surfaceListener.pointer, me)
-        if let manager = display.fractionalScaleManager, let viewporter = display.viewporter {
-            fractional = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
-            wp_fractional_scale_v1_add_listener(fractional, fractionalListener.pointer, me)
+        // A viewport whenever there is a viewporter: fractional scales need it, and so does the
+        // curtain's one pixel (`stretchOnePixel`).
+        if let viewporter = display.viewporter {
             viewport = wp_viewporter_get_viewport(viewporter, surface)
+            if let manager = display.fractionalScaleManager {
+                fractional = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
+                wp_fractional_scale_v1_add_listener(fractional, fractionalListener.pointer, me)
+            }
         }
         display.addOutputObserver(self) { [weak self] in self?.update() }
         scale = current
@@ -74,7 +78,7 @@ final class SurfaceScale {
 
     /// The scale the compositor asks for now.
     private var current: DisplayScale {
-        if let preferred, viewport != nil { return DisplayScale(numerator: preferred) }
+        if let preferred, fractional != nil { return DisplayScale(numerator: preferred) }
         let on = entered.compactMap { display.output(proxy: $0) }
         let outputs = on.isEmpty ? Array(display.outputs.values) : on
         return DisplayScale(integer: outputs.map(\.scale).max() ?? 1)
@@ -91,14 +95,37 @@ final class SurfaceScale {
     /// Tells the compositor how the next buffer maps onto the surface (before its commit):
     /// the viewport's destination, or the buffer scale. Only what changed is sent.
     func apply(_ scale: DisplayScale, surfaceSize: (width: Int, height: Int)) {
-        if let viewport {
-            guard appliedDestination.map({ $0 != surfaceSize }) ?? true else { return }
-            appliedDestination = surfaceSize
-            wp_viewport_set_destination(viewport, Int32(surfaceSize.width), Int32(surfaceSize.height))
+        if fractional != nil {
+            setDestination(surfaceSize)
             return
         }
-        // Without a viewport only a whole scale can be said (a fractional one cannot occur then).
-        let bufferScale = max(1, scale.numerator / 120)
+        // Without fractional scales only a whole scale can be said (a fractional one cannot occur
+        // then), and the viewport (if any) has no destination.
+        setDestination(nil)
+        setBufferScale(max(1, scale.numerator / 120))
+    }
+
+    /// Tells the compositor to stretch a 1×1 buffer over the whole surface (before its commit);
+    /// false without a viewport. The next `apply` puts the frames' mapping back.
+    func stretchOnePixel(over surfaceSize: (width: Int, height: Int)) -> Bool {
+        guard viewport != nil else { return false }
+        setDestination(surfaceSize)
+        setBufferScale(1)
+        return true
+    }
+
+    private func setDestination(_ size: (width: Int, height: Int)?) {
+        guard let viewport else { return }
+        switch (size, appliedDestination) {
+        case (nil, nil): return
+        case (let size?, let applied?) where size == applied: return
+        default: break
+        }
+        appliedDestination = size
+        wp_viewport_set_destination(viewport, Int32(size?.width ?? -1), Int32(size?.height ?? -1))
+    }
+
+    private func setBufferScale(_ bufferScale: Int) {
         guard bufferScale != appliedBufferScale else { return }
         appliedBufferScale = bufferScale
         wl_surface_set_buffer_scale(surface, Int32(bufferScale))

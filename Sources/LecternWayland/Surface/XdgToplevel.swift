@@ -168,9 +168,10 @@ public final class XdgToplevel {
     /// first configure; false when its buffer could not be made.
     @discardableResult
     public func lowerCurtain() -> Bool {
-        guard let size, let bufferSize, let shm = display.shm else { return false }
-        surfaceScale.apply(scale, surfaceSize: size)
-        return curtain.show(on: surface, shm: shm, size: bufferSize)
+        guard let size, let bufferSize else { return false }
+        return curtain.show(
+            on: surface, display: display, scale: surfaceScale, surfaceSize: size, bufferSize: bufferSize,
+            frameScale: scale)
     }
 
     /// Attaches `buffer` (drawn at `scale`), damages `damage` (buffer coordinates), asks for a
@@ -201,6 +202,7 @@ public final class XdgToplevel {
     deinit {
         if display.inputSurface == surface { display.inputSurface = nil }
         if let frameCallback { wl_callback_destroy(frameCallback) }
+        curtain.destroy()
         surfaceScale.destroy()
         scanOutBlocker?.destroy()
         xdg_toplevel_destroy(toplevel)

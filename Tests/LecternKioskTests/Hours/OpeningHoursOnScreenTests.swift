@@ -64,6 +64,27 @@ struct OpeningHoursOnScreenTests {
         try lectern.stop()
     }
 
+    @Test("with single-pixel buffers the curtain is one black pixel stretched over the window; after it, a whole frame")
+    func singlePixelCurtain() throws {
+        let policy = try PolicyTests.PolicyDirectory(
+            "document = \"\(Self.colors)\"\n[hours]\nmon = [\"08:00-11:00\"]\n")
+        let lectern = try KioskHarness(["--config", policy.path], scale: 2, singlePixelBuffers: true)  // 10:00
+        #expect(lectern.settle())
+        #expect(lectern.compositor.lastCommit?.isSinglePixel == false)
+        lectern.jump(by: Self.hour)
+        let curtain = try #require(lectern.compositor.lastCommit)
+        #expect(curtain.isSinglePixel && curtain.pixels == [0xFF00_0000], "one black pixel")
+        #expect(curtain.viewportDestination.map { [$0.width, $0.height] } == [640, 360], "over the whole window")
+        #expect(curtain.bufferScale == 1, "a 1×1 buffer at scale 1")
+        #expect(lectern.status.hours.isCurtainDown)
+        lectern.jump(by: 7 * 24 * Self.hour - 3 * Self.hour)  // next Monday 08:00
+        let page = try #require(lectern.compositor.lastCommit)
+        #expect(!page.isSinglePixel && page.width == 1280 && page.height == 720)
+        #expect(page.viewportDestination == nil && page.bufferScale == 2, "the frames' own mapping again")
+        #expect(page.bufferDamage.contains { $0.width == 1280 && $0.height == 720 }, "drawn and damaged whole")
+        try lectern.stop()
+    }
+
     @Test("daylight saving moves the opening with the zone; a clock set or a new zone is followed at once")
     func daylightSaving() throws {
         // Saturday 2026-03-28 20:00 in Central Europe (UTC+1); at 01:00 UTC on Sunday the clocks
