@@ -7,14 +7,7 @@ import Testing
 /// `--check-config` names each bad range, date, overlap and unknown show by line and key.
 @Suite("Opening hours in the policy")
 struct HoursPolicyTests {
-    func problems(_ text: String) -> [String] {
-        do {
-            _ = try PolicyFile.parse(text, path: "p.toml", over: PolicyFileTests.base)
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
-    }
+    func problems(_ text: String) -> [String] { PolicyFileTests().problems(text) }
 
     @Test("ranges, dates, wake, backlight and shows are read; a show's paths are relative to the file")
     func parsed() throws {

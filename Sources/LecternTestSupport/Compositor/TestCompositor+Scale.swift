@@ -9,17 +9,8 @@ extension TestCompositor {
     public func setPreferredScale(_ numerator: Int32) {
         preferredScale = numerator
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let names = Set(globals.map { String(cString: wl_global_get_interface($0).pointee.name) })
-        if !names.contains("wp_viewporter"),
-            let global = wl_global_create(
-                display, interfaces.viewporter, 1, me,
-                { client, data, version, id in
-                    TestCompositor.from(data).bindViewporter(client: client!, version: Int32(version), id: id)
-                })
-        {
-            globals.append(global)
-        }
-        if !names.contains("wp_fractional_scale_manager_v1"),
+        offerViewporter()
+        if !globalNames.contains("wp_fractional_scale_manager_v1"),
             let global = wl_global_create(
                 display, interfaces.fractionalScaleManager, 1, me,
                 { client, data, version, id in
@@ -30,6 +21,21 @@ extension TestCompositor {
             globals.append(global)
         }
         for scale in liveObjects.values.compactMap({ $0 as? FractionalScale }) { scale.sendPreferred() }
+    }
+
+    /// The interfaces of the globals offered now.
+    var globalNames: Set<String> { Set(globals.map { String(cString: wl_global_get_interface($0).pointee.name) }) }
+
+    /// Offers `wp_viewporter` (from now on), once.
+    func offerViewporter() {
+        guard !globalNames.contains("wp_viewporter"),
+            let global = wl_global_create(
+                display, interfaces.viewporter, 1, Unmanaged.passUnretained(self).toOpaque(),
+                { client, data, version, id in
+                    TestCompositor.from(data).bindViewporter(client: client!, version: Int32(version), id: id)
+                })
+        else { return }
+        globals.append(global)
     }
 
     func bindViewporter(client: OpaquePointer, version: Int32, id: UInt32) {

@@ -7,20 +7,10 @@ extension TestCompositor {
     /// Offers `wp_single_pixel_buffer_manager_v1` and `wp_viewporter` (from now on; the scale stays
     /// whole unless `setPreferredScale` offers fractional scales too).
     public func offerSinglePixelBuffers() {
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        let names = Set(globals.map { String(cString: wl_global_get_interface($0).pointee.name) })
-        if !names.contains("wp_viewporter"),
+        offerViewporter()
+        if !globalNames.contains("wp_single_pixel_buffer_manager_v1"),
             let global = wl_global_create(
-                display, interfaces.viewporter, 1, me,
-                { client, data, version, id in
-                    TestCompositor.from(data).bindViewporter(client: client!, version: Int32(version), id: id)
-                })
-        {
-            globals.append(global)
-        }
-        if !names.contains("wp_single_pixel_buffer_manager_v1"),
-            let global = wl_global_create(
-                display, interfaces.singlePixelBufferManager, 1, me,
+                display, interfaces.singlePixelBufferManager, 1, Unmanaged.passUnretained(self).toOpaque(),
                 { client, data, version, id in
                     let compositor = TestCompositor.from(data)
                     compositor.makeResource(
