@@ -68,7 +68,7 @@ final class PresenterMirror {
 
     /// Follows the reader and draws when something changed (the loop's idle handler).
     func update() {
-        screen?.update(following: current.reader)
+        screen?.update(following: current.reader, isClosed: presenter.isClosed)
     }
 
     /// Closes the mirror (shutdown).
@@ -112,8 +112,16 @@ private final class MirrorScreen {
 
     var isBusy: Bool { (frame.isRequested && window.isConfigured) || (mirror?.scheduler.isBusy ?? false) }
 
-    func update(following reader: Reader?) {
+    func update(following reader: Reader?, isClosed: Bool) {
         guard let size = window.size else { return }
+        // Closed: the curtain here too; the first frame after it is drawn whole.
+        if isClosed {
+            if !window.isCurtainDown, window.lowerCurtain() {
+                compositor.forgetLastScene()
+                frame.request()
+            }
+            return
+        }
         let units = Size(width: Double(size.width), height: Double(size.height))
         if reader !== followed { follow(reader, size: units) }
         if let reader, let mirror {

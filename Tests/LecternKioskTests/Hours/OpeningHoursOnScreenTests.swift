@@ -85,6 +85,29 @@ struct OpeningHoursOnScreenTests {
         try lectern.stop()
     }
 
+    @Test("the presenter mirror's output is black while closed too, and shows the page again at opening")
+    func mirrorCurtain() throws {
+        let policy = try PolicyTests.PolicyDirectory(
+            "document = \"\(Self.colors)\"\n[hours]\nmon = [\"08:00-11:00\"]\n")
+        let lectern = try KioskHarness(["--config", policy.path])  // Monday 10:00: open
+        let second = lectern.compositor.plugOutput(width: 1920, height: 1080)
+        lectern.advance(by: 1)
+        #expect(lectern.settle())
+        let mirrored = try #require(PresenterMirrorTests.mirrorCommit(lectern))
+        #expect(!mirrored.isUniform, "the mirror shows the page")
+        lectern.jump(by: Self.hour)
+        let black = try #require(PresenterMirrorTests.mirrorCommit(lectern))
+        #expect(black.isUniform && black.pixel(x: 0, y: 0) & 0xFF_FFFF == 0, "the mirror is black")
+        let commits = lectern.compositor.commitCount
+        lectern.jump(by: Self.hour)
+        #expect(lectern.compositor.commitCount == commits, "nothing drawn on either output while closed")
+        lectern.jump(by: 7 * 24 * Self.hour - 4 * Self.hour)  // next Monday 08:00
+        let page = try #require(PresenterMirrorTests.mirrorCommit(lectern))
+        #expect(PresenterMirrorTests.page(in: page) == 1, "the mirror shows the page again")
+        lectern.compositor.unplug(second)
+        try lectern.stop()
+    }
+
     @Test("daylight saving moves the opening with the zone; a clock set or a new zone is followed at once")
     func daylightSaving() throws {
         // Saturday 2026-03-28 20:00 in Central Europe (UTC+1); at 01:00 UTC on Sunday the clocks
