@@ -108,6 +108,39 @@ struct OpeningHoursOnScreenTests {
         try lectern.stop()
     }
 
+    @Test("a range's show sets its attract loop's wait: 5 s after the idle reset in the morning, none after 11:00")
+    func attractPerRange() throws {
+        let policy = try PolicyTests.PolicyDirectory(
+            """
+            document = "\(Self.colors)"
+            [idle]
+            reset = 4
+            countdown = 0
+            [hours]
+            mon = ["08:00-11:00 morning", "11:00-12:00"]
+            [hours.show.morning]
+            attract = 5
+            """)
+        let lectern = try KioskHarness(["--config", policy.path])  // Monday 10:00: the morning
+        #expect(lectern.settle())
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2))
+        lectern.advance(by: 4.1)
+        #expect(lectern.dominantPage == 1, "the idle reset")
+        let deadline = try #require(lectern.status.attractDeadline, "the attract loop waits")
+        #expect(abs(deadline - lectern.clock.now - 4.9) < 0.1)
+
+        lectern.jump(by: Self.hour)  // 11:00: the range without a show
+        #expect(lectern.status.hours.isOpen && lectern.status.hours.show == nil)
+        lectern.tap(x: 640, y: 360)  // stops the loop if it runs, and goes home
+        lectern.settle()
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2))
+        lectern.advance(by: 4.1)
+        #expect(lectern.dominantPage == 1 && lectern.status.attractDeadline == nil, "attract.after = 0: no loop")
+        try lectern.stop()
+    }
+
     @Test("daylight saving moves the opening with the zone; a clock set or a new zone is followed at once")
     func daylightSaving() throws {
         // Saturday 2026-03-28 20:00 in Central Europe (UTC+1); at 01:00 UTC on Sunday the clocks
