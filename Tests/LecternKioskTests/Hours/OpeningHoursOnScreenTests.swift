@@ -141,6 +141,20 @@ struct OpeningHoursOnScreenTests {
         try lectern.stop()
     }
 
+    @Test("started while closed: systemd hears READY=1 once the curtain is on screen (no page is ever drawn)")
+    func readyWhileClosed() throws {
+        let notify = try SystemdNotifyTests.FakeNotifySocket()
+        let policy = try PolicyTests.PolicyDirectory(
+            "document = \"\(Self.colors)\"\n[hours]\nmon = [\"08:00-09:00\"]\n")
+        let lectern = try KioskHarness(
+            ["--config", policy.path], variables: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000"])
+        #expect(lectern.settle())
+        #expect(lectern.status.hours.isCurtainDown && lectern.status.framesCommitted == 0)
+        let messages = notify.messages()
+        #expect(messages.contains { $0.contains("READY=1") && $0.contains("STATUS=closed") }, "\(messages)")
+        try lectern.stop()
+    }
+
     @Test("daylight saving moves the opening with the zone; a clock set or a new zone is followed at once")
     func daylightSaving() throws {
         // Saturday 2026-03-28 20:00 in Central Europe (UTC+1); at 01:00 UTC on Sunday the clocks
