@@ -183,6 +183,19 @@ final class FramePresenter {
     /// Whether the curtain is what the window shows.
     var isCurtainDown: Bool { window.isCurtainDown }
 
+    /// The curtain is on screen: the frame dump shows it (black, the window's size), the log
+    /// says so, and a screenshot is refused (nothing of the page is on screen).
+    private func curtainCommitted() {
+        lastCommitted = nil
+        guard let (width, height) = window.bufferSize else { return }
+        logger.info("curtain committed \(width)x\(height)")
+        guard let dumper else { return }
+        let black = [UInt32](repeating: 0xFF00_0000, count: width * height)
+        black.withUnsafeBytes {
+            dumper.frameCommitted(pixels: $0.baseAddress!, width: width, height: height, stride: width * 4)
+        }
+    }
+
     /// Called when the curtain was committed (systemd hears READY=1 then, if no page was shown).
     var onCurtain: (() -> Void)?
 
@@ -192,7 +205,10 @@ final class FramePresenter {
         if isClosed {
             frame.take()
             frame.dropped()
-            if !window.isCurtainDown, window.lowerCurtain() { onCurtain?() }
+            if !window.isCurtainDown, window.lowerCurtain() {
+                curtainCommitted()
+                onCurtain?()
+            }
             return
         }
         guard frame.isRequested, !window.isWaitingForFrame, let size = window.size else {

@@ -2,6 +2,7 @@ import Foundation
 import LecternCore
 import LecternKiosk
 import LecternLinux
+import LecternPDF
 import LecternTestSupport
 import Testing
 
@@ -235,6 +236,25 @@ struct OpeningHoursOnScreenTests {
         #expect(lectern.status.hours.isCurtainDown, "a backlight that cannot be written is no reason to stay lit")
         #expect(lectern.logs.filter { $0.contains("cannot turn the backlight off") }.count == 1)
         try lectern.stop()
+    }
+
+    @Test("while closed the frame dump is black, as the screen is, and the log says the curtain is on screen")
+    func frameDumpWhileClosed() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-dump-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dump = directory.appendingPathComponent("frame.png").path
+        let policy = try PolicyTests.PolicyDirectory(
+            "document = \"\(Self.colors)\"\nframe-dump = \"\(dump)\"\n[hours]\nmon = [\"11:00-12:00\"]\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        #expect(lectern.status.hours.isCurtainDown)
+        #expect(lectern.logs.contains { $0.contains("curtain committed 1280x720") })
+        try lectern.stop()  // writes the last frame and waits for it
+        let image = try PNGReader.read(path: dump)
+        #expect(image.width == 1280 && image.height == 720)
+        let lit = (0..<720).reduce(0) { sum, y in sum + (0..<1280).filter { image.pixel(x: $0, y: y) != 0 }.count }
+        #expect(lit == 0, "\(lit) pixels are not black")
     }
 
     @Test("lectern ctl status says closed and when it opens; the metrics file's lectern_open is 0, then 1")
