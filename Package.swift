@@ -170,7 +170,7 @@ let package = Package(
             dependencies: ["LecternCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "LecternLinuxTests", dependencies: ["LecternLinux", "LecternCore"]),
-        .testTarget(name: "LecternPDFTests", dependencies: ["LecternPDF"]),
+        .testTarget(name: "LecternPDFTests", dependencies: ["LecternPDF", "LecternTestSupport"]),
         .testTarget(
             name: "LecternDocumentsTests",
             dependencies: [

@@ -466,6 +466,7 @@ int CMuPDF_load_image_rgb(CMuPDF_context *base, const char *path, int *width, in
 
 #include "CMuPDF_text.h"
 #include "CMuPDF_structure.h"
+#include "CMuPDF_audit.h"
 
 #ifdef __cplusplus
 }
