@@ -154,6 +154,18 @@ public final class ShownDocument: Sendable {
             .get()) ?? []
     }
 
+    /// The document-wide facts of an audit (the server walks the whole page tree).
+    public func documentFacts() throws(PDFError) -> DocumentFacts {
+        try call(.documentFacts) { if case .documentFacts(let facts) = $0 { facts } else { nil } }
+            .mapError { damaged("cannot audit \(path)", $0) }.get()
+    }
+
+    /// A page's facts of an audit.
+    public func pageFacts(page: Int) throws(PDFError) -> PageFacts {
+        try call(.pageFacts(page: page), page: page) { if case .pageFacts(let facts) = $0 { facts } else { nil } }
+            .mapError { damaged("cannot audit page \(page + 1) of \(path)", $0) }.get()
+    }
+
     /// Where `query` is found on `page` (nothing when the page cannot be searched).
     public func find(_ query: SearchQuery, page: Int) -> [SearchHit] {
         (try? call(.search(query: query.text, page: page), page: page) {

@@ -325,7 +325,7 @@ final class Worker: @unchecked Sendable {
         // The password goes in a message, not on the command line (`ps` shows that).
         let limits = WorkerLimits(
             addressSpace: settings.addressSpace, renderDelayMilliseconds: settings.renderDelayMilliseconds,
-            crashPage: settings.crashPage, isFiltered: settings.isFiltered)
+            crashPage: settings.crashPage, isFiltered: settings.isFiltered, niceness: settings.niceness)
         guard
             ours[0].socket.send(
                 .open(

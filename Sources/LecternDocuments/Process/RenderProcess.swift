@@ -41,12 +41,14 @@ public final class RenderProcess: @unchecked Sendable {
         /// Whether the worker installs its seccomp filter (a worker that saves a copy writes a
         /// file: it does not).
         public var isFiltered = true
+        /// How much nicer than the reader the worker runs (an audit's worker: 10).
+        public var niceness = 0
         /// Edits the worker applies as it opens the document (a worker that saves a copy is
         /// given those the document's render worker applied).
         public var edits: [DocumentEdit] = []
         /// Whether the worker forked at this process's start may serve as the first worker
         /// (the executable is this process's own).
-        var mayTakeForkedWorker: Bool { executable == "/proc/self/exe" && isFiltered }
+        var mayTakeForkedWorker: Bool { executable == "/proc/self/exe" && isFiltered && niceness == 0 }
 
         public init(
             executable: String, documentPath: String, password: String?, startPage: Int, channels: Int,
@@ -169,6 +171,15 @@ public final class RenderProcess: @unchecked Sendable {
         request.worker.overran = true
         logger.error("page \(request.page + 1) took longer than its deadline: stopping the render worker")
         Glibc.kill(request.worker.pid, SIGKILL)
+    }
+
+    /// Every request in flight overran its deadline (`expire(_:)` for each): an audit's deadline,
+    /// kept by the auditor rather than the loop. Any thread.
+    public func expireInFlight() {
+        lock.lock()
+        let ids = Array(state.inFlight.keys)
+        lock.unlock()
+        for id in ids { expire(id) }
     }
 
     /// Asks a worker of its own to write: the file opened again, the edits applied again, and

@@ -80,6 +80,8 @@ private struct WorkerChannels {
             logger.critical("cannot limit the render worker: \(errnoText(errno))")
             return false
         }
+        // An audit's worker: the reader's workers come first (a failure leaves it as it was).
+        if limits.niceness > 0 { _ = nice(Int32(limits.niceness)) }
         let answer = server.open(path: path, password: password, edits: edits, limits: limits)
         // From here on the worker reads only the file it has open: no new files, no sockets,
         // no processes (unless it is a worker that saves a copy).

@@ -177,6 +177,10 @@ public final class DocumentServer: @unchecked Sendable {
                         Rect(x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height))
                     })
             }
+        case .documentFacts:
+            return answering { () throws(PDFError) in .documentFacts(try document.documentFacts()) }
+        case let .pageFacts(page):
+            return answering { () throws(PDFError) in .pageFacts(try document.pageFacts(page: page)) }
         }
     }
 

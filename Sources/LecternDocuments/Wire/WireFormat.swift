@@ -225,3 +225,46 @@ extension PDFDocument {
         ((try? annotations(page: index))?.annotations ?? []).map(AnnotationInfo.init)
     }
 }
+
+extension WireWriter {
+    mutating func put(_ facts: DocumentFacts) {
+        put(facts.isTagged)
+        put(optional: facts.language)
+        put(facts.isEncrypted)
+        put(facts.wasRepaired)
+        put(facts.claimedPageCount)
+        put(facts.pageCount)
+    }
+
+    mutating func put(_ facts: PageFacts) {
+        put(facts.size.width)
+        put(facts.size.height)
+        put(facts.characterCount)
+        put(facts.smallestTextSize ?? -1)
+        put(facts.substitutedFonts.count)
+        for font in facts.substitutedFonts { put(font) }
+        put(facts.annotationCount)
+        put(facts.fieldCount)
+        put(facts.figureCount)
+        put(facts.figuresWithoutAlt)
+    }
+}
+
+extension WireReader {
+    mutating func documentFacts() throws(WireError) -> DocumentFacts {
+        DocumentFacts(
+            isTagged: try bool(), language: try optionalString(), isEncrypted: try bool(), wasRepaired: try bool(),
+            claimedPageCount: try int(), pageCount: try int())
+    }
+
+    mutating func pageFacts() throws(WireError) -> PageFacts {
+        let size = Size(width: try double(), height: try double())
+        let characters = try int(), smallest = try double()
+        var fonts: [String] = []
+        for _ in 0..<(try count()) { fonts.append(try string()) }
+        return PageFacts(
+            size: size, characterCount: characters, smallestTextSize: smallest < 0 ? nil : smallest,
+            substitutedFonts: fonts, annotationCount: try int(), fieldCount: try int(), figureCount: try int(),
+            figuresWithoutAlt: try int())
+    }
+}

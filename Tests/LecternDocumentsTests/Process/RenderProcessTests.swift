@@ -49,6 +49,10 @@ struct RenderWorkerTests {
             .search(query: "harbour café", page: 2),
             .pageTree, .pageInfos(512..<1024), .releasePageObjects, .annotations(page: 3), .outline,
             .presentation(page: 9), .save(path: "/var/lib/lectern/copy é.pdf"), .imageAreas(page: 4),
+            .documentFacts, .pageFacts(page: 14_999),
+            .open(
+                path: "c", password: nil, preparePage: -1, edits: [],
+                limits: WorkerLimits(addressSpace: 1 << 30, niceness: 10)),
         ]
         let requestTags = Self.roundTrip(requests, encode: { $0.encode(into: &$1) }, decode: DocumentRequest.decode)
         #expect(requestTags == Set(DocumentRequest.Tag.allCases.map(\.rawValue)), "every request")
@@ -89,6 +93,23 @@ struct RenderWorkerTests {
                     duration: 2.5,
                     transition: PageTransition(
                         style: .wipe, duration: 0.5, direction: 90, isVertical: true, isOutward: true))),
+            .documentFacts(
+                DocumentFacts(
+                    isTagged: true, language: "en-GB", isEncrypted: false, wasRepaired: true, claimedPageCount: 20,
+                    pageCount: 8)),
+            .documentFacts(
+                DocumentFacts(
+                    isTagged: false, language: nil, isEncrypted: true, wasRepaired: false, claimedPageCount: 1,
+                    pageCount: 1)),
+            .pageFacts(
+                PageFacts(
+                    size: Size(width: 595, height: 842), characterCount: 40, smallestTextSize: 6.5,
+                    substitutedFonts: ["Helvetica", "Times-Roman"], annotationCount: 1, fieldCount: 2, figureCount: 3,
+                    figuresWithoutAlt: 1)),
+            .pageFacts(
+                PageFacts(
+                    size: Size(width: 1, height: 1), characterCount: 0, smallestTextSize: nil, substitutedFonts: [],
+                    annotationCount: 0, fieldCount: 0, figureCount: 0, figuresWithoutAlt: 0)),
             .failed("no"), .drawn(.drawn(isDamaged: true)),
             .drawn(.drawn(isDamaged: false)), .drawn(.cancelled), .drawn(.failed("damaged")), .edited(nil),
             .edited("Yes"),
