@@ -18,6 +18,8 @@ enum FastCommandLine: Equatable {
     case launch(LaunchOptions)
     /// `lectern ctl …`: the control socket's client (`Ctl`), with the arguments after `ctl`.
     case control([String])
+    /// `lectern audit …`: the document audit (`Audit`), with the arguments after `audit`.
+    case audit([String])
     /// Not for the short path: give it to swift-argument-parser.
     case other
 
@@ -29,6 +31,7 @@ enum FastCommandLine: Equatable {
     private static func parse(_ arguments: [String]) -> FastCommandLine {
         if arguments == ["--version"] { return .version }
         if arguments.first == "ctl" { return .control(Array(arguments.dropFirst())) }
+        if arguments.first == "audit" { return .audit(Array(arguments.dropFirst())) }
         var options = LaunchOptions()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {

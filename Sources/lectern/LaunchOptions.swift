@@ -129,9 +129,9 @@ struct LaunchOptions: Equatable {
 
     /// Logs go to standard error, at `LECTERN_LOG_LEVEL` (default info): the reader's and the
     /// render worker's.
-    static func bootstrapLogging() {
+    static func bootstrapLogging(level standard: Logger.Level = .info) {
         // getenv, not ProcessInfo's environment, which copies every variable into a dictionary first.
-        let level = getenv("LECTERN_LOG_LEVEL").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? .info
+        let level = getenv("LECTERN_LOG_LEVEL").flatMap { Logger.Level(rawValue: String(cString: $0)) } ?? standard
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

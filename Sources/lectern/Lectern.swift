@@ -19,7 +19,8 @@ struct Lectern: ParsableCommand {
         discussion: """
             Runs fullscreen under a Wayland compositor such as cage. Logs go to standard error \
             (journald under systemd); LECTERN_LOG_LEVEL=debug|info|warning|error sets the level. \
-            `lectern ctl --help`: the client of a running kiosk's control socket.
+            `lectern ctl --help`: the client of a running kiosk's control socket. `lectern audit \
+            --help`: what a visitor would meet in documents (slow pages, scans, small text, tags).
             """,
         version: version
     )
@@ -162,6 +163,9 @@ struct Lectern: ParsableCommand {
             // Its own swift-argument-parser command, not a declared subcommand: the reader's FILE
             // argument would take "ctl" for a file name.
             Ctl.main(arguments)
+        case .audit(let arguments):
+            // Likewise its own command: a FILE named "audit" after another is still a file.
+            Audit.main(arguments)
         case .other:
             main(nil)
         }

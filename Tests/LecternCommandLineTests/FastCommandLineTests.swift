@@ -68,6 +68,8 @@ struct FastCommandLineTests {
                 break  // swift-argument-parser decides
             case .control(let rest):
                 Issue.record("\(arguments) taken for `lectern ctl \(rest)`")
+            case .audit(let rest):
+                Issue.record("\(arguments) taken for `lectern audit \(rest)`")
             }
         }
     }
