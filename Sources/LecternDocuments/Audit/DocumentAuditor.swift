@@ -38,22 +38,24 @@ public struct DocumentAuditor: Sendable {
     }
 
     /// Audits `path`: every page, or `sample` of them spread evenly (the first and the last
-    /// included). `slowPage` is given each slow page's pixels as drawn at the screen's size (on
-    /// this thread).
+    /// included). A page is drawn whole as `keys` says (the reader's key for it: its size as
+    /// shown), else fitted to the screen. `slowPage` is given each slow page's pixels (on this
+    /// thread).
     public func audit(
-        path: String, password: String? = nil, sample: Int? = nil,
+        path: String, password: String? = nil, sample: Int? = nil, keys: [Int: TileKey] = [:],
         slowPage: ((TileKey, RasterImage) -> Void)? = nil
     ) -> DocumentAudit {
         let clock = ContinuousClock()
         let start = clock.now
         var report = DocumentAudit(path: path, screen: screen, budgetMilliseconds: budgetMilliseconds)
-        audit(&report, password: password, sample: sample, slowPage: slowPage)
+        audit(&report, password: password, sample: sample, keys: keys, slowPage: slowPage)
         report.auditMilliseconds = (clock.now.milliseconds(since: start) * 10).rounded() / 10
         return report
     }
 
     private func audit(
-        _ report: inout DocumentAudit, password: String?, sample: Int?, slowPage: ((TileKey, RasterImage) -> Void)?
+        _ report: inout DocumentAudit, password: String?, sample: Int?, keys: [Int: TileKey],
+        slowPage: ((TileKey, RasterImage) -> Void)?
     ) {
         let path = report.path
         var settings = self.settings
@@ -85,7 +87,8 @@ public struct DocumentAuditor: Sendable {
             report.error = error.message
         }
         for page in Self.pages(of: report.pageCount, sample: sample) {
-            report.pages.append(audit(page: page, of: document, process: process, slowPage: slowPage))
+            report.pages.append(
+                audit(page: page, of: document, process: process, key: keys[page], slowPage: slowPage))
         }
     }
 
@@ -97,7 +100,8 @@ public struct DocumentAuditor: Sendable {
     }
 
     private func audit(
-        page: Int, of document: ShownDocument, process: RenderProcess, slowPage: ((TileKey, RasterImage) -> Void)?
+        page: Int, of document: ShownDocument, process: RenderProcess, key: TileKey?,
+        slowPage: ((TileKey, RasterImage) -> Void)?
     ) -> PageAudit {
         let facts: PageFacts
         do throws(PDFError) {
@@ -108,7 +112,7 @@ public struct DocumentAuditor: Sendable {
             return entry
         }
         var entry = PageAudit(page: page, facts: facts, screen: screen)
-        let key = screen.fittedKey(page: page, size: facts.size)
+        let key = key ?? screen.fittedKey(page: page, size: facts.size)
         let clock = ContinuousClock()
         let start = clock.now
         let content = renderWithDeadline(key, of: document, process: process)

@@ -61,6 +61,11 @@ public final class TilePlanner {
     /// The colours the tiles it asks for are drawn in (`Contrast`): every key it makes carries it,
     /// so a change renders new tiles and a change back finds the old ones while they are cached.
     public var contrast = Contrast.normal
+    /// Pages drawn ahead and kept elsewhere (the audit's slow pages, on disk): a tile missing from
+    /// the cache that this has is put in the cache instead of being asked for.
+    public var prerendered: ((TileKey) -> TileContent?)?
+    /// The keys put in the cache from `prerendered`.
+    private var prerenderedKeys: Set<TileKey> = []
 
     public init(cache: TileCache, budget: TileBudget) {
         self.cache = cache
@@ -121,7 +126,7 @@ public final class TilePlanner {
                     let key = TileKey(page: page.page, grid: grid, column: column, row: row, contrast: contrast)
                     let rect = grid.rect(column: column, row: row).offsetBy(dx: origin.x, dy: origin.y)
                     screen.add(key)
-                    if let content = cache.lookup(key) {
+                    if let content = cache.lookup(key) ?? cachePrerendered(key) {
                         sharpLayers.append(layer(content, rect: rect, plan: &plan))
                     } else {
                         missing.append(key)
@@ -207,6 +212,14 @@ public final class TilePlanner {
         }
     }
 
+    /// `key`'s tile from `prerendered`, put in the cache (nil: it has none).
+    private func cachePrerendered(_ key: TileKey) -> TileContent? {
+        guard let content = prerendered?(key) else { return nil }
+        _ = cache.insert(content, for: key)
+        prerenderedKeys.insert(key)
+        return content
+    }
+
     /// The tiles to render ahead for `placements` (most likely first) within `room` bytes,
     /// each page's preview before its tiles: the cached ones are touched (kept), the missing
     /// ones returned. A page bigger than a screen gets only its preview; a page that does not
@@ -219,12 +232,20 @@ public final class TilePlanner {
             guard cost <= left, !keys.contains(where: { cache.wasRefused($0) }) else { return false }
             left -= cost
             for key in keys {
-                if cache.contains(key) { cache.touch(key) } else { wanted.append(key) }
+                if cache.contains(key) || cachePrerendered(key) != nil { cache.touch(key) } else { wanted.append(key) }
             }
             return true
         }
         for placement in placements {
             let grid = TileGrid(frameWidth: placement.frame.width, frameHeight: placement.frame.height)
+            // A page kept whole (drawn ahead) needs no preview either.
+            if grid.columns == 1, grid.rows == 1, prerendered != nil {
+                let whole = TileKey(page: placement.page, grid: grid, column: 0, row: 0, contrast: contrast)
+                if prerenderedKeys.contains(whole) && cache.contains(whole) || cachePrerendered(whole) != nil {
+                    cache.touch(whole)
+                    continue
+                }
+            }
             guard take([Self.previewKey(page: placement.page, grid: grid, contrast: contrast)]) else { continue }
             guard grid.pageWidth * grid.pageHeight * 4 <= screenBytes else { continue }
             let whole = PixelBox(x: 0, y: 0, width: grid.pageWidth, height: grid.pageHeight)

@@ -46,8 +46,8 @@ public struct GeneratedPDF {
 
 /// The document the audit's tests read (issue 34), four A4 pages:
 /// 1. a scan: one 64 × 64 grey image over the page, no text;
-/// 2. slow: a tiling pattern over the page whose cell repeats every `slowStep` points (about
-///    10^7 cells at 0.2: MuPDF draws them one by one, half a second of a core or more at any size);
+/// 2. slow: a tiling pattern over the page whose cell repeats every `slowStep` points (2.5 × 10^7
+///    cells at 0.14: MuPDF draws them one by one, a second of a core or more at any size);
 /// 3. tagged: a /Figure with /Alt and one without, a line of 12-point and one of 6-point Helvetica
 ///    (not embedded: substituted), a /Text annotation and a text field;
 /// 4. a line of 12-point Helvetica.
@@ -56,7 +56,7 @@ public enum AuditFixture {
     public static let pageCount = 4
     public static let scanPage = 0, slowPage = 1, taggedPage = 2, textPage = 3
 
-    public static func write(to path: String, slowStep: String = "0.2") throws {
+    public static func write(to path: String, slowStep: String = "0.14") throws {
         var pdf = GeneratedPDF()
         pdf.add(
             "<< /Type /Catalog /Pages 2 0 R /MarkInfo << /Marked true >> /StructTreeRoot 3 0 R /Lang (en-GB)"

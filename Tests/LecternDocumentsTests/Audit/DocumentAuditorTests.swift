@@ -17,7 +17,7 @@ struct DocumentAuditorTests {
     /// the slow page overruns many times over and the others stay far under.
     static let screen = AuditScreen(width: 540, height: 960, widthMillimetres: 67.5)
 
-    static func auditor(budget: Double = 150, deadline: Double = 60) throws -> DocumentAuditor {
+    static func auditor(budget: Double = 750, deadline: Double = 60) throws -> DocumentAuditor {
         DocumentAuditor(
             settings: .init(
                 executable: try LecternProcess.lecternExecutable().path, documentPath: "", password: nil, startPage: 0,
@@ -59,7 +59,7 @@ struct DocumentAuditorTests {
         #expect(abs((tagged.smallestTextMillimetres ?? 0) - 6 * 540 / 595 * 0.125) < 0.01)
         #expect(report.smallestTextMillimetres == tagged.smallestTextMillimetres)
         let findings = report.findings
-        #expect(findings.contains { $0.hasPrefix("slow pages (over 150 ms at 540x960): page 2 (") })
+        #expect(findings.contains { $0.hasPrefix("slow pages (over 750 ms at 540x960): page 2 (") })
         #expect(findings.contains("without text (scans?): pages 1, 2"))
         #expect(findings.contains("figures without /Alt: 1 (page 3)"))
         #expect(findings.contains("fonts substituted (not embedded): Helvetica (pages 3, 4)"))

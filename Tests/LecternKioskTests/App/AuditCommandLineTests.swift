@@ -24,7 +24,7 @@ struct AuditCommandLineTests {
         let path = try Self.document()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try run([
-            "--json", "--screen", "540x960", "--width-mm", "67.5", "--budget-ms", "150", path, "/nonexistent/menu.pdf",
+            "--json", "--screen", "540x960", "--width-mm", "67.5", "--budget-ms", "750", path, "/nonexistent/menu.pdf",
         ])
         #expect(result.status == 1)
         let parsed = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]]
@@ -47,11 +47,11 @@ struct AuditCommandLineTests {
     func human() throws {
         let path = try Self.document()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let result = try run(["--screen", "540x960", "--width-mm", "67.5", "--budget-ms", "150", path])
+        let result = try run(["--screen", "540x960", "--width-mm", "67.5", "--budget-ms", "750", path])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("\(path): 4 pages, tagged, /Lang en-GB, audited in ") == true)
-        #expect(lines.contains { $0.hasPrefix("  slow pages (over 150 ms at 540x960): page 2 (") })
+        #expect(lines.contains { $0.hasPrefix("  slow pages (over 750 ms at 540x960): page 2 (") })
         #expect(lines.contains("  figures without /Alt: 1 (page 3)"))
     }
 
