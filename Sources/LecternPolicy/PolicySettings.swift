@@ -34,6 +34,12 @@ public struct PolicySettings: Sendable {
     public let renderAddressSpace = PolicySetting.integer(
         "render.address-space-mb", default: 2048 << 20, in: 256...1_048_576
     ) { $0 << 20 }
+    /// The document audit run in a worker of its own whenever a document opens or is reloaded:
+    /// a page drawn slower than this many milliseconds at the screen's size is slow (its pixels
+    /// are kept, so a visitor never waits for it).
+    public let auditBudgetMilliseconds = PolicySetting.integer("render.audit-budget-ms", default: 250, in: 1...60_000)
+    /// The most pages that audit looks at, spread evenly (0: no audit).
+    public let auditPages = PolicySetting.integer("render.audit-pages", default: 500, in: 0...1_000_000)
 
     // MARK: layout and start
 

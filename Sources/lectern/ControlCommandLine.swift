@@ -113,6 +113,11 @@ struct Ctl: ParsableCommand {
             }
             lines.append("idle: \(Int(status.idleSeconds)) s, up: \(Int(status.uptimeSeconds)) s")
             if let error = status.lastError { lines.append("last error: \(error)") }
+            if let audit = status.audit {
+                let state = audit.isRunning ? " (an audit is running)" : ""
+                lines.append("audit of \(audit.document): \(audit.pagesAudited) pages\(state)")
+                lines += audit.findings.map { "  " + $0 }
+            }
             lines.append("version: \(status.version)")
         }
         return lines.isEmpty ? "ok" : lines.joined(separator: "\n")

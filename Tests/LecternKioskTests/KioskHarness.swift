@@ -105,6 +105,9 @@ final class KioskHarness {
         configuration.renderProcess.executable = try LecternProcess.lecternExecutable().path
         // Speech (started by F1 or a keypad key) into ALSA's null device: tests have no sound card.
         configuration.speechOutput = "null"
+        // No audit of each document opened (a worker of its own per document): the audit's tests
+        // ask for one (`--audit-pages`).
+        configuration.auditPages = 0
         var index = 0
         func value() throws -> String {
             index += 1
@@ -140,6 +143,8 @@ final class KioskHarness {
                 configuration.usesRenderProcess = try value() == "on"
                 configuration.renderProcess.executable = try LecternProcess.lecternExecutable().path
             case "--render-deadline": configuration.renderDeadline = Double(try value()) ?? 4
+            case "--audit-pages": configuration.auditPages = Int(try value()) ?? 0
+            case "--audit-budget-ms": configuration.auditBudgetMilliseconds = Int(try value()) ?? 250
             case "--render-delay-ms": configuration.renderProcess.renderDelayMilliseconds = Int(try value()) ?? 0
             case "--render-crash-page": configuration.renderProcess.crashPage = (Int(try value()) ?? 0) - 1
             // WorkerLimits.crashesOpening: the worker crashes as it opens the document.

@@ -50,7 +50,8 @@ struct PolicySettingsTests {
         } catch {
             #expect(
                 error.problems.map(\.description) == [
-                    "p.toml:2: render.processes: unknown key (known here: process, deadline, address-space-mb)"
+                    "p.toml:2: render.processes: unknown key (known here: process, deadline, address-space-mb,"
+                        + " audit-budget-ms, audit-pages)"
                 ])
         }
     }

@@ -292,7 +292,8 @@ public final class KioskApp {
             operations = try Operations(
                 statePath: statePath, current: session.current, shown: session, policy: policy, reloader: reloader,
                 presenter: presenter, focus: focus,
-                restored: restored.outcome, idle: idle, schedule: schedule, variable: environment.variable, loop: loop,
+                restored: restored.outcome, idle: idle, schedule: schedule, screen: screen,
+                variable: environment.variable, loop: loop,
                 logger: logger)
         } catch {
             throw failing(.system(error))

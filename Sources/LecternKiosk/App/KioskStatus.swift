@@ -120,6 +120,12 @@ public struct KioskStatus: Sendable {
     public var accessibilityPanel: [String]?
     /// Speech (`Narrator`).
     public var speech = Speech()
+    /// The audit of the document on screen (`DocumentAudits`; nil: none started yet).
+    public var audit: AuditStatus?
+    /// Pages taken from the audit's slow pages kept on disk instead of being rendered.
+    public var prerenderedPagesServed = 0
+    /// The pages whose tiles the reader on screen asked the render worker for, so far (0-based).
+    public var pagesRequested: Set<Int> = []
     /// Large print (`LargePrint`; nil: off).
     public var largePrint: LargePrintStatus?
     /// What large print shows.
@@ -308,6 +314,9 @@ extension KioskApp {
             status.pagePosition = parts.chrome.positionText(for: reader)
         }
         status.isStopping = loop.isStopping
+        status.audit = parts.operations.audits.status
+        status.prerenderedPagesServed = parts.operations.audits.prerendered?.served.load(ordering: .relaxed) ?? 0
+        status.pagesRequested = parts.session.reader?.pagesRequested ?? []
         status.isUserInterfaceVisible = parts.chrome.isVisible
         status.notice = parts.chrome.notice
         status.pageEntry = parts.chrome.pageEntry

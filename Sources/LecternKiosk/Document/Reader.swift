@@ -26,6 +26,8 @@ final class Reader {
     private(set) var failedRenders = 0
     /// Told what is asked of the workers (trace logs).
     var onRequest: (([TileKey]) -> Void)?
+    /// The pages whose tiles it asked the worker for (previews, tiles, thumbnails), so far.
+    private(set) var pagesRequested: Set<Int> = []
     /// Text blocks and links per page in PDF user space (read on the worker), for smart zoom
     /// and links.
     /// Only the pages nearest the view keep theirs (`keepPageText`): a visitor leafing through
@@ -138,6 +140,7 @@ final class Reader {
         }
         if plan.wanted != lastWanted {
             lastWanted = plan.wanted
+            for key in plan.wanted { pagesRequested.insert(key.page) }
             onRequest?(plan.wanted)
             scheduler.setWanted(plan.wanted)
         }

@@ -29,6 +29,8 @@ final class ControlCommands {
     let idle: IdleReset
     /// Open or closed, and when that changes.
     let schedule: OpeningSchedule
+    /// The audit of the document on screen, which `status` reports.
+    let audits: DocumentAudits
     /// The directory `screenshot` writes into when the policy names none.
     let defaultScreenshotDirectory: String?
     private let logger: Logger
@@ -42,6 +44,7 @@ final class ControlCommands {
     init(
         current: CurrentReader, shown: any DocumentShowing, reloader: DocumentReloader, policy: PolicyInForce,
         presenter: FramePresenter, focus: KeypadFocus, idle: IdleReset, schedule: OpeningSchedule,
+        audits: DocumentAudits,
         defaultScreenshotDirectory: String?,
         loop: EventLoop, logger: Logger
     ) {
@@ -53,6 +56,7 @@ final class ControlCommands {
         self.focus = focus
         self.idle = idle
         self.schedule = schedule
+        self.audits = audits
         self.defaultScreenshotDirectory = defaultScreenshotDirectory
         self.loop = loop
         self.logger = logger
@@ -129,7 +133,7 @@ final class ControlCommands {
             focus: ControlStatus.Focus(focus.status),
             hours: ControlStatus.Hours(
                 isOpen: !schedule.isClosed, nextChange: schedule.nextChange.map { "\($0.local)" },
-                show: schedule.show))
+                show: schedule.show), audit: audits.status)
         status.inputToPresent = presenter.presentations.percentiles
         return status
     }

@@ -96,6 +96,9 @@ public struct ControlStatus: Codable, Equatable, Sendable {
             self.show = show
         }
     }
+    /// The audit of the document on screen (nil: none started yet, or a kiosk older than this
+    /// field).
+    public var audit: AuditStatus?
 
     /// What speech is doing (`KioskStatus.Speech`).
     public struct Speech: Codable, Equatable, Sendable {

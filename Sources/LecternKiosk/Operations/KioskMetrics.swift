@@ -1,6 +1,7 @@
 import CoreMetrics
 import Glibc
 import LecternCore
+import LecternDocuments
 import LecternLinux
 import LecternPolicy
 import Logging
@@ -34,6 +35,10 @@ import Prometheus
 ///   there; `lectern_attract_seconds_total{document,page}`: while the attract loop showed it
 ///   (`DwellTime`)
 /// - `lectern_open`: 1 inside the opening hours (always without them), 0 outside
+/// - the last audit of the document on screen (`DocumentAudits`): `lectern_audits_total`,
+///   `lectern_audit_pages`, `lectern_audit_slow_pages`, `lectern_audit_pages_without_text`,
+///   `lectern_audit_figures_without_alt`, `lectern_audit_substituted_fonts`,
+///   `lectern_audit_smallest_text_millimetres` (0: no text)
 final class KioskMetrics {
     /// Seconds between two writes of the file (node_exporter reads it when Prometheus scrapes).
     static let interval = 15.0
@@ -47,6 +52,7 @@ final class KioskMetrics {
     let idle: IdleReset
     /// Open or closed.
     let schedule: OpeningSchedule
+    let audits: DocumentAudits
     private let registry = PrometheusCollectorRegistry()
     let factory: PrometheusMetricsFactory
     private let pagesShown: CoreMetrics.Counter
@@ -61,6 +67,9 @@ final class KioskMetrics {
     private let open: CoreMetrics.Gauge
     private var gestures: [String: CoreMetrics.Counter] = [:]
     private var inputToPresent: [FrameInput.Kind: CoreMetrics.Timer] = [:]
+    private let auditsFinished: CoreMetrics.Counter
+    /// The last audit's numbers, by metric.
+    private let audit: [(CoreMetrics.Gauge, (DocumentAudit) -> Double)]
     private let logger: Logger
     private let startTime: Double
     private let work: BackgroundWork
@@ -88,11 +97,12 @@ final class KioskMetrics {
         var failure = false
         var refusals = 0
         var resets = 0
+        var audits = 0
     }
 
     init(
         path: @escaping () -> String?, current: CurrentReader, shown: any DocumentOnScreen, reloader: DocumentReloader,
-        idle: IdleReset, schedule: OpeningSchedule, loop: EventLoop, logger: Logger
+        idle: IdleReset, schedule: OpeningSchedule, audits: DocumentAudits, loop: EventLoop, logger: Logger
     ) {
         self.schedule = schedule
         self.path = path
@@ -100,6 +110,7 @@ final class KioskMetrics {
         self.shown = shown
         self.reloader = reloader
         self.idle = idle
+        self.audits = audits
         self.loop = loop
         self.logger = logger
         startTime = loop.clock.now
@@ -120,6 +131,15 @@ final class KioskMetrics {
         residentMemory = CoreMetrics.Gauge(label: "lectern_resident_memory_bytes", factory: factory)
         uptime = CoreMetrics.Gauge(label: "lectern_uptime_seconds", factory: factory)
         open = CoreMetrics.Gauge(label: "lectern_open", factory: factory)
+        auditsFinished = CoreMetrics.Counter(label: "lectern_audits_total", factory: factory)
+        let numbers: [(String, (DocumentAudit) -> Double)] = [
+            ("pages", { Double($0.pages.count) }), ("slow_pages", { Double($0.slowPages.count) }),
+            ("pages_without_text", { Double($0.pagesWithoutText.count) }),
+            ("figures_without_alt", { Double($0.figuresWithoutAlt) }),
+            ("substituted_fonts", { Double($0.substitutedFonts.count) }),
+            ("smallest_text_millimetres", { $0.smallestTextMillimetres ?? 0 }),
+        ]
+        audit = numbers.map { (CoreMetrics.Gauge(label: "lectern_audit_\($0.0)", factory: factory), $0.1) }
         scheduleWrite()
     }
 
@@ -204,6 +224,11 @@ final class KioskMetrics {
         if reloader.refusals != seen.refusals {
             documentsFailed.increment(by: Int64(reloader.refusals - seen.refusals))
             seen.refusals = reloader.refusals
+        }
+        if audits.finished != seen.audits, let last = audits.last {
+            auditsFinished.increment(by: Int64(audits.finished - seen.audits))
+            seen.audits = audits.finished
+            for (gauge, number) in audit { gauge.record(number(last)) }
         }
         if idle.resets != seen.resets {
             idleResets.increment(by: Int64(idle.resets - seen.resets))

@@ -6,7 +6,8 @@ import Logging
 /// What an operator of a fleet needs from each kiosk, built after the reader's parts and torn
 /// down before them: the view kept across restarts (`ViewStateStore`) and the control socket
 /// (`ControlSocket` carrying `ControlCommands`) and systemd's readiness and watchdog
-/// (`SystemdNotifier`) and the metrics file (`KioskMetrics`), and for a benchmark the loop's
+/// (`SystemdNotifier`) and the metrics file (`KioskMetrics`) and each document's audit
+/// (`DocumentAudits`), and for a benchmark the loop's
 /// turns (`LoopTurnLog`).
 ///
 /// It learns what happens from the hooks `KioskApp` wires: every input event, every commit and
@@ -23,6 +24,8 @@ final class Operations {
     let commands: ControlCommands
     let notifier: SystemdNotifier?
     let metrics: KioskMetrics
+    /// The audit of each document opened or reloaded.
+    let audits: DocumentAudits
     /// Nil unless `LECTERN_LOG_LOOP_TURNS` is set.
     let turnLog: LoopTurnLog?
     private(set) var socket: ControlSocket?
@@ -33,7 +36,8 @@ final class Operations {
         statePath: String?, current: CurrentReader, shown: any DocumentShowing, policy: PolicyInForce,
         reloader: DocumentReloader,
         presenter: FramePresenter, focus: KeypadFocus, restored: KioskStatus.SavedViewRestore, idle: IdleReset,
-        schedule: OpeningSchedule, variable: @escaping (String) -> String?, loop: EventLoop, logger: Logger
+        schedule: OpeningSchedule, screen: Screen, variable: @escaping (String) -> String?, loop: EventLoop,
+        logger: Logger
     ) throws(SystemError) {
         self.current = current
         self.shown = shown
@@ -45,15 +49,18 @@ final class Operations {
         store = ViewStateStore(
             path: statePath, restored: restored, current: current, policy: policy,
             loop: loop, logger: logger)
+        audits = DocumentAudits(
+            current: current, shown: shown, policy: policy, screen: screen,
+            directory: statePath.map { Self.directory(of: $0) + "/prerendered" }, loop: loop, logger: logger)
         let socketPath = Self.socketPath(policy.controlSocket, variable: variable)
         commands = ControlCommands(
             current: current, shown: shown, reloader: reloader, policy: policy, presenter: presenter, focus: focus,
-            idle: idle, schedule: schedule,
+            idle: idle, schedule: schedule, audits: audits,
             defaultScreenshotDirectory: socketPath.map(Self.directory), loop: loop, logger: logger)
         notifier = SystemdNotifier(variable: variable, loop: loop, logger: logger)
         metrics = KioskMetrics(
             path: { [unowned policy] in policy.metricsTextfile }, current: current, shown: shown,
-            reloader: reloader, idle: idle, schedule: schedule, loop: loop, logger: logger)
+            reloader: reloader, idle: idle, schedule: schedule, audits: audits, loop: loop, logger: logger)
         turnLog = variable(LoopTurnLog.variable).map { _ in LoopTurnLog(loop: loop, logger: logger) }
         listen(at: socketPath, group: policy.controlGroup)
         policy.observe { [unowned self] old, new in policyChanged(old: old, new: new) }
@@ -129,6 +136,7 @@ final class Operations {
     /// The end of a loop iteration: the view may be saved, the metrics look at the parts.
     func afterIteration() {
         store.viewMayHaveChanged(hasShownPage: presenter.hasShownPage)
+        audits.afterIteration()
         metrics.afterIteration()
     }
 
@@ -151,6 +159,7 @@ final class Operations {
         commands.close()
         store.close(hasShownPage: presenter.hasShownPage)
         metrics.close()
+        audits.close()
         turnLog?.close()
     }
 }
