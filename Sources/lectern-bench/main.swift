@@ -26,6 +26,7 @@ let usage = """
            lectern-bench typing [--runs KEYS] [annotations.pdf]
            lectern-bench speech [--runs N] [--keys N] [--seconds WINDOW] [PDF]
            lectern-bench large-print [--runs N] [--seconds S] [--size WxH] TEXT-36.pdf
+           lectern-bench audit [--runs N] [--seconds S] [--size WxH] TEXT-36.pdf 15000-PAGES.pdf
 
     """
 
@@ -53,6 +54,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "selection": runTextSelectionBenchmark,
     "speech": runSpeechBenchmark,
     "large-print": runLargePrintBenchmark,
+    "audit": runAuditBenchmark,
 ]
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
     FileHandle.standardError.write(usage.data(using: .utf8)!)

@@ -187,35 +187,9 @@ private final class SpeechInReader {
         return (start.firstSample - sent) * 1000
     }
 
-    /// A finger down at the bottom middle, up and down over 300 px at 60 Hz (4 px a step) for
-    /// `seconds`, back where it started, held still 100 ms (no fling) and lifted. Returns the
-    /// window measured: from the first step to the last (CLOCK_MONOTONIC).
+    /// `LecternSession.pan(seconds:)`, the log read at each step.
     @discardableResult
-    func pan(seconds: Double) -> ClosedRange<Double> {
-        let compositor = session.compositor
-        let x = 640.0, bottom = 700.0
-        compositor.touchDown(id: 0, x: x, y: bottom)
-        compositor.touchFrame()
-        session.run(for: .milliseconds(16))
-        let start = SpeechTime.now
-        // Whole legs (75 steps up, 75 down) when there is time for one: no drift between pans.
-        let wanted = max(1, Int(seconds * 60))
-        for step in 1...(wanted >= 150 ? wanted / 150 * 150 : wanted) {
-            let leg = (step * 4) % 600
-            compositor.touchMotion(id: 0, x: x, y: bottom - Double(leg < 300 ? leg : 600 - leg))
-            compositor.touchFrame()
-            let due = start + Double(step) / 60
-            session.run(timeout: .milliseconds(17)) { SpeechTime.now >= due }
-            pump()
-        }
-        let end = SpeechTime.now
-        session.run(for: .milliseconds(100))
-        compositor.touchUp(id: 0)
-        compositor.touchFrame()
-        session.run(for: .milliseconds(16))
-        pump()
-        return start...end
-    }
+    func pan(seconds: Double) -> ClosedRange<Double> { session.pan(seconds: seconds) { pump() } }
 
     /// The lengths (ms), wall and CPU, of the turns that ended in `windows`.
     func turns(in windows: [ClosedRange<Double>]) -> (wall: [Double], cpu: [Double]) {
@@ -226,12 +200,9 @@ private final class SpeechInReader {
     /// Reads the new lines of the log.
     func pump() {
         for line in session.newLogLines() {
-            if let range = line.range(of: "loop turns: ") {
-                for entry in line[range.upperBound...].split(separator: " ") {
-                    let parts = entry.split(separator: "/").compactMap { Double($0) }
-                    guard parts.count == 3 else { continue }
-                    loopTurns.append((parts[0] / 1e6, parts[1] / 1000, parts[2] / 1000))
-                }
+            let turns = LoopTurn.parse(line)
+            if !turns.isEmpty {
+                loopTurns += turns.map { ($0.end, $0.milliseconds, $0.cpu) }
             } else if let range = line.range(of: "started: asked for at ") {
                 let numbers = line[range.upperBound...].split(separator: " ").compactMap { Double($0) }
                 if numbers.count == 2 { starts.append((numbers[0], numbers[1])) }
