@@ -56,6 +56,15 @@ public enum AuditFixture {
     public static let pageCount = 4
     public static let scanPage = 0, slowPage = 1, taggedPage = 2, textPage = 3
 
+    /// Writes the document to a file of its own in the temporary directory, named for `suite`
+    /// and `test` (the caller's `#function`: tests run in parallel); its path.
+    public static func temporary(_ suite: String, _ test: String) throws -> String {
+        let name = "lectern-\(suite)-\(getpid())-\(test.prefix { $0 != "(" }).pdf"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+        try write(to: path)
+        return path
+    }
+
     public static func write(to path: String, slowStep: String = "0.14") throws {
         var pdf = GeneratedPDF()
         pdf.add(

@@ -26,10 +26,7 @@ struct DocumentAuditorTests {
     }
 
     static func document(_ name: String = #function) throws -> String {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lectern-audit-\(getpid())-\(name.prefix { $0 != "(" }).pdf").path
-        try AuditFixture.write(to: path)
-        return path
+        try AuditFixture.temporary("audit", name)
     }
 
     @Test(

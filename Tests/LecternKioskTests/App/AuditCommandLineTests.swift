@@ -13,10 +13,7 @@ struct AuditCommandLineTests {
     }
 
     static func document(_ name: String = #function) throws -> String {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lectern-audit-cli-\(getpid())-\(name.prefix { $0 != "(" }).pdf").path
-        try AuditFixture.write(to: path)
-        return path
+        try AuditFixture.temporary("audit-cli", name)
     }
 
     @Test("--json: an object per document with its pages; a document that does not open: its error and status 1")

@@ -11,10 +11,7 @@ import Testing
 struct AuditFactsTests {
     /// The audit document, written for the test `name` (tests run in parallel).
     static func auditDocument(_ name: String = #function) throws -> String {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lectern-audit-facts-\(getpid())-\(name.prefix { $0 != "(" }).pdf").path
-        try AuditFixture.write(to: path)
-        return path
+        try AuditFixture.temporary("audit-facts", name)
     }
 
     @Test("a tagged document: its /Lang, not encrypted, not repaired, four pages claimed and found")
