@@ -143,6 +143,22 @@ struct FastCommandLineTests {
             #expect(throws: (any Error).self, "\(bad)") { try Ctl.parse(bad) }
         }
     }
+
+    @Test("`lectern ctl status` says the last audit's findings, a line each")
+    func statusWithAudit() throws {
+        let line =
+            #"{"ok":true,"status":{"document":"/srv/a.pdf","state":"open","page":1,"pageCount":4,"zoom":1,"#
+            + #""idleSeconds":0,"uptimeSeconds":1,"framesCommitted":1,"version":"x","audit":{"document":"/srv/a.pdf","#
+            + #""isRunning":false,"pagesAudited":4,"slowPages":[2],"pagesWithoutText":[1],"substitutedFonts":[],"#
+            + #""figuresWithoutAlt":1,"tagged":true,"findings":["slow pages (over 250 ms at 1920x1080): page 2 (900 ms)","#
+            + #""figures without /Alt: 1 (page 3)"]}}}"#
+        let reply = try ControlClient.decode(Array(line.utf8))
+        #expect(reply.status?.audit?.slowPages == [2])
+        #expect(
+            Ctl.describe(reply).hasSuffix(
+                "audit of /srv/a.pdf: 4 pages\n  slow pages (over 250 ms at 1920x1080): page 2 (900 ms)\n"
+                    + "  figures without /Alt: 1 (page 3)\nversion: x"))
+    }
 }
 
 /// Every command-line option is also a key of the policy file, and the command line's value

@@ -89,7 +89,10 @@ final class DocumentAudits {
     }
 
     private func start(_ reader: Reader, identity: String?) {
-        guard let auditor else { return }
+        guard let auditor else {
+            if policy.auditPages > 0 { logger.info("no audit of \(reader.document.path): it needs the render process") }
+            return
+        }
         let path = reader.document.path, password = policy.password, sample = policy.auditPages
         let keys = keys(of: reader, pages: DocumentAuditor.pages(of: reader.document.pageCount, sample: sample))
         let prerendered = identity == nil ? nil : prerendered
