@@ -21,8 +21,10 @@ final class DocumentAudits {
     private let logger: Logger
     /// The last audit that ended (nil: none yet).
     private(set) var last: DocumentAudit?
-    /// The document being audited now (nil: none).
+    /// The document audited last started, while an audit runs or waits (nil: none does).
     private(set) var running: String?
+    /// Audits started and not ended (a new version opened during an audit waits for it).
+    private var pending = 0
     /// Audits that ended.
     private(set) var finished = 0
     /// `shown.documentsOpened` when the last audit was started.
@@ -97,6 +99,7 @@ final class DocumentAudits {
         let keys = keys(of: reader, pages: DocumentAuditor.pages(of: reader.document.pageCount, sample: sample))
         let prerendered = identity == nil ? nil : prerendered
         running = path
+        pending += 1
         logger.info("auditing \(path) (at most \(sample) pages) in a worker of its own")
         work.submit({
             auditor.audit(path: path, password: password, sample: sample, keys: keys) { key, image in
@@ -106,7 +109,8 @@ final class DocumentAudits {
     }
 
     private func ended(_ report: DocumentAudit) {
-        running = nil
+        pending -= 1
+        if pending == 0 { running = nil }
         last = report
         finished += 1
         logger.info("audit of \(report.path): \(report.pages.count) pages in \(Int(report.auditMilliseconds)) ms")
