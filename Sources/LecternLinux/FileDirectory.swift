@@ -47,22 +47,21 @@ public struct FileDirectory: Sendable {
         return stat(path + "/" + name, &info) == 0 ? info : nil
     }
 
-    /// The bytes of file `name`, when it holds exactly `expected` of them.
-    public func read(_ name: String, expected: Int) -> [UInt8]? {
+    /// Fills `buffer` with the first bytes of file `name`; false when it cannot be read or is
+    /// shorter.
+    public func read(_ name: String, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
         guard let file = try? FileDescriptor.open(path + "/" + name, .readOnly, options: [.closeOnExec]) else {
-            return nil
+            return false
         }
         defer { try? file.close() }
-        var bytes = [UInt8](repeating: 0, count: expected)
         var filled = 0
-        while filled < expected {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-            }
-            guard let count, count > 0 else { return nil }
+        while filled < buffer.count {
+            guard let count = try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])),
+                count > 0
+            else { return false }
             filled += count
         }
-        return bytes
+        return true
     }
 
     /// Writes file `name` atomically (`writeFileAtomically`).

@@ -88,8 +88,9 @@ final class PrerenderedPages: Sendable {
         for name in evicted { directory.remove(name) }
     }
 
-    /// Page `key` of the document `identity` as kept, or nil. Loop thread (a miss costs no
-    /// system call).
+    /// Page `key` of the document `identity` as kept, or nil. Loop thread: a miss costs no
+    /// system call, a hit one read of the page's pixels (a few milliseconds for a screen's page,
+    /// once: the tile cache keeps it).
     func lookup(_ key: TileKey, identity: String) -> TileContent? {
         guard Self.isWholePage(key) else { return nil }
         let name = Self.name(key, identity: identity)
@@ -98,16 +99,12 @@ final class PrerenderedPages: Sendable {
             index.append(index.remove(at: at))
             return true
         }
-        let rowBytes = key.pageWidth * 4
-        guard isKept, let bytes = directory.read(name, expected: rowBytes * key.pageHeight) else { return nil }
-        directory.touch(name)
+        guard isKept else { return nil }
+        // Read straight into the image (its rows are `width * 4` bytes, as the file's are).
         let image = RasterImage(width: key.pageWidth, height: key.pageHeight)
-        bytes.withUnsafeBytes { source in
-            for row in 0..<key.pageHeight {
-                image.pixels.advanced(by: row * image.stride).copyMemory(
-                    from: source.baseAddress!.advanced(by: row * rowBytes), byteCount: rowBytes)
-            }
-        }
+        let buffer = UnsafeMutableRawBufferPointer(start: image.pixels, count: image.stride * image.height)
+        guard directory.read(name, into: buffer) else { return nil }
+        directory.touch(name)
         served.add(1, ordering: .relaxed)
         return .image(image, isDamaged: false)
     }

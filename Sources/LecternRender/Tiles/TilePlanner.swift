@@ -241,7 +241,11 @@ public final class TilePlanner {
             // A page kept whole (drawn ahead) needs no preview either.
             if grid.columns == 1, grid.rows == 1, prerendered != nil {
                 let whole = TileKey(page: placement.page, grid: grid, column: 0, row: 0, contrast: contrast)
-                if prerenderedKeys.contains(whole) && cache.contains(whole) || cachePrerendered(whole) != nil {
+                // (Read once: not again while the cache refuses it.)
+                let kept =
+                    cache.contains(whole)
+                    ? prerenderedKeys.contains(whole) : !cache.wasRefused(whole) && cachePrerendered(whole) != nil
+                if kept {
                     cache.touch(whole)
                     continue
                 }
