@@ -142,7 +142,8 @@ struct MetricsTests {
 
     /// A scripted visit on colors-8pages.pdf: nobody for 4 s; a visitor turns to page 2 at 4 s and
     /// to page 3 at 8 s, and leaves; the idle reset at about 18 s goes back to page 1; the attract
-    /// loop starts 2 s later and turns a page every 3 s. The samples of the file written at 30 s.
+    /// loop starts 2 s later and turns a page every 3 s; the document is audited when it opens.
+    /// The samples of the file written at 30 s.
     func visit() throws -> [String: Double] {
         let directory = try MetricsDirectory()
         try """
@@ -156,7 +157,7 @@ struct MetricsTests {
         interval = 3
         transition = "none"
         """.write(toFile: directory.policy, atomically: false, encoding: .utf8)
-        let lectern = try KioskHarness([Self.colors, "--config", directory.policy])
+        let lectern = try KioskHarness([Self.colors, "--config", directory.policy, "--audit-pages", "8"])
         #expect(lectern.settle())
         advance(lectern, toSecond: 4)
         lectern.tap(x: 1240, y: 360)
