@@ -96,7 +96,11 @@ private func soak(
     environment["LECTERN_LOG_LEVEL"] = "warning"
     // glibc's malloc settings, to compare with what Lectern sets itself.
     if let tunables = ProcessInfo.processInfo.environment["GLIBC_TUNABLES"] { environment["GLIBC_TUNABLES"] = tunables }
-    let process = try LecternProcess(arguments: [document] + options, environment: environment)
+    // No document audit: its worker (niced, for a few seconds after the document opens) would
+    // come and go in the samples; the soak measures the reader and its render worker.
+    let policy = compositor.runtimeDirectory.path + "/soak.toml"
+    try "[render]\naudit-pages = 0\n".write(toFile: policy, atomically: true, encoding: .utf8)
+    let process = try LecternProcess(arguments: [document, "--config", policy] + options, environment: environment)
     defer {
         process.terminate()
         _ = process.waitForExit(timeout: .seconds(5), dispatching: compositor)
