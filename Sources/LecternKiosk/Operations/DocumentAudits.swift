@@ -45,20 +45,26 @@ final class DocumentAudits {
     }
 
     /// The end of a loop iteration: a document opened (or a new version installed) since the
-    /// last look takes its kept pages from `prerendered`, and is audited once the screen has its
-    /// size.
-    func afterIteration() {
-        guard shown.documentsOpened != seenOpened, case .open = shown.phase, screen.hasSize,
-            let reader = current.reader
-        else { return }
-        seenOpened = shown.documentsOpened
-        let path = reader.document.path
-        guard let identity = PrerenderedPages.identity(of: path) else { return start(reader, identity: nil) }
-        if let prerendered {
-            reader.planner.prerendered = { [prerendered] in prerendered.lookup($0, identity: identity) }
+    /// last look takes its kept pages from `prerendered` at once, and is audited once a page of it
+    /// is on screen (the audit's worker never competes with the visitor's first frame) and the
+    /// screen has its size.
+    func afterIteration(hasShownPage: Bool) {
+        guard case .open = shown.phase, let reader = current.reader else { return }
+        if shown.documentsOpened != seenOpened {
+            seenOpened = shown.documentsOpened
+            let identity = PrerenderedPages.identity(of: reader.document.path)
+            if let prerendered, let identity {
+                reader.planner.prerendered = { [prerendered] in prerendered.lookup($0, identity: identity) }
+            }
+            waiting = (ObjectIdentifier(reader), identity)
         }
-        start(reader, identity: identity)
+        guard hasShownPage, screen.hasSize, let waiting, waiting.reader == ObjectIdentifier(reader) else { return }
+        self.waiting = nil
+        start(reader, identity: waiting.identity)
     }
+
+    /// The document opened last, to be audited once its page is on screen.
+    private var waiting: (reader: ObjectIdentifier, identity: String?)?
 
     /// The key of each page of `pages` drawn whole as the reader shows it at rest (nil for a page
     /// it shows in several tiles: not kept).

@@ -136,7 +136,7 @@ final class Operations {
     /// The end of a loop iteration: the view may be saved, the metrics look at the parts.
     func afterIteration() {
         store.viewMayHaveChanged(hasShownPage: presenter.hasShownPage)
-        audits.afterIteration()
+        audits.afterIteration(hasShownPage: presenter.hasShownPage)
         metrics.afterIteration()
     }
 
