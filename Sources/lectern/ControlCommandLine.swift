@@ -13,11 +13,14 @@ struct Ctl: ParsableCommand {
             policy's document or a PDF in control.documents); reset (the start view); reload (the \
             policy and the document); screenshot PATH (a PNG in control.screenshots); binding \
             left|right (the document's reading direction, saved as annotations.save says); speech \
-            start|stop (read the page on screen aloud, or stop). Exits 1 \
+            start|stop (read the page on screen aloud, or stop); events [NAME…] (print each event \
+            as a JSON line as it happens, until the kiosk goes: document-loaded, document-failed, \
+            spread-shown, page-changed, zoom-changed, view-state-restored, component-activated, \
+            annotation-tapped, text-selected, idle-reset, attract-started; none named: all). Exits 1 \
             when the kiosk refuses, 2 when it cannot be reached.
             """)
 
-    @Argument(help: "status, goto, open, reset, reload, screenshot, binding or speech.")
+    @Argument(help: "status, goto, open, reset, reload, screenshot, binding, speech or events.")
     var command: String
 
     /// The command's argument. Parsed as everything the options leave, so that `goto -1` is a
@@ -45,6 +48,10 @@ struct Ctl: ParsableCommand {
             throw ValidationError(
                 "unknown command \(command) (known: \(ControlRequest.commands.joined(separator: ", ")))")
         }
+        if command == "events" {
+            if case .failure(let error) = request.eventNames { throw ValidationError(error.description) }
+            return
+        }
         guard arguments.count <= 1 else {
             throw ValidationError("\(command) takes one argument, not \(arguments.joined(separator: " "))")
         }
@@ -62,6 +69,7 @@ struct Ctl: ParsableCommand {
                 ?? ControlRequest(command: command, label: argument)
         case "open", "screenshot", "speech": ControlRequest(command: command, path: argument)
         case "binding": ControlRequest(command: command, binding: argument)
+        case "events": ControlRequest(command: command, names: arguments)
         default: ControlRequest(command: command)
         }
     }
@@ -71,6 +79,7 @@ struct Ctl: ParsableCommand {
         guard let path = socket ?? ControlClient.standardPath(runtimeDirectory: runtime) else {
             throw ValidationError("XDG_RUNTIME_DIR is not set: give the socket with --socket")
         }
+        if command == "events" { return try follow(path: path) }
         let line: [UInt8]
         let reply: ControlReply
         do {
@@ -92,6 +101,28 @@ struct Ctl: ParsableCommand {
             print(Self.describe(reply))
         }
         if !reply.ok { throw ExitCode.failure }
+    }
+
+    /// `events`: prints each event's line as it comes, until the kiosk closes the connection.
+    private func follow(path: String) throws {
+        do {
+            let client = try ControlClient(path: path)
+            client.send(request)
+            let reply = try ControlClient.decode(try client.line(timeout: Int32(timeout * 1000)))
+            guard reply.ok else {
+                printError("lectern ctl: \(reply.error ?? "refused")")
+                throw ExitCode.failure
+            }
+            // Each line as it comes (not buffered: a pipe into a script sees it at once).
+            while true {
+                let line = try client.line(timeout: -1) + [0x0A]
+                _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            }
+        } catch let failure as ControlClient.Failure {
+            if case .closed = failure { return }
+            printError("lectern ctl: \(failure)")
+            throw ExitCode(2)
+        }
     }
 
     private func printError(_ text: String) {

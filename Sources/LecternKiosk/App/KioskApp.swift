@@ -96,6 +96,10 @@ public final class KioskApp {
     /// its components, custom gesture recognizers, failure requirements… Set it before `start()`.
     public var configureInteractions: ((InteractionController) -> Void)?
 
+    /// The kiosk's events (a document loaded, a spread shown, the page or zoom changed, a
+    /// component acted…): observe them, before `start()` to hear the first document load.
+    public let events = KioskEvents()
+
     /// Told what to say as keypad focus moves (`KeypadFocus.onSpeech`: `.interrupt` at every
     /// navigation key, then the focused item or the help as `.say`). Set it before `start()`.
     public var onSpeech: ((SpeechRequest) -> Void)?
@@ -292,7 +296,7 @@ public final class KioskApp {
             operations = try Operations(
                 statePath: statePath, current: session.current, shown: session, policy: policy, reloader: reloader,
                 presenter: presenter, focus: focus,
-                restored: restored.outcome, idle: idle, schedule: schedule, screen: screen,
+                restored: restored.outcome, idle: idle, schedule: schedule, screen: screen, events: events,
                 variable: environment.variable, loop: loop,
                 logger: logger)
         } catch {
@@ -300,6 +304,7 @@ public final class KioskApp {
         }
         teardown.push { operations.close() }
         operations.metrics.isAttracting = { [unowned home] in home.attract.isRunning }
+        operations.eventSource.isAttracting = { [unowned home] in home.attract.isRunning }
         operations.metrics.isShelfShown = { [unowned home] in home.shelf.isShown }
         let closed = ClosedKiosk(
             schedule: schedule, presenter: presenter, idle: idle, home: home, policy: policy, loop: loop, logger: logger

@@ -5,10 +5,13 @@ import LecternCore
 /// `{"command": "goto", "page": 12}`, `{"command": "open", "path": "/srv/kiosk/menu.pdf"}`,
 /// `{"command": "reset"}`, `{"command": "reload"}`,
 /// `{"command": "screenshot", "path": "/run/lectern/shot.png"}`,
-/// `{"command": "binding", "binding": "right"}`. Unknown fields are ignored.
+/// `{"command": "binding", "binding": "right"}`, `{"command": "events", "names": ["page-changed"]}`
+/// (then one `KioskEvent` per line until the client goes). Unknown fields are ignored.
 public struct ControlRequest: Codable, Equatable, Sendable {
     /// The commands Lectern knows.
-    public static let commands = ["status", "goto", "open", "reset", "reload", "screenshot", "binding", "speech"]
+    public static let commands = [
+        "status", "goto", "open", "reset", "reload", "screenshot", "binding", "speech", "events",
+    ]
 
     public var command: String
     /// `goto`: the page, counting from 1.
@@ -20,18 +23,22 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     /// `binding`: `left` or `right`, the document's reading direction to set
     /// (/ViewerPreferences /Direction), saved like a visitor's form (`annotations.save`).
     public var binding: String?
+    /// `events`: the events wanted, by name (`KioskEvent.Name`: "page-changed"…); nil or none: all.
+    public var names: [String]?
 
     public init(
-        command: String, page: Int? = nil, label: String? = nil, path: String? = nil, binding: String? = nil
+        command: String, page: Int? = nil, label: String? = nil, path: String? = nil, binding: String? = nil,
+        names: [String]? = nil
     ) {
         self.command = command
         self.page = page
         self.label = label
         self.path = path
         self.binding = binding
+        self.names = names
     }
 
-    private enum CodingKeys: String, CodingKey { case command, page, label, path, binding }
+    private enum CodingKeys: String, CodingKey { case command, page, label, path, binding, names }
 
     /// Reads `page` as any JSON number first: a decoder asked for an `Int` calls a fraction or
     /// a number past `Int`'s range "not valid JSON", which would hide which field is wrong.
@@ -48,6 +55,22 @@ public struct ControlRequest: Codable, Equatable, Sendable {
         label = try container.decodeIfPresent(String.self, forKey: .label)
         path = try container.decodeIfPresent(String.self, forKey: .path)
         binding = try container.decodeIfPresent(String.self, forKey: .binding)
+        names = try container.decodeIfPresent([String].self, forKey: .names)
+    }
+
+    /// `events`: the names asked for as `KioskEvent.Name`s (nil: every event), or the first
+    /// unknown name.
+    public var eventNames: Result<Set<KioskEvent.Name>?, ControlProtocolError> {
+        guard let names, !names.isEmpty else { return .success(nil) }
+        var known: Set<KioskEvent.Name> = []
+        for name in names {
+            guard let event = KioskEvent.Name(rawValue: name) else {
+                let all = KioskEvent.Name.allCases.map(\.rawValue).joined(separator: ", ")
+                return .failure(.invalid("unknown event \"\(name)\" (known: \(all))"))
+            }
+            known.insert(event)
+        }
+        return .success(known)
     }
 }
 

@@ -35,6 +35,8 @@ final class ControlSocket {
         fileprivate var isDispatching = false
         /// The client closed its end: it is closed once its last reply went.
         fileprivate var hasEnded = false
+        /// Subscribed to events (`events`): ends the subscription.
+        fileprivate var unsubscribe: (() -> Void)?
         fileprivate(set) var isClosed = false
 
         fileprivate init(connection: UnixConnection, peer: PeerCredentials) {
@@ -54,6 +56,10 @@ final class ControlSocket {
     var handle: (ControlRequest, @escaping (ControlReply) -> Void) -> Void = { _, reply in
         reply(.failure("not ready"))
     }
+    /// Subscribes a client to the events named (nil: all): each line it is given goes to the
+    /// client, and returns false when the client cannot take it (it is dropped then); the
+    /// result ends the subscription. Nil: `events` is refused.
+    var subscribe: ((Set<KioskEvent.Name>?, _ send: @escaping ([UInt8]) -> Bool) -> () -> Void)?
     /// Connections refused or dropped so far (wrong user, too many, too long, too slow).
     private(set) var dropped = 0
 
@@ -157,6 +163,8 @@ final class ControlSocket {
             switch ControlRequest.parse(trimmed) {
             case .failure(let error):
                 guard send(.failure(error.description), to: client) else { return false }
+            case .success(let request) where request.command == "events":
+                return subscribe(client, to: request)
             case .success(let request):
                 client.isBusy = true
                 client.isDispatching = true
@@ -178,14 +186,40 @@ final class ControlSocket {
         return true
     }
 
+    /// `events`: the client gets the events it named, one line each, from now until it goes;
+    /// what it sends from now on is not read. One that does not read them fast enough (its socket
+    /// buffer full) is dropped: an event is never waited for. False: the client was dropped.
+    private func subscribe(_ client: Client, to request: ControlRequest) -> Bool {
+        guard let subscribe else { return send(.failure("events are not offered here"), to: client) }
+        switch request.eventNames {
+        case .failure(let error):
+            return send(.failure(error.description), to: client)
+        case .success(let names):
+            client.timer?.cancel()
+            client.timer = nil
+            client.watch?.cancel()
+            client.watch = nil
+            client.buffer = []
+            client.isBusy = true
+            guard send(ControlReply(ok: true), to: client) else { return false }
+            client.unsubscribe = subscribe(names) { [weak self, weak client] line in
+                guard let self, let client, !client.isClosed else { return false }
+                return send(line: line, to: client, reason: "it does not read its events")
+            }
+            return false
+        }
+    }
+
     /// Sends `reply` whole or drops the client (it does not read what it is sent); false then.
     private func send(_ reply: ControlReply, to client: Client) -> Bool {
-        let line = reply.line()
+        send(line: reply.line(), to: client, reason: "it does not read its replies")
+    }
+
+    /// Sends `line` whole or drops the client for `reason`; false then.
+    private func send(line: [UInt8], to client: Client, reason: String) -> Bool {
         let result = line.withUnsafeBytes { client.connection.send($0) }
         guard case .sent(let count) = result, count == line.count else {
-            if !client.isClosed, clients[ObjectIdentifier(client)] != nil {
-                drop(client, reason: "it does not read its replies")
-            }
+            if !client.isClosed, clients[ObjectIdentifier(client)] != nil { drop(client, reason: reason) }
             return false
         }
         return true
@@ -196,6 +230,8 @@ final class ControlSocket {
         guard !client.isClosed else { return }
         client.isClosed = true
         clients[ObjectIdentifier(client)] = nil
+        client.unsubscribe?()
+        client.unsubscribe = nil
         client.watch?.cancel()
         client.timer?.cancel()
         if let reason {

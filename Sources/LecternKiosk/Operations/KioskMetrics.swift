@@ -157,23 +157,7 @@ final class KioskMetrics {
     /// Counts each interaction component of `controller` that acts (after the policy's
     /// conditions: a component the policy turns off does not act and is not counted).
     func install(on controller: InteractionController) {
-        let count = { [unowned self] (name: String) in gesture(name) }
-        for component in [
-            controller.selectAnnotation, controller.deselectAnnotation, controller.transformAnnotation,
-            controller.editAnnotation,
-        ] {
-            let name = component.name
-            component.addActivationCallback { _, _, _ in count(name) }
-        }
-        let openLink = controller.openLinkAnnotation.name
-        controller.openLinkAnnotation.addActivationCallback { _, _, _ in count(openLink) }
-        for component in [controller.selectText, controller.deselectText] {
-            let name = component.name
-            component.addActivationCallback { _, _, _ in count(name) }
-        }
-        controller.fastScroll.addActivationCallback { _, _, _ in count("fastScroll") }
-        controller.smartZoom.addActivationCallback { _, _, _ in count("smartZoom") }
-        controller.toggleUserInterface.addActivationCallback { _, _, _ in count("toggleUserInterface") }
+        controller.onEveryActivation { [unowned self] name in gesture(name) }
     }
 
     private func gesture(_ component: String) {

@@ -28,6 +28,8 @@ final class Operations {
     let audits: DocumentAudits
     /// Nil unless `LECTERN_LOG_LOOP_TURNS` is set.
     let turnLog: LoopTurnLog?
+    /// Finds the kiosk's events for `KioskApp.events` and `lectern ctl events`.
+    let eventSource: KioskEventSource
     private(set) var socket: ControlSocket?
     private let logger: Logger
     private let variable: (String) -> String?
@@ -36,8 +38,8 @@ final class Operations {
         statePath: String?, current: CurrentReader, shown: any DocumentShowing, policy: PolicyInForce,
         reloader: DocumentReloader,
         presenter: FramePresenter, focus: KeypadFocus, restored: KioskStatus.SavedViewRestore, idle: IdleReset,
-        schedule: OpeningSchedule, screen: Screen, variable: @escaping (String) -> String?, loop: EventLoop,
-        logger: Logger
+        schedule: OpeningSchedule, screen: Screen, events: KioskEvents, variable: @escaping (String) -> String?,
+        loop: EventLoop, logger: Logger
     ) throws(SystemError) {
         self.current = current
         self.shown = shown
@@ -62,6 +64,8 @@ final class Operations {
             path: { [unowned policy] in policy.metricsTextfile }, current: current, shown: shown,
             reloader: reloader, idle: idle, schedule: schedule, audits: audits, loop: loop, logger: logger)
         turnLog = variable(LoopTurnLog.variable).map { _ in LoopTurnLog(loop: loop, logger: logger) }
+        eventSource = KioskEventSource(
+            events: events, restored: restored, current: current, shown: shown, idle: idle, loop: loop)
         listen(at: socketPath, group: policy.controlGroup)
         policy.observe { [unowned self] old, new in policyChanged(old: old, new: new) }
     }
@@ -89,6 +93,12 @@ final class Operations {
         do {
             let socket = try ControlSocket(path: path, group: group, loop: loop, logger: logger)
             socket.handle = { [unowned commands] request, reply in commands.handle(request, reply: reply) }
+            // `lectern ctl events`: each event the client asked for, until it goes (or cannot keep up).
+            socket.subscribe = { [unowned eventSource] names, send in
+                let events = eventSource.events
+                let token = events.observe(names) { send($0.line()) }
+                return { events.cancel(token) }
+            }
             self.socket = socket
             logger.info("control socket \(path)")
         } catch {
@@ -107,6 +117,7 @@ final class Operations {
     /// A new interaction controller: its components' actions are counted.
     func install(on controller: InteractionController) {
         metrics.install(on: controller)
+        eventSource.install(on: controller)
     }
 
     /// The curtain was committed (closed): systemd hears the kiosk is ready, as after its first page.
@@ -119,6 +130,7 @@ final class Operations {
     /// the reader is up (once) and what it shows.
     func frameCommitted(latency: Double) {
         metrics.frameCommitted(latency: latency, hasShownPage: presenter.hasShownPage)
+        eventSource.spreadMayBeShown(hasShownPage: presenter.hasShownPage)
         let status: String
         switch shown.phase {
         case .opening:
@@ -138,6 +150,8 @@ final class Operations {
         store.viewMayHaveChanged(hasShownPage: presenter.hasShownPage)
         audits.afterIteration(hasShownPage: presenter.hasShownPage)
         metrics.afterIteration()
+        eventSource.afterIteration()
+        eventSource.spreadMayBeShown(hasShownPage: presenter.hasShownPage)
     }
 
     /// A new policy applies: the control socket moves if its path or group changed.
