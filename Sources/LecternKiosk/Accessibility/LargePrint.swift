@@ -320,7 +320,7 @@ final class LargePrint {
                 of: document, page: key.page, displaySize: displaySize, blocks: blocks, toDisplay: toDisplay,
                 width: key.width, scale: key.scale, contrast: key.contrast)
             let column = LargePrintColumn(
-                paragraphs: blocks.map(\.text), width: key.width, font: font, links: links,
+                paragraphs: blocks.map(\.text), width: key.width, font: font, metrics: font.metrics, links: links,
                 figures: figures.map { ($0.before, $0.width, $0.height) })
             return (column, figures.map(\.image))
         } then: { [unowned self] (column: LargePrintColumn, images: [RasterImage?]) in

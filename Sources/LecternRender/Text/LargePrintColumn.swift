@@ -13,6 +13,13 @@ public struct LargePrintColumn: Equatable, Sendable {
         public var top: Int
         public var paragraph: Int
         public var start: Int
+
+        public init(text: String, top: Int, paragraph: Int, start: Int) {
+            self.text = text
+            self.top = top
+            self.paragraph = paragraph
+            self.start = start
+        }
     }
 
     /// A link's words on a line: the characters, their place (surface units from the line's
@@ -23,6 +30,14 @@ public struct LargePrintColumn: Equatable, Sendable {
         public var x: Int
         public var width: Int
         public var index: Int
+
+        public init(line: Int, range: Range<Int>, x: Int, width: Int, index: Int) {
+            self.line = line
+            self.range = range
+            self.x = x
+            self.width = width
+            self.index = index
+        }
     }
 
     /// A picture of the page placed between paragraphs: its top (surface units from the
@@ -32,6 +47,13 @@ public struct LargePrintColumn: Equatable, Sendable {
         public var width: Int
         public var height: Int
         public var index: Int
+
+        public init(top: Int, width: Int, height: Int, index: Int) {
+            self.top = top
+            self.width = width
+            self.height = height
+            self.index = index
+        }
     }
 
     public var lines: [Line]
@@ -72,18 +94,34 @@ public struct LargePrintColumn: Equatable, Sendable {
         height = 0
     }
 
-    /// Lays `paragraphs` out in a column `width` wide in `font`, with `links` (the characters of
-    /// a paragraph each covers, and an index that names it) and `figures`, each before the
-    /// paragraph `before` (`paragraphs.count`: after the last), as large as given.
+    /// A column laid out before (read from the wire).
     public init(
-        paragraphs: [String], width: Int, font: TextRenderer,
+        lines: [Line], links: [Link], figures: [Figure], metrics: FontMetrics, lineAdvance: Int, width: Int,
+        height: Int
+    ) {
+        self.lines = lines
+        self.links = links
+        self.figures = figures
+        pixelSize = metrics.pixelSize
+        capitalHeight = metrics.capitalHeight
+        ascent = metrics.ascent
+        self.lineAdvance = lineAdvance
+        self.width = width
+        self.height = height
+    }
+
+    /// Lays `paragraphs` out in a column `width` wide in `font` (of `metrics`), with `links` (the
+    /// characters of a paragraph each covers, and an index that names it) and `figures`, each
+    /// before the paragraph `before` (`paragraphs.count`: after the last), as large as given.
+    public init(
+        paragraphs: [String], width: Int, font: some TextMeasure, metrics: FontMetrics,
         links: [(paragraph: Int, range: Range<Int>, index: Int)] = [],
         figures: [(before: Int, width: Int, height: Int)] = []
     ) {
-        pixelSize = font.pixelSize
-        capitalHeight = font.capitalHeight
-        ascent = font.ascent
-        let advance = font.lineHeight + font.lineHeight / 5
+        pixelSize = metrics.pixelSize
+        capitalHeight = metrics.capitalHeight
+        ascent = metrics.ascent
+        let advance = metrics.lineHeight + metrics.lineHeight / 5
         lineAdvance = advance
         self.width = width
         var lines: [Line] = []

@@ -25,7 +25,7 @@ struct LargePrintColumnTests {
     @Test("lines fit the column, keep the paragraphs' order and know where they start in them")
     func lines() throws {
         let font = try #require(LargePrintColumn.font(capitalHeight: 28, logger: logger))
-        let column = LargePrintColumn(paragraphs: Self.paragraphs, width: 600, font: font)
+        let column = LargePrintColumn(paragraphs: Self.paragraphs, width: 600, font: font, metrics: font.metrics)
         #expect(column.lines.count > Self.paragraphs.count, "the long paragraphs take several lines")
         for line in column.lines {
             #expect(font.width(of: line.text) <= 600, "\(line.text)")
@@ -47,7 +47,7 @@ struct LargePrintColumnTests {
     @Test("a word is found in the lines, whatever its case")
     func occurrences() throws {
         let font = try #require(LargePrintColumn.font(capitalHeight: 28, logger: logger))
-        let column = LargePrintColumn(paragraphs: Self.paragraphs, width: 600, font: font)
+        let column = LargePrintColumn(paragraphs: Self.paragraphs, width: 600, font: font, metrics: font.metrics)
         let found = column.occurrences(of: "MUSEUM")
         #expect(found.count == 2)
         for hit in found {
@@ -60,7 +60,7 @@ struct LargePrintColumnTests {
     @Test("a sentence of a paragraph is found across the lines it is broken over")
     func sentencePieces() throws {
         let font = try #require(LargePrintColumn.font(capitalHeight: 28, logger: logger))
-        let column = LargePrintColumn(paragraphs: Self.paragraphs, width: 300, font: font)
+        let column = LargePrintColumn(paragraphs: Self.paragraphs, width: 300, font: font, metrics: font.metrics)
         let sentence = "Tickets are sold at the door."
         let pieces = column.pieces(of: sentence)
         #expect(pieces.count >= 2, "a narrow column breaks it: \(pieces)")
