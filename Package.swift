@@ -44,6 +44,10 @@ let package = Package(
         // pkg-config flags carry a define SwiftPM rejects; its header needs only pixman's.
         .target(name: "CFcft", dependencies: ["CPixman"]),
         .target(name: "CMuPDF", linkerSettings: mupdfLibraries),
+        // Large print measured in the render worker as fcft measures it (Sources/CFontShaping
+        // says how): FreeType and HarfBuzz, which MuPDF and fcft load already.
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz"),
+        .target(name: "CFontShaping", dependencies: ["CHarfBuzz"]),
         .target(name: "CLecternLinux"),
         // The render worker's seccomp filter (Debian libseccomp-dev; static: one shared library
         // fewer to load at every start).
@@ -95,6 +99,7 @@ let package = Package(
             name: "LecternDocuments",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternRender", "LecternLinux", "CLecternLinux", "CSeccomp",
+                "CFontShaping",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -21,3 +21,18 @@ const CFcft_functions *CFcft_load(void);
 
 /// Why CFcft_load returned NULL (dlopen's or dlsym's message), or NULL.
 const char *CFcft_load_error(void);
+
+/// The font file fontconfig gives fcft for a name, and the properties fcft sizes and loads its
+/// glyphs with (fcft's `instantiate_pattern`): what the render worker needs to measure text as
+/// fcft does (Sources/CFontShaping).
+typedef struct CFcft_font_file {
+    char path[4096];
+    int index;
+    double pixel_size;
+    int antialias, hinting, hint_style, rgba, embedded_bitmap, autohint;
+} CFcft_font_file;
+
+/// Matches `name` (e.g. "sans-serif:pixelsize=40") as fcft_from_name matches its primary font,
+/// with the fontconfig fcft loaded (call it after a font was loaded: fcft initialised it).
+/// Returns 0 and fills `file`, or -1 when fontconfig is not loaded or nothing matches.
+int CFcft_match_font_file(const char *name, CFcft_font_file *file);

@@ -166,6 +166,16 @@ public final class ShownDocument: Sendable {
             .mapError { damaged("cannot audit page \(page + 1) of \(path)", $0) }.get()
     }
 
+    /// The large print of a page the worker lays out (`ReflowRequest`), measured with the font
+    /// file `font` (sent with the request, still the caller's); or why it cannot be.
+    public func reflow(_ request: ReflowRequest, font: ReadOnlyFile) -> Result<ReflowedPage, PDFError> {
+        let outcome = transport.exchange(
+            Self.encode(.reflow(request)), page: request.page, cookie: nil, memory: .descriptor(font.descriptor)
+        ) { bytes, _ in Self.decode(bytes) }
+        return result(of: .reflow(request), outcome) { if case .reflowed(let page) = $0 { page } else { nil } }
+            .mapError { damaged("large print of page \(request.page + 1)", $0) }
+    }
+
     /// Where `query` is found on `page` (nothing when the page cannot be searched).
     public func find(_ query: SearchQuery, page: Int) -> [SearchHit] {
         (try? call(.search(query: query.text, page: page), page: page) {

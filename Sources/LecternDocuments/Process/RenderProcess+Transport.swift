@@ -99,8 +99,10 @@ extension RenderProcess: DocumentTransport {
             var outcome: Exchange<Value>?
             do throws(SystemError) {
                 var tile: SharedTileBuffer?
+                var descriptor: Int32 = -1
                 switch memory {
                 case .none: break
+                case .descriptor(let fd): descriptor = fd
                 case .own(let own): tile = own
                 case .channel:
                     if channel.buffer == nil {
@@ -109,7 +111,7 @@ extension RenderProcess: DocumentTransport {
                     }
                     tile = channel.buffer
                 }
-                switch send(request, on: channel, worker: worker, tile: tile, cookie: cookie) {
+                switch send(request, on: channel, worker: worker, tile: tile, descriptor: descriptor, cookie: cookie) {
                 case .answer(let answer)?: outcome = .answered(read(answer, tile))
                 case .failed(let reason)?: outcome = .failed(reason)
                 case nil: break
@@ -142,10 +144,12 @@ extension RenderProcess: DocumentTransport {
         case failed(String)
     }
 
-    /// Sends `request` on `channel` and waits for the answer, passing a cancel of `cookie` on to
-    /// the worker through the tile's shared cookie. Nil when the worker died.
+    /// Sends `request` on `channel` (with the tile's memory, or `descriptor`) and waits for the
+    /// answer, passing a cancel of `cookie` on to the worker through the tile's shared cookie. Nil
+    /// when the worker died.
     private func send(
-        _ request: [UInt8], on channel: Channel, worker: Worker, tile: SharedTileBuffer?, cookie: RenderCookie?
+        _ request: [UInt8], on channel: Channel, worker: Worker, tile: SharedTileBuffer?, descriptor: Int32,
+        cookie: RenderCookie?
     ) -> Reply? {
         guard receiveOpenAnswer(on: channel, of: worker) else { return nil }
 
@@ -154,7 +158,7 @@ extension RenderProcess: DocumentTransport {
         if let tile { shared = RenderCookie(clearing: tile.memory) }
         // The channel's buffer goes once; a tile's own memory each time.
         let isChannelBuffer = tile != nil && tile === channel.buffer
-        let fd = tile.map { isChannelBuffer && channel.bufferSent ? -1 : $0.fd } ?? -1
+        let fd = tile.map { isChannelBuffer && channel.bufferSent ? -1 : $0.fd } ?? descriptor
         guard channel.socket.send(request, fd: fd) else { return nil }
         if isChannelBuffer {
             // Sent for good (a new worker has new channels): the mappings keep the memory.

@@ -104,22 +104,29 @@ private struct WorkerChannels {
         // The channel's buffer, kept from the request that brought it.
         var kept: SharedTileBuffer?
         while let (bytes, fd) = channel.receive() {
+            // A render's descriptor is its tile's memory, mapped (the buffer then owns it); any
+            // other request's (a reflow's font file) is lent to the server and closed after.
             var sent: SharedTileBuffer?
-            if fd >= 0 {
-                var info = stat()
-                fstat(fd, &info)
-                sent = try? SharedTileBuffer(fd: fd, size: Int(info.st_size))
-                // Mapped: the descriptor is not needed again.
-                sent?.closeDescriptor()
-            }
-            let answer = server.answer(bytes) { request in
-                // A tile's own memory is drawn into and let go after the answer (`sent` ends with
-                // this turn); the channel's buffer is kept.
-                guard case .render(_, _, let ownMemory) = request else { return kept }
-                if ownMemory { return sent }
-                if let sent { kept = sent }
-                return kept
-            }
+            var descriptor = fd
+            let answer = server.answer(
+                bytes,
+                memory: { request in
+                    guard case .render(_, _, let ownMemory) = request else { return kept }
+                    if descriptor >= 0 {
+                        var info = stat()
+                        fstat(descriptor, &info)
+                        sent = try? SharedTileBuffer(fd: descriptor, size: Int(info.st_size))
+                        descriptor = -1
+                        // Mapped: the descriptor is not needed again.
+                        sent?.closeDescriptor()
+                    }
+                    // A tile's own memory is drawn into and let go after the answer (`sent` ends
+                    // with this turn); the channel's buffer is kept.
+                    if ownMemory { return sent }
+                    if let sent { kept = sent }
+                    return kept
+                }, descriptor: fd)
+            if descriptor >= 0 { close(descriptor) }
             guard channel.send(answer) else { break }
         }
         // The reader closed its end (or is gone): nothing more will be asked.

@@ -26,6 +26,8 @@ public final class DocumentServer: @unchecked Sendable {
     private var delay = 0
     /// Tests: the page whose render crashes the process (-1: none).
     private var crashPage = -1
+    /// Large print's columns, laid out here and kept.
+    private let reflows = PageReflow()
 
     public init(logger: Logger) {
         self.logger = logger
@@ -83,15 +85,17 @@ public final class DocumentServer: @unchecked Sendable {
     }
 
     /// Answers the encoded `request`: a render draws into the memory `memory` gives for it, and
-    /// stops when `cookie` (else the cookie at the start of that memory) is cancelled.
+    /// stops when `cookie` (else the cookie at the start of that memory) is cancelled; a reflow
+    /// reads its font from `descriptor` (borrowed: the caller closes it).
     func answer(
-        _ request: [UInt8], memory: (DocumentRequest) -> SharedTileBuffer?, cookie: RenderCookie? = nil
+        _ request: [UInt8], memory: (DocumentRequest) -> SharedTileBuffer?, descriptor: Int32 = -1,
+        cookie: RenderCookie? = nil
     ) -> [UInt8] {
         var reader = WireReader(request)
         let answer: DocumentResponse
         do throws(WireError) {
             let request = try DocumentRequest.decode(&reader)
-            answer = respond(to: request, buffer: memory(request), cookie: cookie)
+            answer = respond(to: request, buffer: memory(request), descriptor: descriptor, cookie: cookie)
         } catch {
             answer = .failed(error.description)
         }
@@ -111,7 +115,7 @@ public final class DocumentServer: @unchecked Sendable {
     }
 
     private func respond(
-        to request: DocumentRequest, buffer: SharedTileBuffer?, cookie: RenderCookie?
+        to request: DocumentRequest, buffer: SharedTileBuffer?, descriptor: Int32, cookie: RenderCookie?
     ) -> DocumentResponse {
         let document: PDFDocument
         switch waitForDocument() {
@@ -139,6 +143,7 @@ public final class DocumentServer: @unchecked Sendable {
                     tagged: (try? document.taggedElements(page: page)) ?? [])  // a broken tree: the text without it
             }
         case let .edit(edit):
+            reflows.forget()
             return answering { () throws(PDFError) in .edited(try edit.apply(to: document)) }
         case let .search(text, page):
             guard let query = SearchQuery(text) else { return .searchHits([]) }
@@ -167,20 +172,13 @@ public final class DocumentServer: @unchecked Sendable {
                 return .done
             }
         case let .imageAreas(page):
-            return answering { () throws(PDFError) in
-                // At scale 1 a pixel is a point of the page as displayed.
-                let size = try document.pageInfo(at: page).displaySize
-                let whole = PixelBox(
-                    x: 0, y: 0, width: Int(size.width.rounded(.up)), height: Int(size.height.rounded(.up)))
-                return .imageAreas(
-                    try document.imageAreas(page: page, scale: 1, region: whole).map {
-                        Rect(x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height))
-                    })
-            }
+            return answering { () throws(PDFError) in .imageAreas(try PageReflow.imageAreas(of: document, page: page)) }
         case .documentFacts:
             return answering { () throws(PDFError) in .documentFacts(try document.documentFacts()) }
         case let .pageFacts(page):
             return answering { () throws(PDFError) in .pageFacts(try document.pageFacts(page: page)) }
+        case let .reflow(wanted):
+            return reflows.answer(wanted, font: descriptor, document: document)
         }
     }
 

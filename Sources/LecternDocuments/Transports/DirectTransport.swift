@@ -63,8 +63,10 @@ public final class DirectTransport: DocumentTransport, @unchecked Sendable {
     ) -> Exchange<Value> {
         if cookie?.isCancelled == true { return .cancelled }
         var tile: SharedTileBuffer?
+        var descriptor: Int32 = -1
         if case .own(let own) = memory { tile = own }
-        let answer = server.answer(request, memory: { _ in tile }, cookie: cookie)
+        if case .descriptor(let fd) = memory { descriptor = fd }
+        let answer = server.answer(request, memory: { _ in tile }, descriptor: descriptor, cookie: cookie)
         return .answered(read(answer, tile))
     }
 

@@ -58,6 +58,9 @@ public enum TileMemory {
     case channel
     /// Memory of the tile's own, which becomes its image.
     case own(SharedTileBuffer)
+    /// No memory: a descriptor that goes with the request (a reflow's font file), still the
+    /// caller's.
+    case descriptor(Int32)
 
     var isOwn: Bool {
         if case .own = self { true } else { false }

@@ -49,12 +49,15 @@ public enum DocumentRequest: Sendable, Equatable {
     case documentFacts
     /// A page's facts of an audit (its text, fonts, annotations, fields, figures).
     case pageFacts(page: Int)
+    /// A page's large print: its text in reading order in one column (`ReflowMessages.swift`),
+    /// measured with the font file whose descriptor comes with the request.
+    case reflow(ReflowRequest)
 
     /// Each request's first byte on the wire, used by `encode` and `decode` alike.
     enum Tag: UInt8, CaseIterable {
         case open = 1, render = 2, pageText = 3, search = 4, edit = 5, pageTree = 6, pageInfos = 7
         case releasePageObjects = 8, annotations = 9, outline = 10, presentation = 11, save = 12
-        case imageAreas = 13, documentFacts = 14, pageFacts = 15
+        case imageAreas = 13, documentFacts = 14, pageFacts = 15, reflow = 16
     }
 
     func encode(into writer: inout WireWriter) {
@@ -109,6 +112,9 @@ public enum DocumentRequest: Sendable, Equatable {
         case let .pageFacts(page):
             writer.put(Tag.pageFacts)
             writer.put(page)
+        case let .reflow(request):
+            writer.put(Tag.reflow)
+            request.encode(into: &writer)
         }
     }
 
@@ -144,6 +150,7 @@ public enum DocumentRequest: Sendable, Equatable {
         case .imageAreas: return .imageAreas(page: try reader.int())
         case .documentFacts: return .documentFacts
         case .pageFacts: return .pageFacts(page: try reader.int())
+        case .reflow: return .reflow(try ReflowRequest.decode(&reader))
         }
     }
 }
@@ -160,33 +167,3 @@ extension DocumentRequest {
     }
 }
 
-/// What the render worker limits itself to before it opens the document.
-public struct WorkerLimits: Sendable, Equatable {
-    /// RLIMIT_AS in bytes (0: unlimited).
-    public var addressSpace: Int
-    /// Tests: milliseconds each render waits first (0: none), so a test can kill it mid-render.
-    public var renderDelayMilliseconds: Int
-    /// Tests: the page (0-based) whose render crashes the worker with SIGSEGV (-1: none), as a
-    /// page MuPDF crashes on would; `WorkerLimits.crashesOpening`: it crashes opening the file.
-    public var crashPage: Int
-    /// `crashPage` for a worker that crashes as it opens the document (a file MuPDF's parser
-    /// crashes on).
-    public static let crashesOpening = -2
-    /// Whether the worker installs its seccomp filter once the document is open (a worker that
-    /// saves a copy does not: it writes a file).
-    public var isFiltered: Bool
-    /// How much nicer than the reader the worker runs (`nice(2)`; 0: as the reader): an audit's
-    /// worker yields the cores to the reader's.
-    public var niceness: Int
-
-    public init(
-        addressSpace: Int, renderDelayMilliseconds: Int = 0, crashPage: Int = -1, isFiltered: Bool = true,
-        niceness: Int = 0
-    ) {
-        self.addressSpace = addressSpace
-        self.renderDelayMilliseconds = renderDelayMilliseconds
-        self.crashPage = crashPage
-        self.isFiltered = isFiltered
-        self.niceness = niceness
-    }
-}

@@ -45,6 +45,8 @@ public enum DocumentResponse: Sendable, Equatable {
     case documentFacts(DocumentFacts)
     /// A page's facts of an audit.
     case pageFacts(PageFacts)
+    /// A page's large print.
+    case reflowed(ReflowedPage)
 
     /// The most bytes an outline's entries take in one answer (their titles are at most 1 KB).
     static let outlineBytes = MessageChannel.maximumMessage - 4096
@@ -53,7 +55,7 @@ public enum DocumentResponse: Sendable, Equatable {
     enum Tag: UInt8, CaseIterable {
         case opened = 1, failed = 2, drawn = 3, pageText = 4, searchHits = 5, edited = 6, openFailed = 7
         case pageCount = 8, pageInfos = 9, done = 10, annotations = 11, outline = 12, presentation = 13
-        case imageAreas = 14, documentFacts = 15, pageFacts = 16
+        case imageAreas = 14, documentFacts = 15, pageFacts = 16, reflowed = 17
     }
 
     /// What became of a render (`drawn`'s second byte).
@@ -170,6 +172,9 @@ public enum DocumentResponse: Sendable, Equatable {
         case let .pageFacts(facts):
             writer.put(Tag.pageFacts)
             writer.put(facts)
+        case let .reflowed(page):
+            writer.put(Tag.reflowed)
+            page.encode(into: &writer)
         }
     }
 
@@ -261,6 +266,7 @@ public enum DocumentResponse: Sendable, Equatable {
             return .imageAreas(areas)
         case .documentFacts: return .documentFacts(try reader.documentFacts())
         case .pageFacts: return .pageFacts(try reader.pageFacts())
+        case .reflowed: return .reflowed(try ReflowedPage.decode(&reader))
         }
     }
 }

@@ -4,30 +4,18 @@ import LecternPDF
 import LecternRender
 
 extension LargePrint {
-    /// A picture of the page for its column: the paragraph it goes before, its size in the
-    /// column (surface units) and its pixels (nil: it could not be drawn).
-    typealias Picture = (before: Int, width: Int, height: Int, image: RasterImage?)
-
-    /// The pictures of `page` for a column `width` wide, in reading order: each before the first
-    /// paragraph below its top in its own column, else before the first below it, else at the
-    /// end; as wide as the column (narrower when that would make it more than twice as high as
-    /// wide), drawn by the render worker at that size (`scale` pixels a unit) in `contrast`.
-    /// Areas smaller than 24 points (rules, bullets) are left out. Off the loop's thread.
+    /// The pixels of the pictures of a column the worker laid out (`reflowed`), by the figure's
+    /// index: each drawn by the render worker at its size in the column (`scale` pixels a unit)
+    /// in `contrast` (nil: it could not be drawn). Off the loop's thread.
     static func pictures(
-        of document: ShownDocument, page: Int, displaySize: Size, blocks: [ReadingBlock], toDisplay: AffineTransform,
-        width: Int, scale: Double, contrast: Contrast
-    ) -> [Picture] {
-        let shown = blocks.map { toDisplay.apply(to: $0.rect) }
-        return document.imageAreas(page: page).filter { $0.width >= 24 && $0.height >= 24 }.map { area in
-            let before =
-                shown.firstIndex { $0.minY >= area.minY - 1 && $0.maxX > area.minX && $0.minX < area.maxX }
-                ?? shown.firstIndex { $0.minY >= area.maxY } ?? blocks.count
-            let wide = min(Double(width), 2 * Double(width) * area.width / area.height)
-            let size = (width: Int(wide.rounded()), height: Int((wide * area.height / area.width).rounded()))
-            let image = render(
-                area, of: document, page: page, displaySize: displaySize,
-                pixels: Int((Double(size.width) * scale).rounded()), contrast: contrast)
-            return (before, size.width, size.height, image)
+        of reflowed: ReflowedPage, page: Int, document: ShownDocument, displaySize: Size, scale: Double,
+        contrast: Contrast
+    ) -> [RasterImage?] {
+        reflowed.figureAreas.indices.map { index in
+            guard let figure = reflowed.column.figures.first(where: { $0.index == index }) else { return nil }
+            return render(
+                reflowed.figureAreas[index], of: document, page: page, displaySize: displaySize,
+                pixels: Int((Double(figure.width) * scale).rounded()), contrast: contrast)
         }
     }
 

@@ -1,4 +1,5 @@
 import LecternCore
+import LecternDocuments
 import LecternLinux
 import LecternRender
 import Logging
@@ -13,11 +14,12 @@ import Logging
 /// it; a tap between the zones shows or hides the chrome. What a search finds is marked in the
 /// column. A page with no text (a scan) shows the page itself, zoomed to its width, with a notice.
 ///
-/// The page's text comes from the render worker (`DocumentSession.pagesShown`, as for a page
-/// shown), and so do where its pictures are and their pixels (tiles of the page at the column's
-/// size); its reading order and line breaks are found on a thread of this part's own, off the
-/// loop, and kept per page, size, width and contrast (the last `cacheSize`). The column is
-/// drawn with fcft by the frame compositor, a screenful at a time (`Scene.LargePrint`).
+/// The column is laid out by the render worker (`ShownDocument.reflow`: reading order, line
+/// breaks measured with the file of the font this process draws with, links, where the pictures
+/// go; kept there per page and size), and the pictures' pixels are tiles of the page at the
+/// column's size; both are waited for on a thread of this part's own, off the loop, and the
+/// columns kept per page, size, width and contrast (the last `cacheSize`). The column is drawn
+/// with fcft by the frame compositor, a screenful at a time (`Scene.LargePrint`).
 final class LargePrint {
     let policy: PolicyInForce
     let current: CurrentReader
@@ -28,8 +30,10 @@ final class LargePrint {
     let chrome: Chrome
     let frame: FrameRequest
     private let logger: Logger
-    /// Where columns are laid out.
+    /// Where the worker's columns and the pictures' tiles are waited for.
     private let work: BackgroundWork
+    /// The font files the worker measures with, kept open.
+    private let fonts = OpenFontFiles()
 
     /// Large print is shown.
     private(set) var isOn: Bool
@@ -290,39 +294,40 @@ final class LargePrint {
         }
     }
 
-    /// Lays out the column `key` names, once the page's text is there.
+    /// Asks the render worker for the column `key` names, off the loop: the worker lays it out
+    /// (`ShownDocument.reflow`) measuring with the file of the font this process draws it with;
+    /// then the pictures' pixels are drawn. A page whose column cannot be laid out shows as one
+    /// with no text (zoomed, with the notice).
     private func request(_ key: ColumnKey, reader: Reader) {
         guard !reflowing.contains(key) else { return }
-        guard let text = reader.pageText[key.page] else {
-            // Read as for a page shown; its arrival asks for a frame, which comes back here.
-            session.pagesShown([key.page])
-            return
-        }
+        // The page's links' targets (a tap on their words), read as for a page shown.
+        if reader.pageText[key.page] == nil { session.pagesShown([key.page]) }
         reflowing.insert(key)
-        let (characters, pageLinks) = (text.characters, text.links.map(\.rect))
-        let (toDisplay, rightToLeft) = reader.readingOrder(of: key.page)
+        let rightToLeft = reader.readingOrder(of: key.page).rightToLeft
         let (document, displaySize) = (reader.document, reader.view.pages[key.page].displaySize)
-        let logger = logger
+        let (logger, fonts) = (logger, fonts)
         let started = ContinuousClock.now
         work.submit {
-            let blocks = ReadingOrder.blocks(of: characters, toDisplay: toDisplay, rightToLeft: rightToLeft)
-            guard !blocks.isEmpty,
+            guard
                 let font = LargePrintColumn.font(
-                    capitalHeight: Double(key.capitalHeight), scale: key.scale, logger: logger)
+                    capitalHeight: Double(key.capitalHeight), scale: key.scale, logger: logger),
+                let file = fonts.file(of: font, logger: logger)
             else { return (LargePrintColumn.empty, []) }
-            // Each link's words, by the index of the link on the page.
-            let links = pageLinks.enumerated().flatMap { index, rect in
-                blocks.enumerated().compactMap { paragraph, block in
-                    block.characters(under: rect).map { (paragraph, $0, index) }
-                }
+            let request = ReflowRequest(
+                page: key.page, width: key.width, scale: key.scale, font: file.font, metrics: font.metrics,
+                rightToLeft: rightToLeft)
+            switch document.reflow(request, font: file.opened) {
+            case .success(let reflowed):
+                return (
+                    reflowed.column,
+                    Self.pictures(
+                        of: reflowed, page: key.page, document: document, displaySize: displaySize, scale: key.scale,
+                        contrast: key.contrast)
+                )
+            case .failure(let error):
+                logger.error("\(error.message)")
+                return (LargePrintColumn.empty, [])
             }
-            let figures = Self.pictures(
-                of: document, page: key.page, displaySize: displaySize, blocks: blocks, toDisplay: toDisplay,
-                width: key.width, scale: key.scale, contrast: key.contrast)
-            let column = LargePrintColumn(
-                paragraphs: blocks.map(\.text), width: key.width, font: font, metrics: font.metrics, links: links,
-                figures: figures.map { ($0.before, $0.width, $0.height) })
-            return (column, figures.map(\.image))
         } then: { [unowned self] (column: LargePrintColumn, images: [RasterImage?]) in
             reflowing.remove(key)
             let elapsed = ContinuousClock.now - started

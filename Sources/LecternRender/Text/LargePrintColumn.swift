@@ -3,8 +3,8 @@ import Logging
 
 /// A page's text laid out for large print: its paragraphs, in reading order, broken into lines
 /// of one column `width` wide in one font, one below the other, half a line between paragraphs.
-/// Made off the loop's thread (`LargePrint` in the kiosk); drawn a screenful at a time
-/// (`Scene.LargePrint`).
+/// Made in the render worker (`PageReflow`, with `FontFace`: the font the reader draws it with,
+/// measured as fcft measures); drawn a screenful at a time (`Scene.LargePrint`).
 public struct LargePrintColumn: Equatable, Sendable {
     /// A line of the column: its text, its top (surface units from the column's top), the
     /// paragraph it is in and where it starts in that paragraph's text (characters).

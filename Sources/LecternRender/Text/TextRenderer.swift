@@ -9,6 +9,8 @@ public final class TextRenderer: TextMeasure {
     private let fcft: CFcft_functions
     private let font: UnsafeMutablePointer<fcft_font>
     private let canShape: Bool
+    /// The name fcft matched its primary font for (the first family at the size).
+    let primaryName: String
     public let pixelSize: Int
     /// Buffer pixels per unit of the coordinates and metrics this renderer takes and gives:
     /// the glyphs are rasterized at `pixelSize × scale` pixels, for a sharp text on a dense
@@ -38,6 +40,7 @@ public final class TextRenderer: TextMeasure {
             return nil
         }
         self.font = font
+        primaryName = names.first ?? ""
         self.pixelSize = pixelSize
         self.scale = scale
         canShape = fcft.capabilities().rawValue & FCFT_CAPABILITY_TEXT_RUN_SHAPING.rawValue != 0

@@ -53,6 +53,19 @@ struct RenderWorkerTests {
             .open(
                 path: "c", password: nil, preparePage: -1, edits: [],
                 limits: WorkerLimits(addressSpace: 1 << 30, niceness: 10)),
+            .reflow(
+                ReflowRequest(
+                    page: 2, width: 900, scale: 1.5,
+                    font: FontFile(
+                        path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", index: 0, pixelSize: 61,
+                        antialias: true, hinting: false, hintStyle: 3, rgba: 1, embeddedBitmap: false, autohint: true),
+                    metrics: FontMetrics(pixelSize: 41, capitalHeight: 30, ascent: 39, lineHeight: 48),
+                    rightToLeft: true)),
+            .reflow(
+                ReflowRequest(
+                    page: 0, width: 10, scale: 1, font: FontFile(path: "f", index: 1, pixelSize: 12),
+                    metrics: FontMetrics(pixelSize: 12, capitalHeight: 9, ascent: 11, lineHeight: 14), rightToLeft: nil)
+            ),
         ]
         let requestTags = Self.roundTrip(requests, encode: { $0.encode(into: &$1) }, decode: DocumentRequest.decode)
         #expect(requestTags == Set(DocumentRequest.Tag.allCases.map(\.rawValue)), "every request")
@@ -88,6 +101,18 @@ struct RenderWorkerTests {
             ]),
             .presentation(PagePresentation()),
             .imageAreas([Rect(x: 240, y: 120, width: 120, height: 120)]), .imageAreas([]),
+            .reflowed(
+                ReflowedPage(
+                    column: LargePrintColumn(
+                        lines: [
+                            LargePrintColumn.Line(text: "Harbour café", top: 0, paragraph: 0, start: 0),
+                            LargePrintColumn.Line(text: "שלום", top: 58, paragraph: 1, start: 3),
+                        ], links: [LargePrintColumn.Link(line: 1, range: 1..<3, x: 20, width: 31, index: 2)],
+                        figures: [LargePrintColumn.Figure(top: 87, width: 600, height: 300, index: 0)],
+                        metrics: FontMetrics(pixelSize: 41, capitalHeight: 30, ascent: 39, lineHeight: 0),
+                        lineAdvance: 58, width: 600, height: 387),
+                    figureAreas: [Rect(x: 240, y: 120, width: 120, height: 80)])),
+            .reflowed(ReflowedPage(column: .empty, figureAreas: [])),
             .presentation(
                 PagePresentation(
                     duration: 2.5,

@@ -16,11 +16,14 @@ struct LargePrintTests {
     static let pixelsPerMillimetre = 1280.0 / 169
 
     /// Lectern on columns.pdf with large print on (`largePrint`) or off.
-    static func start(largePrint: Bool, idleReset: Int = 120) throws -> (KioskHarness, PolicyTests.PolicyDirectory) {
+    /// With `options` after the policy (`--render-process off`: the document service in process).
+    static func start(
+        largePrint: Bool, idleReset: Int = 120, options: [String] = []
+    ) throws -> (KioskHarness, PolicyTests.PolicyDirectory) {
         let policy = try PolicyTests.PolicyDirectory(
             "document = \"\(Self.columns)\"\n[accessibility]\nlarge-print = \(largePrint)\n"
                 + "[idle]\nreset = \(idleReset)\n[screen]\nwidth-mm = 169\nheight-mm = 95\n")
-        let lectern = try KioskHarness(["--config", policy.path])
+        let lectern = try KioskHarness(["--config", policy.path] + options)
         #expect(lectern.settle())
         return (lectern, policy)
     }
@@ -98,6 +101,24 @@ struct LargePrintTests {
         #expect(found.marked.map { $0.lowercased() } == ["soup"], "\(found.lines)")
         #expect(found.lines.contains { $0.contains("soup") })
         try lectern.stop()
+    }
+
+    @Test(
+        "the column is laid out by the render worker, and in process (--render-process off) the same: every line, at the same size"
+    )
+    func inProcessAsInWorker() throws {
+        var columns: [(lines: [String], capitalHeight: Int)] = []
+        for options in [[], ["--render-process", "off"]] {
+            let (lectern, policy) = try Self.start(largePrint: true, options: options)
+            _ = policy
+            #expect((lectern.status.renderWorker != nil) == options.isEmpty, "the worker runs unless off")
+            #expect(lectern.enableKeyboard())
+            let shown = try #require(lectern.status.largePrint)
+            columns.append((try Self.allLines(lectern), shown.capitalHeight))
+            try lectern.stop()
+        }
+        #expect(columns[0].lines.count > 10)
+        #expect(columns[0].lines == columns[1].lines && columns[0].capitalHeight == columns[1].capitalHeight)
     }
 
     @Test("Right turns to the next page's large print, from its top; Left back")
