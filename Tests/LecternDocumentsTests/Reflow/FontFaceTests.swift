@@ -10,9 +10,19 @@ import Testing
 
 /// The worker's measure of text (`FontFace`: FreeType and HarfBuzz on the font file fcft uses)
 /// against fcft's (`TextRenderer`, what the reader draws with), on the text of the fixtures.
-/// Serialized: fcft fonts made on several threads at once were once measured at another size.
+/// Serialized, with fcft fonts of their own (`renderer`): in the whole suite's run, an fcft font
+/// of the same name used by other tests' threads at once was twice measured at another size.
 @Suite("Large print in the worker: the font measured as fcft measures it", .serialized)
 struct FontFaceTests {
+    /// fcft's font at `pixelSize` and `scale`, the same primary font as the reader's (the first
+    /// family decides) but an fcft font of this test's own: the last family is in no other name.
+    static func renderer(pixelSize: Int, scale: Double = 1) throws -> TextRenderer {
+        try #require(
+            TextRenderer(
+                pixelSize: pixelSize, scale: scale, families: ["sans-serif", "DejaVu Sans", "Lectern measure alone"],
+                logger: Logger(label: "test")))
+    }
+
     /// Every paragraph of the fixtures' text in reading order, and each of its first and last
     /// words (one word, two, three…): a few hundred strings of Latin, Hebrew and Arabic text.
     static let strings: [String] = {
@@ -55,7 +65,7 @@ struct FontFaceTests {
         arguments: [(12, 1.0), (17, 1.0), (24, 1.0), (36, 1.0), (53, 1.0), (24, 2.0), (41, 1.5)])
     func widthsEqualFcft(pixelSize: Int, scale: Double) throws {
         #expect(Self.strings.count > 300, "enough strings: \(Self.strings.count)")
-        let renderer = try #require(TextRenderer(pixelSize: pixelSize, scale: scale, logger: Logger(label: "test")))
+        let renderer = try Self.renderer(pixelSize: pixelSize, scale: scale)
         let (face, file) = try Self.face(for: renderer)
         _ = file
         var differing: [String] = []
@@ -70,7 +80,7 @@ struct FontFaceTests {
 
     @Test("a character the font has no glyph for counts as two em, wider than fcft draws it from a fallback font")
     func missingGlyphs() throws {
-        let renderer = try #require(TextRenderer(pixelSize: 20, logger: Logger(label: "test")))
+        let renderer = try Self.renderer(pixelSize: 20)
         let (face, file) = try Self.face(for: renderer)
         _ = file
         #expect(face.width(of: "日本語") == 3 * 40)

@@ -22,7 +22,7 @@ struct PageReflowTests {
     ) throws -> (
         ReflowRequest, TextRenderer, ReadOnlyFile
     ) {
-        let renderer = try #require(TextRenderer(pixelSize: pixelSize, scale: scale, logger: logger))
+        let renderer = try FontFaceTests.renderer(pixelSize: pixelSize, scale: scale)
         let font = try #require(renderer.fontFile)
         let request = ReflowRequest(
             page: page, width: width, scale: scale, font: font, metrics: renderer.metrics, rightToLeft: nil)
