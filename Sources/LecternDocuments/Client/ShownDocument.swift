@@ -147,13 +147,6 @@ public final class ShownDocument: Sendable {
             .get()) ?? []
     }
 
-    /// Where `page` draws images, in the page as displayed (points from its top left; none when
-    /// they cannot be found).
-    public func imageAreas(page: Int) -> [Rect] {
-        (try? call(.imageAreas(page: page), page: page) { if case .imageAreas(let areas) = $0 { areas } else { nil } }
-            .get()) ?? []
-    }
-
     /// The document-wide facts of an audit (the server walks the whole page tree).
     public func documentFacts() throws(PDFError) -> DocumentFacts {
         try call(.documentFacts) { if case .documentFacts(let facts) = $0 { facts } else { nil } }

@@ -171,8 +171,6 @@ public final class DocumentServer: @unchecked Sendable {
                 try document.saveIncrementally(to: path)
                 return .done
             }
-        case let .imageAreas(page):
-            return answering { () throws(PDFError) in .imageAreas(try PageReflow.imageAreas(of: document, page: page)) }
         case .documentFacts:
             return answering { () throws(PDFError) in .documentFacts(try document.documentFacts()) }
         case let .pageFacts(page):

@@ -43,8 +43,6 @@ public enum DocumentRequest: Sendable, Equatable {
     /// Saves the document with its edits incrementally to a path: only a worker opened without
     /// its seccomp filter (`WorkerLimits.isFiltered` false) may write a file.
     case save(path: String)
-    /// Where a page draws images, in the page as displayed (points from its top left).
-    case imageAreas(page: Int)
     /// The document-wide facts of an audit (walks the whole page tree).
     case documentFacts
     /// A page's facts of an audit (its text, fonts, annotations, fields, figures).
@@ -57,7 +55,7 @@ public enum DocumentRequest: Sendable, Equatable {
     enum Tag: UInt8, CaseIterable {
         case open = 1, render = 2, pageText = 3, search = 4, edit = 5, pageTree = 6, pageInfos = 7
         case releasePageObjects = 8, annotations = 9, outline = 10, presentation = 11, save = 12
-        case imageAreas = 13, documentFacts = 14, pageFacts = 15, reflow = 16
+        case documentFacts = 13, pageFacts = 14, reflow = 15
     }
 
     func encode(into writer: inout WireWriter) {
@@ -105,9 +103,6 @@ public enum DocumentRequest: Sendable, Equatable {
         case let .save(path):
             writer.put(Tag.save)
             writer.put(path)
-        case let .imageAreas(page):
-            writer.put(Tag.imageAreas)
-            writer.put(page)
         case .documentFacts: writer.put(Tag.documentFacts)
         case let .pageFacts(page):
             writer.put(Tag.pageFacts)
@@ -147,7 +142,6 @@ public enum DocumentRequest: Sendable, Equatable {
         case .outline: return .outline
         case .presentation: return .presentation(page: try reader.int())
         case .save: return .save(path: try reader.string())
-        case .imageAreas: return .imageAreas(page: try reader.int())
         case .documentFacts: return .documentFacts
         case .pageFacts: return .pageFacts(page: try reader.int())
         case .reflow: return .reflow(try ReflowRequest.decode(&reader))
@@ -166,4 +160,3 @@ extension DocumentRequest {
         return (path, password, preparePage, edits, limits)
     }
 }
-

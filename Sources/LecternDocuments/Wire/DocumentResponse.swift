@@ -39,8 +39,6 @@ public enum DocumentResponse: Sendable, Equatable {
     case outline([OutlineEntry])
     /// A page's presentation keys.
     case presentation(PagePresentation)
-    /// Where a page draws images.
-    case imageAreas([Rect])
     /// The document-wide facts of an audit.
     case documentFacts(DocumentFacts)
     /// A page's facts of an audit.
@@ -55,7 +53,7 @@ public enum DocumentResponse: Sendable, Equatable {
     enum Tag: UInt8, CaseIterable {
         case opened = 1, failed = 2, drawn = 3, pageText = 4, searchHits = 5, edited = 6, openFailed = 7
         case pageCount = 8, pageInfos = 9, done = 10, annotations = 11, outline = 12, presentation = 13
-        case imageAreas = 14, documentFacts = 15, pageFacts = 16, reflowed = 17
+        case documentFacts = 14, pageFacts = 15, reflowed = 16
     }
 
     /// What became of a render (`drawn`'s second byte).
@@ -162,10 +160,6 @@ public enum DocumentResponse: Sendable, Equatable {
                 writer.put(hit.rects.count)
                 for rect in hit.rects { writer.put(rect) }
             }
-        case let .imageAreas(areas):
-            writer.put(Tag.imageAreas)
-            writer.put(areas.count)
-            for rect in areas { writer.put(rect) }
         case let .documentFacts(facts):
             writer.put(Tag.documentFacts)
             writer.put(facts)
@@ -260,10 +254,6 @@ public enum DocumentResponse: Sendable, Equatable {
                     direction: try reader.int(), isVertical: try reader.bool(), isOutward: try reader.bool())
             }
             return .presentation(presentation)
-        case .imageAreas:
-            var areas: [Rect] = []
-            for _ in 0..<(try reader.count()) { areas.append(try reader.rect()) }
-            return .imageAreas(areas)
         case .documentFacts: return .documentFacts(try reader.documentFacts())
         case .pageFacts: return .pageFacts(try reader.pageFacts())
         case .reflowed: return .reflowed(try ReflowedPage.decode(&reader))

@@ -4,9 +4,9 @@ import LecternTestSupport
 /// Large print (issue 30) against the normal reader in the same run, a lectern of each open at
 /// once on the same document:
 /// - `typed_jump_uncached`: a typed page number + Enter to a page never shown: from Enter to
-///   the frame at rest. In large print that is the page's text read from the render worker, its
-///   reading order and line breaks (never laid out before at this size), and the column drawn;
-///   normally the page rendered sharp. Target: large print ≤ 150 ms on text-36.
+///   the frame at rest. In large print that is the page's column laid out by the render worker
+///   (reading order and line breaks, never laid out before at this size) and drawn; normally the
+///   page rendered sharp. Target: large print ≤ 150 ms on text-36.
 /// - `scroll` (large print only): one finger down, then 60 Hz `wl_touch.motion` moving 4 px per
 ///   event up and down over 300 px; for each event, the time to the next commit (the test
 ///   compositor answers frame callbacks at once, so this is Lectern's own time to draw a

@@ -48,7 +48,7 @@ struct RenderWorkerTests {
             .pageText(page: 7),
             .search(query: "harbour café", page: 2),
             .pageTree, .pageInfos(512..<1024), .releasePageObjects, .annotations(page: 3), .outline,
-            .presentation(page: 9), .save(path: "/var/lib/lectern/copy é.pdf"), .imageAreas(page: 4),
+            .presentation(page: 9), .save(path: "/var/lib/lectern/copy é.pdf"),
             .documentFacts, .pageFacts(page: 14_999),
             .open(
                 path: "c", password: nil, preparePage: -1, edits: [],
@@ -100,7 +100,6 @@ struct RenderWorkerTests {
                 OutlineEntry(title: "Web", page: nil, depth: 1, isOpen: false),
             ]),
             .presentation(PagePresentation()),
-            .imageAreas([Rect(x: 240, y: 120, width: 120, height: 120)]), .imageAreas([]),
             .reflowed(
                 ReflowedPage(
                     column: LargePrintColumn(
