@@ -6,7 +6,9 @@ import Logging
 
 /// The presenter mirror: with a second output, a second fullscreen surface on it shows the
 /// page the reader shows, aspect-fit (`DocumentView.aspectFitMirrorState`: at least what the
-/// reader's screen shows), without the chrome, following every page change and zoom.
+/// reader's screen shows), without the chrome, following every page change and zoom. It takes the
+/// reader's contrast, but not large print: that column is sized for the visitor's screen and eyes,
+/// and the mirror shows the page it is of (large print's page turns move the reader's view).
 ///
 /// Outputs come and go at run time: the mirror opens on the first output the reader's window
 /// is not on, and closes when that output goes away. It renders with its own view, tile cache
