@@ -111,10 +111,9 @@ struct MetricsTests {
         try failing.stop()
     }
 
-    @Test("a touch that stops the attract loop goes home without counting as an idle reset")
-    func attractStopIsNotAnIdleReset() throws {
-        let directory = try MetricsDirectory()
-        try """
+    /// A metrics file, the idle reset after 10 s (no countdown), the attract loop 2 s after it,
+    /// a page every 3 s, no transition.
+    static let attractPolicy = """
         [metrics]
         textfile = "lectern.prom"
         [idle]
@@ -124,7 +123,12 @@ struct MetricsTests {
         after = 2
         interval = 3
         transition = "none"
-        """.write(toFile: directory.policy, atomically: false, encoding: .utf8)
+        """
+
+    @Test("a touch that stops the attract loop goes home without counting as an idle reset")
+    func attractStopIsNotAnIdleReset() throws {
+        let directory = try MetricsDirectory()
+        try Self.attractPolicy.write(toFile: directory.policy, atomically: false, encoding: .utf8)
         let lectern = try KioskHarness([Self.colors, "--config", directory.policy])
         #expect(lectern.settle())
         lectern.tap(x: 1240, y: 360)
@@ -146,17 +150,7 @@ struct MetricsTests {
     /// The samples of the file written at 30 s.
     func visit() throws -> [String: Double] {
         let directory = try MetricsDirectory()
-        try """
-        [metrics]
-        textfile = "lectern.prom"
-        [idle]
-        reset = 10
-        countdown = 0
-        [attract]
-        after = 2
-        interval = 3
-        transition = "none"
-        """.write(toFile: directory.policy, atomically: false, encoding: .utf8)
+        try Self.attractPolicy.write(toFile: directory.policy, atomically: false, encoding: .utf8)
         let lectern = try KioskHarness([Self.colors, "--config", directory.policy, "--audit-pages", "8"])
         #expect(lectern.settle())
         advance(lectern, toSecond: 4)
