@@ -144,6 +144,17 @@ struct Ctl: ParsableCommand {
             }
             lines.append("idle: \(Int(status.idleSeconds)) s, up: \(Int(status.uptimeSeconds)) s")
             if let error = status.lastError { lines.append("last error: \(error)") }
+            if let hours = status.hours {
+                let show = hours.show.map { ", show \($0)" } ?? ""
+                let until = hours.nextChange.map { " until \($0)" } ?? ""
+                lines.append("hours: \(hours.isOpen ? "open" : "closed")\(until)\(show)")
+            }
+            for (input, times) in (status.inputToPresent ?? [:]).sorted(by: { $0.key < $1.key }) {
+                func ms(_ seconds: Double) -> String { "\(Int((seconds * 1000).rounded())) ms" }
+                lines.append(
+                    "\(input) to screen: median \(ms(times.p50)), p99 \(ms(times.p99)), longest \(ms(times.max)) (\(times.count) frames)"
+                )
+            }
             if let audit = status.audit {
                 let state = audit.isRunning ? " (an audit is running)" : ""
                 lines.append("audit of \(audit.document): \(audit.pagesAudited) pages\(state)")

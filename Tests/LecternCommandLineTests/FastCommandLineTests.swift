@@ -144,6 +144,22 @@ struct FastCommandLineTests {
         }
     }
 
+    @Test("`lectern ctl status` says whether the kiosk is open and until when, and each input's time to the screen")
+    func statusWithHoursAndPresentation() throws {
+        let line =
+            #"{"ok":true,"status":{"document":"/srv/a.pdf","state":"open","page":1,"pageCount":4,"zoom":1,"#
+            + #""idleSeconds":0,"uptimeSeconds":1,"framesCommitted":1,"version":"x","#
+            + #""hours":{"isOpen":false,"nextChange":"2026-11-30 08:00","show":"morning"},"#
+            + #""inputToPresent":{"touch":{"count":120,"p50":0.0214,"p99":0.0331,"max":0.041},"#
+            + #""key":{"count":3,"p50":0.03,"p99":0.035,"max":0.035}}}}"#
+        let reply = try ControlClient.decode(Array(line.utf8))
+        #expect(
+            Ctl.describe(reply).hasSuffix(
+                "hours: closed until 2026-11-30 08:00, show morning\n"
+                    + "key to screen: median 30 ms, p99 35 ms, longest 35 ms (3 frames)\n"
+                    + "touch to screen: median 21 ms, p99 33 ms, longest 41 ms (120 frames)\nversion: x"))
+    }
+
     @Test("`lectern ctl status` says the last audit's findings, a line each")
     func statusWithAudit() throws {
         let line =
