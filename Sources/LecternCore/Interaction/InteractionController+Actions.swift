@@ -95,11 +95,32 @@ extension InteractionController {
         tryDefault(deselectAnnotation, at: point, in: space)
     }
 
-    /// Whether `point` is on the selection's body or a handle, not locked or read-only: a drag
-    /// there would move or resize it. (Without a drag in progress there is nothing to move.)
+    /// Takes over the drag in progress (a finger's on the selection, through another recognizer
+    /// of the integrator's): the selection follows it from `point`. Returns false, doing nothing,
+    /// when no drag is in progress or `point` is not on the selection's body or a handle (or it
+    /// is locked or read-only). To move it without a drag: `tryToTransformAnnotation(from:to:in:)`.
     @discardableResult
     public func tryToTransformAnnotation(at point: Point, in space: CoordinateSpace) -> Bool {
-        tryDefault(transformAnnotation, at: point, in: space)
+        guard let pan = transformAnnotation.gestureRecognizers.first as? PanGestureRecognizer, pan.state.isActive
+        else { return false }
+        return tryDefault(transformAnnotation, at: point, in: space)
+    }
+
+    /// Moves or resizes the selected annotation as a drag from `start` to `end` would (its body
+    /// moves it, a handle resizes it, kept inside the page) and commits it at once (the host's
+    /// `setRect`). Returns whether it changed: false when nothing is selected, `start` is not on
+    /// it or a handle, it is locked or read-only, or it would not move.
+    @discardableResult
+    public func tryToTransformAnnotation(from start: Point, to end: Point, in space: CoordinateSpace) -> Bool {
+        guard let host, let from = convert(start, from: space, to: .view),
+            let to = convert(end, from: space, to: .view),
+            let context = transformAnnotationContext(at: from, recognizer: nil)
+        else { return false }
+        let rect = transformedRect(AnnotationDrag(context: context, start: from), to: to)
+        guard rect != context.annotation.rect else { return false }
+        host.annotationSelection?.annotation.rect = rect
+        host.setRect(rect, of: context.annotation, onPage: context.page)
+        return true
     }
 
     /// Edits the annotation at `point` (a form field, free-text box or note): the host's

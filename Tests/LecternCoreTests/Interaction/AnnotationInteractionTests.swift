@@ -133,3 +133,81 @@ struct AnnotationInteractionTests {
         #expect(host.documentView.zoomScale == 1, "and does not zoom")
     }
 }
+
+/// The default actions an integrator calls (`tryTo…`): each does what it says, or returns false.
+@Suite("Annotation components' default actions")
+struct AnnotationDefaultActionTests {
+    func tap(_ controller: InteractionController, _ point: (Double, Double), at time: Double) {
+        controller.tap(point.0, point.1, at: time)
+        _ = controller.tick(now: time + 1)
+    }
+
+    @Test func deselectClearsTheSelectionOnlyAwayFromIt() {
+        let host = AnnotationHost()
+        let controller = InteractionController(host: host)
+        #expect(!controller.tryToDeselectAnnotation(at: Point(x: 50, y: 20), in: .page(0)), "nothing is selected")
+        tap(controller, AnnotationHost.view(20, 50), at: 0)
+        #expect(!controller.tryToDeselectAnnotation(at: Point(x: 20, y: 50), in: .page(0)), "on the selection")
+        #expect(host.annotationSelection?.annotation.objectNumber == 1)
+        #expect(controller.tryToDeselectAnnotation(at: Point(x: 50, y: 20), in: .page(0)))
+        #expect(host.annotationSelection == nil)
+    }
+
+    @Test func transformWithoutADragDoesNothingAndSaysSo() {
+        let host = AnnotationHost()
+        let controller = InteractionController(host: host)
+        tap(controller, AnnotationHost.view(20, 50), at: 0)
+        #expect(!controller.tryToTransformAnnotation(at: Point(x: 25, y: 50), in: .page(0)), "no drag in progress")
+        #expect(host.moved.isEmpty && host.annotationSelection?.annotation.rect.minX == 10)
+    }
+
+    @Test func transformFromToMovesOrResizesTheSelection() throws {
+        let host = AnnotationHost()
+        let controller = InteractionController(host: host)
+        #expect(!controller.tryToTransformAnnotation(from: Point(x: 25, y: 50), to: Point(x: 35, y: 45), in: .page(0)))
+        tap(controller, AnnotationHost.view(20, 50), at: 0)
+        // Its body: moved 10 points right and 5 down.
+        #expect(controller.tryToTransformAnnotation(from: Point(x: 25, y: 50), to: Point(x: 35, y: 45), in: .page(0)))
+        let moved = try #require(host.moved.last)
+        #expect(moved.0 == 1 && abs(moved.1.minX - 20) < 0.01 && abs(moved.1.minY - 35) < 0.01 && moved.1.width == 30)
+        #expect(host.annotationSelection?.annotation.rect == moved.1)
+        // The corner at (50, 35) now: 10 points right resizes it.
+        #expect(controller.tryToTransformAnnotation(from: Point(x: 50, y: 35), to: Point(x: 60, y: 35), in: .page(0)))
+        #expect(host.moved.last.map { abs($0.1.width - 40) < 0.01 && abs($0.1.minX - 20) < 0.01 } == true)
+        // Off the selection, or no travel: nothing.
+        #expect(!controller.tryToTransformAnnotation(from: Point(x: 90, y: 10), to: Point(x: 95, y: 10), in: .page(0)))
+        #expect(!controller.tryToTransformAnnotation(from: Point(x: 30, y: 45), to: Point(x: 30, y: 45), in: .page(0)))
+        #expect(host.moved.count == 2)
+    }
+
+    @Test func transformFromToLeavesALockedAnnotation() {
+        let host = AnnotationHost()
+        let controller = InteractionController(host: host)
+        tap(controller, AnnotationHost.view(70, 50), at: 0)
+        #expect(host.annotationSelection?.annotation.objectNumber == 2)
+        #expect(!controller.tryToTransformAnnotation(from: Point(x: 70, y: 50), to: Point(x: 20, y: 50), in: .page(0)))
+        #expect(host.moved.isEmpty)
+    }
+
+    @Test func editStartsFillingAFieldAndNothingElsewhere() {
+        let host = AnnotationHost()
+        let controller = InteractionController(host: host)
+        #expect(controller.tryToEditAnnotation(at: Point(x: 70, y: 85), in: .page(0)))
+        #expect(host.edited == [4])
+        #expect(controller.tryToEditAnnotation(at: Point(x: 20, y: 85), in: .page(0)), "a note, as a double tap would")
+        #expect(host.edited == [4, 3])
+        #expect(!controller.tryToEditAnnotation(at: Point(x: 50, y: 20), in: .page(0)), "no annotation there")
+        #expect(!controller.tryToEditAnnotation(at: Point(x: 20, y: 50), in: .page(0)), "a square is not edited")
+        #expect(host.edited == [4, 3])
+    }
+
+    @Test func openLinkFollowsTheLinkAndNothingElsewhere() {
+        let host = TestHost.paged()
+        host.links[0] = [(Rect(x: 10, y: 10, width: 30, height: 10), .page(2))]
+        let controller = InteractionController(host: host)
+        #expect(!controller.tryToOpenLinkAnnotation(at: Point(x: 60, y: 60), in: .page(0)))
+        #expect(host.followed.isEmpty)
+        #expect(controller.tryToOpenLinkAnnotation(at: Point(x: 20, y: 15), in: .page(0)))
+        #expect(host.followed == [.page(2)] && host.documentView.dominantPage() == 2)
+    }
+}
