@@ -18,6 +18,22 @@ public struct PageInteractionContext: InteractionContext, Hashable {
     }
 }
 
+/// A link under the finger: its page, and where it goes.
+public struct LinkInteractionContext: InteractionContext, Hashable {
+    /// The page index.
+    public var page: Int
+    /// Where the link goes (a page of the document, or an address).
+    public var target: LinkTarget
+    /// `.page(page)`: PDF user space of the page.
+    public var coordinateSpace: CoordinateSpace { .page(page) }
+
+    /// Creates a context for the link to `target` on `page`.
+    public init(page: Int, target: LinkTarget) {
+        self.page = page
+        self.target = target
+    }
+}
+
 /// Which way a fast-scroll tap turns.
 public enum PageTurnDirection: Hashable, Sendable {
     case previous, next

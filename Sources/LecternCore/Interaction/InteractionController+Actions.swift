@@ -1,21 +1,19 @@
 /// What the components find under a point and do, and the default actions integrators call.
 extension InteractionController {
-    /// The page under `viewPoint` when the host has a link there.
-    func linkContext(at viewPoint: Point) -> PageInteractionContext? {
+    /// The link under `viewPoint` (its page and target) when the host has one there.
+    func linkContext(at viewPoint: Point) -> LinkInteractionContext? {
         guard let host else { return nil }
         let view = host.documentView
         guard view.layout.spreadCount > 0, view.viewBounds.contains(viewPoint), let page = view.page(at: viewPoint)
         else { return nil }
         let pagePoint = view.convert(viewPoint, from: .view, to: .page(page))
-        return host.link(at: pagePoint, onPage: page) == nil ? nil : PageInteractionContext(page: page)
+        return host.link(at: pagePoint, onPage: page).map { LinkInteractionContext(page: page, target: $0) }
     }
 
-    func performOpenLink(_ context: PageInteractionContext, at viewPoint: Point) {
+    func performOpenLink(_ context: LinkInteractionContext) {
         guard let host else { return }
-        let pagePoint = host.documentView.convert(viewPoint, from: .view, to: .page(context.page))
-        guard let link = host.link(at: pagePoint, onPage: context.page) else { return }
         host.documentView.stopAnimations()
-        host.follow(link)
+        host.follow(context.target)
     }
 
     func fastScrollContext(at viewPoint: Point) -> FastScrollContext? {

@@ -36,7 +36,7 @@ public final class InteractionController {
     /// Tap on a form field, or double tap on a free-text box or note, edits it.
     public let editAnnotation: InteractionComponent<AnnotationInteractionContext>
     /// Tap on a link opens it.
-    public let openLinkAnnotation: InteractionComponent<PageInteractionContext>
+    public let openLinkAnnotation: InteractionComponent<LinkInteractionContext>
     /// Long press on text selects it.
     public let selectText: InteractionComponent<TextInteractionContext>
     /// Tap away from the text selection clears it.
@@ -101,7 +101,7 @@ public final class InteractionController {
         openLinkAnnotation = InteractionComponent(
             name: "openLinkAnnotation", recognizers: [TapGestureRecognizer(name: "openLinkAnnotation")],
             resolve: { $0.linkContext(at: $1) },
-            perform: { controller, context, viewPoint in controller.performOpenLink(context, at: viewPoint) })
+            perform: { controller, context, _ in controller.performOpenLink(context) })
         selectText = InteractionComponent(
             name: "selectText", recognizers: [LongPressGestureRecognizer(name: "selectText")],
             resolve: { $0.selectTextContext(at: $1) },

@@ -28,12 +28,8 @@ enum InteractionPolicy {
             let name = component.name
             component.addActivationCondition { _, _, _ in policy().enables(name) }
         }
-        controller.openLinkAnnotation.addActivationCondition { [unowned current] context, point, _ in
-            guard policy().enables("openLinkAnnotation"),
-                let target = current.reader?.pageText[context.page]?.links.first(where: { $0.rect.contains(point) })?
-                    .target
-            else { return false }
-            return allows(target, policy())
+        controller.openLinkAnnotation.addActivationCondition { context, _, _ in
+            policy().enables("openLinkAnnotation") && allows(context.target, policy())
         }
         // The zones' width is the controller's configuration (`InputRouter` keeps it as the policy says).
         controller.fastScroll.addActivationCondition { _, _, _ in policy().enables("fastScroll") }

@@ -47,7 +47,7 @@ struct LinkTests {
         var asked = 0
         controller.openLinkAnnotation.addActivationCondition { context, point, space in
             asked += 1
-            #expect(context.page == 0 && space == .page(0))
+            #expect(context.page == 0 && context.target == .page(2) && space == .page(0), "the link is in the context")
             #expect(abs(point.x - 50) < 0.5 && abs(point.y - 50) < 0.5, "the condition sees page space: \(point)")
             return false
         }
