@@ -347,7 +347,7 @@ extension KioskApp {
             || parts.navigation.isAnimating
         status.navigation = parts.navigation.status
         status.mirror = parts.mirror.status
-        status.presentations = parts.presenter.presentations
+        status.presentations = parts.presenter.presentationStatus
         status.textSelection = parts.selectedText.status
         status.isInteracting = parts.input.isInteracting
         status.isAtRest =

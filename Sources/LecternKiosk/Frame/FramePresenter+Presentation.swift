@@ -19,8 +19,15 @@ extension FramePresenter {
         presentations.last = .init(input: input.kind.rawValue, seconds: seconds)
         presentations.refresh = presented.refresh
         latencies.record(seconds, for: input.kind)
-        presentations.percentiles = latencies.percentiles
         onPresented?(input.kind, seconds)
+    }
+
+    /// What the compositor said of the frames, with the percentiles so far (worked out here,
+    /// when asked, not at every frame).
+    var presentationStatus: KioskStatus.Presentations {
+        var status = presentations
+        status.percentiles = latencies.percentiles
+        return status
     }
 }
 
@@ -30,10 +37,11 @@ final class InputLatencies {
     private var histograms: [FrameInput.Kind: Histogram<UInt64>] = [:]
 
     func record(_ seconds: Double, for input: FrameInput.Kind) {
-        var histogram =
-            histograms[input] ?? Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .two)
-        _ = histogram.record(UInt64(max(0, seconds * 1e6).rounded()))
-        histograms[input] = histogram
+        // In place: a copy taken out of the dictionary would copy its counts at every frame.
+        _ = histograms[
+            input, default: Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .two)
+        ]
+        .record(UInt64(max(0, seconds * 1e6).rounded()))
     }
 
     /// By input ("touch", "pointer", "key"): how many, the median, the 99th percentile and the

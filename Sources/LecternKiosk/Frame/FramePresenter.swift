@@ -68,7 +68,8 @@ final class FramePresenter {
     /// Called when a frame that shows what an input did reached the screen, with the seconds
     /// from the input (the compositor's time) to then (`wp_presentation`; the metrics).
     var onPresented: ((_ input: FrameInput.Kind, _ seconds: Double) -> Void)?
-    /// Frames the compositor said it presented or discarded, and the last input→present time.
+    /// Frames the compositor said it presented or discarded, and the last input→present time
+    /// (with the percentiles: `presentationStatus`).
     var presentations = KioskStatus.Presentations()
     let display: Display
     let latencies = InputLatencies()

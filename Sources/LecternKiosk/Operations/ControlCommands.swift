@@ -134,7 +134,7 @@ final class ControlCommands {
             hours: ControlStatus.Hours(
                 isOpen: !schedule.isClosed, nextChange: schedule.nextChange.map { "\($0.local)" },
                 show: schedule.show), audit: audits.status)
-        status.inputToPresent = presenter.presentations.percentiles
+        status.inputToPresent = presenter.latencies.percentiles
         return status
     }
 

@@ -75,7 +75,6 @@ extension KioskMetrics {
     }
 
     private func count(_ seconds: Double, at place: DwellTime.Place) {
-        dwellSeconds[place, default: 0] += seconds
         if let counter = dwellCounters[place] { return counter.increment(by: seconds) }
         let label =
             switch place.audience {
@@ -86,11 +85,5 @@ extension KioskMetrics {
             label: label, dimensions: [("document", place.document), ("page", String(place.page))], factory: factory)
         dwellCounters[place] = counter
         counter.increment(by: seconds)
-    }
-
-    /// The seconds counted for `place` so far, with the time on it now (tests, status).
-    func dwellTime(of place: DwellTime.Place) -> Double {
-        let running = dwell.current.map { $0.place == place ? loop.clock.now - $0.since : 0 } ?? 0
-        return dwellSeconds[place, default: 0] + running
     }
 }

@@ -1,8 +1,9 @@
 import LecternCore
 import LecternLinux
 
-/// Finds the kiosk's events (`KioskEvents`) in the parts' state at the end of each loop turn and
-/// after each commit, and in the interaction components' activations (`Operations` calls it).
+/// Finds the kiosk's events (`KioskEvents`) in the parts' state at the end of each loop turn
+/// (after the frame drawn in it, if any) and in the interaction components' activations
+/// (`Operations` calls it).
 final class KioskEventSource {
     let events: KioskEvents
     let loop: EventLoop
@@ -45,9 +46,9 @@ final class KioskEventSource {
                 component: component, detail: detail))
     }
 
-    /// The end of a loop turn: a document opened or failed, the page or the zoom changed, an
-    /// idle reset, the attract loop starting.
-    func afterIteration() {
+    /// The end of a loop turn: a document opened or failed, the page or the zoom changed, a
+    /// spread shown, an idle reset, the attract loop starting.
+    func afterIteration(hasShownPage: Bool) {
         if case .failed(let failure) = shown.phase {
             if !failed { emit(.documentFailed, document: shown.documentPath, detail: failure.description) }
             failed = true
@@ -74,12 +75,12 @@ final class KioskEventSource {
         let attracting = isAttracting()
         if attracting, !self.attracting { emit(.attractStarted) }
         self.attracting = attracting
+        spreadMayBeShown(hasShownPage: hasShownPage)
     }
 
-    /// After a frame was committed or a loop turn ended: the spread on screen once the view
-    /// settled on it (the last frame of a turn is drawn while it still animates), and a view
-    /// restored at start once its page is on screen.
-    func spreadMayBeShown(hasShownPage: Bool) {
+    /// The spread on screen once the view settled on it (the last frame of a turn is drawn while
+    /// it still animates), and a view restored at start once its page is on screen.
+    private func spreadMayBeShown(hasShownPage: Bool) {
         guard hasShownPage, let reader = current.reader, !reader.view.isAnimating,
             reader.view.layout.spreadCount > 0
         else { return }

@@ -77,8 +77,6 @@ public final class KioskEvents {
 
     private var observers: [(id: Int, names: Set<KioskEvent.Name>?, handler: (KioskEvent) -> Void)] = []
     private var nextID = 0
-    /// Events delivered so far (to any observer or none).
-    public private(set) var count = 0
 
     public init() {}
 
@@ -99,7 +97,6 @@ public final class KioskEvents {
     public var observerCount: Int { observers.count }
 
     func emit(_ event: KioskEvent) {
-        count += 1
         for observer in observers where observer.names?.contains(event.event) ?? true { observer.handler(event) }
     }
 }

@@ -80,10 +80,9 @@ final class KioskMetrics {
     private var seen = Seen()
     /// Files written so far (counted once the file is in place).
     private(set) var writes = 0
-    /// The page on screen for dwell time, and what was counted (`DwellTime`).
+    /// The page on screen for dwell time, and its counters (`DwellTime`).
     var dwell = DwellTime()
     var dwellCounters: [DwellTime.Place: CoreMetrics.FloatingPointCounter] = [:]
-    var dwellSeconds: [DwellTime.Place: Double] = [:]
     /// A visitor is there: something was pressed since the last idle reset.
     private(set) var isVisitorPresent = false
     /// The attract loop is turning the pages; the shelf is on screen (wired by the app).

@@ -130,7 +130,6 @@ final class Operations {
     /// the reader is up (once) and what it shows.
     func frameCommitted(latency: Double) {
         metrics.frameCommitted(latency: latency, hasShownPage: presenter.hasShownPage)
-        eventSource.spreadMayBeShown(hasShownPage: presenter.hasShownPage)
         let status: String
         switch shown.phase {
         case .opening:
@@ -150,8 +149,7 @@ final class Operations {
         store.viewMayHaveChanged(hasShownPage: presenter.hasShownPage)
         audits.afterIteration(hasShownPage: presenter.hasShownPage)
         metrics.afterIteration()
-        eventSource.afterIteration()
-        eventSource.spreadMayBeShown(hasShownPage: presenter.hasShownPage)
+        eventSource.afterIteration(hasShownPage: presenter.hasShownPage)
     }
 
     /// A new policy applies: the control socket moves if its path or group changed.
