@@ -63,16 +63,25 @@ public struct StackViewLayout: DocumentViewLayout {
     public var scrollAxis: Axis { axis }
     public var isPagingEnabled: Bool { arrangement == .paged }
 
-    /// Paged stacks widen their paging frame by half the gap on each side, so that paging
-    /// moves by one viewport plus one gap.
+    /// How the paging frame extends past the viewport, set by the user (nil: half the spacing
+    /// on each side along the scroll axis). Only paged stacks page.
+    public var pagingFrameInsets: EdgeInsets? { didSet { needsPrepare = true } }
+
+    /// Paged stacks widen their paging frame by half the gap on each side (or as
+    /// `pagingFrameInsets` says), so that paging moves by one viewport plus the gap the insets
+    /// make: cell `n` starts `n × (viewport − insets along the axis)` from the content's
+    /// start. Only the total along the axis counts; a positive total is no gap.
     public var scrollViewFrameInsets: EdgeInsets {
         guard arrangement == .paged else { return .zero }
+        if let pagingFrameInsets { return pagingFrameInsets }
         let half = -interitemSpacing / 2
         return axis == .horizontal ? EdgeInsets(left: half, right: half) : EdgeInsets(top: half, bottom: half)
     }
 
     private var viewportMain: Double { max(1, viewportSize.extent(along: axis)) }
-    private var stride: Double { viewportMain + interitemSpacing }
+    /// Paged: the gap between cells, from the paging frame's insets.
+    private var pagingGap: Double { max(0, -scrollViewFrameInsets.total(along: axis)) }
+    private var stride: Double { viewportMain + pagingGap }
     private var mirrors: Bool { axis == .horizontal && isRightToLeft }
 
     public mutating func prepare(_ context: LayoutContext) {
@@ -82,19 +91,16 @@ public struct StackViewLayout: DocumentViewLayout {
         crossExtent = max(1, context.viewportSize.extent(along: axis.cross) - contentInsets.total(along: axis.cross))
         count = context.spreads.spreadCount
         // Every spread of pages that all use the estimate looks alike: that is the uniform
-        // spread. Only spreads holding a recorded page, and the first and last spread (which
-        // may hold fewer pages), can differ; measure those and nothing else, so opening a
-        // document costs the same for 15,000 or 1.4 billion claimed pages.
-        let typicalPages = context.spreads.mode == .single ? 1 : 2
-        let uniform = Spreads.size(
-            ofPagesSized: Array(repeating: context.pages.estimate.displaySize, count: typicalPages)
-        ).aspectRatio
-        var candidates: [Int] = count > 0 ? [0] : []
+        // spread. Only spreads holding a recorded page, and the spreads the strategy calls
+        // irregular (for the modes, the first and last, which may hold fewer pages), can
+        // differ; measure those and nothing else, so opening a document costs the same for
+        // 15,000 or 1.4 billion claimed pages.
+        let uniform = context.spreads.typicalSize(ofPagesSized: context.pages.estimate.displaySize).aspectRatio
+        var measured = Set(context.spreads.irregularSpreads)
         for page in context.pages.recordedPages where page < context.spreads.pageCount {
-            let spread = context.spreads.spreadIndex(forPage: page)
-            if spread != candidates.last { candidates.append(spread) }
+            measured.insert(context.spreads.spreadIndex(forPage: page))
         }
-        if count > 1 { candidates.append(count - 1) }
+        let candidates = measured.sorted()
         let exceptions = candidates.map { spread in
             (index: spread, value: context.spreads.size(ofSpread: spread, pages: context.pages).aspectRatio)
         }
@@ -142,7 +148,7 @@ public struct StackViewLayout: DocumentViewLayout {
         case .continuous:
             main = contentInsets.total(along: axis) + (count > 0 ? steps.total - interitemSpacing : 0)
         case .paged:
-            main = count > 0 ? Double(count) * stride - interitemSpacing : 0
+            main = count > 0 ? Double(count) * stride - pagingGap : 0
         }
         let cross = viewportSize.extent(along: axis.cross)
         return axis == .vertical ? Size(width: cross, height: main) : Size(width: main, height: cross)

@@ -30,7 +30,7 @@ public struct ThumbnailCells: Hashable, Sendable {
     }
 
     /// The most pages a spread holds: the width of a grid cell in page cells.
-    public var pagesPerSpread: Int { spreads.mode == .single ? 1 : 2 }
+    public var pagesPerSpread: Int { spreads.typicalPagesPerSpread }
 
     /// The thumbnails of `spread`, left to right on screen, for a spread whose `pagesPerSpread`
     /// page cells start at `origin`; a spread of one page sits in the middle of its cell.

@@ -68,7 +68,7 @@ extension DocumentView {
             let top = restingLayout(ofSpread: lower), let under = restingLayout(ofSpread: lower + 1)
         else { return nil }
         var leaf: PageCurl.Leaf?
-        if spreads.mode != .single {
+        if spreads.typicalPagesPerSpread > 1 {
             // The leaf lifts on the side the turn began on (when that is not known, the nearer).
             let turnsBack = pageTurnOrigin.map { $0 > lower } ?? (progress > 0.5)
             leaf = PageCurl.Leaf(

@@ -87,9 +87,7 @@ public struct DocumentView: Sendable {
     }
 
     /// The document's spreads under the current configuration.
-    public var spreads: Spreads {
-        Spreads(pageCount: pages.count, mode: configuration.spreadMode, binding: configuration.pageBinding)
-    }
+    public var spreads: Spreads { configuration.spreads(pageCount: pages.count) }
 
     /// The viewport in view space.
     public var viewBounds: Rect { Rect(origin: .zero, size: viewportSize) }

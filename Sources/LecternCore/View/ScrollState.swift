@@ -81,6 +81,13 @@ extension DocumentView {
         return x
     }
 
+    /// `rubberBand(_:lower:upper:dimension:)` when the configuration bounces; the bound
+    /// otherwise.
+    func banded(_ x: Double, lower: Double, upper: Double, dimension: Double) -> Double {
+        configuration.bounces
+            ? Self.rubberBand(x, lower: lower, upper: upper, dimension: dimension) : min(max(x, lower), upper)
+    }
+
     /// The bounds of `contentOffset` at document zoom `scale` (at 1 under spread-based zooming),
     /// widened by `obscuredInsets` unless `obscured` is false.
     public func documentOffsetBounds(scale: Double? = nil, obscured: Bool = true) -> OffsetBounds {
@@ -217,19 +224,19 @@ extension DocumentView {
             }
             let pagingBounds = documentOffsetBounds()
             contentOffset = Point(
-                x: Self.rubberBand(
+                x: banded(
                     paging.x, lower: pagingBounds.lower.x, upper: pagingBounds.upper.x, dimension: viewportSize.width),
-                y: Self.rubberBand(
+                y: banded(
                     paging.y, lower: pagingBounds.lower.y, upper: pagingBounds.upper.y, dimension: viewportSize.height))
         }
         // Along an axis where the content fits there is nothing to scroll: it stays put
         // rather than wobbling with the finger's drift (UIScrollView without alwaysBounce).
         let banded = Point(
             x: bounds.upper.x > bounds.lower.x
-                ? Self.rubberBand(raw.x, lower: bounds.lower.x, upper: bounds.upper.x, dimension: viewportSize.width)
+                ? banded(raw.x, lower: bounds.lower.x, upper: bounds.upper.x, dimension: viewportSize.width)
                 : bounds.lower.x,
             y: bounds.upper.y > bounds.lower.y
-                ? Self.rubberBand(raw.y, lower: bounds.lower.y, upper: bounds.upper.y, dimension: viewportSize.height)
+                ? banded(raw.y, lower: bounds.lower.y, upper: bounds.upper.y, dimension: viewportSize.height)
                 : bounds.lower.y)
         setOffset(banded, of: drag.target)
     }

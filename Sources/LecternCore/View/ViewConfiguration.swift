@@ -35,13 +35,24 @@ public struct ViewConfiguration: Hashable, Codable, Sendable {
     public var minimumZoomScale: Double
     /// The largest zoom scale.
     public var maximumZoomScale: Double
+    /// Whether content pulled past its edges follows the finger with resistance and springs
+    /// back (true), or stops at the edge (false).
+    public var bounces: Bool
+    /// An integrator's layout or spreading (not persisted).
+    public var customization: ViewCustomization?
+
+    private enum CodingKeys: String, CodingKey {
+        case spreadMode, pageBinding, scrollMode, scrollDirection, pageTransition, spacing, contentInsets
+        case minimumZoomScale, maximumZoomScale, bounces
+    }
 
     /// Creates a configuration.
     public init(
         spreadMode: SpreadMode = .single, pageBinding: PageBinding = .unknown,
         scrollMode: ScrollMode = .continuous, scrollDirection: Axis = .vertical,
         pageTransition: PageTransition = .scroll, spacing: Double = 8, contentInsets: EdgeInsets = .zero,
-        minimumZoomScale: Double = 1, maximumZoomScale: Double = 8
+        minimumZoomScale: Double = 1, maximumZoomScale: Double = 8, bounces: Bool = true,
+        customization: ViewCustomization? = nil
     ) {
         self.spreadMode = spreadMode
         self.pageBinding = pageBinding
@@ -52,10 +63,25 @@ public struct ViewConfiguration: Hashable, Codable, Sendable {
         self.contentInsets = contentInsets
         self.minimumZoomScale = minimumZoomScale
         self.maximumZoomScale = max(minimumZoomScale, maximumZoomScale)
+        self.bounces = bounces
+        self.customization = customization
     }
 
-    /// The layout this configuration describes.
+    /// The spreads of a document of `pageCount` pages under this configuration.
+    public func spreads(pageCount: Int) -> Spreads {
+        Spreads(
+            pageCount: pageCount, mode: spreadMode, binding: pageBinding,
+            custom: customization?.spreading.map { CustomSpreading(name: customization!.name, $0) })
+    }
+
+    /// The layout this configuration describes: the customization's, or the built-in one.
     public func derivedLayout() -> any DocumentViewLayout {
+        customization?.makeLayout?(self) ?? builtInLayout()
+    }
+
+    /// The built-in layout for the scroll mode, direction and transition, ignoring a
+    /// customization's layout: what a custom layout may start from.
+    public func builtInLayout() -> any DocumentViewLayout {
         if pageTransition == .curl {
             return ScrollPerSpreadLayout(axis: .horizontal, spacing: 0, contentInsets: contentInsets)
         }
