@@ -90,6 +90,7 @@ public struct KioskConfiguration: Sendable {
             spreadMode: self.spreadMode, pageBinding: self.pageBinding ?? (rightToLeft ? .rightEdge : .leftEdge),
             scrollMode: self.scrollMode, scrollDirection: self.scrollDirection,
             pageTransition: curls ? .curl : .scroll, spacing: Double(self.pageMargin),
-            contentInsets: EdgeInsets(all: Double(self.pageMargin)), maximumZoomScale: self.maximumZoom)
+            contentInsets: EdgeInsets(all: Double(self.pageMargin)), maximumZoomScale: self.maximumZoom,
+            bounces: self.bounces)
     }
 }

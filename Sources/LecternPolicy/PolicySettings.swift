@@ -56,6 +56,12 @@ public struct PolicySettings: Sendable {
         "layout.binding", default: PageBinding?.none, ["auto": nil, "left": .leftEdge, "right": .rightEdge])
     /// Margin around the pages, in surface pixels.
     public let pageMargin = PolicySetting.integer("layout.margin", default: 12, in: 0...200)
+    /// Whether a page pulled past its edge follows the finger and springs back (false: it stops
+    /// at the edge).
+    public let bounces = PolicySetting.boolean("layout.bounce", default: true)
+    /// The name of a layout an integrator registered with `KioskApp.register(_:)` (none: the
+    /// built-in layout the other `layout.*` keys describe).
+    public let customLayout = PolicySetting.optionalString("layout.custom")
     /// The page shown first (0-based; the file counts from 1).
     public let startPage = PolicySetting.integer("start.page", default: 0, in: 1...Int(Int32.max)) { $0 - 1 }
 

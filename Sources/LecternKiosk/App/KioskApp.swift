@@ -96,6 +96,17 @@ public final class KioskApp {
     /// its components, custom gesture recognizers, failure requirements… Set it before `start()`.
     public var configureInteractions: ((InteractionController) -> Void)?
 
+    /// Layouts and spreadings registered by name (`register(_:)`).
+    private(set) var customizations: [String: ViewCustomization] = [:]
+
+    /// Registers an integrator's layout or spreading under its name, before `start()`. The policy
+    /// puts it in force with `layout.custom = "NAME"` (or the launch configuration's
+    /// `customLayout`), and every view of every document uses it from then on: after a document
+    /// opens, a reload, a resize, a policy change and in the presenter mirror.
+    public func register(_ customization: ViewCustomization) {
+        customizations[customization.name] = customization
+    }
+
     /// The kiosk's events (a document loaded, a spread shown, the page or zoom changed, a
     /// component acted…): observe them, before `start()` to hear the first document load.
     public let events = KioskEvents()
@@ -171,7 +182,8 @@ public final class KioskApp {
             throw .system(error)
         }
         teardown.push { files.close() }
-        let policy = PolicyInForce(launch: configuration, files: files, logger: logger)
+        let policy = PolicyInForce(
+            launch: configuration, files: files, logger: logger, customizations: customizations)
         teardown.push { policy.close() }
         // Open or closed, and the open range's show in force before the document is chosen.
         let schedule = OpeningSchedule(policy: policy, clock: environment.wallClock, loop: loop, logger: logger)

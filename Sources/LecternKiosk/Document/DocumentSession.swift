@@ -84,7 +84,7 @@ final class DocumentSession: DocumentShowing {
             follow()
         }
         if let reader {
-            let layout = new.viewConfiguration(rightToLeft: reader.document.isRightToLeft)
+            let layout = policy.viewConfiguration(of: new, rightToLeft: reader.document.isRightToLeft)
             if layout != reader.view.configuration {
                 reader.view.stopAnimations()
                 reader.view.setConfiguration(layout)

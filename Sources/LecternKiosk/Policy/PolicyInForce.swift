@@ -36,14 +36,21 @@ final class PolicyInForce {
     /// over the policy's (nil: the policy's own).
     private(set) var show: HoursShow?
 
+    /// The layouts and spreadings an integrator registered, by name (`layout.custom` picks one).
+    private let customizations: [String: ViewCustomization]
+
     /// How long the file must stay unchanged before it is read: editors and deploy scripts
     /// write in bursts; a second is the budget from the last write to the policy in force.
     static let quietPeriod = 0.25
 
     /// Puts `launch` in force, then the policy file it names over it (if it names one and the
     /// file is valid), and follows the file.
-    init(launch: KioskConfiguration, files: FileWatcher, logger: Logger) {
+    init(
+        launch: KioskConfiguration, files: FileWatcher, logger: Logger,
+        customizations: [String: ViewCustomization] = [:]
+    ) {
         self.launch = launch
+        self.customizations = customizations
         self.files = files
         self.logger = logger
         configuration = launch
@@ -55,6 +62,7 @@ final class PolicyInForce {
             generation = 1
             logger.info("policy \(path) in force")
         }
+        checkCustomLayout()
         subscription = files.follow(path, quietPeriod: Self.quietPeriod) { [unowned self] in reload(path) }
     }
 
@@ -65,9 +73,27 @@ final class PolicyInForce {
     /// Whether the policy lets the interaction component named `name` act.
     func enables(_ name: String) -> Bool { configuration.enables(name) }
 
-    /// The document view's configuration for a document whose PDF says `rightToLeft`.
+    /// The document view's configuration for a document whose PDF says `rightToLeft`, with the
+    /// integrator's layout the policy names.
     func viewConfiguration(rightToLeft: Bool) -> ViewConfiguration {
-        configuration.viewConfiguration(rightToLeft: rightToLeft)
+        viewConfiguration(of: configuration, rightToLeft: rightToLeft)
+    }
+
+    /// The document view's configuration `configuration` describes (one in force now, or the one
+    /// a change replaced), with the integrator's layout it names.
+    func viewConfiguration(of configuration: KioskConfiguration, rightToLeft: Bool) -> ViewConfiguration {
+        var view = configuration.viewConfiguration(rightToLeft: rightToLeft)
+        if let name = configuration.customLayout { view.customization = customizations[name] }
+        return view
+    }
+
+    /// Says when the policy names a layout nobody registered: the built-in one is used.
+    private func checkCustomLayout() {
+        guard let name = configuration.customLayout, customizations[name] == nil else { return }
+        let known = customizations.keys.sorted().joined(separator: ", ")
+        logger.warning(
+            "layout.custom names \"\(name)\", which this program does not have (\(known.isEmpty ? "none" : known)): the built-in layout is used"
+        )
     }
 
     /// Calls `handler` with the old and the new configuration each time a change applies.
@@ -124,6 +150,7 @@ final class PolicyInForce {
     private func apply() {
         let old = configuration
         configuration = fromFile.showing(show)
+        if configuration.customLayout != old.customLayout { checkCustomLayout() }
         for observer in observers { observer(old, configuration) }
     }
 }
