@@ -135,3 +135,50 @@ extension DocumentView {
             page: pages[state.pageIndex], mirrorAspectRatio: mirrorViewportSize.aspectRatio)
     }
 }
+
+extension DocumentView {
+    /// How long an animated restore takes.
+    public static let restoreDuration = 0.3
+
+    /// Restores a view state as `restore(_:)` does, moving there over `restoreDuration` from
+    /// where the view is when `animated` (eased; `advanceAnimations(to:)` plays it).
+    ///
+    /// Under document zooming the zoom and the offset move together. Under spread-based zooming
+    /// a state on the spread shown zooms it in place; one on another spread pages there, that
+    /// spread already at the state's zoom. A page curl turns the page (view states keep only
+    /// the page there).
+    public mutating func restore(_ state: ViewState, animated: Bool, at now: Double) throws(DocumentViewError) {
+        guard animated else {
+            try restore(state)
+            return
+        }
+        guard state.viewport != nil, configuration.pageTransition != .curl else {
+            try goToPage(state.pageIndex, animated: true, at: now)
+            return
+        }
+        if case .transition? = animation { finishTransition() }
+        var end = self
+        try end.restore(state)
+        let spread = spreads.spreadIndex(forPage: state.pageIndex)
+        if layout.spreadBasedZooming {
+            if spread == currentSpread, contentOffset == end.contentOffset {
+                let target = end.snapshot(of: .spread(spread))
+                startTransition(
+                    to: target, target: .spread(spread), duration: Self.restoreDuration, curve: .easeInOut, at: now)
+            } else {
+                spreadZooms[spread] = end.spreadZooms[spread]
+                startTransition(
+                    to: end.snapshot(of: .document), target: .document, duration: Self.restoreDuration,
+                    curve: .easeInOut, at: now, page: state.pageIndex)
+            }
+        } else {
+            // No page: the end is not the page's resting offset (which a page turn heads for).
+            startTransition(
+                to: end.snapshot(of: .document), target: .document, duration: Self.restoreDuration, curve: .easeInOut,
+                at: now)
+        }
+        userChanged()
+        rememberedPage = end.rememberedPage
+        navigationMark = end.navigationMark
+    }
+}
