@@ -145,8 +145,14 @@ private final class MirrorScreen {
             }
             let state = reader.view.aspectFitMirrorState(reader.view.viewState(), mirrorViewportSize: units)
             if state != followedState {
+                // The first state is jumped to; the next ones are moved to, as the reader moves.
+                let animated = followedState != nil
                 followedState = state
-                try? mirror.view.restore(state)
+                try? mirror.view.restore(state, animated: animated, at: loop.clock.now)
+                frame.request()
+            }
+            if mirror.view.isAnimating {
+                mirror.view.advanceAnimations(to: loop.clock.now)
                 frame.request()
             }
         }

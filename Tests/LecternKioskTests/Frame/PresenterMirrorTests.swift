@@ -146,4 +146,31 @@ struct PresenterMirrorTests {
         #expect(lectern.page(atX: 640, y: 200) == 4)
         try lectern.stop()
     }
+
+    @Test("the mirror moves to the reader's new page over several frames, not in one jump (issue 32)")
+    func mirrorAnimates() throws {
+        let lectern = try KioskHarness([Self.colors, "--page", "3"])
+        #expect(lectern.settle())
+        let second = lectern.compositor.plugOutput(width: 1920, height: 1080)
+        #expect(lectern.wait { lectern.status.mirror?.page == 2 })
+        #expect(lectern.settle())
+        let before = lectern.compositor.commits.count
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(4))
+        #expect(lectern.wait { lectern.status.mirror?.page == 3 })
+        #expect(lectern.settle())
+        let frames = lectern.compositor.commits.dropFirst(before).filter { $0.title == Self.title }
+        // In between, a frame shows part of page 3 and part of page 4 side by side.
+        let between = frames.filter { commit in
+            let row = Set(
+                (0..<commit.width).compactMap {
+                    LecternHarness.page(ofColor: commit.pixel(x: $0, y: commit.height / 2))
+                })
+            return row.contains(3) && row.contains(4)
+        }
+        #expect(!between.isEmpty, "\(frames.count) mirror frames, none between the pages")
+        #expect(frames.last.map(Self.page(in:)) == 4)
+        lectern.compositor.unplug(second)
+        try lectern.stop()
+    }
 }
