@@ -156,6 +156,15 @@ let package = Package(
             resources: [.copy("Resources/sample.pdf")]
         ),
 
+        // An integrator's program embedding KioskApp (README, "Embedding Lectern"); a test runs it.
+        .executableTarget(
+            name: "lectern-example",
+            dependencies: [
+                "LecternKiosk", "LecternPolicy", "LecternCore", "LecternDocuments",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // Test support (an ordinary target: the benchmark uses it too).
         .target(
             name: "LecternTestSupport",

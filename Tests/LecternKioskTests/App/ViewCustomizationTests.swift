@@ -8,17 +8,17 @@ import Testing
 /// the document's first open, a reload of a new version, a resize and the presenter mirror.
 @Suite("An integrator's layout in the kiosk", .serialized)
 struct ViewCustomizationTests {
-    /// The cover alone, then the pages three by three.
-    struct FoldOut: SpreadingStrategy {
-        func spreadCount(pageCount: Int) -> Int { pageCount == 0 ? 0 : 1 + (pageCount + 1) / 3 }
-        func spreadIndex(forPage page: Int, pageCount: Int) -> Int { page == 0 ? 0 : 1 + (page - 1) / 3 }
+    /// The pages three by three, from the first.
+    struct Triptych: SpreadingStrategy {
+        func spreadCount(pageCount: Int) -> Int { (pageCount + 2) / 3 }
+        func spreadIndex(forPage page: Int, pageCount: Int) -> Int { page / 3 }
         func pageRange(forSpread spread: Int, pageCount: Int) -> Range<Int> {
-            spread == 0 ? 0..<1 : (1 + 3 * (spread - 1))..<min(1 + 3 * spread, pageCount)
+            (3 * spread)..<min(3 * spread + 3, pageCount)
         }
         var typicalPagesPerSpread: Int { 3 }
     }
 
-    static let foldOut = ViewCustomization(name: "fold-out", spreading: FoldOut())
+    static let triptych = ViewCustomization(name: "triptych", spreading: Triptych())
 
     /// A policy file that names `custom` (and the shown document's layout: per spread).
     static func policy(custom: String) throws -> String {
@@ -31,24 +31,24 @@ struct ViewCustomizationTests {
     @Test("a registered spreading named by the policy survives a reload, a resize and shows in the mirror")
     func customSpreadingEverywhere() throws {
         let shelf = try DocumentReloadTests.Shelf()
-        let policy = try Self.policy(custom: "fold-out")
+        let policy = try Self.policy(custom: "triptych")
         defer { try? FileManager.default.removeItem(atPath: policy) }
         let lectern = try KioskHarness([shelf.path, "--page", "3", "--config", policy, "--no-accessibility-button"]) {
-            $0.register(Self.foldOut)
+            $0.register(Self.triptych)
         }
         #expect(lectern.settle())
-        // Pages 2, 3 and 4 (1-based) are the second spread: side by side on screen.
-        #expect(lectern.pages(alongRow: 360) == [2, 3, 4])
+        // Pages 1, 2 and 3 (1-based) are the first spread: side by side on screen.
+        #expect(lectern.pages(alongRow: 360) == [1, 2, 3])
         // A new version of the file: the same spreads.
         try shelf.replace(with: "colors-8pages.pdf")
         #expect(lectern.wait { lectern.status.hasPendingFileChanges })
         lectern.advance(by: 0.1)
         #expect(lectern.settle())
         #expect(lectern.status.documentReloads == 1)
-        #expect(lectern.pages(alongRow: 360) == [2, 3, 4], "after the reload")
+        #expect(lectern.pages(alongRow: 360) == [1, 2, 3], "after the reload")
         // Another size.
         #expect(lectern.resize(to: 1000, 600))
-        #expect(lectern.pages(alongRow: 300) == [2, 3, 4], "after the resize")
+        #expect(lectern.pages(alongRow: 300) == [1, 2, 3], "after the resize")
         // The presenter mirror on a second output groups the pages the same way.
         let second = lectern.compositor.plugOutput(width: 1920, height: 1080)
         lectern.advance(by: 1)
@@ -57,7 +57,7 @@ struct ViewCustomizationTests {
         let row = (0..<mirror.width).compactMap {
             LecternHarness.page(ofColor: mirror.pixel(x: $0, y: mirror.height / 2))
         }
-        #expect(Set(row) == [2, 3, 4], "the mirror's middle row")
+        #expect(Set(row) == [1, 2, 3], "the mirror's middle row")
         lectern.compositor.unplug(second)
         try lectern.stop()
     }
@@ -68,10 +68,10 @@ struct ViewCustomizationTests {
         defer { try? FileManager.default.removeItem(atPath: policy) }
         let lectern = try KioskHarness(
             [LecternHarness.fixture("colors-8pages.pdf"), "--page", "3", "--config", policy]
-        ) { $0.register(Self.foldOut) }
+        ) { $0.register(Self.triptych) }
         #expect(lectern.settle())
         #expect(lectern.pages(alongRow: 360) == [3])
-        #expect(lectern.logs.contains { $0.contains("layout.custom names \"nowhere\"") && $0.contains("fold-out") })
+        #expect(lectern.logs.contains { $0.contains("layout.custom names \"nowhere\"") && $0.contains("triptych") })
         try lectern.stop()
     }
 }
