@@ -251,7 +251,7 @@ public final class GestureArena {
     /// Grants or refuses one pending request. Returns whether it was decided.
     private func decide(_ recognizer: GestureRecognizer) -> Bool {
         var waiting = false
-        for required in recognizer.requiredToFail where required.isEnabled {
+        for required in recognizer.requiredToFail + dynamicRequirements(of: recognizer) where required.isEnabled {
             switch required.state {
             case .failed, .cancelled:
                 continue
@@ -282,6 +282,17 @@ public final class GestureArena {
         }
         recognizer.grant()
         return true
+    }
+
+    /// The recognizers `recognizer.shouldRequireFailure` makes it wait on now: those following one
+    /// of its fingers, except any that waits on it (which would wait for ever).
+    private func dynamicRequirements(of recognizer: GestureRecognizer) -> [GestureRecognizer] {
+        guard let ask = recognizer.shouldRequireFailure else { return [] }
+        return recognizers.filter { other in
+            other !== recognizer && !other.seenTouchIDs.isDisjoint(with: recognizer.seenTouchIDs)
+                && !other.requiresTransitively(recognizer) && other.shouldRequireFailure?(other, recognizer) != true
+                && ask(recognizer, other)
+        }
     }
 
     /// Whether `other`, already recognized, keeps `recognizer` from being recognized.

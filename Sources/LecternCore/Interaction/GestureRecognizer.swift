@@ -84,6 +84,11 @@ open class GestureRecognizer {
     public var shouldBegin: ((GestureRecognizer) -> Bool)?
     /// Asked when this recognizer and `other` would both be recognized; `true` lets them.
     public var shouldRecognizeSimultaneously: ((GestureRecognizer, GestureRecognizer) -> Bool)?
+    /// Asked when this recognizer would begin, for each other recognizer of the arena that follows
+    /// one of the same fingers: `true` makes this one wait until that one fails, as
+    /// `require(toFail:)` does, but decided at that moment (on what the finger is over, the
+    /// document shown…). Not asked for a recognizer that waits on this one.
+    public var shouldRequireFailure: ((_ recognizer: GestureRecognizer, _ other: GestureRecognizer) -> Bool)?
 
     /// The fingers this recognizer follows now, by id.
     public private(set) var touches: [Int: Touch] = [:]

@@ -45,6 +45,13 @@ public class AnyInteractionComponent {
         for other in component.gestureRecognizers { require(toFail: other) }
     }
 
+    /// Makes the component wait until each recognizer for which `condition` is true when the
+    /// component would act fails: a failure requirement decided then, not in advance (see
+    /// `GestureRecognizer.shouldRequireFailure`).
+    public func requireFailure(when condition: @escaping (GestureRecognizer) -> Bool) {
+        for own in gestureRecognizers { own.shouldRequireFailure = { _, other in condition(other) } }
+    }
+
     /// Lets the component act while `recognizer` is recognized, and the other way round.
     public func allowSimultaneousRecognition(with recognizer: GestureRecognizer) {
         for own in gestureRecognizers { own.allowSimultaneousRecognition(with: recognizer) }

@@ -93,14 +93,20 @@ public struct TextInteractionContext: InteractionContext, Hashable {
     public var wordRange: ClosedRange<Int>?
     /// The text of that word (for conditions such as "only words longer than three letters").
     public var word: String
+    /// The selection's handle a drag grabbed (`selectText` through its handle pan), if any.
+    public var handle: TextSelectionHandle?
     /// `.page(page)` on a page (PDF user space), `.view` otherwise.
     public var coordinateSpace: CoordinateSpace { page.map { .page($0) } ?? .view }
 
     /// Creates a text context.
-    public init(page: Int?, characterIndex: Int?, wordRange: ClosedRange<Int>?, word: String) {
+    public init(
+        page: Int?, characterIndex: Int?, wordRange: ClosedRange<Int>?, word: String,
+        handle: TextSelectionHandle? = nil
+    ) {
         self.page = page
         self.characterIndex = characterIndex
         self.wordRange = wordRange
         self.word = word
+        self.handle = handle
     }
 }

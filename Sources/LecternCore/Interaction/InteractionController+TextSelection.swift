@@ -39,10 +39,11 @@ extension InteractionController {
     /// Wires the handle drag: it goes before the document pan, which waits for it to fail
     /// (it fails at once unless the finger came down on a handle).
     func wireTextSelection() {
+        // Only a finger that came down on a handle: any other fails at once (selectText's gate
+        // then decides with its conditions, and its action grabs the handle).
         textHandlePan.shouldBegin = { [weak self] pan in
             guard let self, let start = pan.touches.values.first?.startLocation else { return false }
-            textSelectionState.dragging = handle(near: start)
-            return textSelectionState.dragging != nil
+            return handle(near: start) != nil
         }
         textHandlePan.addAction { [weak self] in self?.handlePanActed($0) }
         panRecognizer.require(toFail: textHandlePan)
@@ -118,7 +119,23 @@ extension InteractionController {
             page: page, characterIndex: index, wordRange: word, word: characters.text(in: word))
     }
 
+    /// selectText's precondition for its handle pan: the handle under the finger where it came
+    /// down, on the selection's page.
+    func handleDragContext(_ pan: PanGestureRecognizer) -> TextInteractionContext? {
+        guard let start = pan.touches.values.first?.startLocation, let selection = textSelectionState.selection,
+            let handle = handle(near: start)
+        else { return nil }
+        let position = handle == .start ? selection.start : selection.end
+        return TextInteractionContext(
+            page: position.page, characterIndex: position.index, wordRange: nil, word: "", handle: handle)
+    }
+
     func performSelectText(_ context: TextInteractionContext) {
+        if let handle = context.handle {
+            // The handle pan began: its drag moves that end (`handlePanActed`).
+            textSelectionState.dragging = handle
+            return
+        }
         guard let page = context.page, let word = context.wordRange else { return }
         textSelectionState.dragging = nil  // a long press is a new selection, settled at once
         setTextSelection(

@@ -37,7 +37,8 @@ public final class InteractionController {
     public let editAnnotation: InteractionComponent<AnnotationInteractionContext>
     /// Tap on a link opens it.
     public let openLinkAnnotation: InteractionComponent<LinkInteractionContext>
-    /// Long press on text selects it.
+    /// Long press on text selects it; a drag on one of the selection's handles extends or
+    /// shrinks it (its second recognizer, `textSelectionHandle`).
     public let selectText: InteractionComponent<TextInteractionContext>
     /// Tap away from the text selection clears it.
     public let deselectText: InteractionComponent<TextInteractionContext>
@@ -63,8 +64,9 @@ public final class InteractionController {
     private var pinchBase = 1.0
     /// The text selection and the handle being dragged (`InteractionController+TextSelection`).
     var textSelectionState = TextSelectionState()
-    /// Drags a text selection's handle (before the document pan, which waits for it to fail).
-    let textHandlePan = PanGestureRecognizer(name: "textSelectionHandle")
+    /// Drags a text selection's handle (before the document pan, which waits for it to fail):
+    /// `selectText`'s second recognizer, so its `isEnabled`, conditions and callbacks cover it.
+    let textHandlePan: PanGestureRecognizer
     /// Wheel motion not yet spent on page turns (per-spread mode).
     var wheel = WheelState()
     /// The pointer buttons held down on the document (the chrome's are the host's).
@@ -102,9 +104,14 @@ public final class InteractionController {
             name: "openLinkAnnotation", recognizers: [TapGestureRecognizer(name: "openLinkAnnotation")],
             resolve: { $0.linkContext(at: $1) },
             perform: { controller, context, _ in controller.performOpenLink(context) })
+        let handlePan = PanGestureRecognizer(name: "textSelectionHandle")
+        textHandlePan = handlePan
         selectText = InteractionComponent(
-            name: "selectText", recognizers: [LongPressGestureRecognizer(name: "selectText")],
-            resolve: { $0.selectTextContext(at: $1) },
+            name: "selectText", recognizers: [LongPressGestureRecognizer(name: "selectText"), handlePan],
+            resolveFor: { controller, point, recognizer in
+                recognizer === handlePan
+                    ? controller.handleDragContext(handlePan) : controller.selectTextContext(at: point)
+            },
             perform: { controller, context, _ in controller.performSelectText(context) })
         deselectText = InteractionComponent(
             name: "deselectText", recognizers: [TapGestureRecognizer(name: "deselectText")],
@@ -163,7 +170,8 @@ public final class InteractionController {
         transformAnnotation.gestureRecognizers[0].addAction { [weak self] in self?.transformActed($0) }
         pinchRecognizer.addAction { [weak self] in self?.pinchActed($0) }
         let order: [GestureRecognizer] =
-            transformAnnotation.gestureRecognizers + [panRecognizer, pinchRecognizer] + selectText.gestureRecognizers
+            transformAnnotation.gestureRecognizers + [panRecognizer, pinchRecognizer]
+            + selectText.gestureRecognizers.filter { $0 !== textHandlePan }
             + editAnnotation.gestureRecognizers + smartZoom.gestureRecognizers + openLinkAnnotation.gestureRecognizers
             + selectAnnotation.gestureRecognizers + deselectAnnotation.gestureRecognizers
             + deselectText.gestureRecognizers + fastScroll.gestureRecognizers + toggleUserInterface.gestureRecognizers

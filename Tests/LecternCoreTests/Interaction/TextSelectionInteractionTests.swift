@@ -65,4 +65,36 @@ struct TextSelectionInteractionTests {
         controller.up(0, at: 1.7)
         #expect(controller.textSelection == nil, "a disabled selectText does not act")
     }
+
+    /// Drags the end handle of the selection "ab" to the middle of "d".
+    func dragEndHandle(_ host: TestHost, _ controller: InteractionController) {
+        let anchor = host.documentView.convert(Point(x: 30, y: 50), from: .page(0), to: .view)
+        controller.down(0, anchor.x, anchor.y + 14, at: 1)
+        for step in 1...7 { controller.move(0, anchor.x + Double(step) * 10, anchor.y, at: 1 + Double(step) / 60) }
+        controller.up(0, at: 2)
+    }
+
+    @Test(
+        "a handle drag is selectText's: a false condition or isEnabled off keeps the selection, callbacks see the handle"
+    )
+    func handleDragsAreSelectTexts() {
+        for refusal in ["condition", "disabled"] {
+            let (host, controller) = host()
+            #expect(controller.tryToSelectText(at: Point(x: 15, y: 55), in: .page(0)))
+            if refusal == "condition" {
+                controller.selectText.addActivationCondition { context, _, _ in context.handle == nil }
+            } else {
+                controller.selectText.isEnabled = false
+            }
+            dragEndHandle(host, controller)
+            #expect(controller.selectedText == "ab", "\(refusal): the handle did not move")
+        }
+        let (host, controller) = host()
+        #expect(controller.tryToSelectText(at: Point(x: 15, y: 55), in: .page(0)))
+        var grabbed: [TextSelectionHandle?] = []
+        controller.selectText.addActivationCallback { context, _, _ in grabbed.append(context.handle) }
+        dragEndHandle(host, controller)
+        #expect(controller.selectedText == "ab cd")
+        #expect(grabbed == [.end], "the callback ran once, for the end handle")
+    }
 }
