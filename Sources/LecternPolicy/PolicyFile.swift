@@ -162,7 +162,7 @@ public enum PolicyKeys {
     /// (`KioskConfiguration.enables(_:)`).
     public static let components = [
         "selectAnnotation", "deselectAnnotation", "transformAnnotation", "editAnnotation", "openLinkAnnotation",
-        "selectText", "deselectText", "fastScroll", "smartZoom", "toggleUserInterface",
+        "selectText", "deselectText", "fastScroll", "smartZoom", "toggleUserInterface", "keyCommand", "wheelScroll",
     ]
 
     /// Every declaration of `PolicySettings`, in their order.

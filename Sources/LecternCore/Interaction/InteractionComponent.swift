@@ -206,6 +206,19 @@ public final class InteractionComponent<Context: InteractionContext>: AnyInterac
         perform(controller, context, viewPoint)
     }
 
+    /// Acts for input that is not a gesture (a key, a wheel turn) as a recognizer's gate would:
+    /// `isEnabled`, the conditions in order, then the callbacks and the action. Returns whether
+    /// it acted.
+    @discardableResult
+    func activate(_ context: Context, atView viewPoint: Point) -> Bool {
+        guard enabled, let controller else { return false }
+        let point = controller.convert(viewPoint, from: .view, to: context.coordinateSpace) ?? viewPoint
+        for condition in conditions where !condition(context, point, context.coordinateSpace) { return false }
+        for callback in callbacks { callback(context, point, context.coordinateSpace) }
+        perform(controller, context, viewPoint)
+        return true
+    }
+
     /// The default behaviour at a view point, without `isEnabled`, conditions or callbacks.
     func performDefault(atView viewPoint: Point) -> Bool {
         guard let controller, let context = resolve(controller, viewPoint, nil) else { return false }

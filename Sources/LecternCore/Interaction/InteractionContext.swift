@@ -83,6 +83,33 @@ public struct EmptyInteractionContext: InteractionContext, Hashable {
     public init() {}
 }
 
+/// A key pressed on the pages, for `keyCommand`.
+public struct KeyInteractionContext: InteractionContext, Hashable {
+    /// The key.
+    public var key: Key
+    /// `.view` (the point is the view's centre).
+    public var coordinateSpace: CoordinateSpace { .view }
+
+    /// Creates a key context.
+    public init(key: Key) { self.key = key }
+}
+
+/// A turn of the wheel (or a touchpad's scroll) over the pages, for `wheelScroll`.
+public struct WheelInteractionContext: InteractionContext, Hashable {
+    /// The motion in view pixels.
+    public var delta: Point
+    /// The wheel's detents, when it has them.
+    public var steps: Point?
+    /// `.view` (the point is where the pointer is, else the view's centre).
+    public var coordinateSpace: CoordinateSpace { .view }
+
+    /// Creates a wheel context.
+    public init(delta: Point, steps: Point?) {
+        self.delta = delta
+        self.steps = steps
+    }
+}
+
 /// The text under the finger, for `selectText` and `deselectText`.
 public struct TextInteractionContext: InteractionContext, Hashable {
     /// The page index (nil for `deselectText` on a tap away from every page).

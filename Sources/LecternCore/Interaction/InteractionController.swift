@@ -48,6 +48,11 @@ public final class InteractionController {
     public let smartZoom: InteractionComponent<SmartZoomContext>
     /// Single tap toggles the chrome.
     public let toggleUserInterface: InteractionComponent<EmptyInteractionContext>
+    /// A key on the pages: arrows, Page Up/Down, Home/End, + and − (no gesture: it acts on the
+    /// key, and its conditions see which).
+    public let keyCommand: InteractionComponent<KeyInteractionContext>
+    /// The wheel over the pages: scrolls, turns the page per spread.
+    public let wheelScroll: InteractionComponent<WheelInteractionContext>
     /// The five annotation components.
     public let allAnnotationInteractions: InteractionComposite
     /// The two text components.
@@ -71,6 +76,8 @@ public final class InteractionController {
     var wheel = WheelState()
     /// The pointer buttons held down on the document (the chrome's are the host's).
     private var heldButtons: Set<PointerButton> = []
+    /// Where the pointer is over the document, if it is (the wheel acts there).
+    private var pointerLocation: Point?
     /// The selection being dragged (`transformAnnotation`).
     var annotationDrag: AnnotationDrag?
 
@@ -129,6 +136,12 @@ public final class InteractionController {
             name: "toggleUserInterface", recognizers: [TapGestureRecognizer(name: "toggleUserInterface")],
             resolve: { controller, _ in controller.host == nil ? nil : EmptyInteractionContext() },
             perform: { controller, _, _ in controller.host?.isUserInterfaceVisible.toggle() })
+        keyCommand = InteractionComponent(
+            name: "keyCommand", recognizers: [], resolve: { _, _ in nil },
+            perform: { controller, context, _ in controller.handleKey(context.key) })
+        wheelScroll = InteractionComponent(
+            name: "wheelScroll", recognizers: [], resolve: { _, _ in nil },
+            perform: { controller, context, _ in controller.handleScroll(delta: context.delta, steps: context.steps) })
         allAnnotationInteractions = InteractionComposite(
             name: "allAnnotationInteractions",
             components: [selectAnnotation, deselectAnnotation, transformAnnotation, editAnnotation, openLinkAnnotation])
@@ -147,6 +160,8 @@ public final class InteractionController {
         fastScroll.controller = self
         smartZoom.controller = self
         toggleUserInterface.controller = self
+        keyCommand.controller = self
+        wheelScroll.controller = self
         wire()
     }
 
@@ -202,15 +217,19 @@ public final class InteractionController {
         let before = fingerprint()
         switch event.kind {
         case .key(let key, _):
-            handleKey(key)
+            keyCommand.activate(KeyInteractionContext(key: key), atView: viewCentre)
         case .scroll(let delta, let steps):
-            handleScroll(delta: delta, steps: steps)
+            wheelScroll.activate(
+                WheelInteractionContext(delta: delta, steps: steps), atView: pointerLocation ?? viewCentre)
         default:
             trackButtons(event)
             arena.handle(event)
         }
         return fingerprint() != before
     }
+
+    /// The view's centre (where a key acts).
+    private var viewCentre: Point { host?.documentView.viewBounds.center ?? .zero }
 
     /// Whether the visitor is interacting: a finger or a pointer button is down, a gesture
     /// is in progress, the document is dragged or pinched, an animation or fling runs, or
@@ -232,10 +251,14 @@ public final class InteractionController {
         switch event.kind {
         case .pointerButton(let button, let isPressed):
             if isPressed { heldButtons.insert(button) } else { heldButtons.remove(button) }
+        case .pointerEnter(let location), .pointerMotion(let location):
+            pointerLocation = location
         case .pointerLeave:
             heldButtons.removeAll()
+            pointerLocation = nil
         case .capabilitiesChanged(let devices) where !devices.contains(.pointer):
             heldButtons.removeAll()
+            pointerLocation = nil
         default:
             break
         }

@@ -40,6 +40,8 @@ enum InteractionPolicy {
             let scale = view.currentZoomScale * view.viewportSize.width / context.targetRect.width
             return scale <= rules.maximumZoom + 1e-6
         }
+        controller.keyCommand.addActivationCondition { _, _, _ in policy().enables("keyCommand") }
+        controller.wheelScroll.addActivationCondition { _, _, _ in policy().enables("wheelScroll") }
         controller.toggleUserInterface.addActivationCondition { _, _, _ in
             policy().enables("toggleUserInterface") && policy().chrome == .onTap
         }
