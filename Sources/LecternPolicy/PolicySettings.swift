@@ -65,6 +65,15 @@ public struct PolicySettings: Sendable {
     /// The page shown first (0-based; the file counts from 1).
     public let startPage = PolicySetting.integer("start.page", default: 0, in: 1...Int(Int32.max)) { $0 - 1 }
 
+    // MARK: the operator's panel
+
+    /// The keys that open the operator's panel (the document's facts, and its binding changed
+    /// and saved): none by default.
+    public let operatorPanelKeys = PolicySetting<[Key]>.keys("operator.panel-keys", default: [])
+    /// How many taps in a row (each within 0.6 s of the last) in the top left corner open the
+    /// operator's panel (0: none, the default).
+    public let operatorPanelTaps = PolicySetting.integer("operator.panel-taps", default: 0, in: 0...20)
+
     // MARK: what a visitor sees and may do
 
     /// When the title bar and page scrubber show.

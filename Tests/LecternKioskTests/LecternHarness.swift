@@ -109,6 +109,7 @@ struct LecternHarness {
         static let leftControl: UInt32 = 29
         static let leftAlt: UInt32 = 56
         static let f4: UInt32 = 62
+        static let f12: UInt32 = 88
         static let home: UInt32 = 102
         static let up: UInt32 = 103
         static let pageUp: UInt32 = 104

@@ -74,6 +74,7 @@ public final class KioskApp {
         let mirror: PresenterMirror
         let selectedText: SelectedText
         let input: InputRouter
+        let operatorPanel: OperatorPanel
         let focus: KeypadFocus
         let idle: IdleReset
         let contrast: ContrastSetting
@@ -263,9 +264,13 @@ public final class KioskApp {
             guard case .typing = annotations.editing?.kind else { return nil }
             return annotations.keyboard.layout.frame.minY
         }
-        accessibility.onReset = { [unowned narrator, unowned panel] in
+        let operatorPanel = OperatorPanel(
+            policy: policy, current: session.current, annotations: annotations, chrome: chrome, screen: screen,
+            frame: frame, logger: logger)
+        accessibility.onReset = { [unowned narrator, unowned panel, unowned operatorPanel] in
             narrator.resetToDefaults()
             panel.close()
+            operatorPanel.close()
         }
         let presenter = FramePresenter(
             display: display, loop: loop, frame: frame, session: session, policy: policy, screen: screen,
@@ -284,6 +289,8 @@ public final class KioskApp {
             policy: policy, narrator: narrator, panel: panel, logger: logger)
         teardown.push { input.close() }
         input.lowering = { [unowned screen] in screen.lowering }
+        input.operatorPanel = operatorPanel
+        presenter.operatorOverlay = { [unowned operatorPanel] in operatorPanel.scene }
         let focus = KeypadFocus(
             current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,
             shelf: home.shelf, panel: panel, screen: screen, frame: frame, loop: loop, policy: policy, logger: logger)
@@ -366,7 +373,8 @@ public final class KioskApp {
             backend: backend, files: files, policy: policy, schedule: schedule, session: session, reloader: reloader,
             home: home,
             display: display, chrome: chrome, navigation: navigation, annotations: annotations, presenter: presenter,
-            mirror: mirror, selectedText: selectedText, input: input, focus: focus, idle: idle, contrast: contrast,
+            mirror: mirror, selectedText: selectedText, input: input, operatorPanel: operatorPanel, focus: focus,
+            idle: idle, contrast: contrast,
             operations: operations, closed: closed,
             teardown: teardown)
     }

@@ -56,6 +56,8 @@ public struct KioskStatus: Sendable {
     public var tileCacheBudget = 0
     /// The thumbnail bar and grid, the outline, search.
     public var navigation = NavigationStatus()
+    /// The operator's panel's rows while it is open ("Binding: left to right").
+    public var operatorPanel: [String]?
     /// The presenter mirror on a second output (nil: there is none).
     public var mirror: Mirror?
     /// When frames reached the screen, and the last input→present time (`wp_presentation`).
@@ -346,6 +348,7 @@ extension KioskApp {
             parts.session.reader?.view.isAnimating ?? false || parts.presenter.transitions.isAnimating
             || parts.navigation.isAnimating
         status.navigation = parts.navigation.status
+        status.operatorPanel = parts.operatorPanel.status
         status.mirror = parts.mirror.status
         status.presentations = parts.presenter.presentationStatus
         status.textSelection = parts.selectedText.status

@@ -60,6 +60,8 @@ final class FramePresenter {
     /// The keypad focus's ring for a frame of the reader and its plan (nil: the shelf) at a scale
     /// (`KeypadFocus`).
     var focusRing: ((Reader?, TilePlanner.Plan?, DisplayScale) -> Scene.FocusRing?)?
+    /// The operator's panel while it is open (drawn as the contents panel is).
+    var operatorOverlay: (() -> Scene.OutlinePanel?)?
     /// Called when an animation or fling played out (the idle countdown starts then).
     var onAnimationEnd: (() -> Void)?
     /// Called after each commit (systemd hears READY=1 after the first) with the seconds since
@@ -337,6 +339,7 @@ final class FramePresenter {
             textSelection = selectedText.overlay(for: reader, plan: plan, size: size, scale: scale)
             if !navigation.coversPages { annotations.decorate(&overlays, reader: reader, plan: plan) }
             overlays.focusRing = focusRing?(reader, plan, scale)
+            if let operatorPanel = operatorOverlay?() { overlays.outline = operatorPanel }
         }
         return ReaderScene(
             width: size.width, height: size.height, scale: scale, metrics: screen.metrics, document: document,

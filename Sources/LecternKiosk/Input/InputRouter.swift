@@ -41,6 +41,8 @@ final class InputRouter {
     let pointer: Pointer
     /// Five-key navigation: takes its keys before anything else, and hides its ring at a touch.
     var focus: KeypadFocus?
+    /// The operator's panel, which takes everything while it is open.
+    var operatorPanel: OperatorPanel?
     /// Asked for after an event was handled (something on screen may have changed).
     let frame: FrameRequest
     /// The policy in force: the page-turn zones' width (`page-turn.edge-width`) is the
@@ -130,7 +132,8 @@ final class InputRouter {
             // A key takes the QR code away too, and acts (it points at nothing the code covered).
             chrome.clearNotice()
         }
-        if absorb(event, dismissing: dismissed) || panel.handle(event) || movesSelectedAnnotation(event)
+        if absorb(event, dismissing: dismissed) || operatorPanel?.handle(event, pointer: pointer.location) == true
+            || panel.handle(event) || movesSelectedAnnotation(event)
             || narrator.handleBeforeFocus(event)
             || focus?.handle(event) == true
             || shelf.handle(event)
