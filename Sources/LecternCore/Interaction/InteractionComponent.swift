@@ -206,11 +206,12 @@ public final class InteractionComponent<Context: InteractionContext>: AnyInterac
         perform(controller, context, viewPoint)
     }
 
-    /// Acts for input that is not a gesture (a key, a wheel turn) as a recognizer's gate would:
-    /// `isEnabled`, the conditions in order, then the callbacks and the action. Returns whether
-    /// it acted.
+    /// Acts for input that is not one of its gestures (a key, a wheel turn, a press on the app's
+    /// chrome) as a recognizer's gate would: `isEnabled`, the conditions in order, then the
+    /// callbacks and the action (the chrome components have none: the app acts when this
+    /// returns true). Returns whether it acted.
     @discardableResult
-    func activate(_ context: Context, atView viewPoint: Point) -> Bool {
+    public func activate(_ context: Context, atView viewPoint: Point) -> Bool {
         guard enabled, let controller else { return false }
         let point = controller.convert(viewPoint, from: .view, to: context.coordinateSpace) ?? viewPoint
         for condition in conditions where !condition(context, point, context.coordinateSpace) { return false }

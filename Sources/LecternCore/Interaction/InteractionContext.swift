@@ -110,6 +110,24 @@ public struct WheelInteractionContext: InteractionContext, Hashable {
     }
 }
 
+/// A control of the app's chrome a press lands on, for `chromeButton`, `thumbnail`, `scrubber`
+/// and `pinchToGrid`: the app draws and hit-tests them, and asks the component before it acts.
+public struct ChromeInteractionContext: InteractionContext, Hashable {
+    /// The control: a title bar button's name ("pages", "contents", "search", "back"), or
+    /// "thumbnailBar", "thumbnailGrid", "scrubber", "pinchToGrid".
+    public var control: String
+    /// The page it goes to, where it goes to one (a thumbnail, the scrubber).
+    public var page: Int?
+    /// `.view`.
+    public var coordinateSpace: CoordinateSpace { .view }
+
+    /// Creates a chrome context.
+    public init(control: String, page: Int? = nil) {
+        self.control = control
+        self.page = page
+    }
+}
+
 /// The text under the finger, for `selectText` and `deselectText`.
 public struct TextInteractionContext: InteractionContext, Hashable {
     /// The page index (nil for `deselectText` on a tap away from every page).

@@ -53,6 +53,15 @@ public final class InteractionController {
     public let keyCommand: InteractionComponent<KeyInteractionContext>
     /// The wheel over the pages: scrolls, turns the page per spread.
     public let wheelScroll: InteractionComponent<WheelInteractionContext>
+    /// A title bar button (Pages, Contents, Search, the back button to the shelf): the app acts
+    /// when it allows (`activate(_:atView:)`).
+    public let chromeButton: InteractionComponent<ChromeInteractionContext>
+    /// A tap on a thumbnail, in the bar or the grid: the app goes to its page when it allows.
+    public let thumbnail: InteractionComponent<ChromeInteractionContext>
+    /// A press or drag on the page scrubber: the app goes to the page under it when it allows.
+    public let scrubber: InteractionComponent<ChromeInteractionContext>
+    /// Pinching the page smaller than the screen: the app opens the thumbnail grid when it allows.
+    public let pinchToGrid: InteractionComponent<ChromeInteractionContext>
     /// The five annotation components.
     public let allAnnotationInteractions: InteractionComposite
     /// The two text components.
@@ -142,6 +151,13 @@ public final class InteractionController {
         wheelScroll = InteractionComponent(
             name: "wheelScroll", recognizers: [], resolve: { _, _ in nil },
             perform: { controller, context, _ in controller.handleScroll(delta: context.delta, steps: context.steps) })
+        func chromeComponent(_ name: String) -> InteractionComponent<ChromeInteractionContext> {
+            InteractionComponent(name: name, recognizers: [], resolve: { _, _ in nil }, perform: { _, _, _ in })
+        }
+        chromeButton = chromeComponent("chromeButton")
+        thumbnail = chromeComponent("thumbnail")
+        scrubber = chromeComponent("scrubber")
+        pinchToGrid = chromeComponent("pinchToGrid")
         allAnnotationInteractions = InteractionComposite(
             name: "allAnnotationInteractions",
             components: [selectAnnotation, deselectAnnotation, transformAnnotation, editAnnotation, openLinkAnnotation])
@@ -162,6 +178,7 @@ public final class InteractionController {
         toggleUserInterface.controller = self
         keyCommand.controller = self
         wheelScroll.controller = self
+        for component in [chromeButton, thumbnail, scrubber, pinchToGrid] { component.controller = self }
         wire()
     }
 

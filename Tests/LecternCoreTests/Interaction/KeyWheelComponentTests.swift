@@ -42,4 +42,23 @@ struct KeyWheelComponentTests {
         #expect(host.documentView.destinationSpread == 1, "a detent turns the page per spread")
         #expect(points == [Point(x: 120, y: 80), Point(x: 120, y: 80)])
     }
+
+    @Test("a chrome component asks isEnabled and its conditions, runs its callbacks, and lets the app act")
+    func chromeComponentGate() {
+        let host = TestHost.paged()
+        let controller = InteractionController(host: host)
+        var called: [String] = []
+        controller.thumbnail.addActivationCondition { context, _, _ in context.page != 3 }
+        controller.thumbnail.addActivationCallback { context, _, _ in called.append("page \(context.page ?? -1)") }
+        let point = Point(x: 100, y: 200)
+        #expect(
+            controller.thumbnail.activate(ChromeInteractionContext(control: "thumbnailBar", page: 2), atView: point))
+        #expect(
+            !controller.thumbnail.activate(ChromeInteractionContext(control: "thumbnailBar", page: 3), atView: point))
+        controller.thumbnail.isEnabled = false
+        #expect(
+            !controller.thumbnail.activate(ChromeInteractionContext(control: "thumbnailGrid", page: 2), atView: point))
+        #expect(called == ["page 2"])
+        #expect(!controller.thumbnail.canActivate(at: point, in: .view), "no precondition of its own to ask at a point")
+    }
 }
