@@ -163,6 +163,7 @@ public enum PolicyKeys {
     public static let components = [
         "selectAnnotation", "deselectAnnotation", "transformAnnotation", "editAnnotation", "openLinkAnnotation",
         "selectText", "deselectText", "fastScroll", "smartZoom", "toggleUserInterface", "keyCommand", "wheelScroll",
+        "chromeButton", "thumbnail", "scrubber", "pinchToGrid",
     ]
 
     /// Every declaration of `PolicySettings`, in their order.

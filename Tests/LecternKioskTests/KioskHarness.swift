@@ -303,6 +303,20 @@ final class KioskHarness {
         turn()
     }
 
+    /// Two fingers 600 px apart on row 360 pinched together in ten frames, then lifted.
+    func pinchTogether() {
+        compositor.touchDown(id: 0, x: 340, y: 360)
+        compositor.touchDown(id: 1, x: 940, y: 360)
+        advanceWithoutSettling(by: Self.frame)
+        for step in 1...10 {
+            compositor.touchMotion(id: 0, x: 340 + 30.0 * Double(step), y: 360)
+            compositor.touchMotion(id: 1, x: 940 - 30.0 * Double(step), y: 360)
+            advanceWithoutSettling(by: Self.frame)
+        }
+        compositor.touchUp(id: 0)
+        compositor.touchUp(id: 1)
+    }
+
     /// A one-finger drag from `start` to `end` in `steps` moves `interval` apart, then release.
     func drag(
         from start: (Double, Double), to end: (Double, Double), steps: Int = 10,

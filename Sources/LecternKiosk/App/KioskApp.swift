@@ -290,6 +290,10 @@ public final class KioskApp {
         teardown.push { input.close() }
         input.lowering = { [unowned screen] in screen.lowering }
         input.operatorPanel = operatorPanel
+        let gate = ChromeGate()
+        gate.allows = { [unowned input] in input.allows($0, at: $1) }
+        chrome.gate = gate
+        navigation.gate = gate
         presenter.operatorOverlay = { [unowned operatorPanel] in operatorPanel.scene }
         let focus = KeypadFocus(
             current: session.current, chrome: chrome, navigation: navigation, annotations: annotations,

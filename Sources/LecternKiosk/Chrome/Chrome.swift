@@ -35,6 +35,10 @@ final class Chrome {
     var drawnNoticeButton: PixelBox?
     /// A web link's QR code, shown with its notice (the next touch takes both away).
     private(set) var qrCode: QRCode?
+    /// Asks the components of the back button and the scrubber before they act.
+    var gate = ChromeGate()
+    /// The scrubber's press was refused by its component: its drag does nothing.
+    private var scrubbingRefused = false
     /// The touch (or -1: the pointer) dragging the page scrubber.
     private(set) var scrubbingTouch: Int?
     /// Where the pointer is (`InputRouter` keeps it).
@@ -189,29 +193,46 @@ final class Chrome {
             return true
         case .touchUp(let id) where id == backTouch:
             backTouch = nil
-            onBack?()
+            goBack()
             return true
         case .pointerButton(.left, false) where backTouch == -1:
             backTouch = nil
-            onBack?()
+            goBack()
             return true
         case .touchCancel:
             backTouch = nil
             return false
         case .key(.escape, _) where pageEntry.isEmpty && hasBack:
-            onBack?()
+            goBack()
             return true
         default:
             return false
         }
     }
 
+    /// Back to the shelf, if the back button's component allows.
+    private func goBack() {
+        let button = Scene.Chrome.backButton(width: screen.width, height: screen.height, metrics: screen.metrics)
+        if gate.allowsButton(
+            "back", at: Point(x: Double(button.x + button.width / 2), y: Double(button.y + button.height / 2)))
+        {
+            onBack?()
+        }
+    }
+
+    /// A press on the scrubber: the scrubber's component decides, with the page it goes to.
+    private func beginScrubbing(_ id: Int, at location: Point, reader: Reader) {
+        scrubbingTouch = id
+        let context = ChromeInteractionContext(control: "scrubber", page: scrubbedPage(at: location, reader: reader))
+        scrubbingRefused = !gate.allows(context, location)
+        scrub(to: location, reader: reader)
+    }
+
     private func handleScrubber(_ event: InputEvent, reader: Reader) -> Bool {
         switch event.kind {
         case .touchDown(let id, let location):
             guard let scrubber = scrubber(), location.y >= Double(scrubber.bar.y) else { return false }
-            scrubbingTouch = id
-            scrub(to: location, reader: reader)
+            beginScrubbing(id, at: location, reader: reader)
             return true
         case .touchMotion(let id, let location) where id == scrubbingTouch:
             scrub(to: location, reader: reader)
@@ -226,8 +247,7 @@ final class Chrome {
             if pressed, let scrubber = scrubber(), let location = pointer.location,
                 location.y >= Double(scrubber.bar.y)
             {
-                scrubbingTouch = -1
-                scrub(to: location, reader: reader)
+                beginScrubbing(-1, at: location, reader: reader)
                 return true
             }
             if !pressed, scrubbingTouch == -1 {
@@ -249,13 +269,19 @@ final class Chrome {
         }
     }
 
-    private func scrub(to location: Point, reader: Reader) {
-        guard let track = scrubber()?.track, track.width > 0 else { return }
+    /// The page the scrubber's track shows at `location`.
+    private func scrubbedPage(at location: Point, reader: Reader) -> Int? {
+        guard let track = scrubber()?.track, track.width > 0 else { return nil }
         let count = reader.view.pages.count
         var fraction = min(1, max(0, (location.x - Double(track.x)) / Double(track.width)))
         if reader.view.configuration.pageBinding == .rightEdge { fraction = 1 - fraction }
-        let page = Int((fraction * Double(count - 1)).rounded())
-        guard page != reader.view.dominantPage() else { return }
+        return Int((fraction * Double(count - 1)).rounded())
+    }
+
+    private func scrub(to location: Point, reader: Reader) {
+        guard !scrubbingRefused, let page = scrubbedPage(at: location, reader: reader),
+            page != reader.view.dominantPage()
+        else { return }
         reader.view.stopAnimations()
         try? reader.view.goToPage(page)
     }

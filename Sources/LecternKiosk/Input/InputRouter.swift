@@ -41,6 +41,13 @@ final class InputRouter {
     let pointer: Pointer
     /// Five-key navigation: takes its keys before anything else, and hides its ring at a touch.
     var focus: KeypadFocus?
+    /// Whether the component of the app's control `context` lets it act at `point` (no document,
+    /// no controller: it may).
+    func allows(_ context: ChromeInteractionContext, at point: Point) -> Bool {
+        guard let interactions else { return true }
+        return interactions.component(for: context).activate(context, atView: point)
+    }
+
     /// The operator's panel, which takes everything while it is open.
     var operatorPanel: OperatorPanel?
     /// Asked for after an event was handled (something on screen may have changed).

@@ -42,6 +42,10 @@ enum InteractionPolicy {
         }
         controller.keyCommand.addActivationCondition { _, _, _ in policy().enables("keyCommand") }
         controller.wheelScroll.addActivationCondition { _, _, _ in policy().enables("wheelScroll") }
+        for component in [controller.chromeButton, controller.thumbnail, controller.scrubber, controller.pinchToGrid] {
+            let name = component.name
+            component.addActivationCondition { _, _, _ in policy().enables(name) }
+        }
         controller.toggleUserInterface.addActivationCondition { _, _, _ in
             policy().enables("toggleUserInterface") && policy().chrome == .onTap
         }

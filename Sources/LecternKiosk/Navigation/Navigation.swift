@@ -27,9 +27,17 @@ final class Navigation {
     /// Where the pointer is (`InputRouter` keeps it).
     let pointer: Pointer
     private var pinch = PinchToGrid()
-    private var titleButtons: [(label: String, action: (Reader) -> Void)] = []
+    private var titleButtons: [(label: String, name: String, action: (Reader) -> Void)] = []
     /// The pages of the thumbnails the last frame laid out (before clipping).
     private var thumbnailPages: [Int] = []
+    /// Asks the components of the title bar's buttons, the thumbnails and pinch-to-grid before
+    /// they act (the bar and the grid share it).
+    var gate = ChromeGate() {
+        didSet {
+            bar.gate = gate
+            grid.gate = gate
+        }
+    }
     /// Overlays above these that take touches and clicks first, in order (the annotation bar
     /// and its keyboard, the selection's QR-code button).
     var partsAbove: [(Point) -> (any NavigationPart)?] = []
@@ -111,11 +119,11 @@ final class Navigation {
 
     /// The title bar's buttons for the open document, and what they do.
     func buttons(for reader: Reader) -> [String] {
-        titleButtons = [("Pages", { [unowned self] in grid.open(for: $0) })]
+        titleButtons = [("Pages", "pages", { [unowned self] in grid.open(for: $0) })]
         if outline.hasEntries {
-            titleButtons.append(("Contents", { [unowned self] _ in outline.toggle() }))
+            titleButtons.append(("Contents", "contents", { [unowned self] _ in outline.toggle() }))
         }
-        titleButtons.append(("Search", { [unowned self] _ in search.open() }))
+        titleButtons.append(("Search", "search", { [unowned self] _ in search.open() }))
         return titleButtons.map(\.label)
     }
 
@@ -162,7 +170,9 @@ final class Navigation {
 
     /// Handles `event` if it belongs to an overlay; returns whether it did.
     func handle(_ event: InputEvent, reader: Reader) -> Bool {
-        if !grid.isOpen, pinch.observe(event, zoomScale: reader.view.currentZoomScale) {
+        if !grid.isOpen, pinch.observe(event, zoomScale: reader.view.currentZoomScale),
+            gate.allows(ChromeInteractionContext(control: "pinchToGrid"), reader.view.viewBounds.center)
+        {
             logger.debug("pinched the page smaller: the thumbnail grid")
             grid.open(for: reader)
         }
@@ -237,8 +247,10 @@ final class Navigation {
             chrome.hasBack ? Scene.Chrome.backButton(width: width, height: height, metrics: screen.metrics).maxX : 0
         for index in titleButtons.indices
         where Scene.Chrome.buttonBox(index, after: leading, metrics: screen.metrics).contains(point) {
-            let action = titleButtons[index].action
-            return TapTarget { _, reader in action(reader) }
+            let (name, action) = (titleButtons[index].name, titleButtons[index].action)
+            return TapTarget { [gate] point, reader in
+                if gate.allowsButton(name, at: point) { action(reader) }
+            }
         }
         if showsBar, Scene.ThumbnailBar.box(width: width, height: height, metrics: screen.metrics).contains(point) {
             return bar

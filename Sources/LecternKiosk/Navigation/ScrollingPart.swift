@@ -5,6 +5,8 @@ import LecternCore
 /// a touch that did neither is a tap, handed to `tapped(at:reader:)`.
 class ScrollingPart: NavigationPart {
     var scroll = KineticScroll()
+    /// Asks the component of a control before a tap acts (`Navigation.gate`).
+    var gate = ChromeGate()
     private var gesture: ListGesture
     private let axis: Axis
 

@@ -95,6 +95,7 @@ final class ThumbnailBar: ScrollingPart {
             layout.cells.items(ofSpread: spread, origin: frame.origin) { reader.view.pages[$0].displaySize }
             .first { $0.frame.minX <= x && x < $0.frame.maxX }?.page
             ?? reader.view.spreads.pageRange(forSpread: spread).lowerBound
+        guard gate.allows(ChromeInteractionContext(control: "thumbnailBar", page: page), tap) else { return }
         reader.view.stopAnimations()
         try? reader.view.goToPage(page)
     }

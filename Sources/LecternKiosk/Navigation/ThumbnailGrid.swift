@@ -153,6 +153,7 @@ final class ThumbnailGrid: ScrollingPanel {
             }
             .first { $0.frame.minX <= point.x && point.x < $0.frame.maxX }?.page
             ?? reader.view.spreads.pageRange(forSpread: spread).lowerBound
+        guard gate.allows(ChromeInteractionContext(control: "thumbnailGrid", page: page), tap) else { return }
         reader.view.stopAnimations()
         try? reader.view.goToPage(page)
         close()

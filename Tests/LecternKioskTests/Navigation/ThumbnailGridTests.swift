@@ -101,18 +101,7 @@ struct ThumbnailGridTests {
     func pinchOpens() throws {
         let lectern = try KioskHarness([Self.colors])
         #expect(lectern.settle())
-        let c = lectern.compositor
-        c.touchDown(id: 0, x: 340, y: 360)
-        c.touchDown(id: 1, x: 940, y: 360)
-        lectern.advanceWithoutSettling(by: KioskHarness.frame)
-        for step in 1...10 {
-            let inset = 30.0 * Double(step)
-            c.touchMotion(id: 0, x: 340 + inset, y: 360)
-            c.touchMotion(id: 1, x: 940 - inset, y: 360)
-            lectern.advanceWithoutSettling(by: KioskHarness.frame)
-        }
-        c.touchUp(id: 0)
-        c.touchUp(id: 1)
+        lectern.pinchTogether()
         #expect(lectern.settle())
         #expect(lectern.status.navigation.isGridOpen, "600 px apart to 0: the grid")
         try lectern.stop()
