@@ -81,6 +81,16 @@ public struct KioskConfiguration: Sendable {
     /// The operator's default contrast: `contrast` and `recolorsImages` together.
     public var defaultContrast: Contrast { Contrast(self.contrast, recolorsImages: self.recolorsImages) }
 
+    /// Every setting set and the documents, one `key=value` a line in a fixed order: what a
+    /// frame drawn under this configuration can depend on (the first frame's cache is kept for
+    /// one fingerprint; a setting changed, even one that draws nothing, makes another).
+    public var fingerprint: String {
+        var lines = values.map { "\($0.key)=\(String(describing: $0.value))" }.sorted()
+        lines.append("document=\(documentPath)")
+        lines.append("documents=\(shelfPaths.joined(separator: "\u{0}"))")
+        return lines.joined(separator: "\n")
+    }
+
     /// Whether the home screen is the shelf.
     public var hasShelf: Bool { shelfPaths.count > 1 }
 

@@ -146,6 +146,8 @@ final class KioskHarness {
             case "--audit-pages": configuration.auditPages = Int(try value()) ?? 0
             case "--audit-budget-ms": configuration.auditBudgetMilliseconds = Int(try value()) ?? 250
             case "--render-delay-ms": configuration.renderProcess.renderDelayMilliseconds = Int(try value()) ?? 0
+            case "--open-answer-delay-ms":
+                configuration.renderProcess.openAnswerDelayMilliseconds = Int(try value()) ?? 0
             case "--render-crash-page": configuration.renderProcess.crashPage = (Int(try value()) ?? 0) - 1
             // WorkerLimits.crashesOpening: the worker crashes as it opens the document.
             case "--render-crash-opening": configuration.renderProcess.crashPage = -2

@@ -58,6 +58,12 @@ final class AnnotationEditor {
     /// Whether `document` holds edits no save has written.
     func hasUnsavedChanges(_ document: ShownDocument) -> Bool { unsaved[ObjectIdentifier(document)] != nil }
 
+    /// The documents edited (saved or not), which no longer show what their files have.
+    private var edited: Set<ObjectIdentifier> = []
+
+    /// Whether `document` was edited since it was opened.
+    func wasEdited(_ document: ShownDocument) -> Bool { edited.contains(ObjectIdentifier(document)) }
+
     /// Forgets the edits of `document` (it is being dropped for a fresh copy of its file).
     func discard(_ document: ShownDocument) { unsaved[ObjectIdentifier(document)] = nil }
 
@@ -65,6 +71,7 @@ final class AnnotationEditor {
     func apply(_ edit: Edit, objectNumber: Int, page: Int, of document: ShownDocument) {
         let id = ObjectIdentifier(document)
         unsaved[id, default: 0] += 1
+        edited.insert(id)
         edits += 1
         // Where the document is: with the render worker on, the edit is made in the worker
         // (and replayed to a worker started after it).
@@ -90,6 +97,7 @@ final class AnnotationEditor {
     func setReadingDirection(rightToLeft: Bool, of document: ShownDocument) {
         let id = ObjectIdentifier(document)
         unsaved[id, default: 0] += 1
+        edited.insert(id)
         edits += 1
         worker.submit {
             guard case .failure(let error) = document.apply(.readingDirection(rightToLeft: rightToLeft)) else {

@@ -193,6 +193,13 @@ public final class KioskApp {
         let statePath = SavedView.path(variable: environment.variable)
         var opening = policy.configuration
         let restored = ViewStateStore.restoredView(at: statePath, for: &opening, logger: logger)
+        // The home view kept at the last run, read while the worker opens the document and the
+        // display connects; shown at the first configure if it is this start's first frame.
+        let firstFrame = FirstFrame(statePath: statePath, loop: loop, logger: logger)
+        teardown.push { firstFrame.close() }
+        if FirstFrame.applies(to: opening, restoring: restored.view, policy: policy.configuration) {
+            firstFrame.load(document: opening.documentPath, configuration: policy.configuration)
+        }
         // The render worker starts before the display connects and opens the document meanwhile:
         // the one the policy names, at the page the saved view restores.
         let backend = makeDocumentBackend(opening, loop: loop, logger: logger)
@@ -277,7 +284,8 @@ public final class KioskApp {
             chrome: chrome,
             navigation: navigation,
             annotations: annotations, shelf: home.shelf, transitions: transitions, selectedText: selectedText,
-            narrator: narrator, panel: panel, largePrint: largePrint, dumper: dumper, logger: logger)
+            narrator: narrator, panel: panel, largePrint: largePrint, dumper: dumper, firstFrame: firstFrame,
+            logger: logger)
         teardown.push { presenter.close() }
         let mirror = PresenterMirror(
             display: display, loop: loop, current: session.current, presenter: presenter,

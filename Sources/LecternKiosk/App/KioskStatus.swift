@@ -208,6 +208,10 @@ public struct KioskStatus: Sendable {
     public var savedViews = 0
     /// What became of the view saved before this start (`ViewStateStore`).
     public var savedView = SavedViewRestore.nothingSaved
+    /// What became of the first frame kept at the last run (`FirstFrame`).
+    public var firstFrame = FirstFrameCache.none
+    /// Home views kept for the next start so far.
+    public var firstFramesKept = 0
     /// Where the control socket listens (nil: it does not).
     public var controlSocket: String?
     /// Metrics files written so far (`KioskMetrics`: every 15 s while `metrics.textfile` is set,
@@ -233,6 +237,16 @@ public struct KioskStatus: Sendable {
     public var renderWorker: RenderWorker?
     /// The contrast the pages and the chrome are shown in.
     public var contrast = Contrast.normal
+
+    /// What became of the first frame kept at the last run.
+    public enum FirstFrameCache: Equatable, Sendable {
+        /// None was kept, or none for this start's document and view.
+        case none
+        /// It was the first frame committed.
+        case shown
+        /// It was not for this start, or not whole (why, as logged).
+        case ignored(String)
+    }
 
     /// What became of the view saved before this start.
     public enum SavedViewRestore: Equatable, Sendable {
@@ -356,7 +370,7 @@ extension KioskApp {
         status.isAtRest =
             !parts.presenter.isPending && !parts.session.isBusy && !parts.reloader.isBusy && !parts.home.isBusy
             && !parts.navigation.isBusy && !parts.presenter.largePrint.isBusy && !parts.mirror.isBusy
-            && !parts.annotations.isBusy && !parts.operations.isBusy
+            && !parts.annotations.isBusy && !parts.operations.isBusy && !parts.presenter.firstFrame.isBusy
         status.annotations = parts.annotations.status(reader: parts.session.reader)
         status.focus = parts.focus.status
         status.renderWorker = parts.backend.workerStatus.map {
@@ -373,6 +387,8 @@ extension KioskApp {
         status.hasPendingFileChanges = parts.files.hasPendingChanges
         status.savedViews = parts.operations.store.writes
         status.savedView = parts.operations.store.restored
+        status.firstFrame = parts.presenter.firstFrame.outcome
+        status.firstFramesKept = parts.presenter.firstFrame.writes
         status.controlSocket = parts.operations.socket?.listener.path
         status.metricsWritten = parts.operations.metrics.writes
         parts.home.report(into: &status, transitions: parts.presenter.transitions)

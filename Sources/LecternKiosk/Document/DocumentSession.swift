@@ -1,3 +1,4 @@
+import Glibc
 import LecternCore
 import LecternDocuments
 import LecternLinux
@@ -138,8 +139,10 @@ final class DocumentSession: DocumentShowing {
         // With the render worker, the worker opens the file (and prepares the start page): the
         // reader never parses it, so a file that crashes MuPDF takes down only the worker.
         let open = backend.opener(path: path, password: password, startPage: startPage)
+        let delay = policy.configuration.renderProcess.openAnswerDelayMilliseconds
         worker.submit {
-            Result { () throws(PDFError) in
+            if delay > 0 { usleep(UInt32(delay) * 1000) }
+            return Result { () throws(PDFError) in
                 let document = try open()
                 guard document.pageCount > 0 else {
                     throw PDFError(.noPages, path: path, message: "cannot show \(path): the document has no pages")

@@ -33,12 +33,14 @@ final class FramePresenter {
     let largePrint: LargePrint
     let annotations: Annotations
     /// The screen's size, scale and contrast.
-    private let screen: Screen
+    let screen: Screen
     private let window: XdgToplevel
     private let pool: ShmBufferPool
     private let frameCompositor: FrameCompositor
     private let dumper: FrameDumper?
     private let logger: Logger
+    /// The home view kept across restarts: shown at the first configure, kept when drawn.
+    let firstFrame: FirstFrame
 
     /// A retry for an animation frame that had nothing new to show.
     private var animationTimer: EventLoop.Timer?
@@ -83,8 +85,9 @@ final class FramePresenter {
         display: Display, loop: EventLoop, frame: FrameRequest, session: DocumentSession, policy: PolicyInForce,
         screen: Screen, chrome: Chrome, navigation: Navigation, annotations: Annotations, shelf: Shelf,
         transitions: TransitionPlayer, selectedText: SelectedText, narrator: Narrator, panel: AccessibilityPanel,
-        largePrint: LargePrint, dumper: FrameDumper?, logger: Logger
+        largePrint: LargePrint, dumper: FrameDumper?, firstFrame: FirstFrame, logger: Logger
     ) {
+        self.firstFrame = firstFrame
         self.largePrint = largePrint
         self.narrator = narrator
         self.panel = panel
@@ -110,6 +113,7 @@ final class FramePresenter {
             screen.resize(to: Size(width: Double(width), height: Double(height)))
             measureScreen(display)
             frame.request()
+            showKeptFrame()
         }
         // A policy that gives other millimetres or another mounting: the chrome is sized and
         // placed for them at once.
@@ -267,6 +271,8 @@ final class FramePresenter {
         else { return }
         animating = animating || transitions.isAnimating
         guard frameCompositor.damage(for: scene) != nil else {
+            // The frame on screen is this scene (its page sizes came, the same).
+            if let reader, let buffer = lastCommitted { keepIfHome(scene, plan: plan, reader: reader, in: buffer) }
             // Nothing new to show: an animation still needs to come back next frame time.
             if animating { scheduleAnimationFrame() }
             frame.dropped(keepsInput: animating)  // the animation's timer asks again
@@ -287,6 +293,7 @@ final class FramePresenter {
         }
         shown.input = frame.takeInput()
         transitions.committed(scene)
+        firstFrame.replaced()
         banner = scene.banner
         chrome.drawnNoticeButton = frameCompositor.bannerButtonBox(in: scene)
         frameCount += 1
@@ -314,16 +321,34 @@ final class FramePresenter {
             session.pagesShown(plan?.sharpPages ?? [])
         }
         dumper?.frameCommitted(pixels: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
+        if let reader { keepIfHome(scene, plan: plan, reader: reader, in: buffer) }
         onCommit?(latency)
+    }
+
+    /// At the first configure: the frame kept at the last run, when it is this window's (the
+    /// live frame replaces it once it is sharp: `ReaderScene.showsPartialPages`).
+    private func showKeptFrame() {
+        guard frameCount == 0, !isClosed, let size = window.bufferSize,
+            let kept = firstFrame.take(width: size.width, height: size.height, scale: window.scale),
+            let buffer = window.commit(kept, from: pool, logger: logger)
+        else { return }
+        firstFrame.shown()
+        frameCompositor.forgetLastScene()
+        frameCount += 1
+        lastCommitted = buffer
+        logger.info("kept first frame committed \(size.width)x\(size.height) at \(session.elapsedMilliseconds) ms")
+        dumper?.frameCommitted(pixels: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
     }
 
     private func sceneState(
         size: (width: Int, height: Int), scale: DisplayScale, plan: TilePlanner.Plan?
     ) -> ReaderScene {
         let document: ReaderScene.Document
+        // The kept first frame stays until the page is sharp: no "Opening…", no partial page.
+        let isLate = session.isFirstFrameLate && !firstFrame.isOnScreen
         switch session.phase {
         case .opening:
-            document = .opening(title: fileName(session.documentPath), isLate: session.isFirstFrameLate)
+            document = .opening(title: fileName(session.documentPath), isLate: isLate)
         case .failed(let failure):
             document = .failed(failure)
         case .open:
@@ -346,7 +371,7 @@ final class FramePresenter {
             chrome: chromeScene,
             notice: chrome.notice, noticeAction: chrome.noticeAction, accessibility: panel.scene,
             qrCode: chrome.qrCode, overlays: overlays, textSelection: textSelection,
-            showsPartialPages: hasShownPage || session.isFirstFrameLate || navigation.coversPages)
+            showsPartialPages: hasShownPage || isLate || navigation.coversPages)
     }
 
     /// Comes back soon for an animation whose frame showed nothing new. A page turn starts at

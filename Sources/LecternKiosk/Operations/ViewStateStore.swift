@@ -133,7 +133,7 @@ final class ViewStateStore {
 
     /// Creates the directory the file goes in, and its parents (`~/.local/state` may not exist
     /// yet on a fresh kiosk user; systemd's `StateDirectory=` does).
-    private static func makeDirectory(for path: String) throws(SystemError) {
+    static func makeDirectory(for path: String) throws(SystemError) {
         var directory = ""
         for component in path.split(separator: "/").dropLast() {
             directory += "/" + component

@@ -1,0 +1,185 @@
+import LecternCore
+import LecternLinux
+import LecternPolicy
+import LecternWayland
+import Logging
+
+/// The home view's pixels kept across restarts: every kiosk start (a boot, a crash, a deploy)
+/// shows the same document at the same size, so the frame kept at the last run is committed at
+/// the first configure, before the document is open, and stays until the live frame is sharp.
+///
+/// The frame is kept for a key (`key(document:settings:)` and `frameLine`): the document's file
+/// and version (device, inode, size, modification time, a hash of its first and last 64 KiB),
+/// the policy's settings (`KioskConfiguration.fingerprint`), the frame's pixel size and scale,
+/// and Lectern's version. A file kept for another key, truncated or corrupt is ignored
+/// (`CachedFrame`). One file, `first-frame.bin` beside the saved view, written atomically off the
+/// loop's thread whenever the home view is committed and what is kept is not already it (at
+/// start, after the idle reset); `close()` waits for the write (exit).
+final class FirstFrame {
+    /// The file's name, in the saved view's directory.
+    static let fileName = "first-frame.bin"
+    /// Where the frame is kept (nil: nowhere).
+    let path: String?
+    private let work: BackgroundWork
+    private let logger: Logger
+    /// The start's reading of the file: the key of the document and settings, and the frame.
+    private var loaded: (prefix: String, frame: Result<CachedFrame, CachedFrame.Refusal>)?
+    private var isLoading = false
+    /// The key of the frame in the file (nil: not known to be any).
+    private var kept: String?
+    /// The key of the shown document and settings, read once per reader and fingerprint.
+    private var documentKey: (reader: ObjectIdentifier, fingerprint: String, key: String?)?
+    /// What became of the frame kept at the last run.
+    private(set) var outcome = KioskStatus.FirstFrameCache.none
+    /// The kept frame is what the window shows: the live frame replaces it only once it is sharp.
+    private(set) var isOnScreen = false
+    /// Frames written so far.
+    private(set) var writes = 0
+
+    /// - Parameter statePath: the saved view's file (`SavedView.path`): the frame goes beside it.
+    init(statePath: String?, loop: EventLoop, logger: Logger) {
+        path = statePath.map { path in
+            (path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ".") + "/" + Self.fileName
+        }
+        self.logger = logger
+        work = BackgroundWork(label: "lectern.first-frame", qos: .userInitiated, loop: loop)
+    }
+
+    /// The key's part that the document at `document` and the `settings` fingerprint give.
+    static func key(document: String, settings: String) throws(SystemError) -> String {
+        let file = try ReadOnlyFile(path: document)
+        let identity = try file.identity()
+        let sample = 64 << 10
+        var content = try file.read(count: sample, at: 0)
+        if identity.size > Int64(sample) {
+            content += try file.read(count: sample, at: max(Int64(sample), identity.size - Int64(sample)))
+        }
+        let contentHash = CachedFrame.checksum(key: [], pixels: content)
+        let settingsHash = CachedFrame.checksum(key: [], pixels: Array(settings.utf8))
+        return """
+            lectern \(KioskApp.version)
+            document \(document)
+            file device \(identity.device) inode \(identity.inode) size \(identity.size) modified \(identity.modified) content \(String(contentHash, radix: 16))
+            settings \(String(settingsHash, radix: 16))
+
+            """
+    }
+
+    /// The key's last line: the frame's size in pixels and its scale.
+    static func frameLine(width: Int, height: Int, scale: DisplayScale) -> String {
+        "frame \(width)x\(height) scale \(scale.numerator)/120\n"
+    }
+
+    /// Whether a start that opens `opening` on the view `restoring` (nil: the start page) under
+    /// `policy` starts on the home view, which is all that is kept.
+    static func applies(to opening: KioskConfiguration, restoring: ViewState?, policy: KioskConfiguration) -> Bool {
+        policy.persistsState && !policy.hasShelf && opening.documentPath == policy.documentPath
+            && (restoring == nil || restoring == ViewState(pageIndex: policy.startPage))
+    }
+
+    /// Starts reading the frame kept for `document` under `configuration`, off the loop's thread
+    /// (start, while the display connects).
+    func load(document: String, configuration: KioskConfiguration) {
+        guard let path else { return }
+        isLoading = true
+        let settings = configuration.fingerprint
+        work.submit { () -> (String, Result<CachedFrame, CachedFrame.Refusal>) in
+            let prefix: String
+            do throws(SystemError) {
+                prefix = try Self.key(document: document, settings: settings)
+            } catch {
+                return ("", .failure(.unreadable(error.description)))
+            }
+            return (
+                prefix, Result { () throws(CachedFrame.Refusal) in try CachedFrame.read(from: path, keyPrefix: prefix) }
+            )
+        } then: { [unowned self] in
+            loaded = $0
+        }
+    }
+
+    /// The frame kept for a first frame of `width` × `height` pixels at `scale`, waiting for the
+    /// reading to end; nil when none applies (said in the log and in `outcome`). Once only.
+    func take(width: Int, height: Int, scale: DisplayScale) -> CachedFrame? {
+        guard isLoading else { return nil }
+        isLoading = false
+        work.waitUntilDone()
+        guard let (prefix, result) = loaded else { return nil }
+        loaded = nil
+        switch result {
+        case .success(let frame) where frame.key == prefix + Self.frameLine(width: width, height: height, scale: scale):
+            kept = frame.key
+            return frame
+        case .success(let frame):
+            kept = frame.key
+            ignore("kept for a \(frame.width)x\(frame.height) frame or another scale")
+        case .failure(.missing):
+            break
+        case .failure(let refusal):
+            ignore(refusal.description)
+        }
+        return nil
+    }
+
+    private func ignore(_ reason: String) {
+        outcome = .ignored(reason)
+        logger.info("first frame: not shown: \(reason)")
+    }
+
+    /// The kept frame was committed.
+    func shown() {
+        outcome = .shown
+        isOnScreen = true
+    }
+
+    /// A live frame replaced it (or was the first): the kept frame is not wanted any more.
+    func replaced() {
+        isOnScreen = false
+        isLoading = false
+        loaded = nil
+    }
+
+    /// The home view of `reader`'s document, under `configuration`, was committed in `buffer` at
+    /// `scale`: kept, unless what is kept is already this frame.
+    func homeCommitted(
+        _ buffer: ShmBuffer, scale: DisplayScale, document: String, reader: ObjectIdentifier,
+        configuration: KioskConfiguration
+    ) {
+        guard let path, configuration.persistsState, buffer.width * buffer.height * 4 + 4096 <= CachedFrame.maximumBytes
+        else { return }
+        let fingerprint = configuration.fingerprint
+        if documentKey?.reader != reader || documentKey?.fingerprint != fingerprint {
+            documentKey = (reader, fingerprint, try? Self.key(document: document, settings: fingerprint))
+        }
+        guard let prefix = documentKey?.key else { return }
+        let key = prefix + Self.frameLine(width: buffer.width, height: buffer.height, scale: scale)
+        guard key != kept else { return }
+        kept = key
+        writes += 1
+        var pixels = [UInt8](repeating: 0, count: buffer.width * buffer.height * 4)
+        pixels.withUnsafeMutableBytes { target in
+            for row in 0..<buffer.height {
+                (target.baseAddress! + row * buffer.width * 4).copyMemory(
+                    from: buffer.pixels + row * buffer.stride, byteCount: buffer.width * 4)
+            }
+        }
+        let frame = CachedFrame(key: key, width: buffer.width, height: buffer.height, pixels: pixels)
+        work.submit({ () -> SystemError? in
+            do throws(SystemError) {
+                try ViewStateStore.makeDirectory(for: path)
+                try writeFileAtomically(frame.encoded(), to: path, mode: 0o600)
+                return nil
+            } catch {
+                return error
+            }
+        }) { [logger] error in
+            if let error { logger.error("cannot keep the first frame: \(error)") }
+        }
+    }
+
+    /// Whether the file is being read or written.
+    var isBusy: Bool { work.isBusy }
+
+    /// Waits for the write under way (exit).
+    func close() { work.waitUntilDone() }
+}

@@ -1,0 +1,59 @@
+import LecternCore
+import LecternRender
+import LecternWayland
+import Logging
+
+extension FramePresenter {
+    /// Whether `scene`, just committed for `reader`, is the home view exactly: the policy's
+    /// document on its start page at zoom 1, sharp, its page sizes known, paged per spread (a
+    /// continuous scroll can rest anywhere), unedited, the chrome and contrast as at start, no
+    /// overlay, notice, selection, panel, large print, transition or lowering. Only that frame is
+    /// kept for the next start (`FirstFrame`).
+    func isHomeView(_ scene: Scene, plan: TilePlanner.Plan?, reader: Reader) -> Bool {
+        let configuration = policy.configuration
+        let view = reader.view
+        guard let plan, plan.isSharp, case .open = session.phase, reader.pageSizesKnown, !shelf.isShown, !isClosed,
+            screen.lowering == 0, !configuration.hasShelf, configuration.scrollMode == .perSpread,
+            reader.document.path == configuration.documentPath, !annotations.editor.wasEdited(reader.document),
+            !view.isAnimating, !view.isInteracting, !transitions.isActive, abs(view.currentZoomScale - 1) < 1e-9,
+            view.viewState() == ViewState(pageIndex: min(configuration.startPage, view.pages.count - 1)),
+            screen.contrast == configuration.defaultContrast, chrome.isVisible == (configuration.chrome == .always),
+            chrome.pageEntry.isEmpty
+        else { return false }
+        return scene.message == nil && scene.banner == nil && scene.qrCode == nil && scene.labels.isEmpty
+            && scene.transition == nil && scene.curl == nil && scene.overlays == Scene.Overlays()
+            && scene.textSelection == nil && scene.largePrint == nil && scene.accessibility?.rows == nil
+    }
+
+    /// Keeps the frame in `buffer`, which shows `scene`, for the next start if it is the home view.
+    func keepIfHome(_ scene: Scene, plan: TilePlanner.Plan?, reader: Reader, in buffer: ShmBuffer) {
+        guard isHomeView(scene, plan: plan, reader: reader) else { return }
+        firstFrame.homeCommitted(
+            buffer, scale: scene.scale, document: reader.document.path, reader: ObjectIdentifier(reader),
+            configuration: policy.configuration)
+    }
+}
+
+extension XdgToplevel {
+    /// Copies `kept` into a free buffer of `pool` and commits it whole: the first frame, kept
+    /// from the last run (`FirstFrame`). Nil when no buffer could be had.
+    func commit(_ kept: CachedFrame, from pool: ShmBufferPool, logger: Logger) -> ShmBuffer? {
+        let buffer: ShmBuffer?
+        do {
+            buffer = try pool.acquire(width: kept.width, height: kept.height)
+        } catch {
+            logger.error("cannot allocate a frame buffer: \(error)")
+            return nil
+        }
+        guard let buffer else { return nil }
+        kept.pixels.withUnsafeBytes { source in
+            for row in 0..<kept.height {
+                (buffer.pixels + row * buffer.stride).copyMemory(
+                    from: source.baseAddress! + row * kept.width * 4, byteCount: kept.width * 4)
+            }
+        }
+        commit(buffer, scale: scale, damage: [(0, 0, kept.width, kept.height)])
+        pool.committed(buffer)
+        return buffer
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import LecternKiosk
+import LecternTestSupport
+import Testing
+
+/// The home view kept across restarts (issue 33, item 1): committed at the first configure,
+/// before the document is open, and replaced by the live frame without a visible change;
+/// ignored when the file changed, the screen's size changed, or the kept file is corrupt.
+@Suite("First frame", .serialized)
+struct FirstFrameTests {
+    typealias StateDirectory = SavedViewTests.StateDirectory
+
+    /// Where the frame is kept in `state`.
+    static func keptFile(_ state: StateDirectory) -> String { state.path + "/lectern/first-frame.bin" }
+
+    /// Runs the app on `document` until its home view is kept, stops it, and returns the frame.
+    func keepHome(
+        _ document: String, state: StateDirectory, width: Int32 = 1280, height: Int32 = 720
+    ) throws
+        -> Commit?
+    {
+        let lectern = try KioskHarness(
+            [document, "--no-accessibility-button"], width: width, height: height, variables: state.variables)
+        #expect(lectern.settle())
+        #expect(lectern.status.firstFramesKept == 1)
+        let home = lectern.lastCommit
+        try lectern.stop()
+        #expect(FileManager.default.fileExists(atPath: Self.keptFile(state)))
+        return home
+    }
+
+    /// Starts the app on `document` with the worker's open answer held back for a second, and
+    /// turns until the first commit or for 300 ms of real time: the document is still opening.
+    func startHeldBack(
+        _ document: String, state: StateDirectory, width: Int32 = 1280, height: Int32 = 720
+    ) throws
+        -> KioskHarness
+    {
+        let lectern = try KioskHarness(
+            [document, "--no-accessibility-button", "--open-answer-delay-ms", "1000"], width: width, height: height,
+            variables: state.variables)
+        let deadline = ContinuousClock.now + .milliseconds(300)
+        while lectern.lastCommit == nil, ContinuousClock.now < deadline { lectern.turn(wait: .milliseconds(2)) }
+        #expect(lectern.status.document == .opening)
+        return lectern
+    }
+
+    @Test("the kept home view is the first commit, before the document opens, and the live frame equals it")
+    func shownBeforeOpen() throws {
+        let state = try StateDirectory()
+        // A page of text: the frame is no one colour.
+        let document = try state.copy(LecternHarness.fixture("letter-6pages.pdf"))
+        let home = try #require(try keepHome(document, state: state))
+        let lectern = try startHeldBack(document, state: state)
+        let first = try #require(lectern.lastCommit, "nothing committed before the document opened")
+        #expect(!first.isUniform)
+        #expect(lectern.status.firstFrame == .shown)
+        #expect(first.pixels == home.pixels)
+        #expect(lectern.settle())
+        #expect(lectern.status.document == .open(pageCount: 6))
+        // Every frame since, the live ones too, shows the same pixels: no visible change.
+        let commits = lectern.compositor.commits.filter { $0.title != "Lectern mirror" && !$0.pixels.isEmpty }
+        #expect(commits.count >= 2)
+        #expect(commits.allSatisfy { $0.pixels == home.pixels })
+        #expect(lectern.dominantPage == 1)
+        // The same frame is kept already: nothing is written again.
+        #expect(lectern.status.firstFramesKept == 0)
+        try lectern.stop()
+    }
+
+    @Test("a frame kept for an older version of the file is not shown")
+    func fileChanged() throws {
+        let state = try StateDirectory()
+        let document = try state.copy(SavedViewTests.colors)
+        _ = try keepHome(document, state: state)
+        // The same bytes, touched: another modification time is another version.
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, document, &times, 0) == 0)
+        let lectern = try startHeldBack(document, state: state)
+        #expect(lectern.status.framesCommitted == 0, "a frame was committed before the document opened")
+        guard case .ignored(let reason) = lectern.status.firstFrame else {
+            Issue.record("first frame: \(lectern.status.firstFrame)")
+            return
+        }
+        #expect(reason.contains("another document, version"))
+        #expect(lectern.settle())
+        #expect(lectern.page(atX: 640, y: 360) == 1)
+        #expect(lectern.status.firstFramesKept == 1)
+        try lectern.stop()
+    }
+
+    @Test("a frame kept for another screen size is not shown")
+    func resized() throws {
+        let state = try StateDirectory()
+        let document = try state.copy(SavedViewTests.colors)
+        _ = try keepHome(document, state: state)
+        let lectern = try startHeldBack(document, state: state, width: 1024, height: 768)
+        #expect(lectern.status.framesCommitted == 0, "a frame was committed before the document opened")
+        #expect(lectern.status.firstFrame == .ignored("kept for a 1280x720 frame or another scale"))
+        #expect(lectern.settle())
+        #expect(lectern.lastCommit?.width == 1024)
+        #expect(lectern.status.firstFramesKept == 1)
+        try lectern.stop()
+    }
+
+    @Test("a corrupt or truncated kept frame is not shown", arguments: [false, true])
+    func corrupt(truncated: Bool) throws {
+        let state = try StateDirectory()
+        let document = try state.copy(SavedViewTests.colors)
+        _ = try keepHome(document, state: state)
+        let file = Self.keptFile(state)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        if truncated {
+            bytes.removeLast(4096)
+        } else {
+            bytes[bytes.count / 2] ^= 0x40
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let lectern = try startHeldBack(document, state: state)
+        #expect(lectern.status.framesCommitted == 0, "a frame was committed before the document opened")
+        guard case .ignored(let reason) = lectern.status.firstFrame else {
+            Issue.record("first frame: \(lectern.status.firstFrame)")
+            return
+        }
+        #expect(reason.hasPrefix("corrupt"))
+        #expect(lectern.settle())
+        #expect(lectern.page(atX: 640, y: 360) == 1)
+        try lectern.stop()
+    }
+
+    @Test("a start that is not on the home view shows nothing kept; the idle reset's home view is kept")
+    func notHome() throws {
+        let state = try StateDirectory()
+        let document = try state.copy(SavedViewTests.colors)
+        _ = try keepHome(document, state: state)
+        let lectern = try KioskHarness([document, "--no-accessibility-button"], variables: state.variables)
+        #expect(lectern.settle())
+        #expect(lectern.enableKeyboard())
+        lectern.type(page: 3)
+        #expect(lectern.waitForPage(3))
+        #expect(lectern.status.firstFramesKept == 0)
+        try lectern.stop()
+        try FileManager.default.removeItem(atPath: Self.keptFile(state))
+        // Restarted on page 3 (the saved view): not the home view.
+        let again = try startHeldBack(document, state: state)
+        #expect(again.status.framesCommitted == 0)
+        #expect(again.status.firstFrame == .none)
+        #expect(again.settle())
+        #expect(again.dominantPage == 3)
+        #expect(again.status.firstFramesKept == 0)
+        #expect(!FileManager.default.fileExists(atPath: Self.keptFile(state)))
+        // The idle reset goes home: that frame is kept.
+        again.advance(by: 121)
+        #expect(again.dominantPage == 1)
+        #expect(again.status.firstFramesKept == 1)
+        try again.stop()
+        #expect(FileManager.default.fileExists(atPath: Self.keptFile(state)))
+    }
+}
