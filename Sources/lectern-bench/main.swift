@@ -7,6 +7,7 @@ let usage = """
            lectern-bench compose PDF
            lectern-bench curl PDF
            lectern-bench first-frame --floor FLOOR [--runs N] [--size WxH] PDF...
+           lectern-bench first-frame-warm --floor FLOOR [--runs N] [--size WxH] PDF...
            lectern-bench startup --hello HELLO [--runs N] PDF
            lectern-bench latency [--runs N] [--size WxH] SHORT.pdf 15000-PAGES.pdf
            lectern-bench contrast [--runs N] [--size WxH] TEXT-36.pdf PHOTO.pdf
@@ -36,6 +37,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "compose": runComposeBenchmark,
     "curl": runCurlBenchmark,
     "first-frame": runFirstFrameBenchmark,
+    "first-frame-warm": runWarmStartBenchmark,
     "startup": runStartupBenchmark,
     "latency": runPageTurnBenchmark,
     "contrast": runContrastBenchmark,

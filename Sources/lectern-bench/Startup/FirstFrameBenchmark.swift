@@ -161,7 +161,7 @@ func lecternFirstSharpFrame(
 }
 
 /// One start of the floor client: milliseconds from spawn to its commit, and the commit.
-private func floorFirstFrame(
+func floorFirstFrame(
     _ floor: URL, document: String, width: Int32, height: Int32
 ) throws -> (milliseconds: Double, commit: Commit) {
     let compositor = try TestCompositor(outputWidth: width, outputHeight: height)
