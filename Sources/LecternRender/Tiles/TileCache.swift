@@ -21,6 +21,8 @@ public final class TileCache {
     private var nodes: [TileKey: Node] = [:]
     /// The page sizes with tiles cached, per page, with how many tiles each has (for fallbacks).
     private var sizes: [Int: [PageSize: Int]] = [:]
+    /// The whole-page renders (previews and thumbnails) cached, by page.
+    private var wholePages: [Int: Set<TileKey>] = [:]
     private var oldest: Node?
     private var newest: Node?
     /// The keys the screen shows (see `pin(_:)`).
@@ -98,7 +100,11 @@ public final class TileCache {
         link(node)
         byteCount += cost
         if isPinned { pinnedByteCount += cost }
-        if key.kind != .preview { sizes[key.page, default: [:]][PageSize(key), default: 0] += 1 }
+        if key.kind == .preview {
+            wholePages[key.page, default: []].insert(key)
+        } else {
+            sizes[key.page, default: [:]][PageSize(key), default: 0] += 1
+        }
         return true
     }
 
@@ -108,6 +114,10 @@ public final class TileCache {
         unlink(node)
         byteCount -= node.content.byteCount
         if pinned.contains(key) { pinnedByteCount -= node.content.byteCount }
+        if key.kind == .preview {
+            wholePages[key.page]?.remove(key)
+            if wholePages[key.page]?.isEmpty == true { wholePages[key.page] = nil }
+        }
         if key.kind != .preview, var perPage = sizes[key.page] {
             let left = (perPage[PageSize(key)] ?? 1) - 1
             perPage[PageSize(key)] = left > 0 ? left : nil
@@ -129,6 +139,14 @@ public final class TileCache {
     /// The page sizes that have tiles cached for `page` in `contrast`.
     public func cachedTileSizes(ofPage page: Int, contrast: Contrast = .normal) -> [PageSize] {
         sizes[page].map { $0.keys.filter { $0.contrast == contrast } } ?? []
+    }
+
+    /// The largest whole-page render of `page` in `contrast` cached (its preview at another size,
+    /// or a thumbnail), to show scaled up while the page's tiles render.
+    public func largestWholePage(of page: Int, contrast: Contrast = .normal) -> TileKey? {
+        wholePages[page]?.filter { $0.contrast == contrast }.max {
+            ($0.pageWidth * $0.pageHeight, $0.pageWidth) < ($1.pageWidth * $1.pageHeight, $1.pageWidth)
+        }
     }
 
     /// Keys from least to most recently used.

@@ -144,13 +144,23 @@ public final class TilePlanner {
                     let fallback = fallbackLayers(
                         page: page.page, grid: grid, area: area, frame: page.frame, screen: &screen, plan: &plan)
                     if !fallback.complete {
-                        // The preview fills what the other zoom's tiles leave open.
+                        // The preview fills what the other zoom's tiles leave open; until it is
+                        // there, the page's largest whole render cached (a thumbnail) scaled up.
                         if let preview = cache.lookup(previewKey) {
                             screen.add(previewKey)
                             item.layers.append(layer(preview, rect: frame, scaledTo: page.frame, plan: &plan))
-                        } else if zoomChanging || missing.count > 4 {
-                            screen.add(previewKey)
-                            previews.append(previewKey)
+                        } else {
+                            // A failed one is no stand-in: the page's own tiles say whether it fails.
+                            if let standIn = cache.largestWholePage(of: page.page, contrast: contrast),
+                                let content = cache.lookup(standIn), case .image = content
+                            {
+                                screen.add(standIn)
+                                item.layers.append(layer(content, rect: frame, scaledTo: page.frame, plan: &plan))
+                            }
+                            if zoomChanging || missing.count > 4 {
+                                screen.add(previewKey)
+                                previews.append(previewKey)
+                            }
                         }
                     }
                     item.layers += fallback.layers
