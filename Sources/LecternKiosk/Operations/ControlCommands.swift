@@ -135,6 +135,9 @@ final class ControlCommands {
                 isOpen: !schedule.isClosed, nextChange: schedule.nextChange.map { "\($0.local)" },
                 show: schedule.show), audit: audits.status)
         status.inputToPresent = presenter.latencies.percentiles
+        status.memory = ControlStatus.Memory(
+            readerKiB: residentKiB(),
+            workerKiB: presenter.session.backend.workerStatus?.pid.flatMap { residentKiB(ofProcess: $0) })
         return status
     }
 

@@ -103,6 +103,20 @@ public struct ControlStatus: Codable, Equatable, Sendable {
     public var inputToPresent: [String: KioskStatus.Presentations.Percentiles]? = nil
     /// The opening hours (nil from a kiosk older than this field).
     public var hours: Hours?
+    /// Resident memory (nil from a kiosk older than this field).
+    public var memory: Memory? = nil
+
+    /// The resident memory (`VmRSS`) of the reader and of its render worker, apart.
+    public struct Memory: Codable, Equatable, Sendable {
+        public var readerKiB: Int?
+        /// Nil: no worker runs (`--render-process off`, or between a crash and the restart).
+        public var workerKiB: Int?
+
+        public init(readerKiB: Int?, workerKiB: Int?) {
+            self.readerKiB = readerKiB
+            self.workerKiB = workerKiB
+        }
+    }
 
     /// Open or closed (`[hours]`), and when that changes.
     public struct Hours: Codable, Equatable, Sendable {

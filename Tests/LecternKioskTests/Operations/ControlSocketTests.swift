@@ -91,6 +91,10 @@ struct ControlSocketTests {
         #expect(status.document == Self.colors && status.state == "open")
         #expect(status.page == 2 && status.pageCount == 8 && status.viewState?.pageIndex == 1)
         #expect(status.viewState?.viewport == nil && status.lastError == nil && status.version == KioskApp.version)
+        // The reader's resident memory (here: the test process's) and the render worker's, apart.
+        let memory = try #require(status.memory)
+        #expect((memory.readerKiB ?? 0) > 1024 && (memory.workerKiB ?? 0) > 1024)
+        #expect(memory.readerKiB != memory.workerKiB)
 
         let moved = try kiosk.ask(ControlRequest(command: "goto", page: 6))
         #expect(moved?.ok == true && moved?.status?.page == 6)
