@@ -177,6 +177,9 @@ final class LecternSession {
     /// The process's resident set size now (`VmRSS`), in KiB.
     func residentKiB() throws -> Int { try procStatusField("VmRSS", family: false) }
 
+    /// The resident set size now of Lectern plus that of its render worker, in KiB.
+    func familyResidentKiB() throws -> Int { try procStatusField("VmRSS", family: true) }
+
     private func procStatusField(_ name: String, family: Bool) throws -> Int {
         let pid = process.processIdentifier
         let kib = family ? ProcessFamily.totalKiB(name, of: pid) : ProcessFamily.statusKiB(name, of: pid)

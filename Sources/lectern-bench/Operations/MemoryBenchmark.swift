@@ -20,6 +20,7 @@ func runMemoryBenchmark(arguments: [String]) throws {
         var smallPeaks: [Double] = [], largePeaks: [Double] = [], largeSettledPeaks: [Double] = []
         var mutoolSmall: [Double] = [], mutoolLarge: [Double] = []
         var pagesSmall: [Double] = [], pagesLarge: [Double] = []
+        var readers: [Double] = [], workers: [Double] = []
         let box = (width - 2 * pageMargin, height - 2 * pageMargin)
         for _ in 0..<runs {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-bench.pam").path
@@ -35,7 +36,10 @@ func runMemoryBenchmark(arguments: [String]) throws {
                 mutoolSmall.append(Double(a) / 1024)
                 mutoolLarge.append(Double(b) / 1024)
             }
-            smallPeaks.append(try peakMiB(document: small, width: width, height: height, jumpTo: nil).afterJump)
+            let one = try peakMiB(document: small, width: width, height: height, jumpTo: nil)
+            smallPeaks.append(one.afterJump)
+            readers.append(one.reader)
+            workers.append(one.worker)
             let large = try peakMiB(document: large, width: width, height: height, jumpTo: 9000)
             largeSettledPeaks.append(large.settled)
             largePeaks.append(large.afterJump)
@@ -47,6 +51,10 @@ func runMemoryBenchmark(arguments: [String]) throws {
             "runs": runs,
             "peak_rss_1_page_mib_median": round1(median(smallPeaks)),
             "peak_rss_1_page_mib_all": smallPeaks.map(round1),
+            "rss_1_page_reader_mib_median": round1(median(readers)),
+            "rss_1_page_reader_mib_all": readers.map(round1),
+            "rss_1_page_worker_mib_median": round1(median(workers)),
+            "target_reader_mib": 20.0,
             "peak_rss_15000_pages_mib_median": round1(absolute),
             "peak_rss_15000_pages_mib_all": largePeaks.map(round1),
             "peak_rss_15000_pages_before_jump_mib_median": round1(median(largeSettledPeaks)),
@@ -65,7 +73,7 @@ func runMemoryBenchmark(arguments: [String]) throws {
     try printJSON([
         "benchmark": "peak RSS",
         "method":
-            "VmHWM of the lectern process plus that of its render worker (default cache budget) once settled: first page sharp, page sizes read, no commit for 400 ms; for the 15,000-page document read again after 9000 + Enter and settling. Difference = 15,000-page peak minus 1-page peak of the same run (runs interleaved), median. Reference: peak RSS (GNU time %M) of mutool draw of page 1 of the 1-page document and page 9000 of the 15,000-page one at the same size, same run; and of mutool pages (reads every page's boxes, as Lectern does after opening) on both documents",
+            "VmRSS of the reader and (apart) of the render worker once settled on the 1-page document; VmHWM of the lectern process plus that of its render worker (default cache budget) once settled: first page sharp, page sizes read, no commit for 400 ms; for the 15,000-page document read again after 9000 + Enter and settling. Difference = 15,000-page peak minus 1-page peak of the same run (runs interleaved), median. Reference: peak RSS (GNU time %M) of mutool draw of page 1 of the 1-page document and page 9000 of the 15,000-page one at the same size, same run; and of mutool pages (reads every page's boxes, as Lectern does after opening) on both documents",
         "documents": [fileName(small), fileName(large)],
         "results": results,
     ])
@@ -74,7 +82,7 @@ func runMemoryBenchmark(arguments: [String]) throws {
 private func peakMiB(
     document: String, width: Int32, height: Int32, jumpTo page: Int?
 ) throws -> (
-    settled: Double, afterJump: Double
+    settled: Double, afterJump: Double, reader: Double, worker: Double
 ) {
     let session = try LecternSession(document: document, width: width, height: height, keyboard: true)
     defer { session.close() }
@@ -82,7 +90,9 @@ private func peakMiB(
         throw BenchmarkError(description: "lectern did not settle on \(document): \(session.log)")
     }
     let settled = Double(try session.peakResidentKiB()) / 1024
-    guard let page else { return (settled, settled) }
+    let reader = Double(try session.residentKiB()) / 1024
+    let worker = Double(try session.familyResidentKiB()) / 1024 - reader
+    guard let page else { return (settled, settled, reader, worker) }
     session.compositor.keyboardEnter()
     session.settle(quiet: .milliseconds(200))
     let offset = session.log.utf8.count
@@ -97,5 +107,5 @@ private func peakMiB(
     else {
         throw BenchmarkError(description: "lectern did not jump to page \(page): \(session.log(after: offset))")
     }
-    return (settled, Double(try session.peakResidentKiB()) / 1024)
+    return (settled, Double(try session.peakResidentKiB()) / 1024, reader, worker)
 }
