@@ -5,14 +5,15 @@ import Logging
 
 extension FramePresenter {
     /// Whether `scene`, just committed for `reader`, is the home view exactly: the policy's
-    /// document on its start page at zoom 1, sharp, its page sizes known, paged per spread (a
-    /// continuous scroll can rest anywhere), unedited, the chrome and contrast as at start, no
-    /// overlay, notice, selection, panel, large print, transition or lowering. Only that frame is
-    /// kept for the next start (`FirstFrame`).
+    /// document on its start page at zoom 1, sharp, paged per spread (a continuous scroll can
+    /// rest anywhere), unedited, the chrome and contrast as at start, no overlay, notice,
+    /// selection, panel, large print, transition or lowering. Only that frame is kept for the
+    /// next start (`FirstFrame`). The first sharp frame of a start counts, before the other
+    /// pages' sizes are read: it is the frame the next start's first live frame will be.
     func isHomeView(_ scene: Scene, plan: TilePlanner.Plan?, reader: Reader) -> Bool {
         let configuration = policy.configuration
         let view = reader.view
-        guard let plan, plan.isSharp, case .open = session.phase, reader.pageSizesKnown, !shelf.isShown, !isClosed,
+        guard let plan, plan.isSharp, case .open = session.phase, !shelf.isShown, !isClosed,
             screen.lowering == 0, !configuration.hasShelf, configuration.scrollMode == .perSpread,
             reader.document.path == configuration.documentPath, !annotations.editor.wasEdited(reader.document),
             !view.isAnimating, !view.isInteracting, !transitions.isActive, abs(view.currentZoomScale - 1) < 1e-9,
