@@ -155,6 +155,12 @@ struct Ctl: ParsableCommand {
                     "\(input) to screen: median \(ms(times.p50)), p99 \(ms(times.p99)), longest \(ms(times.max)) (\(times.count) frames)"
                 )
             }
+            if let memory = status.memory {
+                func mib(_ kib: Int?) -> String {
+                    kib.map { "\((Double($0) / 1024 * 10).rounded() / 10) MiB" } ?? "none"
+                }
+                lines.append("resident memory: reader \(mib(memory.readerKiB)), render worker \(mib(memory.workerKiB))")
+            }
             if let audit = status.audit {
                 let state = audit.isRunning ? " (an audit is running)" : ""
                 lines.append("audit of \(audit.document): \(audit.pagesAudited) pages\(state)")
