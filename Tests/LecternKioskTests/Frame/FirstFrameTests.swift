@@ -45,6 +45,21 @@ struct FirstFrameTests {
         return lectern
     }
 
+    /// Starts the app held back (`startHeldBack`) and checks that nothing was committed before
+    /// the document opened because the kept frame was ignored; then settles. Returns the app and
+    /// why the frame was ignored (nil: it was not).
+    func startIgnoringKeptFrame(
+        _ document: String, state: StateDirectory, width: Int32 = 1280, height: Int32 = 720
+    ) throws -> (KioskHarness, reason: String?) {
+        let lectern = try startHeldBack(document, state: state, width: width, height: height)
+        #expect(lectern.status.framesCommitted == 0, "a frame was committed before the document opened")
+        var reason: String?
+        if case .ignored(let why) = lectern.status.firstFrame { reason = why }
+        #expect(reason != nil, "first frame: \(lectern.status.firstFrame)")
+        #expect(lectern.settle())
+        return (lectern, reason)
+    }
+
     @Test("the kept home view is the first commit, before the document opens, and the live frame equals it")
     func shownBeforeOpen() throws {
         let state = try StateDirectory()
@@ -76,14 +91,8 @@ struct FirstFrameTests {
         // The same bytes, touched: another modification time is another version.
         var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, document, &times, 0) == 0)
-        let lectern = try startHeldBack(document, state: state)
-        #expect(lectern.status.framesCommitted == 0, "a frame was committed before the document opened")
-        guard case .ignored(let reason) = lectern.status.firstFrame else {
-            Issue.record("first frame: \(lectern.status.firstFrame)")
-            return
-        }
-        #expect(reason.contains("another document, version"))
-        #expect(lectern.settle())
+        let (lectern, reason) = try startIgnoringKeptFrame(document, state: state)
+        #expect(reason?.contains("another document, version") == true)
         #expect(lectern.page(atX: 640, y: 360) == 1)
         #expect(lectern.status.firstFramesKept == 1)
         try lectern.stop()
@@ -94,10 +103,8 @@ struct FirstFrameTests {
         let state = try StateDirectory()
         let document = try state.copy(SavedViewTests.colors)
         _ = try keepHome(document, state: state)
-        let lectern = try startHeldBack(document, state: state, width: 1024, height: 768)
-        #expect(lectern.status.framesCommitted == 0, "a frame was committed before the document opened")
-        #expect(lectern.status.firstFrame == .ignored("kept for a 1280x720 frame or another scale"))
-        #expect(lectern.settle())
+        let (lectern, reason) = try startIgnoringKeptFrame(document, state: state, width: 1024, height: 768)
+        #expect(reason == "kept for a 1280x720 frame or another scale")
         #expect(lectern.lastCommit?.width == 1024)
         #expect(lectern.status.firstFramesKept == 1)
         try lectern.stop()
@@ -116,14 +123,8 @@ struct FirstFrameTests {
             bytes[bytes.count / 2] ^= 0x40
         }
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        let lectern = try startHeldBack(document, state: state)
-        #expect(lectern.status.framesCommitted == 0, "a frame was committed before the document opened")
-        guard case .ignored(let reason) = lectern.status.firstFrame else {
-            Issue.record("first frame: \(lectern.status.firstFrame)")
-            return
-        }
-        #expect(reason.hasPrefix("corrupt"))
-        #expect(lectern.settle())
+        let (lectern, reason) = try startIgnoringKeptFrame(document, state: state)
+        #expect(reason?.hasPrefix("corrupt") == true)
         #expect(lectern.page(atX: 640, y: 360) == 1)
         try lectern.stop()
     }
