@@ -63,11 +63,22 @@ struct CachedFrame: Equatable {
     /// The frame in `bytes` (a whole file), if it is one kept for a key that starts with
     /// `keyPrefix` (the rest says the frame's size: `FirstFrame.frameLine`).
     init(decoding bytes: [UInt8], keyPrefix: String) throws(Refusal) {
-        guard bytes.count >= Self.headerSize, Array(bytes[0..<8]) == Self.magic else {
-            throw .notAFrame(bytes.isEmpty ? "empty" : "no magic")
+        try self.init(size: bytes.count, keyPrefix: keyPrefix) { count, offset in
+            Array(bytes[min(offset, bytes.count)..<min(offset + count, bytes.count)])
+        }
+    }
+
+    /// The frame in a file of `size` bytes, read part by part with `read(count, offset)`: the
+    /// header, the key, then the pixels, each checked before the next is read.
+    private init(
+        size: Int, keyPrefix: String, read: (_ count: Int, _ offset: Int) throws(Refusal) -> [UInt8]
+    ) throws(Refusal) {
+        let header = try read(Self.headerSize, 0)
+        guard header.count == Self.headerSize, Array(header[0..<8]) == Self.magic else {
+            throw .notAFrame(size == 0 ? "empty" : "no magic")
         }
         func number(at offset: Int, bytes count: Int = 4) -> UInt64 {
-            bytes[offset..<(offset + count)].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+            header[offset..<(offset + count)].reversed().reduce(0) { $0 << 8 | UInt64($1) }
         }
         guard number(at: 8) == Self.format else { throw .notAFrame("format \(number(at: 8))") }
         let keyLength = Int(number(at: 12))
@@ -75,13 +86,13 @@ struct CachedFrame: Equatable {
         let height = Int(number(at: 20))
         let checksum = number(at: 24, bytes: 8)
         let pixelBytes = width * height * 4
-        guard width > 0, height > 0, Self.headerSize + keyLength + pixelBytes == bytes.count else {
-            throw .corrupt("\(bytes.count) bytes for a \(width)x\(height) frame")
+        guard width > 0, height > 0, Self.headerSize + keyLength + pixelBytes == size else {
+            throw .corrupt("\(size) bytes for a \(width)x\(height) frame")
         }
-        let keyBytes = Array(bytes[Self.headerSize..<(Self.headerSize + keyLength)])
+        let keyBytes = try read(keyLength, Self.headerSize)
         let prefix = Array(keyPrefix.utf8)
         guard keyBytes.count >= prefix.count, Array(keyBytes[..<prefix.count]) == prefix else { throw .otherKey }
-        let pixels = Array(bytes[(Self.headerSize + keyLength)...])
+        let pixels = try read(pixelBytes, Self.headerSize + keyLength)
         guard Self.checksum(key: keyBytes, pixels: pixels) == checksum else { throw .corrupt("checksum") }
         self.init(key: String(decoding: keyBytes, as: UTF8.self), width: width, height: height, pixels: pixels)
     }
@@ -105,13 +116,21 @@ struct CachedFrame: Equatable {
             throw error.code == ENOENT ? .missing : .unreadable(error.description)
         }
         guard size <= maximumBytes else { throw .notAFrame("\(size) bytes") }
-        let bytes: [UInt8]
-        do throws(SystemError) {
-            bytes = try file.read(count: Int(size), at: 0)
-        } catch {
-            throw .unreadable(error.description)
+        // Each part straight into its array: a frame's megabytes are neither zeroed first nor
+        // copied out of the file's bytes.
+        return try CachedFrame(size: Int(size), keyPrefix: keyPrefix) { count, offset throws(Refusal) in
+            var failure: SystemError?
+            let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                do throws(SystemError) {
+                    initialized = try file.read(into: UnsafeMutableRawBufferPointer(buffer), at: Int64(offset))
+                } catch {
+                    failure = error
+                    initialized = 0
+                }
+            }
+            if let failure { throw .unreadable(failure.description) }
+            return bytes
         }
-        return try CachedFrame(decoding: bytes, keyPrefix: keyPrefix)
     }
 
     /// A checksum of the key and the pixels, eight bytes at a time (a frame of a 1080p screen is
