@@ -257,8 +257,44 @@ void shim_checkin_context(CMuPDF_document *document, fz_context *ctx) {
     if (ctx) fz_drop_context(ctx);
 }
 
-CMuPDF_document *CMuPDF_document_open(CMuPDF_context *base, const char *path,
-                                                    CMuPDF_error *error) {
+/// The handler's magic for the zip archive `stream`: an EPUB has its `mimetype` or its container, an XPS
+/// its content types or document sequence; any other zip is read as a comic book archive (its images
+/// in name order). Call inside fz_try.
+static const char *zip_magic(fz_context *ctx, fz_stream *stream) {
+    fz_archive *archive = fz_open_archive_with_stream(ctx, stream);
+    const char *magic = "application/x-cbz";
+    fz_try(ctx) {
+        int container = fz_has_archive_entry(ctx, archive, "META-INF/container.xml");
+        if (!container && fz_has_archive_entry(ctx, archive, "mimetype"))
+            fz_throw(ctx, FZ_ERROR_GENERIC, "an EPUB without META-INF/container.xml");
+        if (container)
+            magic = "application/epub+zip";
+        else if (fz_has_archive_entry(ctx, archive, "[Content_Types].xml") ||
+                 fz_has_archive_entry(ctx, archive, "FixedDocumentSequence.fdseq"))
+            magic = "application/vnd.ms-xpsdocument";
+    }
+    fz_always(ctx) fz_drop_archive(ctx, archive);
+    fz_catch(ctx) fz_rethrow(ctx);
+    fz_seek(ctx, stream, 0, SEEK_SET);
+    return magic;
+}
+
+/// Opens `path` as `magic` says (see CMuPDF_document_open). Call inside fz_try.
+static fz_document *open_with_magic(fz_context *ctx, const char *path, const char *magic) {
+    if (!magic) return fz_open_document(ctx, path);
+    fz_stream *stream = fz_open_file(ctx, path);
+    fz_document *doc = NULL;
+    fz_try(ctx) {
+        if (strcmp(magic, "zip") == 0) magic = zip_magic(ctx, stream);
+        doc = fz_open_document_with_stream(ctx, magic, stream);
+    }
+    fz_always(ctx) fz_drop_stream(ctx, stream); // the document keeps its own reference
+    fz_catch(ctx) fz_rethrow(ctx);
+    return doc;
+}
+
+CMuPDF_document *CMuPDF_document_open(CMuPDF_context *base, const char *path, const char *magic,
+                                      CMuPDF_error *error) {
     shim_set_error(error, CMUPDF_OK, "");
     CMuPDF_document *document = calloc(1, sizeof *document);
     char *path_copy = strdup(path);
@@ -278,7 +314,7 @@ CMuPDF_document *CMuPDF_document_open(CMuPDF_context *base, const char *path,
     }
     fz_document *doc = NULL;
     int failed = 0;
-    fz_try(ctx) doc = fz_open_document(ctx, path);
+    fz_try(ctx) doc = open_with_magic(ctx, path, magic);
     fz_catch(ctx) failed = shim_caught(ctx, error);
     if (failed || !doc) {
         if (!failed) shim_set_error(error, CMUPDF_ERROR_GENERIC, "MuPDF returned no document");

@@ -43,7 +43,12 @@ static void copy_outline(CMuPDF_document *document, fz_outline *node, int depth,
         int page = -1;
         fz_var(page);
         if (node->uri && !fz_is_external_link(ctx, node->uri)) {
-            fz_try(ctx) page = fz_page_number_from_location(ctx, document->doc, node->page);
+            fz_try(ctx) {
+                // An EPUB's entries come unresolved (their chapter -1): resolve their URI.
+                fz_location location = node->page;
+                if (location.chapter < 0) location = fz_resolve_link(ctx, document->doc, node->uri, NULL, NULL);
+                page = location.chapter < 0 ? -1 : fz_page_number_from_location(ctx, document->doc, location);
+            }
             fz_catch(ctx) page = -1;
         }
         entry->page = page >= 0 && page < page_count ? page : -1;

@@ -449,18 +449,41 @@ static void page_info_locked(CMuPDF_document *document, int index, CMuPDF_page_i
     info->status = CMUPDF_OK;
 }
 
+/// The geometry of a page of another format than PDF, which has no page object: the page loaded
+/// (an image decoded, a chapter laid out) and bounded. Its boxes are its bounds, its user space
+/// those bounds flipped (shim_page_transform), and it is never rotated. Call with doc_lock held,
+/// inside fz_try.
+static void page_info_by_loading_locked(CMuPDF_document *document, int index, CMuPDF_page_info *info) {
+    fz_context *ctx = document->ctx;
+    fz_page *page = shim_load_page_locked(document, index);
+    fz_rect bounds;
+    fz_try(ctx) bounds = fz_bound_page(ctx, page);
+    fz_always(ctx) fz_drop_page(ctx, page);
+    fz_catch(ctx) fz_rethrow(ctx);
+    if (fz_is_empty_rect(bounds)) bounds = fz_make_rect(0, 0, 1, 1);
+    shim_copy_rect(info->media_box, bounds);
+    shim_copy_rect(info->crop_box, bounds);
+    shim_copy_rect(info->bounds, bounds);
+    info->rotation = 0;
+    info->status = CMUPDF_OK;
+}
+
+/// page_info_locked for a PDF, page_info_by_loading_locked for the others.
+static void any_page_info_locked(CMuPDF_document *document, int index, CMuPDF_page_info *info) {
+    if (document->pdf)
+        page_info_locked(document, index, info);
+    else
+        page_info_by_loading_locked(document, index, info);
+}
+
 int CMuPDF_page_get_info(CMuPDF_document *document, int index, CMuPDF_page_info *info,
                                 CMuPDF_error *error) {
     shim_set_error(error, CMUPDF_OK, "");
     memset(info, 0, sizeof *info);
     int status = shim_check_index(document, index, error);
     if (status != CMUPDF_OK) return status;
-    if (!document->pdf) {
-        shim_set_error(error, CMUPDF_ERROR_ARGUMENT, "not a PDF document");
-        return CMUPDF_ERROR_ARGUMENT;
-    }
     fz_context *ctx = shim_enter(document);
-    fz_try(ctx) page_info_locked(document, index, info);
+    fz_try(ctx) any_page_info_locked(document, index, info);
     fz_catch(ctx) status = shim_caught(ctx, error);
     shim_unlock_document(document);
     info->status = status;
@@ -474,14 +497,10 @@ int CMuPDF_page_get_infos(CMuPDF_document *document, int start, int count,
     int status = shim_check_index(document, start, error);
     if (status == CMUPDF_OK) status = shim_check_index(document, start + count - 1, error);
     if (status != CMUPDF_OK) return status;
-    if (!document->pdf) {
-        shim_set_error(error, CMUPDF_ERROR_ARGUMENT, "not a PDF document");
-        return CMUPDF_ERROR_ARGUMENT;
-    }
     memset(infos, 0, sizeof *infos * (size_t)count);
     fz_context *ctx = shim_enter(document);
     for (int i = 0; i < count; i++) {
-        fz_try(ctx) page_info_locked(document, start + i, &infos[i]);
+        fz_try(ctx) any_page_info_locked(document, start + i, &infos[i]);
         fz_catch(ctx) {
             int code = fz_caught(ctx);
             infos[i].status = code == FZ_ERROR_NONE ? FZ_ERROR_GENERIC : code;

@@ -50,11 +50,18 @@ fz_page *shim_load_page_locked(CMuPDF_document *document, int index) {
 }
 
 /// PDF user space -> fitz page space (rotated, y down) of a loaded page (pdf_page_transform), the
-/// space of its display list and of its links; the identity for other formats. Call inside fz_try.
+/// space of its display list and of its links. Other formats have no user space: theirs is their
+/// bounds flipped (y up, as Lectern reads every page's boxes; see page_info_by_loading_locked).
+/// Call inside fz_try.
 fz_matrix shim_page_transform(fz_context *ctx, fz_page *page) {
     fz_matrix ctm = fz_identity;
     pdf_page *pdf_page = pdf_page_from_fz_page(ctx, page);
-    if (pdf_page) pdf_page_transform(ctx, pdf_page, NULL, &ctm);
+    if (pdf_page) {
+        pdf_page_transform(ctx, pdf_page, NULL, &ctm);
+    } else {
+        fz_rect bounds = fz_bound_page(ctx, page);
+        ctm = fz_make_matrix(1, 0, 0, -1, 0, bounds.y0 + bounds.y1);
+    }
     return ctm;
 }
 

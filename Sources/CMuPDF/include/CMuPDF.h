@@ -83,10 +83,13 @@ void CMuPDF_context_drop(CMuPDF_context *context);
 /// one document render in parallel. Dropping it must not overlap any other call on it.
 typedef struct CMuPDF_document CMuPDF_document;
 
-/// Opens `path` with a context cloned from `base`. Returns NULL and fills `error` on failure.
+/// Opens `path` with a context cloned from `base`, with the MuPDF handler that `magic` names (a MIME
+/// type MuPDF's handlers list, "application/pdf", "application/epub+zip", "image/png"…; "zip": the
+/// shim looks into the archive: EPUB, XPS, else a comic book archive; NULL: MuPDF guesses from the
+/// name). Returns NULL and fills `error` on failure.
 /// Caller owns the result: release with CMuPDF_document_drop (before dropping `base`).
-CMuPDF_document *CMuPDF_document_open(CMuPDF_context *base, const char *path,
-                                                    CMuPDF_error *error);
+CMuPDF_document *CMuPDF_document_open(CMuPDF_context *base, const char *path, const char *magic,
+                                      CMuPDF_error *error);
 void CMuPDF_document_drop(CMuPDF_document *document);
 
 /// 1 when the document needs a password before anything else can be read, 0 when not,

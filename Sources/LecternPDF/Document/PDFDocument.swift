@@ -20,6 +20,9 @@ public final class PDFDocument: @unchecked Sendable {
 
     /// The path the document was opened from.
     public let path: String
+    /// What the file holds, told by its first bytes: a PDF, or another format MuPDF opens (EPUB,
+    /// FB2, XHTML, XPS, CBZ, an image), which has no annotations, forms, labels or structure tree.
+    public let format: DocumentFormat
     /// The password it was opened with (nil: none given), to open it again elsewhere.
     public let password: String?
     /// The number of pages (always at least 1: a document without pages does not open). Until the
@@ -72,10 +75,11 @@ public final class PDFDocument: @unchecked Sendable {
 
     /// Opens `path` with a context cloned from `context`.
     init(path: String, password: String? = nil, context: MuPDFContext) throws(PDFError) {
-        let fileSize = try Self.checkReadablePDF(path)
+        let (fileSize, format) = try Self.checkReadableDocument(path)
         var error = CMuPDF_error()
-        guard let handle = CMuPDF_document_open(context.handle, path, &error) else {
-            throw PDFError.open(.damaged, path, "the file is damaged and could not be repaired (MuPDF: \(error.text))")
+        guard let handle = CMuPDF_document_open(context.handle, path, format.magic, &error) else {
+            let reason = format.isPDF ? "the file is damaged and could not be repaired" : "the file is damaged"
+            throw PDFError.open(.damaged, path, "\(reason) (MuPDF: \(error.text))")
         }
         // From here on `handle` is ours: every failure path below must drop it.
         func fail(_ kind: PDFError.Kind, _ reason: String) -> PDFError {
@@ -107,7 +111,7 @@ public final class PDFDocument: @unchecked Sendable {
         if CMuPDF_document_claimed_page_count(handle, &claimed, &error) != 0 || claimed < 0 {
             claimed = Int64(count)
         }
-        if !Self.isBelievable(claimedPages: claimed, fileSize: fileSize) {
+        if format.isPDF && !Self.isBelievable(claimedPages: claimed, fileSize: fileSize) {
             // No file of this size holds that many pages (or the count does not fit MuPDF's int,
             // which then holds a wrapped value): count the pages the tree holds before anything
             // is laid out. Cheap: the tree of a file this small is small.
@@ -133,6 +137,7 @@ public final class PDFDocument: @unchecked Sendable {
         self.context = context
         self.labels = PageLabels.read(from: handle, path: path)
         self.path = path
+        self.format = format
         self.password = password
         self.claimedPageCount = Int(claimed)
         self.wasRepaired = CMuPDF_document_was_repaired(handle) != 0
@@ -393,10 +398,10 @@ public final class PDFDocument: @unchecked Sendable {
         }
     }
 
-    /// Checks in Swift, before MuPDF, that `path` is a readable file starting like a PDF, so the
-    /// common mistakes get a clear message instead of a MuPDF parser error. Returns its size.
-    @discardableResult
-    private static func checkReadablePDF(_ path: String) throws(PDFError) -> Int64 {
+    /// Checks in Swift, before MuPDF, that `path` is a readable file starting like a document
+    /// Lectern opens (`DocumentFormat`), so the common mistakes get a clear message instead of a
+    /// MuPDF parser error. Returns its size and its format.
+    private static func checkReadableDocument(_ path: String) throws(PDFError) -> (Int64, DocumentFormat) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
@@ -413,8 +418,7 @@ public final class PDFDocument: @unchecked Sendable {
             throw PDFError.open(.unreadable, path, errnoText(errno))
         }
         defer { close(fd) }
-        // The PDF header may follow up to 1 KiB of junk (PDF 1.7, Annex H).
-        var head = [UInt8](repeating: 0, count: 1024)
+        var head = [UInt8](repeating: 0, count: 4096)
         var filled = 0
         while filled < head.count {
             let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
@@ -428,13 +432,11 @@ public final class PDFDocument: @unchecked Sendable {
         if filled == 0 {
             throw PDFError.open(.notAPDF, path, "the file is empty")
         }
-        let signature: [UInt8] = Array("%PDF-".utf8)
-        let found =
-            filled >= signature.count
-            && (0...(filled - signature.count)).contains { head[$0..<$0 + signature.count].elementsEqual(signature) }
-        if !found {
-            throw PDFError.open(.notAPDF, path, "the file is not a PDF (it does not start with %PDF-)")
+        guard let format = DocumentFormat.sniff(head[0..<filled]) else {
+            throw PDFError.open(
+                .notAPDF, path,
+                "the file is not a PDF (it does not start with %PDF-), nor an EPUB, FB2, XHTML, XPS, CBZ or image")
         }
-        return Int64(info.st_size)
+        return (Int64(info.st_size), format)
     }
 }

@@ -6,7 +6,8 @@ public struct PDFError: Error, Sendable, Equatable, CustomStringConvertible {
         case fileNotFound
         /// The path exists but cannot be read (permissions, a directory, an I/O error).
         case unreadable
-        /// The file is not a PDF (no `%PDF-` header), or is empty.
+        /// The file is not a PDF (no `%PDF-` header) nor another format Lectern opens (`DocumentFormat`),
+        /// or is empty.
         case notAPDF
         /// The file is a PDF that MuPDF cannot parse or repair.
         case damaged

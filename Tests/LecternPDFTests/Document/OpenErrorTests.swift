@@ -33,7 +33,10 @@ import Testing
         let path = Fixture.path("not-a-pdf.pdf")
         let error = try #require(openError(path))
         #expect(error.kind == .notAPDF)
-        #expect(error.message == "cannot open \(path): the file is not a PDF (it does not start with %PDF-)")
+        #expect(
+            error.message
+                == "cannot open \(path): the file is not a PDF (it does not start with %PDF-), nor an EPUB, FB2, XHTML, XPS, CBZ or image"
+        )
     }
 
     @Test func emptyFileIsNotAPDF() throws {
