@@ -100,6 +100,10 @@ public struct PolicySettings: Sendable {
     public let maximumZoom = PolicySetting.number("zoom.max", default: 8.0, in: 1...64)
     /// A double tap zooms (`smartZoom`).
     public let doubleTapZoom = PolicySetting.boolean("zoom.double-tap", default: true)
+    /// The type size a reflowable book (EPUB, FB2, XHTML) is laid out at, in percent of the book's
+    /// own (MuPDF's 12-point em): its pages are the screen's size, its text breaks into as many as
+    /// it takes (`--font-size`). PDFs, comics and images keep their pages.
+    public let fontSizePercent = PolicySetting.integer("text.font-size", default: 100, in: 50...400)
     /// The width of each page-turn tap zone at the screen's sides, as a fraction of its width.
     public let edgeWidth = PolicySetting.number("page-turn.edge-width", default: 0.2, in: 0...0.5)
     /// How a page turn looks in horizontal per-spread paging.

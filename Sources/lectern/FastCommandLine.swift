@@ -72,6 +72,7 @@ extension LaunchOptions {
         case "cache-mb":
             cacheMegabytes = Int(value)
             return cacheMegabytes != nil
+        case "font-size": return set(\.fontSize, Int(value))
         case "spreads": return set(\.spreads, SpreadOption(rawValue: value))
         case "scroll": return set(\.scroll, ScrollOption(rawValue: value))
         case "direction": return set(\.direction, DirectionOption(rawValue: value))

@@ -28,6 +28,8 @@ struct LaunchOptions: Equatable {
     var page: Int?
     var idleReset: Int?
     var cacheMegabytes: Int?
+    /// Percent of a book's own type size.
+    var fontSize: Int?
     var mirror: MirrorOption?
     var renderProcess: RenderProcessOption?
     /// Seconds.
@@ -41,6 +43,9 @@ struct LaunchOptions: Equatable {
         if let idleReset, idleReset < 0 { throw ValidationError("--idle-reset needs 0 (never) or a number of seconds") }
         if let cacheMegabytes, cacheMegabytes < 1 || cacheMegabytes > 4096 {
             throw ValidationError("--cache-mb must be between 1 and 4096")
+        }
+        if let fontSize, !(50...400).contains(fontSize) {
+            throw ValidationError("--font-size must be between 50 and 400 (percent)")
         }
         if let frameDump, frameDump.isEmpty { throw ValidationError("--frame-dump needs a path") }
         if let speechOutput, speechOutput.isEmpty {
@@ -60,6 +65,7 @@ struct LaunchOptions: Equatable {
         overrides["password"] = password.map(PolicyValue.string)
         overrides["frame-dump"] = frameDump.map(PolicyValue.string)
         overrides["cache-mb"] = cacheMegabytes.map(PolicyValue.integer)
+        overrides["text.font-size"] = fontSize.map(PolicyValue.integer)
         overrides["layout.spreads"] = spreads.map { .string($0.rawValue) }
         overrides["layout.scroll"] = scroll.map { .string($0.rawValue) }
         overrides["layout.direction"] = direction.map { .string($0.rawValue) }
@@ -88,6 +94,7 @@ struct LaunchOptions: Equatable {
         if let contrast { configuration.contrast = contrast }
         if let largePrint { configuration.largePrint = largePrint == .on }
         if let cacheMegabytes { configuration.cacheBudget = cacheMegabytes << 20 }
+        if let fontSize { configuration.fontSizePercent = fontSize }
         if let page { configuration.startPage = page - 1 }
         if let idleReset { configuration.idleResetSeconds = idleReset }
         if let mirror { configuration.mirror = mirror == .off ? .off : .auto }

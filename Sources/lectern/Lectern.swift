@@ -95,6 +95,13 @@ struct Lectern: ParsableCommand {
         help: ArgumentHelp("Tile cache budget in MiB (default: about three screens).", valueName: "MiB"))
     var cacheMegabytes: Int?
 
+    @Option(
+        name: .customLong("font-size"),
+        help: ArgumentHelp(
+            "A book's type size (EPUB, FB2, XHTML), in percent of its own, 50 to 400 (default 100).",
+            valueName: "percent"))
+    var fontSize: Int?
+
     @Option(help: "Presenter mirror on a second screen: auto (default: the page aspect-fit there) or off.")
     var mirror: MirrorOption?
 
@@ -125,7 +132,7 @@ struct Lectern: ParsableCommand {
             direction: direction, binding: binding, transition: transition, contrast: contrast,
             largePrint: largePrint, page: page,
             idleReset: idleReset,
-            cacheMegabytes: cacheMegabytes, mirror: mirror, renderProcess: renderProcess,
+            cacheMegabytes: cacheMegabytes, fontSize: fontSize, mirror: mirror, renderProcess: renderProcess,
             renderDeadline: renderDeadline,
             speechOutput: speechOutput)
     }

@@ -23,6 +23,7 @@ struct FastCommandLineTests {
         "large-print": ["on", "off", "On", "yes"],
         "idle-reset": ["0", "120", "-5", "1.5", "x"],
         "cache-mb": ["1", "64", "4096", "0", "4097", "x"],
+        "font-size": ["50", "150", "400", "49", "401", "x", "1.5"],
         "password": ["pw", "p=w", "", "-pw"],
         "frame-dump": ["/tmp/f.png", "a=b.png", "", "-x"],
         "config": ["/etc/lectern/lectern.toml", "a=b.toml", "", "-x"],
@@ -79,7 +80,7 @@ struct FastCommandLineTests {
     static let sampleValues = [
         "page": "3", "spreads": "double", "scroll": "continuous", "direction": "vertical", "binding": "right",
         "transition": "curl", "contrast": "yellow-on-black", "large-print": "on", "mirror": "off", "idle-reset": "60",
-        "cache-mb": "64",
+        "cache-mb": "64", "font-size": "150",
         "password": "secret",
         "frame-dump": "/run/lectern/frame.png",
         "config": "/etc/lectern/lectern.toml", "check-config": "/etc/lectern/lectern.toml",

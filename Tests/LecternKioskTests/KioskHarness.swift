@@ -128,6 +128,7 @@ final class KioskHarness {
             case "--contrast": configuration.contrast = Contrast.Mode(rawValue: try value()) ?? .normal
             case "--large-print": configuration.largePrint = try value() == "on"
             case "--cache-mb": configuration.cacheBudget = (Int(try value()) ?? 0) << 20
+            case "--font-size": configuration.fontSizePercent = Int(try value()) ?? 100
             case "--password": configuration.password = try value()
             case "--frame-dump": configuration.frameDumpPath = try value()
             case "--speech-output": configuration.speechOutput = try value()

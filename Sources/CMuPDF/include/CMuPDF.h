@@ -114,6 +114,18 @@ int CMuPDF_document_was_repaired(CMuPDF_document *document);
 /// 1 when the document is a PDF (not an image or another format MuPDF opens), else 0.
 int CMuPDF_document_is_pdf(CMuPDF_document *document);
 
+/// 1 when the document is laid out by MuPDF at a page size and font size of the reader's choosing
+/// (EPUB, FB2, XHTML: fz_is_document_reflowable), else 0. Never throws.
+int CMuPDF_document_is_reflowable(CMuPDF_document *document);
+
+/// Lays a reflowable document out again on pages of `width` x `height` points with `em` points to
+/// the em (fz_layout_document), keeping page `keep` (-1: none) by its place in the text
+/// (fz_make_bookmark before, fz_lookup_bookmark after). Writes the new page count to `count` and the
+/// page that now holds what page `keep` began with to `page` (0 without `keep`). The display lists
+/// of the old layout are dropped. Other formats are left as they are. Returns a status.
+int CMuPDF_document_layout(CMuPDF_document *document, float width, float height, float em, int keep, int *count,
+                           int *page, CMuPDF_error *error);
+
 /// Writes 1 to `rtl` when /Root/ViewerPreferences/Direction is /R2L. Returns a status.
 int CMuPDF_document_is_right_to_left(CMuPDF_document *document, int *rtl, CMuPDF_error *error);
 

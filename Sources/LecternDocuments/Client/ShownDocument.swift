@@ -19,14 +19,14 @@ public final class ShownDocument: Sendable {
     public let summary: DocumentSummary
     /// Held while the document is: its worker is stopped once it is gone (`DocumentBackend`).
     let claim: WorkerClaim
-    private let known: Mutex<(pageCount: Int, isRightToLeft: Bool)>
+    private let known: Mutex<(pageCount: Int, isRightToLeft: Bool, firstPage: PageInfo, layout: BookLayout?)>
 
     init(transport: any DocumentTransport, summary: DocumentSummary, claim: WorkerClaim) {
         self.transport = transport
         path = transport.documentPath
         self.summary = summary
         self.claim = claim
-        known = Mutex((summary.pageCount, summary.isRightToLeft))
+        known = Mutex((summary.pageCount, summary.isRightToLeft, summary.firstPage, nil))
     }
 
     /// The document `transport`'s server opened, once it has; or why it did not open (a worker
@@ -53,8 +53,36 @@ public final class ShownDocument: Sendable {
         summary.labels?.page(forLabel: label, pageCount: pageCount)
     }
 
-    /// Page 1's geometry, the estimate for every page until the sizes are read.
-    public func firstPageInfo() -> PageInfo { summary.firstPage }
+    /// Page 1's geometry, the estimate for every page until the sizes are read (a book's pages
+    /// are all the size it was laid out at).
+    public func firstPageInfo() -> PageInfo { known.withLock { $0.firstPage } }
+
+    /// MuPDF lays it out at the reader's page and font size (EPUB, FB2, XHTML): `layOut`.
+    public var isReflowable: Bool { summary.isReflowable }
+    /// The layout it was last laid out at (nil: MuPDF's own, or it is not reflowable).
+    public var layout: BookLayout? { known.withLock { $0.layout } }
+
+    /// Lays the book out again at `layout`, keeping `page` (-1: none) by its place in the text:
+    /// the page count and page 1 change, and later renders draw the new pages (a new worker lays
+    /// it out again). The page that holds what `page` began with. Call off the main thread: the
+    /// whole book is laid out.
+    public func layOut(_ layout: BookLayout, keeping page: Int) -> Result<LaidOutBook, PDFError> {
+        let result = call(.layout(layout, keepingPage: page)) { response -> (LaidOutBook, PageInfo)? in
+            if case .laidOut(let book, let first) = response { (book, first) } else { nil }
+        }
+        switch result {
+        case .success(let (book, first)):
+            transport.applied(.layout(layout))
+            known.withLock {
+                $0.pageCount = book.pageCount
+                $0.firstPage = first
+                $0.layout = layout
+            }
+            return .success(book)
+        case .failure(let error):
+            return .failure(damaged("cannot lay \(path) out at \(layout)", error))
+        }
+    }
     /// /Info /Title (nil: none, or it cannot be read).
     public var title: String? { summary.title }
 

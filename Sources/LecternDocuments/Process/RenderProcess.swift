@@ -204,6 +204,8 @@ public final class RenderProcess: @unchecked Sendable {
 
     public func applied(_ edit: DocumentEdit) {
         lock.lock()
+        // Only the last layout counts: a new worker lays the book out once.
+        if case .layout = edit { state.edits.removeAll { if case .layout = $0 { true } else { false } } }
         state.edits.append(edit)
         lock.unlock()
     }

@@ -11,6 +11,9 @@ public enum DocumentEdit: Sendable, Equatable {
     case fieldValue(String, objectNumber: Int, page: Int)
     case toggleField(objectNumber: Int, page: Int)
     case readingDirection(rightToLeft: Bool)
+    /// A reflowable document laid out at a page and font size (`DocumentRequest.layout` made it;
+    /// replayed to a new worker without the page it kept: that is the reader's to ask again).
+    case layout(BookLayout)
 
     /// The page the edit is on (nil: the document's).
     public var page: Int? {
@@ -18,7 +21,7 @@ public enum DocumentEdit: Sendable, Equatable {
         case .annotationRect(_, _, let page), .annotationContents(_, _, let page), .fieldValue(_, _, let page),
             .toggleField(_, let page):
             page
-        case .readingDirection: nil
+        case .readingDirection, .layout: nil
         }
     }
 
@@ -36,6 +39,8 @@ public enum DocumentEdit: Sendable, Equatable {
             return try document.toggleField(objectNumber: object, page: page)
         case let .readingDirection(rightToLeft):
             try document.setReadingDirection(rightToLeft: rightToLeft)
+        case let .layout(layout):
+            _ = try document.layOut(layout)
         }
         return nil
     }
@@ -43,6 +48,7 @@ public enum DocumentEdit: Sendable, Equatable {
     /// Each edit's first byte on the wire, used by `encode` and `decode` alike.
     enum Tag: UInt8, CaseIterable {
         case annotationRect = 1, annotationContents = 2, fieldValue = 3, toggleField = 4, readingDirection = 5
+        case layout = 6
     }
 
     func encode(into writer: inout WireWriter) {
@@ -69,6 +75,9 @@ public enum DocumentEdit: Sendable, Equatable {
         case let .readingDirection(rightToLeft):
             writer.put(Tag.readingDirection)
             writer.put(rightToLeft)
+        case let .layout(layout):
+            writer.put(Tag.layout)
+            writer.put(layout)
         }
     }
 
@@ -84,6 +93,21 @@ public enum DocumentEdit: Sendable, Equatable {
             return .fieldValue(try reader.string(), objectNumber: try reader.int(), page: try reader.int())
         case .toggleField: return .toggleField(objectNumber: try reader.int(), page: try reader.int())
         case .readingDirection: return .readingDirection(rightToLeft: try reader.bool())
+        case .layout: return .layout(try reader.bookLayout())
         }
+    }
+}
+
+extension WireWriter {
+    mutating func put(_ layout: BookLayout) {
+        put(layout.width)
+        put(layout.height)
+        put(layout.fontSize)
+    }
+}
+
+extension WireReader {
+    mutating func bookLayout() throws(WireError) -> BookLayout {
+        BookLayout(width: try double(), height: try double(), fontSize: try double())
     }
 }

@@ -50,12 +50,16 @@ public enum DocumentRequest: Sendable, Equatable {
     /// A page's large print: its text in reading order in one column (`ReflowMessages.swift`),
     /// measured with the font file whose descriptor comes with the request.
     case reflow(ReflowRequest)
+    /// Lays a reflowable document out again (`PDFDocument.layOut`), keeping `keepingPage` (-1:
+    /// none) by its place in the text: answered with the page count, the page that holds it now
+    /// and the new page 1's geometry.
+    case layout(BookLayout, keepingPage: Int)
 
     /// Each request's first byte on the wire, used by `encode` and `decode` alike.
     enum Tag: UInt8, CaseIterable {
         case open = 1, render = 2, pageText = 3, search = 4, edit = 5, pageTree = 6, pageInfos = 7
         case releasePageObjects = 8, annotations = 9, outline = 10, presentation = 11, save = 12
-        case documentFacts = 13, pageFacts = 14, reflow = 15
+        case documentFacts = 13, pageFacts = 14, reflow = 15, layout = 16
     }
 
     func encode(into writer: inout WireWriter) {
@@ -110,6 +114,10 @@ public enum DocumentRequest: Sendable, Equatable {
         case let .reflow(request):
             writer.put(Tag.reflow)
             request.encode(into: &writer)
+        case let .layout(layout, page):
+            writer.put(Tag.layout)
+            writer.put(layout)
+            writer.put(page)
         }
     }
 
@@ -145,6 +153,7 @@ public enum DocumentRequest: Sendable, Equatable {
         case .documentFacts: return .documentFacts
         case .pageFacts: return .pageFacts(page: try reader.int())
         case .reflow: return .reflow(try ReflowRequest.decode(&reader))
+        case .layout: return .layout(try reader.bookLayout(), keepingPage: try reader.int())
         }
     }
 }

@@ -45,6 +45,8 @@ public enum DocumentResponse: Sendable, Equatable {
     case pageFacts(PageFacts)
     /// A page's large print.
     case reflowed(ReflowedPage)
+    /// A reflowable document was laid out again: its page count, the page kept, and page 1.
+    case laidOut(LaidOutBook, firstPage: PageInfo)
 
     /// The most bytes an outline's entries take in one answer (their titles are at most 1 KB).
     static let outlineBytes = MessageChannel.maximumMessage - 4096
@@ -53,7 +55,7 @@ public enum DocumentResponse: Sendable, Equatable {
     enum Tag: UInt8, CaseIterable {
         case opened = 1, failed = 2, drawn = 3, pageText = 4, searchHits = 5, edited = 6, openFailed = 7
         case pageCount = 8, pageInfos = 9, done = 10, annotations = 11, outline = 12, presentation = 13
-        case documentFacts = 14, pageFacts = 15, reflowed = 16
+        case documentFacts = 14, pageFacts = 15, reflowed = 16, laidOut = 17
     }
 
     /// What became of a render (`drawn`'s second byte).
@@ -169,6 +171,11 @@ public enum DocumentResponse: Sendable, Equatable {
         case let .reflowed(page):
             writer.put(Tag.reflowed)
             page.encode(into: &writer)
+        case let .laidOut(book, firstPage):
+            writer.put(Tag.laidOut)
+            writer.put(book.pageCount)
+            writer.put(book.page)
+            writer.put(firstPage)
         }
     }
 
@@ -257,6 +264,9 @@ public enum DocumentResponse: Sendable, Equatable {
         case .documentFacts: return .documentFacts(try reader.documentFacts())
         case .pageFacts: return .pageFacts(try reader.pageFacts())
         case .reflowed: return .reflowed(try ReflowedPage.decode(&reader))
+        case .laidOut:
+            let book = LaidOutBook(pageCount: try reader.int(), page: try reader.int())
+            return .laidOut(book, firstPage: try reader.pageInfo())
         }
     }
 }

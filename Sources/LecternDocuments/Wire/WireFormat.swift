@@ -44,10 +44,13 @@ public struct DocumentSummary: Sendable, Equatable {
     public var title: String?
     /// The catalog's /Lang as an ISO 639 code ("en", "he"; nil: none): speech's voice.
     public var language: String?
+    /// MuPDF lays it out at a page and font size of the reader's choosing (an EPUB, FB2, XHTML):
+    /// `DocumentRequest.layout`.
+    public var isReflowable: Bool
 
     public init(
         pageCount: Int, isRightToLeft: Bool, wasRepaired: Bool, firstPage: PageInfo, labels: PageLabels?,
-        title: String?, language: String? = nil
+        title: String?, language: String? = nil, isReflowable: Bool = false
     ) {
         self.pageCount = pageCount
         self.isRightToLeft = isRightToLeft
@@ -56,6 +59,7 @@ public struct DocumentSummary: Sendable, Equatable {
         self.labels = labels
         self.title = title
         self.language = language
+        self.isReflowable = isReflowable
     }
 
     /// What `document` tells of itself (page 1 read from its page object).
@@ -63,7 +67,7 @@ public struct DocumentSummary: Sendable, Equatable {
         self.init(
             pageCount: document.pageCount, isRightToLeft: document.isRightToLeft, wasRepaired: document.wasRepaired,
             firstPage: try document.pageInfo(at: 0), labels: document.labels, title: try? document.title(),
-            language: try? document.language())
+            language: try? document.language(), isReflowable: document.isReflowable)
     }
 
     func encode(into writer: inout WireWriter) {
@@ -73,6 +77,7 @@ public struct DocumentSummary: Sendable, Equatable {
         writer.put(firstPage)
         writer.put(optional: title)
         writer.put(optional: language)
+        writer.put(isReflowable)
         let ranges = labels?.ranges ?? []
         writer.put(labels != nil)
         writer.put(ranges.count)
@@ -88,6 +93,7 @@ public struct DocumentSummary: Sendable, Equatable {
         let pageCount = try reader.int(), isRightToLeft = try reader.bool(), wasRepaired = try reader.bool()
         let firstPage = try reader.pageInfo(), title = try reader.optionalString()
         let language = try reader.optionalString()
+        let isReflowable = try reader.bool()
         let hasLabels = try reader.bool()
         var ranges: [PageLabels.Range] = []
         for _ in 0..<(try reader.count()) {
@@ -98,7 +104,8 @@ public struct DocumentSummary: Sendable, Equatable {
         }
         return DocumentSummary(
             pageCount: pageCount, isRightToLeft: isRightToLeft, wasRepaired: wasRepaired, firstPage: firstPage,
-            labels: hasLabels ? PageLabels(ranges: ranges) : nil, title: title, language: language)
+            labels: hasLabels ? PageLabels(ranges: ranges) : nil, title: title, language: language,
+            isReflowable: isReflowable)
     }
 }
 

@@ -28,12 +28,14 @@ final class DocumentSession: DocumentShowing {
     let reloader: DocumentReloader
     /// The reader on screen, for the parts that need only it.
     let current = CurrentReader()
-    private let worker: BackgroundWork
+    let worker: BackgroundWork
     private let startTime: Double
     private var loadingTimer: EventLoop.Timer?
     private var lastLoggedState: ViewState?
 
     private(set) var phase = DocumentPhase.opening
+    /// A book shown is being laid out again (`layOutShownBookIfNeeded`).
+    var isLayingOutBook = false
     /// Documents opened so far (first opens, reloads and documents chosen on the shelf).
     private(set) var documentsOpened = 0
     /// The first page takes long enough to come (300 ms) that "Opening…", or whatever of
@@ -93,6 +95,7 @@ final class DocumentSession: DocumentShowing {
             // The next frame's plan resolves it and the cache evicts down to it.
             reader.planner.budget = new.tileBudget
         }
+        layOutShownBookIfNeeded()
         frame.request()
     }
 
@@ -175,6 +178,7 @@ final class DocumentSession: DocumentShowing {
     private func screenSizeChanged(to size: Size) {
         reader?.view.setViewportSize(size)
         restoreViewIfReady()
+        layOutShownBookIfNeeded()
     }
 
     /// Restores `restoredView` once there is a reader and a screen size (a zoomed viewport is
@@ -229,6 +233,13 @@ final class DocumentSession: DocumentShowing {
     }
 
     private func opened(_ pdf: ShownDocument, firstPage: PageInfo) {
+        if needsLayout(pdf) {
+            layOut(pdf, keeping: -1) { [unowned self] _ in
+                opened(pdf, firstPage: pdf.firstPageInfo())
+                frame.request()
+            }
+            return
+        }
         logger.info(
             "opened \(pdf.path): \(pdf.pageCount) pages\(pdf.wasRepaired ? " (damaged, repaired)" : "") at \(elapsedMilliseconds) ms"
         )
@@ -256,6 +267,13 @@ final class DocumentSession: DocumentShowing {
     /// Shows `reader` instead of what is shown now (a new version of the document, its first
     /// page rendered: `DocumentReloader`); the old reader's threads stop, its document closes.
     private func replace(with reader: Reader) {
+        if needsLayout(reader.document) {
+            layOut(reader.document, keeping: reader.view.dominantPage()) { [unowned self] page in
+                guard let laidOut = relaidOut(reader, showing: page) else { return }
+                replace(with: laidOut)
+            }
+            return
+        }
         loadingTimer?.cancel()
         if let old = self.reader {
             old.stop(before: ContinuousClock.now + .milliseconds(500))
@@ -265,7 +283,7 @@ final class DocumentSession: DocumentShowing {
         frame.request()
     }
 
-    private func install(_ reader: Reader) {
+    func install(_ reader: Reader) {
         phase = .open
         documentsOpened += 1
         reader.onRequest = { [unowned self] wanted in

@@ -52,6 +52,12 @@ final class DocumentAudits {
         guard case .open = shown.phase, let reader = current.reader else { return }
         if shown.documentsOpened != seenOpened {
             seenOpened = shown.documentsOpened
+            // A book is laid out for this screen in its reader's worker; the audit's worker would
+            // measure and keep pages of another layout.
+            guard !reader.document.isReflowable else {
+                waiting = nil
+                return
+            }
             let identity = PrerenderedPages.identity(of: reader.document.path)
             if let prerendered, let identity {
                 reader.planner.prerendered = { [prerendered] in prerendered.lookup($0, identity: identity) }

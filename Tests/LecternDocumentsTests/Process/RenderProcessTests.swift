@@ -37,6 +37,7 @@ struct RenderWorkerTests {
                     .annotationRect(Rect(x: 1, y: 2, width: 3, height: 4), objectNumber: 5, page: 6),
                     .annotationContents("note", objectNumber: 7, page: 0), .fieldValue("v", objectNumber: 8, page: 1),
                     .toggleField(objectNumber: 9, page: 2), .readingDirection(rightToLeft: true),
+                    .layout(BookLayout(width: 960, height: 540, fontSize: 13.5)),
                 ], limits: WorkerLimits(addressSpace: 0)),
             .edit(.fieldValue("Grace", objectNumber: 3, page: 0)),
             .render(key, stride: 1024, ownMemory: true),
@@ -50,6 +51,8 @@ struct RenderWorkerTests {
             .pageTree, .pageInfos(512..<1024), .releasePageObjects, .annotations(page: 3), .outline,
             .presentation(page: 9), .save(path: "/var/lib/lectern/copy é.pdf"),
             .documentFacts, .pageFacts(page: 14_999),
+            .layout(BookLayout(width: 480, height: 700.5, fontSize: 18), keepingPage: 41),
+            .layout(BookLayout(width: 72, height: 72, fontSize: 6), keepingPage: -1),
             .open(
                 path: "c", password: nil, preparePage: -1, edits: [],
                 limits: WorkerLimits(addressSpace: 1 << 30, niceness: 10)),
@@ -78,16 +81,18 @@ struct RenderWorkerTests {
             labels: PageLabels(ranges: [
                 .init(start: 0, style: .lowerRoman, prefix: "", first: 1),
                 .init(start: 4, style: .decimal, prefix: "A-", first: 1),
-            ]), title: "Harbour", language: "he")
+            ]), title: "Harbour", language: "he", isReflowable: true)
         var unlabelled = summary
         unlabelled.labels = nil
         unlabelled.title = nil
         unlabelled.language = nil
+        unlabelled.isReflowable = false
         unlabelled.firstPage.label = nil
         let responses: [DocumentResponse] = [
             .opened(summary), .opened(unlabelled),
             .openFailed(PDFError(.wrongPassword, path: "/srv/a.pdf", message: "cannot open /srv/a.pdf: wrong")),
             .pageCount(15_000), .pageInfos([page, nil, page]), .done,
+            .laidOut(LaidOutBook(pageCount: 312, page: 57), firstPage: page),
             .annotations([
                 AnnotationInfo(
                     objectNumber: 12, subtype: "Widget", rect: Rect(x: 1, y: 2, width: 3, height: 4),

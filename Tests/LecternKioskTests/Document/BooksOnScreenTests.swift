@@ -67,3 +67,55 @@ struct BooksOnScreenTests {
         try lectern.stop()
     }
 }
+
+/// A book is laid out for the screen at the policy's type size; a new type size lays it out again
+/// and keeps the page's text on screen.
+@Suite("Books laid out for the screen", .serialized)
+struct BookLayoutOnScreenTests {
+    /// The text of the page on screen, as the reader read it (nil until it has).
+    static func textOnScreen(_ lectern: KioskHarness) -> String? {
+        guard let reader = lectern.app.parts?.session.reader,
+            let text = reader.pageText[reader.view.dominantPage()]
+        else { return nil }
+        return String(String.UnicodeScalarView(text.characters.characters.compactMap { Unicode.Scalar($0.scalar) }))
+    }
+
+    static func pageCount(_ lectern: KioskHarness) -> Int {
+        if case .open(let count) = lectern.status.document { count } else { 0 }
+    }
+
+    @Test("a new font-size in the policy lays the book out again and keeps the same sentence on screen")
+    func fontSizeChangeKeepsTheSentence() throws {
+        let book = try BooksOnScreenTests.path("book.epub")
+        try GeneratedEPUB.numbered(chapters: 4, paragraphs: 40).write(to: book)
+        let policy = try PolicyTests.PolicyDirectory("document = \"\(book)\"\n[text]\nfont-size = 100\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(lectern.settle())
+        let document = try #require(lectern.app.parts?.session.reader?.document)
+        let layout = try #require(document.layout, "laid out for the screen")
+        #expect(layout.fontSize == 12 && layout.width == 960 && layout.height == 540, "\(layout)")
+        let pages = Self.pageCount(lectern)
+        #expect(pages > 8, "\(pages) pages")
+        // Go to a page two thirds in, and read its first words.
+        let target = pages * 2 / 3
+        try lectern.app.parts?.session.reader?.view.goToPage(target)
+        lectern.app.parts?.session.frame.request()
+        #expect(lectern.settle())
+        #expect(lectern.wait { Self.textOnScreen(lectern) != nil })
+        let before = try #require(Self.textOnScreen(lectern))
+        let words = before.split(separator: " ").prefix(4).joined(separator: " ")
+
+        try policy.replace(with: "document = \"\(book)\"\n[text]\nfont-size = 200\n")
+        #expect(PolicyTests().letPolicyApply(lectern))
+        #expect(lectern.wait { lectern.app.parts?.session.reader?.document.layout?.fontSize == 24 })
+        #expect(lectern.settle())
+        #expect(Self.pageCount(lectern) > pages * 3 / 2, "more pages: \(pages), then \(Self.pageCount(lectern))")
+        #expect(lectern.wait { Self.textOnScreen(lectern) != nil })
+        let after = try #require(Self.textOnScreen(lectern))
+        let squeezed = { (text: String) in text.filter { !$0.isWhitespace } }
+        #expect(squeezed(after).contains(squeezed(words)), "'\(words)' still on screen: \(after)")
+        let commit = try #require(lectern.lastCommit)
+        #expect(commit.darkFraction() > 0.001, "the new page's text is drawn")
+        try lectern.stop()
+    }
+}

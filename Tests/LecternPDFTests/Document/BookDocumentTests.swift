@@ -43,3 +43,44 @@ import Testing
         #expect(try book.search(query, page: 0).isEmpty)
     }
 }
+
+/// A book laid out again at another size keeps the reader's place by its text, not its page number.
+@Suite struct BookLayoutTests {
+    /// The text of `page`, its characters joined.
+    static func text(_ book: PDFDocument, page: Int) throws -> String {
+        let characters = try book.pageCharacters(page: page).characters
+        return String(String.UnicodeScalarView(characters.compactMap { Unicode.Scalar($0.scalar) }))
+    }
+
+    @Test func aLargerFontMakesMorePagesAndKeepsTheSentenceOnScreen() throws {
+        let directory = try makeTemporaryDirectory()
+        let path = directory.appendingPathComponent("book.epub").path
+        try GeneratedEPUB.numbered(chapters: 4, paragraphs: 20).write(to: path)
+        let book = try PDFDocument(path: path)
+        #expect(book.isReflowable)
+        let small = try book.layOut(BookLayout(width: 480, height: 640, fontSize: 10))
+        #expect(small.pageCount == book.pageCount && small.page == 0)
+        let info = try book.pageInfo(at: 0)
+        #expect(info.displaySize == Size(width: 480, height: 640), "pages the size asked for")
+        let kept = small.pageCount * 2 / 3
+        let before = try Self.text(book, page: kept)
+        // The first words of the kept page: "…of chapter N tells…" names where it is.
+        let words = before.split(separator: " ").prefix(4).joined(separator: " ")
+        let large = try book.layOut(BookLayout(width: 480, height: 640, fontSize: 20), keeping: kept)
+        #expect(large.pageCount > small.pageCount * 3 / 2, "\(small.pageCount) pages, then \(large.pageCount)")
+        #expect(large.page > kept, "the same text is further on")
+        let after = try Self.text(book, page: large.page)
+        let query = try #require(SearchQuery(words))
+        #expect(!(try book.search(query, page: large.page)).isEmpty, "'\(words)' is still on screen: \(after)")
+        let back = try book.layOut(BookLayout(width: 480, height: 640, fontSize: 10), keeping: large.page)
+        #expect(back.pageCount == small.pageCount)
+        #expect(abs(back.page - kept) <= 1, "back where it was: \(back.page), \(kept)")
+    }
+
+    @Test func aPDFIsNotLaidOut() throws {
+        let pdf = try PDFDocument(path: Fixture.path("text-3pages.pdf"))
+        #expect(!pdf.isReflowable)
+        let laid = try pdf.layOut(BookLayout(width: 100, height: 100, fontSize: 30), keeping: 2)
+        #expect(laid == LaidOutBook(pageCount: 3, page: 2) && pdf.pageCount == 3)
+    }
+}

@@ -1,0 +1,60 @@
+// CMuPDF: reflowable documents (EPUB, FB2, XHTML) laid out at the reader's page and font size.
+// The document, its locks and its contexts are shim.c's (shim_internal.h).
+#include "CMuPDF.h"
+#include "shim_internal.h"
+#include <mupdf/fitz.h>
+
+int CMuPDF_document_is_reflowable(CMuPDF_document *document) {
+    fz_context *ctx = shim_enter(document);
+    int reflowable = 0;
+    fz_try(ctx) reflowable = fz_is_document_reflowable(ctx, document->doc);
+    fz_catch(ctx) reflowable = 0;
+    return shim_leave(document, reflowable ? 1 : 0);
+}
+
+/// Drops every cached display list: they hold the pages of the old layout. A render replaying one
+/// keeps its own reference. Call with doc_lock held.
+static void drop_lists_locked(CMuPDF_document *document) {
+    fz_display_list *dropped[LECTERN_LIST_CACHE_SIZE] = {0};
+    pthread_mutex_lock(&document->cache_lock);
+    for (int i = 0; i < LECTERN_LIST_CACHE_SIZE; i++) {
+        dropped[i] = document->lists[i].list;
+        document->lists[i].list = NULL;
+    }
+    pthread_mutex_unlock(&document->cache_lock);
+    for (int i = 0; i < LECTERN_LIST_CACHE_SIZE; i++) fz_drop_display_list(document->ctx, dropped[i]);
+}
+
+int CMuPDF_document_layout(CMuPDF_document *document, float width, float height, float em, int keep, int *count,
+                           int *page, CMuPDF_error *error) {
+    shim_set_error(error, CMUPDF_OK, "");
+    *count = atomic_load(&document->page_count);
+    *page = keep > 0 ? keep : 0;
+    fz_context *ctx = shim_enter(document);
+    int status = CMUPDF_OK;
+    fz_try(ctx) {
+        if (fz_is_document_reflowable(ctx, document->doc)) {
+            int before = atomic_load(&document->page_count);
+            fz_bookmark mark = 0;
+            int marked = keep >= 0 && keep < before;
+            if (marked) mark = fz_make_bookmark(ctx, document->doc, fz_location_from_page_number(ctx, document->doc, keep));
+            fz_layout_document(ctx, document->doc, width, height, em);
+            drop_lists_locked(document);
+            atomic_store(&document->page_count, -1);
+            *count = fz_count_pages(ctx, document->doc);
+            atomic_store(&document->page_count, *count > 0 ? *count : 0);
+            *page = 0;
+            if (marked) {
+                fz_location location = fz_lookup_bookmark(ctx, document->doc, mark);
+                int found = location.chapter < 0 ? -1 : fz_page_number_from_location(ctx, document->doc, location);
+                // A bookmark MuPDF no longer finds (the chapter was evicted and read again): the
+                // same share of the book.
+                if (found < 0) found = (int)((double)keep * *count / (before > 0 ? before : 1));
+                *page = found < *count ? found : *count - 1;
+                if (*page < 0) *page = 0;
+            }
+        }
+    }
+    fz_catch(ctx) status = shim_caught(ctx, error);
+    return shim_leave(document, status);
+}
