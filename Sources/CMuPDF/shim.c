@@ -257,18 +257,55 @@ void shim_checkin_context(CMuPDF_document *document, fz_context *ctx) {
     if (ctx) fz_drop_context(ctx);
 }
 
+/// Whether the EPUB in `archive` is bound on the right: its package's spine says
+/// page-progression-direction="rtl" (MuPDF 1.21 does not read it). Call inside fz_try.
+static int epub_is_right_to_left(fz_context *ctx, fz_archive *archive) {
+    fz_buffer *buffer = NULL;
+    fz_xml *container = NULL, *package = NULL;
+    int rtl = 0;
+    fz_var(buffer);
+    fz_var(container);
+    fz_var(package);
+    fz_try(ctx) {
+        buffer = fz_read_archive_entry(ctx, archive, "META-INF/container.xml");
+        container = fz_parse_xml(ctx, buffer, 0);
+        fz_drop_buffer(ctx, buffer);
+        buffer = NULL;
+        const char *path = fz_xml_att(fz_xml_find_dfs(container, "rootfile", NULL, NULL), "full-path");
+        if (path && fz_has_archive_entry(ctx, archive, path)) {
+            buffer = fz_read_archive_entry(ctx, archive, path);
+            package = fz_parse_xml(ctx, buffer, 0);
+            const char *direction = fz_xml_att(fz_xml_find_dfs(package, "spine", NULL, NULL), "page-progression-direction");
+            rtl = direction && strcmp(direction, "rtl") == 0;
+        }
+    }
+    fz_always(ctx) {
+        fz_drop_buffer(ctx, buffer);
+        fz_drop_xml(ctx, container);
+        fz_drop_xml(ctx, package);
+    }
+    fz_catch(ctx) {
+        if (fz_caught(ctx) == FZ_ERROR_MEMORY) fz_rethrow(ctx);
+        fz_warn(ctx, "cannot read the EPUB's page progression: %s", fz_caught_message(ctx));
+        rtl = 0;
+    }
+    return rtl;
+}
+
 /// The handler's magic for the zip archive `stream`: an EPUB has its `mimetype` or its container, an XPS
 /// its content types or document sequence; any other zip is read as a comic book archive (its images
-/// in name order). Call inside fz_try.
-static const char *zip_magic(fz_context *ctx, fz_stream *stream) {
+/// in name order). Sets `*rtl` for an EPUB bound on the right. Call inside fz_try.
+static const char *zip_magic(fz_context *ctx, fz_stream *stream, int *rtl) {
     fz_archive *archive = fz_open_archive_with_stream(ctx, stream);
     const char *magic = "application/x-cbz";
     fz_try(ctx) {
         int container = fz_has_archive_entry(ctx, archive, "META-INF/container.xml");
         if (!container && fz_has_archive_entry(ctx, archive, "mimetype"))
             fz_throw(ctx, FZ_ERROR_GENERIC, "an EPUB without META-INF/container.xml");
-        if (container)
+        if (container) {
             magic = "application/epub+zip";
+            *rtl = epub_is_right_to_left(ctx, archive);
+        }
         else if (fz_has_archive_entry(ctx, archive, "[Content_Types].xml") ||
                  fz_has_archive_entry(ctx, archive, "FixedDocumentSequence.fdseq"))
             magic = "application/vnd.ms-xpsdocument";
@@ -279,13 +316,14 @@ static const char *zip_magic(fz_context *ctx, fz_stream *stream) {
     return magic;
 }
 
-/// Opens `path` as `magic` says (see CMuPDF_document_open). Call inside fz_try.
-static fz_document *open_with_magic(fz_context *ctx, const char *path, const char *magic) {
+/// Opens `path` as `magic` says (see CMuPDF_document_open); sets `*rtl` for an EPUB bound on the
+/// right. Call inside fz_try.
+static fz_document *open_with_magic(fz_context *ctx, const char *path, const char *magic, int *rtl) {
     if (!magic) return fz_open_document(ctx, path);
     fz_stream *stream = fz_open_file(ctx, path);
     fz_document *doc = NULL;
     fz_try(ctx) {
-        if (strcmp(magic, "zip") == 0) magic = zip_magic(ctx, stream);
+        if (strcmp(magic, "zip") == 0) magic = zip_magic(ctx, stream, rtl);
         doc = fz_open_document_with_stream(ctx, magic, stream);
     }
     fz_always(ctx) fz_drop_stream(ctx, stream); // the document keeps its own reference
@@ -313,8 +351,8 @@ CMuPDF_document *CMuPDF_document_open(CMuPDF_context *base, const char *path, co
         return NULL;
     }
     fz_document *doc = NULL;
-    int failed = 0;
-    fz_try(ctx) doc = open_with_magic(ctx, path, magic);
+    int failed = 0, rtl = 0;
+    fz_try(ctx) doc = open_with_magic(ctx, path, magic, &rtl);
     fz_catch(ctx) failed = shim_caught(ctx, error);
     if (failed || !doc) {
         if (!failed) shim_set_error(error, CMUPDF_ERROR_GENERIC, "MuPDF returned no document");
@@ -326,6 +364,7 @@ CMuPDF_document *CMuPDF_document_open(CMuPDF_context *base, const char *path, co
     document->ctx = ctx;
     document->doc = doc;
     document->pdf = pdf_document_from_fz_document(ctx, doc);
+    document->right_to_left = rtl;
     atomic_init(&document->page_count, -1);
     atomic_init(&document->edits, 0);
     atomic_init(&document->saved, 0);
@@ -412,7 +451,7 @@ int CMuPDF_document_is_pdf(CMuPDF_document *document) { return document->pdf ? 1
 
 int CMuPDF_document_is_right_to_left(CMuPDF_document *document, int *rtl, CMuPDF_error *error) {
     shim_set_error(error, CMUPDF_OK, "");
-    *rtl = 0;
+    *rtl = document->right_to_left;
     if (!document->pdf) return CMUPDF_OK;
     fz_context *ctx = shim_enter(document);
     int status = CMUPDF_OK;

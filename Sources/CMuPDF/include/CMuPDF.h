@@ -126,7 +126,8 @@ int CMuPDF_document_is_reflowable(CMuPDF_document *document);
 int CMuPDF_document_layout(CMuPDF_document *document, float width, float height, float em, int keep, int *count,
                            int *page, CMuPDF_error *error);
 
-/// Writes 1 to `rtl` when /Root/ViewerPreferences/Direction is /R2L. Returns a status.
+/// Writes 1 to `rtl` when /Root/ViewerPreferences/Direction is /R2L (an EPUB: when its spine's
+/// page-progression-direction is rtl). Returns a status.
 int CMuPDF_document_is_right_to_left(CMuPDF_document *document, int *rtl, CMuPDF_error *error);
 
 /// Page geometry in PDF points. Boxes are {x0, y0, x1, y1}.

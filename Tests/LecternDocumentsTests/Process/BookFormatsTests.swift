@@ -103,6 +103,20 @@ struct BookFormatsTests {
         #expect(!text.blocks.isEmpty)
     }
 
+    @Test("an EPUB's table of contents is its outline, and search finds its words, through the worker")
+    func outlineAndSearch() throws {
+        let worker = try Self.worker(try Self.fixture("epub"))
+        defer { worker.stop() }
+        let client = try ShownDocument.open(worker)
+        let outline = try client.outline()
+        #expect(outline.map(\.title) == ["The Harbour", "The Lighthouse"])
+        let lighthouse = try #require(outline.last?.page, "the entry leads to a page")
+        #expect(lighthouse > 0)
+        let query = try #require(SearchQuery("lamp turns"))
+        #expect(!client.find(query, page: lighthouse).isEmpty)
+        #expect(client.find(query, page: 0).isEmpty)
+    }
+
     @Test("a zip that says it is an EPUB but has no container fails to open with a message; the worker stays up")
     func brokenEPUB() throws {
         let path = try Self.temporaryFile("broken.epub")

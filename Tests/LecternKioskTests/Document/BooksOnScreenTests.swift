@@ -118,4 +118,51 @@ struct BookLayoutOnScreenTests {
         #expect(commit.darkFraction() > 0.001, "the new page's text is drawn")
         try lectern.stop()
     }
+
+    @Test("a resize lays the book out again for the new screen")
+    func resizeLaysOutAgain() throws {
+        let book = try BooksOnScreenTests.path("book.epub")
+        try GeneratedEPUB.numbered(chapters: 3, paragraphs: 30).write(to: book)
+        let lectern = try KioskHarness([book], width: 1280, height: 720)
+        #expect(lectern.settle())
+        #expect(lectern.app.parts?.session.reader?.document.layout?.width == 960)
+        lectern.compositor.configure(width: 720, height: 1280)
+        #expect(lectern.wait { lectern.app.parts?.session.reader?.document.layout?.width == 540 })
+        #expect(lectern.settle())
+        let page = try #require(lectern.app.parts?.session.reader?.view.pages[0].displaySize)
+        #expect(page == Size(width: 540, height: 960), "pages the new screen's shape: \(page)")
+        try lectern.stop()
+    }
+}
+
+/// A book's binding: an EPUB's page-progression-direction="rtl", or the policy's for a comic.
+@Suite("Books bound on the right", .serialized)
+struct BooksBindingTests {
+    @Test("an EPUB whose spine says rtl turns pages right to left: a tap at the left edge goes on")
+    func rightToLeftEPUB() throws {
+        let path = try BooksOnScreenTests.path("manga.epub")
+        var book = GeneratedEPUB.numbered(chapters: 3, paragraphs: 4)
+        book.isRightToLeft = true
+        try book.write(to: path)
+        let lectern = try KioskHarness([path])
+        #expect(lectern.settle())
+        #expect(lectern.app.parts?.session.reader?.view.configuration.pageBinding == .rightEdge)
+        lectern.tap(x: 1200, y: 360)
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 1, "a tap at the right edge does not go on")
+        lectern.tap(x: 60, y: 360)
+        #expect(lectern.waitForPage(2), "a tap at the left edge goes on")
+        try lectern.stop()
+    }
+
+    @Test("a comic under the policy's right binding turns right to left")
+    func rightToLeftComic() throws {
+        let path = try BooksOnScreenTests.path("manga.cbz")
+        try GeneratedCBZ.zip(pages: 3).write(to: path)
+        let lectern = try KioskHarness([path, "--binding", "right"])
+        #expect(lectern.settle())
+        lectern.tap(x: 60, y: 360)
+        #expect(lectern.waitForPage(2), "a tap at the left edge goes on")
+        try lectern.stop()
+    }
 }

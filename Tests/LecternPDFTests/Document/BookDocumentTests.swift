@@ -84,3 +84,16 @@ import Testing
         #expect(laid == LaidOutBook(pageCount: 3, page: 2) && pdf.pageCount == 3)
     }
 }
+
+@Suite struct BookBindingTests {
+    @Test func anEPUBsSpineGivesItsBinding() throws {
+        let directory = try makeTemporaryDirectory()
+        for rightToLeft in [false, true] {
+            let path = directory.appendingPathComponent("book-\(rightToLeft).epub").path
+            var book = GeneratedEPUB.numbered(chapters: 1, paragraphs: 2)
+            book.isRightToLeft = rightToLeft
+            try book.write(to: path)
+            #expect(try PDFDocument(path: path).isRightToLeft == rightToLeft)
+        }
+    }
+}
