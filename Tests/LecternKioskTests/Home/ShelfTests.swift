@@ -344,3 +344,41 @@ struct ShelfTests {
         try lectern.stop()
     }
 }
+
+/// Covers of books, comics and images: page 1 drawn as for a PDF, the book's title under it.
+@Suite("Shelf of books", .serialized)
+struct ShelfOfBooksTests {
+    @Test("an EPUB, a comic and a picture on the shelf: each a cover, the EPUB under its title")
+    func booksHaveCovers() throws {
+        let epub = try BooksOnScreenTests.path("tales.epub")
+        try GeneratedEPUB(
+            title: "Harbour Tales", chapters: [.init(title: "The Harbour", paragraphs: ["The boats come home."])]
+        ).write(to: epub)
+        let comic = try BooksOnScreenTests.path("comic.cbz")
+        try GeneratedCBZ.zip(pages: 2).write(to: comic)
+        let picture = try BooksOnScreenTests.path("picture.png")
+        try GeneratedPNG(width: 200, height: 300, colour: (40, 140, 60)).write(to: picture)
+        let policy = try PolicyTests.PolicyDirectory("documents = [\"\(epub)\", \"\(comic)\", \"\(picture)\"]\n")
+        let lectern = try KioskHarness(["--config", policy.path])
+        #expect(
+            lectern.wait {
+                lectern.status.shelf.count == 3 && !lectern.status.shelf.contains { !$0.hasCover && $0.failure == nil }
+            })
+        #expect(lectern.settle())
+        let shelf = lectern.status.shelf
+        #expect(shelf.map(\.hasCover) == [true, true, true], "\(shelf.map(\.failure))")
+        #expect(shelf.map(\.title) == ["Harbour Tales", "comic.cbz", "picture.png"])
+        let commit = try #require(lectern.lastCommit)
+        func top(_ box: PixelBox) -> UInt32 {
+            commit.pixel(x: box.x + box.width / 2, y: box.y + box.height / 5) & 0xFF_FFFF
+        }
+        #expect(top(shelf[1].box) == 0xC83C28, "the comic's first page, red")
+        #expect(top(shelf[2].box) == 0x288C3C, "the picture, green")
+        let book = shelf[0].box
+        let ink = (book.x..<book.maxX).contains { x in
+            (book.y..<book.maxY).contains { commit.pixel(x: x, y: $0) & 0xFF_FFFF < 0x80_8080 }
+        }
+        #expect(ink, "the EPUB's first page, with its text")
+        try lectern.stop()
+    }
+}
