@@ -28,6 +28,7 @@ let usage = """
            lectern-bench speech [--runs N] [--keys N] [--seconds WINDOW] [PDF]
            lectern-bench large-print [--runs N] [--seconds S] [--size WxH] TEXT-36.pdf
            lectern-bench audit [--runs N] [--seconds S] [--size WxH] TEXT-36.pdf 15000-PAGES.pdf
+           lectern-bench book [--runs N] [--size WxH]
 
     """
 
@@ -57,6 +58,7 @@ let benchmarks: [String: ([String]) throws -> Void] = [
     "speech": runSpeechBenchmark,
     "large-print": runLargePrintBenchmark,
     "audit": runAuditBenchmark,
+    "book": runBookBenchmark,
 ]
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
     FileHandle.standardError.write(usage.data(using: .utf8)!)

@@ -5,6 +5,7 @@
 # line and key, not applied), the metrics file appears within 15 s and Prometheus's own parser
 # reads it, and SIGTERM ends Lectern and cage cleanly. Lectern runs under the system call filter
 # of kiosk/lectern.service (Tests/e2e/unit-filter.c), so its render worker must work there.
+# Then an EPUB (issue 35), opened by its content, laid out for the screen and shown.
 #
 # Usage: Tests/e2e/cage.sh [LECTERN_BINARY]   (default: .build/debug/lectern)
 # Prints PASS/FAIL lines and a summary; exits 1 if anything failed.
@@ -195,5 +196,50 @@ if session_alive "$sid"; then
   fail "processes left behind: $(pgrep -a -s "$sid" | tr '\n' ';')"
 else
   pass "no cage or Lectern process left behind"
+fi
+
+# A book (issue 35): an EPUB written here (a stored zip: mimetype, container, package, two
+# chapters), under a name that does not say so, is opened by its content in the render worker
+# under the unit's filter, laid out for the screen, and its first page shown.
+book=$e2e_stage/book.bin
+python3 - "$book" <<'PY'
+import sys, zipfile
+page = '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><h1>{0}</h1>{1}</body></html>'
+text = "".join("<p>Sentence %d tells of the harbour and the boats that come home at dusk.</p>" % n for n in range(40))
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_STORED) as z:
+    z.writestr("mimetype", "application/epub+zip")
+    z.writestr("META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" '
+               'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile '
+               'full-path="content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>')
+    z.writestr("content.opf", '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0">'
+               '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Harbour</dc:title></metadata>'
+               '<manifest><item id="a" href="a.xhtml" media-type="application/xhtml+xml"/>'
+               '<item id="b" href="b.xhtml" media-type="application/xhtml+xml"/></manifest>'
+               '<spine><itemref idref="a"/><itemref idref="b"/></spine></package>')
+    z.writestr("a.xhtml", page.format("The Harbour", text))
+    z.writestr("b.xhtml", page.format("The Lighthouse", text))
+PY
+chmod a+r "$book"
+book_log=$e2e_stage/cage-book.log
+e2e_dump=$e2e_stage/book.png
+e2e_start "$book_log" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
+  cage -- "${filter[@]}" "$e2e_bin" "$book" --frame-dump "$e2e_dump"
+book_sid=$e2e_sid
+if wait_for 15 grep -q "frame committed $size (page 1)" "$book_log"; then
+  pass "an EPUB named book.bin: 'frame committed $size (page 1)'"
+else
+  fail "an EPUB named book.bin: no 'frame committed $size (page 1)' within 15 s"
+  show_log "$book_log"
+fi
+if grep -q "laid .*book.bin out at" "$book_log"; then
+  pass "the EPUB was laid out for the screen: $(grep -o 'out at [^:]*: [0-9]* pages' "$book_log" | head -n 1)"
+else
+  fail "no 'laid ... out at' line for the EPUB in the log"
+fi
+end_session "$book_sid"
+check_frame_dump "$size"
+if grep -qiE 'fatal error|assertion|segmentation|backtrace|core dumped|render worker .* ended' "$book_log"; then
+  fail "the EPUB's log shows a crash"
+  show_log "$book_log"
 fi
 e2e_summary
