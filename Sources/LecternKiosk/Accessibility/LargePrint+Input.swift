@@ -6,7 +6,7 @@ extension LargePrint {
     /// Returns whether it took the event. While the page itself shows (no text), it takes only
     /// Left and Right: the rest pans and zooms the page as usual.
     func handle(_ event: InputEvent, reader: Reader) -> Bool {
-        guard isOn, shown != nil || showsNoText else { return false }
+        guard isOn, !showsBook, shown != nil || showsNoText else { return false }
         if showsNoText {
             guard case .key(let key, _) = event.kind, key == .left || key == .right else { return false }
         }

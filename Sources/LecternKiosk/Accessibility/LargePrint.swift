@@ -94,6 +94,7 @@ final class LargePrint {
         self.logger = logger
         work = BackgroundWork(label: "lectern.large-print", qos: .userInitiated, loop: loop)
         isOn = policy.largePrint
+        session.visitorCapitalHeight = { [unowned self] in isOn ? capitalHeight : nil }
         // A new default applies at once unless a visitor chose otherwise meanwhile.
         policy.observe { [unowned self] old, new in
             if new.largePrint != old.largePrint, isOn == old.largePrint { set(on: new.largePrint) }
@@ -116,6 +117,7 @@ final class LargePrint {
         guard on != isOn else { return }
         isOn = on
         logger.info("large print: \(on ? "on" : "off")")
+        layOutBook()
         frame.request()
     }
 
@@ -128,8 +130,19 @@ final class LargePrint {
         sizeStep = step
         pendingShare = share
         logger.info("large print: text size \(Self.sizes[step])×")
+        layOutBook()
         frame.request()
     }
+
+    /// A book (EPUB, FB2, XHTML) is its own large print: laid out again in pages of type whose
+    /// capital H is `capitalHeight` (the sizes in millimetres apply; Text size + and − re-lay it),
+    /// or at the policy's type size again when large print goes off. Its pages show, not a column.
+    private func layOutBook() {
+        session.layOutShownBookIfNeeded()
+    }
+
+    /// The document shown is a book: large print lays it out (`layOutBook`) instead of a column.
+    var showsBook: Bool { current.reader?.document.isReflowable == true }
     /// The share of the column to scroll to when the next column of the page shows (a new size).
     private var pendingShare: Double?
 
@@ -140,6 +153,7 @@ final class LargePrint {
         shown = nil
         offset = 0
         set(on: policy.largePrint)
+        layOutBook()
     }
 
     // MARK: The column on screen
@@ -169,7 +183,11 @@ final class LargePrint {
     /// while it is being laid out); nil when large print is off or the page has no text (the page
     /// shows, with `notice`).
     func scene(for reader: Reader) -> Scene.LargePrint? {
-        lastScene = isOn ? column(for: reader) : nil
+        if isOn && reader.document.isReflowable {
+            shown = nil
+            showsNoText = false
+        }
+        lastScene = isOn && !reader.document.isReflowable ? column(for: reader) : nil
         return lastScene
     }
 
@@ -234,7 +252,7 @@ final class LargePrint {
     /// The page on screen has no text: it shows instead of its large print.
     private(set) var showsNoText = false
     /// Large print covers the page (it is on, and the page has text or is being laid out).
-    var coversPage: Bool { isOn && !showsNoText }
+    var coversPage: Bool { isOn && !showsNoText && !showsBook }
 
     /// The page with no text zoomed in last (once per visit: the visitor may zoom out).
     private var zoomedPage: Int?

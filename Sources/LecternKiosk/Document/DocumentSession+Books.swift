@@ -11,15 +11,21 @@ import LecternPDF
 extension DocumentSession {
     /// The layout a book gets on this screen: pages the screen's size in points (half its width
     /// in double spreads), a surface unit taken as a CSS pixel (1/96 inch) unless the screen's
-    /// millimetres are known, at the policy's type size.
+    /// millimetres are known, at the policy's type size, or at the visitor's large print
+    /// (`visitorCapitalHeight`: a capital H is about 0.7 em).
     var bookLayout: BookLayout {
         let physical = screen.physical(policy.configuration)
         let unitsPerMillimetre = physical.map { screen.size.width / $0.width } ?? 96 / 25.4
         let pointsPerUnit = 72 / 25.4 / unitsPerMillimetre
         let pagesAcross = policy.spreadMode == .single ? 1.0 : 2.0
-        return BookLayout(
+        var layout = BookLayout(
             page: (screen.size.width / pagesAcross * pointsPerUnit, screen.size.height * pointsPerUnit),
             fontSizePercent: policy.fontSizePercent)
+        if let visitorCapitalHeight = visitorCapitalHeight() {
+            let em = Double(visitorCapitalHeight) / BookLayout.capitalHeightPerEm * pointsPerUnit
+            layout.fontSize = max(layout.fontSize, (em * 10).rounded() / 10)
+        }
+        return layout
     }
 
     /// Whether `document` is a book not yet laid out for this screen and type size.

@@ -36,6 +36,9 @@ final class DocumentSession: DocumentShowing {
     private(set) var phase = DocumentPhase.opening
     /// A book shown is being laid out again (`layOutShownBookIfNeeded`).
     var isLayingOutBook = false
+    /// The capital H's height in surface units a visitor's large print asks a book's type to have
+    /// (nil: the policy's type size, `text.font-size`).
+    var visitorCapitalHeight: () -> Int? = { nil }
     /// Documents opened so far (first opens, reloads and documents chosen on the shelf).
     private(set) var documentsOpened = 0
     /// The first page takes long enough to come (300 ms) that "Opening…", or whatever of

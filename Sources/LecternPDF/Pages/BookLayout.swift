@@ -10,6 +10,9 @@ public struct BookLayout: Sendable, Equatable, CustomStringConvertible {
 
     /// The em MuPDF lays a book out at when nobody says otherwise: 100 % of the book's size.
     public static let defaultFontSize = 12.0
+    /// A capital H's height in ems, about, in the fonts books are set in: what turns large print's
+    /// capital height into a type size.
+    public static let capitalHeightPerEm = 0.7
 
     public init(width: Double, height: Double, fontSize: Double) {
         self.width = width

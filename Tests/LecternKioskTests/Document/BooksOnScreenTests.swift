@@ -119,6 +119,27 @@ struct BookLayoutOnScreenTests {
         try lectern.stop()
     }
 
+    @Test("large print on a book lays it out at large print's size: its pages show, Text size + lays it larger")
+    func largePrintLaysTheBookOut() throws {
+        let book = try BooksOnScreenTests.path("book.epub")
+        try GeneratedEPUB.numbered(chapters: 3, paragraphs: 30).write(to: book)
+        let lectern = try KioskHarness([book, "--large-print", "on"])
+        #expect(lectern.settle())
+        let largePrint = try #require(lectern.app.parts?.focus.panel.accessibility.largePrint)
+        func fontSize() -> Double? { lectern.app.parts?.session.reader?.document.layout?.fontSize }
+        let large = try #require(fontSize())
+        #expect(large > 12, "larger than the book's own 12 points: \(large)")
+        #expect(largePrint.isOn && !largePrint.coversPage, "the book's pages show, not a column")
+        #expect(DocumentOnScreenTests.whiteFraction(try #require(lectern.lastCommit)) > 0.3, "a page shows")
+        largePrint.changeSize(by: 1)
+        #expect(lectern.wait { (fontSize() ?? 0) > large }, "Text size + lays it out larger")
+        #expect(lectern.settle())
+        largePrint.set(on: false)
+        #expect(lectern.wait { fontSize() == 12 }, "off: the policy's size again")
+        #expect(lectern.settle())
+        try lectern.stop()
+    }
+
     @Test("a resize lays the book out again for the new screen")
     func resizeLaysOutAgain() throws {
         let book = try BooksOnScreenTests.path("book.epub")
