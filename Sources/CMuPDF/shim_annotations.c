@@ -212,7 +212,7 @@ int CMuPDF_page_annotations(CMuPDF_document *document, int index, CMuPDF_annotat
 // not run, so a hostile document cannot loop forever under the document lock.
 
 /// Drops every cached display list; renders holding one keep their own reference. Takes cache_lock.
-static void drop_cached_lists(CMuPDF_document *document) {
+void shim_drop_cached_lists(CMuPDF_document *document) {
     fz_display_list *dropped[LECTERN_LIST_CACHE_SIZE];
     pthread_mutex_lock(&document->cache_lock);
     for (int i = 0; i < LECTERN_LIST_CACHE_SIZE; i++) {
@@ -263,7 +263,7 @@ static int edit_annotation(CMuPDF_document *document, int index, int object, ann
         shim_set_error(error, status, fz_caught_message(ctx));
     }
     // Even a failed edit may have changed part of the document before it threw.
-    drop_cached_lists(document);
+    shim_drop_cached_lists(document);
     return shim_leave(document, status);
 }
 

@@ -126,6 +126,10 @@ int shim_check_index(CMuPDF_document *document, int index, CMuPDF_error *error);
 
 void shim_checkin_context(CMuPDF_document *document, fz_context *ctx);
 
+/// Drops every cached display list (an edit or a new layout changed the pages); renders holding one
+/// keep their own reference. Takes cache_lock; call with doc_lock held (shim_annotations.c).
+void shim_drop_cached_lists(CMuPDF_document *document);
+
 /// A context for one render on the calling thread: from the pool, or cloned from the base.
 /// NULL (with `error` filled) when MuPDF cannot clone. Give it back with checkin_context.
 fz_context *shim_checkout_context(CMuPDF_document *document, CMuPDF_error *error);

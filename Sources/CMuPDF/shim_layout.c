@@ -12,19 +12,6 @@ int CMuPDF_document_is_reflowable(CMuPDF_document *document) {
     return shim_leave(document, reflowable ? 1 : 0);
 }
 
-/// Drops every cached display list: they hold the pages of the old layout. A render replaying one
-/// keeps its own reference. Call with doc_lock held.
-static void drop_lists_locked(CMuPDF_document *document) {
-    fz_display_list *dropped[LECTERN_LIST_CACHE_SIZE] = {0};
-    pthread_mutex_lock(&document->cache_lock);
-    for (int i = 0; i < LECTERN_LIST_CACHE_SIZE; i++) {
-        dropped[i] = document->lists[i].list;
-        document->lists[i].list = NULL;
-    }
-    pthread_mutex_unlock(&document->cache_lock);
-    for (int i = 0; i < LECTERN_LIST_CACHE_SIZE; i++) fz_drop_display_list(document->ctx, dropped[i]);
-}
-
 int CMuPDF_document_layout(CMuPDF_document *document, float width, float height, float em, int keep, int *count,
                            int *page, CMuPDF_error *error) {
     shim_set_error(error, CMUPDF_OK, "");
@@ -39,7 +26,7 @@ int CMuPDF_document_layout(CMuPDF_document *document, float width, float height,
             int marked = keep >= 0 && keep < before;
             if (marked) mark = fz_make_bookmark(ctx, document->doc, fz_location_from_page_number(ctx, document->doc, keep));
             fz_layout_document(ctx, document->doc, width, height, em);
-            drop_lists_locked(document);
+            shim_drop_cached_lists(document); // they hold the pages of the old layout
             atomic_store(&document->page_count, -1);
             *count = fz_count_pages(ctx, document->doc);
             atomic_store(&document->page_count, *count > 0 ? *count : 0);
