@@ -257,12 +257,15 @@ void shim_checkin_context(CMuPDF_document *document, fz_context *ctx) {
     if (ctx) fz_drop_context(ctx);
 }
 
-/// Whether the EPUB in `archive` is bound on the right: its package's spine says
-/// page-progression-direction="rtl" (MuPDF 1.21 does not read it). Call inside fz_try.
-static int epub_is_right_to_left(fz_context *ctx, fz_archive *archive) {
+/// What MuPDF 1.21 does not read of the package of the EPUB in `archive`: whether it is bound on the
+/// right (its spine's page-progression-direction="rtl"), and its language (dc:language, for speech;
+/// MuPDF's XML parser drops the namespace prefix). Call inside fz_try.
+static void read_epub_package(fz_context *ctx, fz_archive *archive, int *right_to_left,
+                              fz_text_language *language) {
     fz_buffer *buffer = NULL;
     fz_xml *container = NULL, *package = NULL;
     int rtl = 0;
+    fz_text_language code = FZ_LANG_UNSET;
     fz_var(buffer);
     fz_var(container);
     fz_var(package);
@@ -277,6 +280,8 @@ static int epub_is_right_to_left(fz_context *ctx, fz_archive *archive) {
             package = fz_parse_xml(ctx, buffer, 0);
             const char *direction = fz_xml_att(fz_xml_find_dfs(package, "spine", NULL, NULL), "page-progression-direction");
             rtl = direction && strcmp(direction, "rtl") == 0;
+            const char *text = fz_xml_text(fz_xml_down(fz_xml_find_dfs(package, "language", NULL, NULL)));
+            if (text) code = fz_text_language_from_string(text);
         }
     }
     fz_always(ctx) {
@@ -286,16 +291,18 @@ static int epub_is_right_to_left(fz_context *ctx, fz_archive *archive) {
     }
     fz_catch(ctx) {
         if (fz_caught(ctx) == FZ_ERROR_MEMORY) fz_rethrow(ctx);
-        fz_warn(ctx, "cannot read the EPUB's page progression: %s", fz_caught_message(ctx));
+        fz_warn(ctx, "cannot read the EPUB's package: %s", fz_caught_message(ctx));
         rtl = 0;
+        code = FZ_LANG_UNSET;
     }
-    return rtl;
+    *right_to_left = rtl;
+    *language = code;
 }
 
 /// The handler's magic for the zip archive `stream`: an EPUB has its `mimetype` or its container, an XPS
 /// its content types or document sequence; any other zip is read as a comic book archive (its images
-/// in name order). Sets `*rtl` for an EPUB bound on the right. Call inside fz_try.
-static const char *zip_magic(fz_context *ctx, fz_stream *stream, int *rtl) {
+/// in name order). Reads an EPUB's binding and language into `document`. Call inside fz_try.
+static const char *zip_magic(fz_context *ctx, fz_stream *stream, CMuPDF_document *document) {
     fz_archive *archive = fz_open_archive_with_stream(ctx, stream);
     const char *magic = "application/x-cbz";
     fz_try(ctx) {
@@ -304,7 +311,7 @@ static const char *zip_magic(fz_context *ctx, fz_stream *stream, int *rtl) {
             fz_throw(ctx, FZ_ERROR_GENERIC, "an EPUB without META-INF/container.xml");
         if (container) {
             magic = "application/epub+zip";
-            *rtl = epub_is_right_to_left(ctx, archive);
+            read_epub_package(ctx, archive, &document->right_to_left, &document->language);
         }
         else if (fz_has_archive_entry(ctx, archive, "[Content_Types].xml") ||
                  fz_has_archive_entry(ctx, archive, "FixedDocumentSequence.fdseq"))
@@ -316,14 +323,15 @@ static const char *zip_magic(fz_context *ctx, fz_stream *stream, int *rtl) {
     return magic;
 }
 
-/// Opens `path` as `magic` says (see CMuPDF_document_open); sets `*rtl` for an EPUB bound on the
-/// right. Call inside fz_try.
-static fz_document *open_with_magic(fz_context *ctx, const char *path, const char *magic, int *rtl) {
+/// Opens `path` as `magic` says (see CMuPDF_document_open); what MuPDF does not read of an EPUB
+/// goes into `document`. Call inside fz_try.
+static fz_document *open_with_magic(fz_context *ctx, const char *path, const char *magic,
+                                    CMuPDF_document *document) {
     if (!magic) return fz_open_document(ctx, path);
     fz_stream *stream = fz_open_file(ctx, path);
     fz_document *doc = NULL;
     fz_try(ctx) {
-        if (strcmp(magic, "zip") == 0) magic = zip_magic(ctx, stream, rtl);
+        if (strcmp(magic, "zip") == 0) magic = zip_magic(ctx, stream, document);
         doc = fz_open_document_with_stream(ctx, magic, stream);
     }
     fz_always(ctx) fz_drop_stream(ctx, stream); // the document keeps its own reference
@@ -351,8 +359,8 @@ CMuPDF_document *CMuPDF_document_open(CMuPDF_context *base, const char *path, co
         return NULL;
     }
     fz_document *doc = NULL;
-    int failed = 0, rtl = 0;
-    fz_try(ctx) doc = open_with_magic(ctx, path, magic, &rtl);
+    int failed = 0;
+    fz_try(ctx) doc = open_with_magic(ctx, path, magic, document);
     fz_catch(ctx) failed = shim_caught(ctx, error);
     if (failed || !doc) {
         if (!failed) shim_set_error(error, CMUPDF_ERROR_GENERIC, "MuPDF returned no document");
@@ -364,7 +372,6 @@ CMuPDF_document *CMuPDF_document_open(CMuPDF_context *base, const char *path, co
     document->ctx = ctx;
     document->doc = doc;
     document->pdf = pdf_document_from_fz_document(ctx, doc);
-    document->right_to_left = rtl;
     atomic_init(&document->page_count, -1);
     atomic_init(&document->edits, 0);
     atomic_init(&document->saved, 0);

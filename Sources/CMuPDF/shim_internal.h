@@ -90,6 +90,7 @@ struct CMuPDF_document {
     fz_document *doc;  // owned; only with doc_lock held
     pdf_document *pdf; // borrowed from doc; NULL when not a PDF
     int right_to_left; // another format's binding read at open (an EPUB's page-progression-direction)
+    fz_text_language language; // another format's language read at open (an EPUB's dc:language)
     page_walk walk;        // the page tree as walked so far; only with doc_lock held
     atomic_int page_count; // -1 until counted (under doc_lock); read without it
 

@@ -645,7 +645,7 @@ int CMuPDF_document_language(CMuPDF_document *document, char language[8], CMuPDF
     int status = CMUPDF_OK;
     fz_try(ctx) {
         pdf_document *pdf = pdf_specifics(ctx, document->doc);
-        fz_text_language code = pdf ? pdf_document_language(ctx, pdf) : FZ_LANG_UNSET;
+        fz_text_language code = pdf ? pdf_document_language(ctx, pdf) : document->language;
         if (code != FZ_LANG_UNSET) fz_string_from_text_language(language, code);
     }
     fz_catch(ctx) status = shim_caught(ctx, error);

@@ -192,8 +192,9 @@ void CMuPDF_document_release_page_objects(CMuPDF_document *document);
 /// when the document has none. Returns a status.
 int CMuPDF_document_title(CMuPDF_document *document, char *title, int size, CMuPDF_error *error);
 
-/// The document's language (the catalog's /Lang, as MuPDF keeps it: an ISO 639 code such as "en"
-/// or "he", without a region) into `language` (8 bytes, NUL-terminated; empty when none).
+/// The document's language (the catalog's /Lang, or an EPUB's dc:language, as MuPDF keeps it: an
+/// ISO 639 code such as "en" or "he", without a region) into `language` (8 bytes, NUL-terminated;
+/// empty when none).
 int CMuPDF_document_language(CMuPDF_document *document, char language[8], CMuPDF_error *error);
 
 /// A page's presentation keys: how long it shows in a presentation and how it comes on screen.

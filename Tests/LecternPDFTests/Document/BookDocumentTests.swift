@@ -96,4 +96,13 @@ import Testing
             #expect(try PDFDocument(path: path).isRightToLeft == rightToLeft)
         }
     }
+
+    @Test func anEPUBsLanguageIsItsDCLanguage() throws {
+        let directory = try makeTemporaryDirectory()
+        let path = directory.appendingPathComponent("livre.epub").path
+        var book = GeneratedEPUB.numbered(chapters: 1, paragraphs: 2)
+        book.language = "fr-CA"
+        try book.write(to: path)
+        #expect(try PDFDocument(path: path).language() == "fr", "speech's voice")
+    }
 }
