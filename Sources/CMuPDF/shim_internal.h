@@ -127,6 +127,12 @@ int shim_check_index(CMuPDF_document *document, int index, CMuPDF_error *error);
 
 void shim_checkin_context(CMuPDF_document *document, fz_context *ctx);
 
+/// The pages of a reflowable document's chapters, counted (each chapter laid out) until page
+/// `through` exists or every chapter is counted (INT_MAX): what the document claims until the rest
+/// is counted. Remembers it as the page count. Call with doc_lock held, inside fz_try, on a
+/// reflowable document only (shim_layout.c).
+int shim_count_pages_through_locked(CMuPDF_document *document, int through);
+
 /// Drops every cached display list (an edit or a new layout changed the pages); renders holding one
 /// keep their own reference. Takes cache_lock; call with doc_lock held (shim_annotations.c).
 void shim_drop_cached_lists(CMuPDF_document *document);

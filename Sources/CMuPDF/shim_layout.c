@@ -3,6 +3,7 @@
 #include "CMuPDF.h"
 #include "shim_internal.h"
 #include <mupdf/fitz.h>
+#include <limits.h>
 
 int CMuPDF_document_is_reflowable(CMuPDF_document *document) {
     fz_context *ctx = shim_enter(document);
@@ -12,8 +13,31 @@ int CMuPDF_document_is_reflowable(CMuPDF_document *document) {
     return shim_leave(document, reflowable ? 1 : 0);
 }
 
-int CMuPDF_document_layout(CMuPDF_document *document, float width, float height, float em, int keep, int *count,
-                           int *page, CMuPDF_error *error) {
+int shim_count_pages_through_locked(CMuPDF_document *document, int through) {
+    fz_context *ctx = document->ctx;
+    int chapters = fz_count_chapters(ctx, document->doc), pages = 0;
+    for (int chapter = 0; chapter < chapters && pages <= through; chapter++)
+        pages += fz_count_chapter_pages(ctx, document->doc, chapter);
+    atomic_store(&document->page_count, pages > 0 ? pages : 0);
+    return pages;
+}
+
+int CMuPDF_document_count_pages_through(CMuPDF_document *document, int through, int *count, CMuPDF_error *error) {
+    shim_set_error(error, CMUPDF_OK, "");
+    fz_context *ctx = shim_enter(document);
+    int status = CMUPDF_OK, reflowable = 0;
+    fz_try(ctx) {
+        reflowable = fz_is_document_reflowable(ctx, document->doc);
+        if (reflowable) *count = shim_count_pages_through_locked(document, through);
+    }
+    fz_catch(ctx) status = shim_caught(ctx, error);
+    shim_leave(document, status);
+    if (status == CMUPDF_OK && !reflowable) return CMuPDF_document_count_pages(document, count, error);
+    return status;
+}
+
+int CMuPDF_document_layout(CMuPDF_document *document, float width, float height, float em, int keep, int through,
+                           int *count, int *page, CMuPDF_error *error) {
     shim_set_error(error, CMUPDF_OK, "");
     *count = atomic_load(&document->page_count);
     *page = keep > 0 ? keep : 0;
@@ -27,9 +51,8 @@ int CMuPDF_document_layout(CMuPDF_document *document, float width, float height,
             if (marked) mark = fz_make_bookmark(ctx, document->doc, fz_location_from_page_number(ctx, document->doc, keep));
             fz_layout_document(ctx, document->doc, width, height, em);
             shim_drop_cached_lists(document); // they hold the pages of the old layout
-            atomic_store(&document->page_count, -1);
-            *count = fz_count_pages(ctx, document->doc);
-            atomic_store(&document->page_count, *count > 0 ? *count : 0);
+            // A kept page is found by counting every chapter; else the chapters through `through`.
+            *count = shim_count_pages_through_locked(document, marked ? INT_MAX : through);
             *page = 0;
             if (marked) {
                 fz_location location = fz_lookup_bookmark(ctx, document->doc, mark);

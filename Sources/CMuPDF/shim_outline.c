@@ -78,6 +78,8 @@ int CMuPDF_document_outline(CMuPDF_document *document, CMuPDF_outline_entry **en
         // Destinations are looked up in the page map: walk the whole tree first (then the outline
         // loader's pdf_load_page_tree keeps Lectern's map: see walk_install_map).
         if (document->pdf) shim_walk_locked(document, INT_MAX, INT_MAX);
+        // A book's entries lead into chapters not yet counted: count them all.
+        else if (fz_is_document_reflowable(ctx, document->doc)) shim_count_pages_through_locked(document, INT_MAX);
         // The outline loader resolves destinations: see hide_forward_map (outline.pdf leaked its
         // target pages' dictionaries under kiosk/fuzz --replay without it).
         hidden_map = shim_hide_forward_map(document);

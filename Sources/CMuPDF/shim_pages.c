@@ -340,8 +340,9 @@ int CMuPDF_document_walk_page_tree(CMuPDF_document *document, int max_kids,
     shim_set_error(error, CMUPDF_OK, "");
     memset(tree, 0, sizeof *tree);
     if (!document->pdf) {
+        // Every page: a reflowable document may have counted only its first chapters so far.
         int count = 0;
-        int status = CMuPDF_document_count_pages(document, &count, error);
+        int status = CMuPDF_document_count_pages_through(document, INT_MAX, &count, error);
         tree->done = 1;
         tree->pages = count;
         return status;

@@ -121,10 +121,18 @@ int CMuPDF_document_is_reflowable(CMuPDF_document *document);
 /// Lays a reflowable document out again on pages of `width` x `height` points with `em` points to
 /// the em (fz_layout_document), keeping page `keep` (-1: none) by its place in the text
 /// (fz_make_bookmark before, fz_lookup_bookmark after). Writes the new page count to `count` and the
-/// page that now holds what page `keep` began with to `page` (0 without `keep`). The display lists
-/// of the old layout are dropped. Other formats are left as they are. Returns a status.
-int CMuPDF_document_layout(CMuPDF_document *document, float width, float height, float em, int keep, int *count,
-                           int *page, CMuPDF_error *error);
+/// page that now holds what page `keep` began with to `page` (0 without `keep`). Without `keep`, only
+/// the chapters through page `through` are laid out and counted (INT_MAX: all): the count is a
+/// claim until CMuPDF_document_walk_page_tree counts the rest. The display lists of the old layout
+/// are dropped. Other formats are left as they are. Returns a status.
+int CMuPDF_document_layout(CMuPDF_document *document, float width, float height, float em, int keep, int through,
+                           int *count, int *page, CMuPDF_error *error);
+
+/// For a reflowable document, counts (laying out) its chapters only until page `through` exists, and
+/// writes that to `count`: a claim, as a PDF's /Count is, until CMuPDF_document_walk_page_tree
+/// counts every chapter (the first page shows without laying out the whole book). Other formats:
+/// CMuPDF_document_count_pages. Returns a status.
+int CMuPDF_document_count_pages_through(CMuPDF_document *document, int through, int *count, CMuPDF_error *error);
 
 /// Writes 1 to `rtl` when /Root/ViewerPreferences/Direction is /R2L (an EPUB: when its spine's
 /// page-progression-direction is rtl). Returns a status.

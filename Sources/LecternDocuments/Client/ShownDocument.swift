@@ -65,9 +65,11 @@ public final class ShownDocument: Sendable {
     /// Lays the book out again at `layout`, keeping `page` (-1: none) by its place in the text:
     /// the page count and page 1 change, and later renders draw the new pages (a new worker lays
     /// it out again). The page that holds what `page` began with. Call off the main thread: the
-    /// whole book is laid out.
-    public func layOut(_ layout: BookLayout, keeping page: Int) -> Result<LaidOutBook, PDFError> {
-        let result = call(.layout(layout, keepingPage: page)) { response -> (LaidOutBook, PageInfo)? in
+    /// whole book is laid out, or without a page to keep only its chapters through page `through`
+    /// (nil: all; the page count then grows when the page sizes are read, `readPageSizes`).
+    public func layOut(_ layout: BookLayout, keeping page: Int, through: Int? = nil) -> Result<LaidOutBook, PDFError> {
+        let request = DocumentRequest.layout(layout, keepingPage: page, throughPage: through)
+        let result = call(request) { response -> (LaidOutBook, PageInfo)? in
             if case .laidOut(let book, let first) = response { (book, first) } else { nil }
         }
         switch result {

@@ -177,10 +177,10 @@ public final class DocumentServer: @unchecked Sendable {
             return answering { () throws(PDFError) in .pageFacts(try document.pageFacts(page: page)) }
         case let .reflow(wanted):
             return reflows.answer(wanted, font: descriptor, document: document)
-        case let .layout(layout, page):
+        case let .layout(layout, page, through):
             reflows.forget()
             return answering { () throws(PDFError) in
-                let book = try document.layOut(layout, keeping: page)
+                let book = try document.layOut(layout, keeping: page, through: through)
                 return .laidOut(book, firstPage: try document.pageInfo(at: 0))
             }
         }

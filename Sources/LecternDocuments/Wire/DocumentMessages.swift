@@ -51,9 +51,10 @@ public enum DocumentRequest: Sendable, Equatable {
     /// measured with the font file whose descriptor comes with the request.
     case reflow(ReflowRequest)
     /// Lays a reflowable document out again (`PDFDocument.layOut`), keeping `keepingPage` (-1:
-    /// none) by its place in the text: answered with the page count, the page that holds it now
-    /// and the new page 1's geometry.
-    case layout(BookLayout, keepingPage: Int)
+    /// none) by its place in the text, else laying out only the chapters through `throughPage`
+    /// (nil: all): answered with the page count, the page that holds it now and the new page 1's
+    /// geometry.
+    case layout(BookLayout, keepingPage: Int, throughPage: Int?)
 
     /// Each request's first byte on the wire, used by `encode` and `decode` alike.
     enum Tag: UInt8, CaseIterable {
@@ -114,10 +115,11 @@ public enum DocumentRequest: Sendable, Equatable {
         case let .reflow(request):
             writer.put(Tag.reflow)
             request.encode(into: &writer)
-        case let .layout(layout, page):
+        case let .layout(layout, page, through):
             writer.put(Tag.layout)
             writer.put(layout)
             writer.put(page)
+            writer.put(through ?? -1)
         }
     }
 
@@ -153,7 +155,9 @@ public enum DocumentRequest: Sendable, Equatable {
         case .documentFacts: return .documentFacts
         case .pageFacts: return .pageFacts(page: try reader.int())
         case .reflow: return .reflow(try ReflowRequest.decode(&reader))
-        case .layout: return .layout(try reader.bookLayout(), keepingPage: try reader.int())
+        case .layout:
+            let layout = try reader.bookLayout(), page = try reader.int(), through = try reader.int()
+            return .layout(layout, keepingPage: page, throughPage: through < 0 ? nil : through)
         }
     }
 }

@@ -33,15 +33,18 @@ extension DocumentSession {
         document.isReflowable && screen.hasSize && document.layout != bookLayout
     }
 
-    /// Lays `document` out for this screen on the worker, keeping `page`, then calls `then` on the
-    /// loop with the page that holds it now (`page` itself when there is nothing to lay out, or
-    /// the layout failed: the book stays as it was, and the log says why).
-    func layOut(_ document: ShownDocument, keeping page: Int, then: @escaping (Int) -> Void) {
+    /// Lays `document` out for this screen on the worker, keeping `page` (else laying out only the
+    /// chapters through page `through`: the rest when the page sizes are read), then calls `then`
+    /// on the loop with the page that holds it now (`page` itself when there is nothing to lay
+    /// out, or the layout failed: the book stays as it was, and the log says why).
+    func layOut(
+        _ document: ShownDocument, keeping page: Int, through: Int? = nil, then: @escaping (Int) -> Void
+    ) {
         guard needsLayout(document) else { return then(page) }
         let layout = bookLayout
         let start = loop.clock.now
         worker.submit {
-            document.layOut(layout, keeping: page)
+            document.layOut(layout, keeping: page, through: through)
         } then: { [unowned self] result in
             switch result {
             case .success(let book):

@@ -237,7 +237,9 @@ final class DocumentSession: DocumentShowing {
 
     private func opened(_ pdf: ShownDocument, firstPage: PageInfo) {
         if needsLayout(pdf) {
-            layOut(pdf, keeping: -1) { [unowned self] _ in
+            // Only the chapters the first page shown needs: the rest after the first frame.
+            let through = max(restoredView?.pageIndex ?? 0, policy.startPage)
+            layOut(pdf, keeping: -1, through: through) { [unowned self] _ in
                 opened(pdf, firstPage: pdf.firstPageInfo())
                 frame.request()
             }

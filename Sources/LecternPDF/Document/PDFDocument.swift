@@ -104,7 +104,9 @@ public final class PDFDocument: @unchecked Sendable {
         }
 
         var count: Int32 = 0
-        guard CMuPDF_document_count_pages(handle, &count, &error) == 0 else {
+        // A book claims the pages of its first chapter until they are all counted (the page tree's
+        // walk): its whole text is laid out only once, at the reader's size (`layOut`).
+        guard CMuPDF_document_count_pages_through(handle, 0, &count, &error) == 0 else {
             throw fail(.damaged, "the file is damaged: its pages cannot be found (MuPDF: \(error.text))")
         }
         var claimed = Int64(count)

@@ -53,7 +53,13 @@ extension PDFDocument {
     /// page returned. Renders after it draw the new pages. A document that is not reflowable is
     /// left as it is. Call on a worker: it lays the whole book out (every chapter).
     /// Corresponding C function: `CMuPDF_document_layout`.
-    public func layOut(_ layout: BookLayout, keeping page: Int = -1) throws(PDFError) -> LaidOutBook {
+    /// Without a page to keep, only the chapters through page `through` are laid out (the rest
+    /// when the page tree is read: `readPageTree`), so its first pages show at once; nil: all.
+    public func layOut(
+        _ layout: BookLayout, keeping page: Int = -1, through: Int? = nil
+    ) throws(PDFError)
+        -> LaidOutBook
+    {
         var count: Int32 = 0, found: Int32 = 0
         var error = CMuPDF_error()
         guard
@@ -63,8 +69,8 @@ extension PDFDocument {
             throw PDFError(.renderFailed, path: path, message: "cannot lay \(path) out at \(layout)")
         }
         let status = CMuPDF_document_layout(
-            handle, Float(layout.width), Float(layout.height), Float(layout.fontSize), Int32(clamping: page), &count,
-            &found, &error)
+            handle, Float(layout.width), Float(layout.height), Float(layout.fontSize), Int32(clamping: page),
+            Int32(clamping: through ?? Int.max), &count, &found, &error)
         guard status == 0, count > 0 else {
             throw PDFError(
                 .damaged, path: path,

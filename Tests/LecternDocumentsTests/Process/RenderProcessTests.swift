@@ -51,8 +51,8 @@ struct RenderWorkerTests {
             .pageTree, .pageInfos(512..<1024), .releasePageObjects, .annotations(page: 3), .outline,
             .presentation(page: 9), .save(path: "/var/lib/lectern/copy é.pdf"),
             .documentFacts, .pageFacts(page: 14_999),
-            .layout(BookLayout(width: 480, height: 700.5, fontSize: 18), keepingPage: 41),
-            .layout(BookLayout(width: 72, height: 72, fontSize: 6), keepingPage: -1),
+            .layout(BookLayout(width: 480, height: 700.5, fontSize: 18), keepingPage: 41, throughPage: nil),
+            .layout(BookLayout(width: 72, height: 72, fontSize: 6), keepingPage: -1, throughPage: 12),
             .open(
                 path: "c", password: nil, preparePage: -1, edits: [],
                 limits: WorkerLimits(addressSpace: 1 << 30, niceness: 10)),

@@ -77,6 +77,20 @@ import Testing
         #expect(abs(back.page - kept) <= 1, "back where it was: \(back.page), \(kept)")
     }
 
+    @Test func aBookClaimsItsFirstChapterUntilItsPagesAreCounted() throws {
+        let directory = try makeTemporaryDirectory()
+        let path = directory.appendingPathComponent("book.epub").path
+        try GeneratedEPUB.numbered(chapters: 5, paragraphs: 20).write(to: path)
+        let book = try PDFDocument(path: path)
+        let first = book.pageCount
+        #expect(first >= 1)
+        let through = try book.layOut(BookLayout(width: 480, height: 640, fontSize: 12), through: first + 1)
+        #expect(through.pageCount > first + 1, "the chapters through the page asked for")
+        let all = try book.readPageTree().pageCount
+        #expect(all > through.pageCount && book.pageCount == all, "\(first), \(through.pageCount), then \(all)")
+        #expect(try book.outline().compactMap(\.page).count == 5, "every entry leads to its page")
+    }
+
     @Test func aPDFIsNotLaidOut() throws {
         let pdf = try PDFDocument(path: Fixture.path("text-3pages.pdf"))
         #expect(!pdf.isReflowable)
