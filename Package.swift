@@ -49,6 +49,9 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz"),
         .target(name: "CFontShaping", dependencies: ["CHarfBuzz"]),
         .target(name: "CLecternLinux"),
+        // glibc's gettext with the language chosen per call (Sources/CGettext/shim.c says how):
+        // the chrome's catalogs, po/*.po compiled by msgfmt. Nothing to link: it is in libc.
+        .target(name: "CGettext"),
         // The render worker's seccomp filter (Debian libseccomp-dev; static: one shared library
         // fewer to load at every start).
         .target(name: "CSeccomp", linkerSettings: [.linkedLibrary(":libseccomp.a")]),
@@ -88,7 +91,7 @@ let package = Package(
             name: "LecternRender",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternLinux", "CLecternLinux", "CPixman", "CFcft", "CQRencode",
-                "CUTF8Proc",
+                "CUTF8Proc", "CGettext",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -150,7 +153,7 @@ let package = Package(
             name: "lectern",
             dependencies: [
                 "LecternKiosk", "LecternPolicy", "LecternCore", "LecternLinux", "LecternDocuments", "LecternSpeech",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LecternRender", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Resources/sample.pdf")]
@@ -193,7 +196,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "LecternRenderTests",
-            dependencies: ["LecternRender", "LecternPDF", "LecternCore", "LecternTestSupport"]),
+            dependencies: ["LecternRender", "LecternPDF", "LecternCore", "LecternTestSupport", "CGettext"]),
         .testTarget(
             name: "LecternWaylandTests",
             dependencies: ["LecternWayland", "LecternTestSupport", "LecternCore", "LecternLinux"]),

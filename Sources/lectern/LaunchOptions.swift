@@ -5,6 +5,7 @@ import LecternDocuments
 import LecternKiosk
 import LecternLinux
 import LecternPolicy
+import LecternRender
 import Logging
 
 /// What one command line asks of Lectern, however it was parsed: by swift-argument-parser
@@ -155,6 +156,8 @@ struct LaunchOptions: Equatable {
         // The render worker, forked while this process has one thread: it waits while the
         // policy is read (which may turn it off: it is then let go). Not for an explicit "off".
         if renderProcess != .off { RenderWorkerMain.forkAtStart(channels: RenderProcess.defaultChannels) }
+        // The chrome's catalogs: beside the binary (kiosk/run), else the system's (the package).
+        GettextTranslator.install(catalogs: GettextTranslator.besideExecutable())
         let logger = Logger(label: "lectern")
         var configuration = configuration(documentPath: files.first ?? Lectern.bundledSamplePath())
         configuration.policyPath = config ?? (access(PolicyFile.defaultPath, F_OK) == 0 ? PolicyFile.defaultPath : nil)

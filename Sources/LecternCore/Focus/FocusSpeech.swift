@@ -20,12 +20,12 @@ public enum FocusLevel: String, Equatable, Sendable {
     /// The level's name as spoken.
     public var spokenName: String {
         switch self {
-        case .page: "The page"
-        case .search: "Search"
-        case .outline: "The contents"
-        case .grid: "All pages"
-        case .editing: "Filling in a field"
-        case .shelf: "The shelf"
+        case .page: tr("The page")
+        case .search: tr("Search")
+        case .outline: tr("The contents")
+        case .grid: tr("All pages")
+        case .editing: tr("Filling in a field")
+        case .shelf: tr("The shelf")
         }
     }
 }
@@ -36,7 +36,7 @@ public enum FocusPhrases {
     public static func spoken(_ item: FocusItem) -> String {
         switch item.kind {
         case .text, .link, .field, .figure, .annotation: item.label
-        case .button: "\(item.label), button"
+        case .button: tr("%s, button", item.label)
         }
     }
 
@@ -44,21 +44,35 @@ public enum FocusPhrases {
     /// value (what was typed or chosen) only when `saysValue`: through a speaker a passer-by
     /// may hear it. "Email, text field, filled in: ada@example.org."
     public static func field(_ field: AnnotationInfo, saysValue: Bool) -> String {
-        let kind = field.fieldType.map { "\($0.rawValue) field" } ?? "field"
-        var said = (field.fieldName.isEmpty ? "" : "\(field.fieldName), ") + kind
+        let kind =
+            switch field.fieldType {
+            case .text: tr("text field")
+            case .multilineText: tr("multiline field")
+            case .checkbox: tr("checkbox field")
+            case .radio: tr("radio field")
+            case .comboChoice: tr("combo field")
+            case .listChoice: tr("list field")
+            case .pushButton: tr("button field")
+            case .signature: tr("signature field")
+            case .unknown: tr("unknown field")
+            case nil: tr("field")
+            }
+        var said = field.fieldName.isEmpty ? kind : tr("%s, %s", field.fieldName, kind)
         switch field.fieldType {
         case .checkbox, .radio:
-            said += field.value.isEmpty || field.value == "Off" ? ", not checked" : ", checked"
+            said = field.value.isEmpty || field.value == "Off" ? tr("%s, not checked", said) : tr("%s, checked", said)
         case .pushButton, .signature, .unknown, nil:
             break
         case .text, .multilineText, .comboChoice, .listChoice:
             if field.value.isEmpty {
-                said += ", empty"
+                said = tr("%s, empty", said)
             } else {
-                said += saysValue ? ", filled in: \(field.value)" : ", filled in (headphones say what)"
+                said =
+                    saysValue
+                    ? tr("%s, filled in: %s", said, field.value) : tr("%s, filled in (headphones say what)", said)
             }
         }
-        if field.isReadOnly { said += ", read only" }
+        if field.isReadOnly { said = tr("%s, read only", said) }
         return said
     }
 
@@ -71,19 +85,20 @@ public enum FocusPhrases {
             switch (level, position.isEmpty) {
             case (.page, _): position
             case (_, true): level.spokenName
-            case (_, false): "\(level.spokenName) is open, over \(position.lowercased())"
+            case (_, false): tr("%s is open, over %s", level.spokenName, position.lowercased())
             }
-        if let item, let index { where_ += "; item \(index + 1) of \(count): \(spoken(item))" }
+        if let item, let index { where_ = tr("%s; item %s of %s: %s", where_, index + 1, count, spoken(item)) }
         let keys =
             switch level {
             case .page:
-                "Up and down, 8 and 2, go through the page and then the buttons. 4 and 6 turn the page. "
-                    + "5 or Enter activates. 0 or Escape goes back. Star says this again."
+                tr(
+                    "Up and down, 8 and 2, go through the page and then the buttons. 4 and 6 turn the page. 5 or Enter activates. 0 or Escape goes back. Star says this again."
+                )
             case .editing:
-                "Type on the keyboard. Enter or 5 keeps what you typed; Escape or 0 leaves the field."
+                tr("Type on the keyboard. Enter or 5 keeps what you typed; Escape or 0 leaves the field.")
             default:
-                "Up and down, 8 and 2, go through its items. 5 or Enter activates. 0 or Escape closes it."
+                tr("Up and down, 8 and 2, go through its items. 5 or Enter activates. 0 or Escape closes it.")
             }
-        return where_ + ". " + keys
+        return tr("%s. %s", where_, keys)
     }
 }

@@ -58,11 +58,11 @@ public struct OnScreenKeyboardLayout: Hashable, Sendable {
         let y = frame.minY + Self.padding + Double(Self.rows.count) * (keyHeight + Self.gap)
         keys.append(
             Key(
-                action: .character(" "), label: "space",
+                action: .character(" "), label: tr("space"),
                 frame: Rect(x: left + 2 * pitch, y: y, width: 6 * pitch - Self.gap, height: keyHeight)))
         keys.append(
             Key(
-                action: .done, label: "Done",
+                action: .done, label: tr("Done"),
                 frame: Rect(x: left + 8 * pitch, y: y, width: 3 * pitch - Self.gap, height: keyHeight)))
         self.keys = keys
     }

@@ -71,24 +71,24 @@ final class AccessibilityPanel {
     /// What `row` says.
     func label(_ row: Row) -> String {
         switch row {
-        case .readAloud: "Read aloud"
-        case .stopReading: "Stop reading"
-        case .contrast: "Contrast: " + Self.name(accessibility.contrast.contrast.mode)
-        case .largePrint: accessibility.largePrint.isOn ? "Large print: on" : "Large print"
-        case .textLarger: "Text size +"
-        case .textSmaller: "Text size −"
-        case .lower: accessibility.isLowered ? "Raise the page" : "Lower the page"
-        case .moreTime: accessibility.hasMoreTime ? "More time: on" : "More time"
-        case .close: "Close"
+        case .readAloud: tr("Read aloud")
+        case .stopReading: tr("Stop reading")
+        case .contrast: tr("Contrast: %s", Self.name(accessibility.contrast.contrast.mode))
+        case .largePrint: accessibility.largePrint.isOn ? tr("Large print: on") : tr("Large print")
+        case .textLarger: tr("Text size +")
+        case .textSmaller: tr("Text size −")
+        case .lower: accessibility.isLowered ? tr("Raise the page") : tr("Lower the page")
+        case .moreTime: accessibility.hasMoreTime ? tr("More time: on") : tr("More time")
+        case .close: tr("Close")
         }
     }
 
     static func name(_ mode: Contrast.Mode) -> String {
         switch mode {
-        case .normal: "normal"
-        case .invert: "inverted"
-        case .high: "high"
-        case .yellowOnBlack: "yellow on black"
+        case .normal: tr("normal")
+        case .invert: tr("inverted")
+        case .high: tr("high")
+        case .yellowOnBlack: tr("yellow on black")
         }
     }
 

@@ -24,36 +24,40 @@ extension KeypadFocus {
         case .search:
             return [
                 button(
-                    "Search field: type what to find",
+                    tr("Search field: type what to find"),
                     Scene.SearchBar.field(width: width, height: height, metrics: screen.metrics)),
                 button(
-                    "Previous result",
+                    tr("Previous result"),
                     Scene.SearchBar.previousButton(width: width, height: height, metrics: screen.metrics)),
                 button(
-                    "Next result", Scene.SearchBar.nextButton(width: width, height: height, metrics: screen.metrics)),
+                    tr("Next result"), Scene.SearchBar.nextButton(width: width, height: height, metrics: screen.metrics)
+                ),
                 button(
-                    "Close search", Scene.SearchBar.closeButton(width: width, height: height, metrics: screen.metrics)),
+                    tr("Close search"),
+                    Scene.SearchBar.closeButton(width: width, height: height, metrics: screen.metrics)),
             ] + (navigation.search.isEditing ? Self.keys(of: navigation.search.keyboardPart.layout) : [])
         case .outline:
             guard let reader = current.reader else { return [] }
             let outline = navigation.outline
             return outline.rows(for: reader).enumerated().map { row, entry in
-                var label = entry.page.isEmpty ? entry.title : "\(entry.title), page \(entry.page)"
-                if let isOpen = entry.isOpen { label += isOpen ? ", open: 4 closes it" : ", closed: 6 opens it" }
+                var label = entry.page.isEmpty ? entry.title : tr("%s, page %s", entry.title, entry.page)
+                if let isOpen = entry.isOpen {
+                    label = isOpen ? tr("%s, open: 4 closes it", label) : tr("%s, closed: 6 opens it", label)
+                }
                 return button(label, outline.rowBox(row))
             }
         case .grid:
             let close = button(
-                "Close all pages",
+                tr("Close all pages"),
                 Scene.ThumbnailSheet.closeButton(width: width, height: height, metrics: screen.metrics))
             guard let reader = current.reader else { return [close] }
             return [close]
                 + navigation.grid.cells(for: reader).map {
-                    button($0.label.contains("–") ? "Pages \($0.label)" : "Page \($0.label)", $0.box)
+                    button($0.label.contains("–") ? tr("Pages %s", $0.label) : tr("Page %s", $0.label), $0.box)
                 }
         case .editing:
             let done = button(
-                "Done", Scene.AnnotationBar.doneButton(width: width, height: height, metrics: screen.metrics))
+                tr("Done"), Scene.AnnotationBar.doneButton(width: width, height: height, metrics: screen.metrics))
             guard let editing = annotations.editing else { return [done] }
             guard case .typing = editing.kind else {
                 // A choice field's list: its options, then Done.
@@ -65,7 +69,7 @@ extension KeypadFocus {
         case .shelf:
             // A cover that says the document cannot be opened is said so.
             return shelf.covers.map {
-                button($0.failure == nil ? $0.title : "\($0.title): this document cannot be opened", $0.box)
+                button($0.failure == nil ? $0.title : tr("%s: this document cannot be opened", $0.title), $0.box)
             }
         }
     }
@@ -90,8 +94,10 @@ extension KeypadFocus {
             let notes = text.annotations.filter {
                 !$0.isFormField && $0.isInteractive && !["Link", "Popup", "Widget"].contains($0.subtype)
             }.map { note in
-                let contents = note.contents.isEmpty ? "" : ": \(note.contents)"
-                return FocusItem(kind: .annotation, label: "\(note.subtype) note\(contents)", rect: note.rect)
+                let label =
+                    note.contents.isEmpty
+                    ? tr("%s note", note.subtype) : tr("%s note: %s", note.subtype, note.contents)
+                return FocusItem(kind: .annotation, label: label, rect: note.rect)
             }
             return PageFigures.items(
                 onPage: page, text: text, blocks: blocks, extras: links + fields + notes, toDisplay: toDisplay)
@@ -102,10 +108,11 @@ extension KeypadFocus {
     private static func label(of target: LinkTarget, words: String, in reader: Reader) -> String {
         let destination =
             switch target {
-            case .page(let page): "Link to page \(reader.document.label(forPage: page) ?? "\(page + 1)")"
-            case .uri(let address): "Web link, \(address)"
+            case .page(let page):
+                tr("Link to page %s", Translation.language.label(reader.document.label(forPage: page) ?? "\(page + 1)"))
+            case .uri(let address): tr("Web link, %s", address)
             }
-        return words.isEmpty ? destination : "\(destination): \(words)"
+        return words.isEmpty ? destination : tr("%s: %s", destination, words)
     }
 
     /// The title bar's buttons: back to the shelf (when there is one), then Pages, Contents, Search;
@@ -138,7 +145,7 @@ extension KeypadFocus {
         let height = screen.height
         let label =
             panel.isOpen
-            ? "Close the accessibility panel" : "Accessibility: read aloud, contrast, large print, more time"
+            ? tr("Close the accessibility panel") : tr("Accessibility: read aloud, contrast, large print, more time")
         var items = [FocusItem(kind: .button, label: label, rect: Rect(scene.buttonBox(height: height)))]
         if let rows = scene.rows {
             items += zip(rows, scene.rowBoxes(height: height)).map {
@@ -153,10 +160,10 @@ extension KeypadFocus {
         layout.keys.map { key in
             let label =
                 switch key.action {
-                case .character(" "): "space"
+                case .character(" "): tr("space")
                 case .character(let character): String(character)
-                case .backspace: "delete"
-                case .done: "hide the keyboard"
+                case .backspace: tr("delete")
+                case .done: tr("hide the keyboard")
                 }
             return FocusItem(kind: .button, label: label, rect: key.frame)
         }
@@ -202,7 +209,9 @@ extension KeypadFocus {
             let component: AnyInteractionComponent =
                 focused.kind == .link ? controller.openLinkAnnotation : controller.editAnnotation
             guard component.canActivate(at: point, in: .view) else {
-                return say(.say(focused.kind == .link ? "This link cannot be followed here." : "This field is locked."))
+                return say(
+                    .say(focused.kind == .link ? tr("This link cannot be followed here.") : tr("This field is locked."))
+                )
             }
             if focused.kind == .link {
                 controller.tryToOpenLinkAnnotation(at: point, in: .view)
@@ -214,7 +223,7 @@ extension KeypadFocus {
             guard let reader = current.reader, let page = focused.page, let controller = interactions() else { return }
             let point = reader.view.convert(focused.rect.center, from: .page(page), to: .view)
             guard controller.tryToSelectAnnotation(at: point, in: .view) else {
-                return say(.say("This note cannot be selected here."))
+                return say(.say(tr("This note cannot be selected here.")))
             }
             say(.say(Self.selectedNoteHelp))
         case .button:
@@ -248,11 +257,12 @@ extension KeypadFocus {
     }
 
     /// What is said when Select selected a note.
-    static let selectedNoteHelp =
-        "Selected. 8, 2, 4 and 6 or the arrows move it; plus and minus make it larger or smaller; 5 puts it down."
+    static var selectedNoteHelp: String {
+        tr("Selected. 8, 2, 4 and 6 or the arrows move it; plus and minus make it larger or smaller; 5 puts it down.")
+    }
 
     /// What shows (and is said) with a paragraph's QR code.
-    static let paragraphQRNotice = "Its QR code is on the screen: scan it to take the text with a phone."
+    static var paragraphQRNotice: String { tr("Its QR code is on the screen: scan it to take the text with a phone.") }
 
     /// The touch id of the keypad's taps (no finger has it).
     static let keypadTouch = -7

@@ -234,7 +234,7 @@ final class KeypadFocus {
         if let focused {
             say(.say(prefix + FocusPhrases.spoken(focused)))
         } else {
-            say(.say("\(level.spokenName): nothing to go to here yet. Press 0 to go back."))
+            say(.say(tr("%s: nothing to go to here yet. Press 0 to go back.", level.spokenName)))
         }
     }
 
@@ -247,12 +247,12 @@ final class KeypadFocus {
     /// focus goes to the new spread's first item once its text is read.
     private func turnPage(right: Bool) {
         guard level == .page, let reader = current.reader else {
-            return say(.say("\(level.spokenName) is open: 0 goes back to the page, where 4 and 6 turn it."))
+            return say(.say(tr("%s is open: 0 goes back to the page, where 4 and 6 turn it.", level.spokenName)))
         }
         let rightToLeft = reader.view.configuration.pageBinding.isRightToLeft
         let target = reader.view.destinationSpread + (right != rightToLeft ? 1 : -1)
         guard target >= 0, target < reader.view.layout.spreadCount else {
-            return say(.say(right != rightToLeft ? "This is the last page." : "This is the first page."))
+            return say(.say(right != rightToLeft ? tr("This is the last page.") : tr("This is the first page.")))
         }
         reader.view.turn(toSpread: target, at: loop.clock.now)
         awaitFirstItem(ofSpread: target)
@@ -306,7 +306,7 @@ final class KeypadFocus {
         let position = PagePosition.text(
             pages: pages, count: reader.view.pages.count, label: reader.document.label(forPage:))
         let hasText = items.contains { $0.page != nil || $0.kind == .text }
-        focus(items, saying: position + (hasText ? ". " : ": there is no text on this page. "))
+        focus(items, saying: hasText ? position + ". " : tr("%s: there is no text on this page. ", position))
     }
 
     /// Back: leaves what is open (as Escape would); from the page, goes to the shelf when there is one.
@@ -315,7 +315,7 @@ final class KeypadFocus {
         case .page:
             guard chrome.hasBack else {
                 let position = current.reader.map { chrome.positionText(for: $0) + ". " } ?? ""
-                return say(.say(position + "This is the document: there is nothing to go back to."))
+                return say(.say(position + tr("This is the document: there is nothing to go back to.")))
             }
             chrome.onBack?()
         case .search:
@@ -327,7 +327,7 @@ final class KeypadFocus {
         case .editing:
             _ = annotations.handle(.escape)
         case .shelf:
-            say(.say("The shelf: choose a document with up, down and 5."))
+            say(.say(tr("The shelf: choose a document with up, down and 5.")))
             return
         }
         arrive()
@@ -351,7 +351,7 @@ final class KeypadFocus {
         focus(items, saying: "\(now.spokenName). ")
     }
 
-    static let shelfLabel = "Back to the shelf"
+    static var shelfLabel: String { tr("Back to the shelf") }
 }
 
 extension Annotations {

@@ -44,7 +44,7 @@ final class LargePrint {
     /// How many laid-out columns are kept.
     static let cacheSize = 8
     /// The notice shown over a page that has no text.
-    static let noTextNotice = "This page has no text to enlarge: showing it zoomed."
+    static var noTextNotice: String { tr("This page has no text to enlarge: showing it zoomed.") }
 
     /// Which column: the page, the capital H's height and the column's width (surface units),
     /// the scale it was measured at, the contrast its pictures are drawn in, and the reader it

@@ -85,7 +85,7 @@ extension Narrator {
         client.setVolume(client.settings.volume + (louder ? Self.volumeStep : -Self.volumeStep))
         logger.info("speech volume \(client.settings.volume)")
         if !isActive || isAnnouncing {
-            announce("Volume \(client.settings.volume / Self.volumeStep) of \(200 / Self.volumeStep).")
+            announce(tr("Volume %s of %s.", client.settings.volume / Self.volumeStep, 200 / Self.volumeStep))
         }
     }
 

@@ -105,11 +105,11 @@ final class Narrator {
         let page = reader.view.dominantPage()
         let title = reader.document.title ?? fileName(reader.document.path)
         // The damaged file's banner is said too: the screen shows it.
-        let damaged = reader.document.wasRepaired ? ["This file is damaged: what could be recovered is read."] : []
+        let damaged = reader.document.wasRepaired ? [tr("This file is damaged: what could be recovered is read.")] : []
         read(
             page: page,
             after: ["\(title)."] + damaged + [
-                "Page \(page + 1) of \(reader.view.pages.count).", "Press F1 for help.",
+                tr("Page %s of %s.", page + 1, reader.view.pages.count), tr("Press F1 for help."),
             ])
         logger.info("speech started on page \(page + 1)")
         return true
@@ -219,7 +219,7 @@ final class Narrator {
             return
         }
         if !isOnScreen, !reader.view.isAnimating {
-            read(page: shown, after: ["Page \(shown + 1) of \(reader.view.pages.count)."])
+            read(page: shown, after: [tr("Page %s of %s.", shown + 1, reader.view.pages.count)])
             return
         }
         if let awaitedPage, let text = reader.pageText[awaitedPage] {
@@ -296,8 +296,8 @@ final class Narrator {
                     language: Self.language(of: $0.lines, in: text.tagged, voice: voice))
             }
         }
-        if items.isEmpty { said.append(Utterance(text: "This page has no text to read.", page: nil)) }
-        if page == reader.view.pages.count - 1 { said.append(Utterance(text: "End of the document.", page: nil)) }
+        if items.isEmpty { said.append(Utterance(text: tr("This page has no text to read."), page: nil)) }
+        if page == reader.view.pages.count - 1 { said.append(Utterance(text: tr("End of the document."), page: nil)) }
         preamble = []
         utterances = [:]
         pageSentences = register(said)
@@ -309,8 +309,9 @@ final class Narrator {
         guard let reader = current.reader, let page else { return }
         let rest = pageSentences.drop { $0 != sentence }
         let help = [
-            "Page \(page + 1) of \(reader.view.pages.count).", "Left and right arrows turn pages.", "Space pauses.",
-            "Escape stops.", "The key with the dot says a sentence again.", "The volume keys make me louder or softer.",
+            tr("Page %s of %s.", page + 1, reader.view.pages.count), tr("Left and right arrows turn pages."),
+            tr("Space pauses."), tr("Escape stops."), tr("The key with the dot says a sentence again."),
+            tr("The volume keys make me louder or softer."),
         ]
         pageSentences =
             register(help.map { Utterance(text: $0, page: nil) }) + (rest.isEmpty ? pageSentences : Array(rest))
@@ -404,7 +405,7 @@ final class Narrator {
         }
         let next = page + 1
         self.page = next
-        preamble = ["Page \(next + 1)."]
+        preamble = [tr("Page %s.", next + 1)]
         awaitedPage = next
         try? reader.view.goToPage(next)
         frame.request()

@@ -8,13 +8,13 @@ import LecternPDF
 /// page's text as it is read, with /ActualText in place of what it replaces (`spokenCharacters`).
 enum PageFigures {
     /// What is said of a figure without /Alt or /ActualText.
-    static let noDescription = "Figure with no description."
+    static var noDescription: String { tr("Figure with no description.") }
 
     /// What is said of `figure`: its /Alt, else its /ActualText, else that it has no description.
     static func label(of figure: TaggedElement) -> String {
         let said = [figure.alt, figure.actualText].compactMap { $0?.trimmingWhitespace }.first { !$0.isEmpty }
         guard let said else { return noDescription }
-        return "Figure: \(said)" + (said.last.map { ".!?".contains($0) } == true ? "" : ".")
+        return said.last.map { ".!?".contains($0) } == true ? tr("Figure: %s", said) : tr("Figure: %s.", said)
     }
 
     /// `page`'s items as `FocusOrder.items` orders them, with the page's tagged figures among the

@@ -218,10 +218,10 @@ final class Annotations {
                 selection?.annotation =
                     annotations.first { $0.objectNumber == selected.annotation.objectNumber } ?? selected.annotation
             }
-            if error != nil { chrome.showNotice("This could not be changed.", seconds: 5) }
+            if error != nil { chrome.showNotice(tr("This could not be changed."), seconds: 5) }
         case let .directionSet(document, error):
             guard let reader = current.reader, ObjectIdentifier(reader.document) == document else { return }
-            if error != nil { chrome.showNotice("The reading direction could not be changed.", seconds: 5) }
+            if error != nil { chrome.showNotice(tr("The reading direction could not be changed."), seconds: 5) }
             // The view follows the document's direction unless the policy fixes the binding.
             reader.view.stopAnimations()
             reader.view.setConfiguration(
@@ -229,7 +229,7 @@ final class Annotations {
         case let .saved(document, path, error):
             lastSave = (path, error)
             if error != nil {
-                chrome.showNotice("The changes could not be saved: the last saved file is kept.", seconds: 10)
+                chrome.showNotice(tr("The changes could not be saved: the last saved file is kept."), seconds: 10)
             } else {
                 saves += 1
                 if policy.annotationSave == .copy,

@@ -76,12 +76,12 @@ final class SelectedText {
 
     private func showQRCode() {
         guard let code = QRCode(text) else {
-            chrome.showNotice("This text is too long for a QR code.")
+            chrome.showNotice(tr("This text is too long for a QR code."))
             return
         }
         logger.info("showing the selected text as a QR code")
         chrome.showNotice(
-            "Scan the selected text with a phone.", seconds: Double(policy.qrSeconds),
+            tr("Scan the selected text with a phone."), seconds: Double(policy.qrSeconds),
             qrCode: code)
     }
 

@@ -102,11 +102,12 @@ final class Chrome {
         guard isVisible || !pageEntry.isEmpty else { return nil }
         let page = reader.view.dominantPage()
         let count = reader.view.pages.count
-        let position = pageEntry.isEmpty ? positionText(for: reader) : "Go to page \(pageEntry)_ of \(count)"
+        let position = pageEntry.isEmpty ? positionText(for: reader) : tr("Go to page %s_ of %s", pageEntry, count)
         return Scene.Chrome(
             title: fileName(reader.document.path), position: position,
             progress: count > 1 ? Double(page) / Double(count - 1) : 0,
-            isRightToLeft: reader.view.configuration.pageBinding == .rightEdge, backLabel: hasBack ? "‹ Shelf" : nil)
+            isRightToLeft: reader.view.configuration.pageBinding == .rightEdge, backLabel: hasBack ? tr("‹ Shelf") : nil
+        )
     }
 
     /// "Page 4 of 320", "iv (4 of 320)", "12–13 of 320": the dominant page's spread.
@@ -306,7 +307,7 @@ final class Chrome {
                 let page = PagePosition.page(
                     forEntry: entry, count: count, pageForLabel: { reader.document.pageIndex(forLabel: $0) })
             else {
-                showNotice("There is no page \u{201C}\(entry)\u{201D} in this document.")
+                showNotice(tr("There is no page “%s” in this document.", entry))
                 return true
             }
             reader.view.stopAnimations()

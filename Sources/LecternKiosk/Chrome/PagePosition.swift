@@ -8,14 +8,18 @@ enum PagePosition {
     static func text(pages: Range<Int>, count: Int, label: (Int) -> String?) -> String {
         guard let first = pages.first else { return "" }
         let last = pages.last ?? first
-        let numbers = first == last ? "\(first + 1)" : "\(first + 1)–\(last + 1)"
         // A label that says what the number says adds nothing.
         let labels = [first, last].map { page in label(page).flatMap { $0 == "\(page + 1)" ? nil : $0 } }
         guard labels.contains(where: { $0 != nil }) else {
-            return first == last ? "Page \(numbers) of \(count)" : "\(numbers) of \(count)"
+            return first == last ? tr("Page %s of %s", first + 1, count) : tr("%s–%s of %s", first + 1, last + 1, count)
         }
-        let named = [first, last].enumerated().map { labels[$0.offset] ?? label($0.element) ?? "\($0.element + 1)" }
-        return "\(first == last ? named[0] : "\(named[0])–\(named[1])") (\(numbers) of \(count))"
+        let language = Translation.language
+        let named = [first, last].enumerated().map {
+            language.label(labels[$0.offset] ?? label($0.element) ?? "\($0.element + 1)")
+        }
+        return first == last
+            ? tr("%s (%s of %s)", named[0], first + 1, count)
+            : tr("%s–%s (%s–%s of %s)", named[0], named[1], first + 1, last + 1, count)
     }
 
     /// The page a visitor means by `entry`, typed into "Go to page": a page label first ("iv",

@@ -46,9 +46,9 @@ struct ReaderScene {
         switch document {
         case let .opening(title, isLate):
             guard isLate else { return nil }
-            scene.message = .init(title: "Opening…", detail: title, isError: false)
+            scene.message = .init(title: tr("Opening…"), detail: title, isError: false)
         case let .failed(failure):
-            scene.message = .init(title: "This document cannot be shown", detail: failure.onScreen, isError: true)
+            scene.message = .init(title: tr("This document cannot be shown"), detail: failure.onScreen, isError: true)
         case let .open(plan, wasRepaired):
             guard plan.isSharp || showsPartialPages || largePrint != nil else { return nil }
             scene.shadows = plan.shadows
@@ -64,13 +64,13 @@ struct ReaderScene {
                 scene.banner = notice
                 scene.bannerAction = noticeAction
             } else if wasRepaired {
-                scene.banner = "This file is damaged: showing what could be recovered."
+                scene.banner = tr("This file is damaged: showing what could be recovered.")
             } else if plan.showsUndrawable {
-                scene.banner = TileContent.undrawableReason + "."
+                scene.banner = tr("This page could not be drawn.")
             } else if plan.showsFailure {
-                scene.banner = "Part of this page cannot be shown: it is damaged."
+                scene.banner = tr("Part of this page cannot be shown: it is damaged.")
             } else if plan.showsDamage {
-                scene.banner = "This page is damaged: parts of it may be missing."
+                scene.banner = tr("This page is damaged: parts of it may be missing.")
             }
         }
         return scene
@@ -81,17 +81,17 @@ extension DocumentFailure {
     /// What the screen tells a visitor: the file's name and a plain sentence. The full path
     /// and MuPDF's own words ("invalid key in dict") are for the log (`description`).
     var onScreen: String {
-        guard case .document(let error) = self else { return "Something went wrong on this kiosk." }
+        guard case .document(let error) = self else { return tr("Something went wrong on this kiosk.") }
         let name = fileName(error.path)
         let reason =
             switch error.kind {
-            case .fileNotFound: "the file is missing."
-            case .unreadable: "the file cannot be read."
-            case .notAPDF: "it is not a PDF document."
-            case .passwordRequired, .wrongPassword: "it is protected by a password."
-            case .noPages: "it has no pages."
-            default: "the file is damaged."
+            case .fileNotFound: tr("the file is missing.")
+            case .unreadable: tr("the file cannot be read.")
+            case .notAPDF: tr("it is not a PDF document.")
+            case .passwordRequired, .wrongPassword: tr("it is protected by a password.")
+            case .noPages: tr("it has no pages.")
+            default: tr("the file is damaged.")
             }
-        return name.isEmpty ? "The document cannot be shown: \(reason)" : "\(name): \(reason)"
+        return name.isEmpty ? tr("The document cannot be shown: %s", reason) : tr("%s: %s", name, reason)
     }
 }

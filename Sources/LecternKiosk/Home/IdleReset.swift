@@ -1,5 +1,6 @@
 import LecternCore
 import LecternLinux
+import LecternPolicy
 import Logging
 
 /// Back to where a new visitor should start when nobody has used the reader for a while:
@@ -127,15 +128,16 @@ final class IdleReset {
         let left = Int((deadline - loop.clock.now).rounded(.up))
         guard left >= 1 else { return }
         isCountingDown = true
-        let text = policy.idleNotice.replacing("{seconds}", with: String(left))
-        chrome.showNotice(text, seconds: Double(left) + 1, action: Self.moreTime, isSaid: false)
+        // The operator's own words stay as written; the default is said in the chrome's language.
+        let text =
+            policy.idleNotice == PolicySettings.standard.idleNotice.defaultValue
+            ? tr("Returning to the start in %s s — touch to stay", left)
+            : policy.idleNotice.replacing("{seconds}", with: String(left))
+        chrome.showNotice(text, seconds: Double(left) + 1, action: tr("More time"), isSaid: false)
         if left == Int(noticeSeconds) || left % 5 == 0 { onCountdown?(text) }
         if left == Int(noticeSeconds), policy.idleCue { onCue?() }
         noticeTimer = loop.schedule(at: deadline - Double(left - 1)) { [unowned self] in countDown(to: deadline) }
     }
-
-    /// The notice's button.
-    static let moreTime = "More time"
 
     private func expired() {
         timer = nil

@@ -226,7 +226,7 @@ final class Shelf {
                         page: index, frame: box, clip: screen,
                         layers: [.init(.fill(Palette(self.screen.contrast).card), rect: box.rect)]))
                 scene.labels.append(
-                    .init("This document cannot be opened", in: box.insetBy(dx: 12, dy: 24), isError: true))
+                    .init(tr("This document cannot be opened"), in: box.insetBy(dx: 12, dy: 24), isError: true))
                 logger.trace("shelf: \(entry.path): \(failure)")
             } else {
                 let frame = layout.coverFrame(

@@ -82,7 +82,8 @@ final class ReaderHost: InteractionHost {
             // on a phone (the policy's links rule let this link through: `InteractionPolicy`).
             logger.info("link to \(address) (not opened on a kiosk: shown with a QR code)")
             chrome.showNotice(
-                "This link leads to \(address), which cannot be opened here.", seconds: Double(chrome.policy.qrSeconds),
+                tr("This link leads to %s, which cannot be opened here.", address),
+                seconds: Double(chrome.policy.qrSeconds),
                 qrCode: QRCode(address))
         }
     }

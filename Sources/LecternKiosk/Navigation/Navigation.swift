@@ -119,11 +119,11 @@ final class Navigation {
 
     /// The title bar's buttons for the open document, and what they do.
     func buttons(for reader: Reader) -> [String] {
-        titleButtons = [("Pages", "pages", { [unowned self] in grid.open(for: $0) })]
+        titleButtons = [(tr("Pages"), "pages", { [unowned self] in grid.open(for: $0) })]
         if outline.hasEntries {
-            titleButtons.append(("Contents", "contents", { [unowned self] _ in outline.toggle() }))
+            titleButtons.append((tr("Contents"), "contents", { [unowned self] _ in outline.toggle() }))
         }
-        titleButtons.append(("Search", "search", { [unowned self] _ in search.open() }))
+        titleButtons.append((tr("Search"), "search", { [unowned self] _ in search.open() }))
         return titleButtons.map(\.label)
     }
 

@@ -263,16 +263,16 @@ final class Search {
     private func sayCurrent(reader: Reader) {
         guard let ordinal = results.currentOrdinal, let page = results.current?.page else { return }
         let label = reader.document.label(forPage: page) ?? "\(page + 1)"
-        onSay?("Match \(ordinal + 1) of \(results.count), page \(label).")
+        onSay?(tr("Match %s of %s, page %s.", ordinal + 1, results.count, Translation.language.label(label)))
     }
 
     /// What speech says when the search is done: "17 matches on 5 pages.", "No matches."
     static func spokenSummary(count: Int, pages: Int) -> String {
         switch (count, pages) {
-        case (0, _): "No matches."
-        case (1, _): "One match."
-        case (_, 1): "\(count) matches on one page."
-        default: "\(count) matches on \(pages) pages."
+        case (0, _): tr("No matches.")
+        case (1, _): tr("One match.")
+        case (_, 1): trn("%s match on one page.", "%s matches on one page.", count: count)
+        default: trn("%s match on %s pages.", "%s matches on %s pages.", count: count, pages)
         }
     }
 }
@@ -286,9 +286,11 @@ extension Search {
     var statusText: String {
         guard SearchQuery(query) != nil else { return "" }
         let searching = pagesSearched < pageCount
-        let progress = searching ? " · \(pageCount > 0 ? pagesSearched * 100 / pageCount : 0)%" : ""
-        guard results.count > 0 else { return searching ? "Searching…\(progress)" : "No matches" }
-        return "\((results.currentOrdinal ?? 0) + 1) of \(results.count)\(progress)"
+        let percent = pageCount > 0 ? pagesSearched * 100 / pageCount : 0
+        let ordinal = (results.currentOrdinal ?? 0) + 1
+        guard results.count > 0 else { return searching ? tr("Searching… · %s%%", percent) : tr("No matches") }
+        return searching
+            ? tr("%s of %s · %s%%", ordinal, results.count, percent) : tr("%s of %s", ordinal, results.count)
     }
 
     var bar: Scene.SearchBar? {

@@ -95,7 +95,9 @@ final class ThumbnailGrid: ScrollingPanel {
             }
         }
         return Scene.ThumbnailSheet(
-            title: "\(fileName(reader.document.path)) — \(reader.view.pages.count) pages", items: items,
+            title: trn(
+                "%2$s — %1$s page", "%2$s — %1$s pages", count: reader.view.pages.count, fileName(reader.document.path)),
+            items: items,
             labels: labels, current: current)
     }
 

@@ -52,7 +52,7 @@ extension FrameCompositor {
             target, Scene.AnnotationBar.box(width: width, height: height, metrics: scene.metrics), palette.panel,
             op: PIXMAN_OP_SRC)
         let done = Scene.AnnotationBar.doneButton(width: width, height: height, metrics: scene.metrics)
-        paintButton(bar.mode == .reading ? "Close" : "Done", in: done, font: bodyFont, into: target)
+        paintButton(bar.mode == .reading ? tr("Close") : tr("Done"), in: done, font: bodyFont, into: target)
         let field = Scene.AnnotationBar.field(width: width, height: height, metrics: scene.metrics)
         if bar.mode == .typing { fill(target, field, palette.field, op: PIXMAN_OP_SRC) }
         if bar.mode == .choosing {

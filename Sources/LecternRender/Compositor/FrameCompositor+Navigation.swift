@@ -116,7 +116,7 @@ extension FrameCompositor {
         let header = Scene.ThumbnailSheet.header(width: scene.width, height: scene.height, metrics: scene.metrics)
         fill(target, header, palette.panel, op: PIXMAN_OP_SRC)
         let close = Scene.ThumbnailSheet.closeButton(width: scene.width, height: scene.height, metrics: scene.metrics)
-        paintButton("Close", in: close, font: bodyFont, into: target)
+        paintButton(tr("Close"), in: close, font: bodyFont, into: target)
         if let font = bodyFont {
             let title = font.wrap(grid.title, maxWidth: max(0, close.x - 48)).first ?? ""
             font.draw(
@@ -182,7 +182,8 @@ extension FrameCompositor {
         guard let font = bodyFont else { return }
         let baseline = field.y + (field.height - font.lineHeight) / 2 + font.ascent
         if bar.query.isEmpty {
-            font.draw("Search this document", x: field.x + 12, baselineY: baseline, color: palette.button, into: target)
+            font.draw(
+                tr("Search this document"), x: field.x + 12, baselineY: baseline, color: palette.button, into: target)
         }
         // The end of a long query stays in view: it is what is being typed.
         var shown = bar.query

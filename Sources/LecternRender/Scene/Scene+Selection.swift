@@ -18,7 +18,7 @@ extension Scene {
         }
 
         /// The label of the QR-code button.
-        public static let qrButtonLabel = "QR code"
+        public static var qrButtonLabel: String { tr("QR code") }
         /// The QR-code button's size, in surface units.
         public static let qrButtonSize = Size(width: 120, height: 48)
 
