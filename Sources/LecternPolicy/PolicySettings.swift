@@ -94,6 +94,15 @@ public struct PolicySettings: Sendable {
     public let accessibilityPanelItems = PolicySetting<[String]>.names(
         "accessibility.panel", default: ["read-aloud", "contrast", "large-print", "text-size", "lower", "more-time"],
         allowed: ["read-aloud", "contrast", "large-print", "text-size", "lower", "more-time"])
+    /// The chrome's language at start and after the idle reset: a code of `Language.shipped`
+    /// (`--language`).
+    public let language = PolicySetting.choice(
+        "language", default: Language.english.code,
+        Dictionary(uniqueKeysWithValues: Language.shipped.map { ($0.code, $0.code) }))
+    /// The languages a visitor may switch to with the title bar's language button, in its order
+    /// (fewer than two: no button).
+    public let languages = PolicySetting<[String]>.names(
+        "languages", default: [], allowed: Language.shipped.map(\.code))
     /// The presenter mirror on a second output.
     public let mirror = PolicySetting.choice("mirror", default: MirrorMode.auto)
     /// The largest zoom scale pinch and double tap reach (1: no zoom).

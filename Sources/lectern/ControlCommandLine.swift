@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import LecternCore
 import LecternKiosk
 
 /// `lectern ctl COMMAND`: asks a running kiosk over its control socket (`ControlClient`) and
@@ -143,6 +144,9 @@ struct Ctl: ParsableCommand {
                         + "\(Int(viewport.width))×\(Int(viewport.height)) pt)")
             }
             lines.append("idle: \(Int(status.idleSeconds)) s, up: \(Int(status.uptimeSeconds)) s")
+            if let code = status.language {
+                lines.append("language: \(code)\(Language.named(code).map { " (\($0.name))" } ?? "")")
+            }
             if let error = status.lastError { lines.append("last error: \(error)") }
             if let hours = status.hours {
                 let show = hours.show.map { ", show \($0)" } ?? ""

@@ -81,6 +81,7 @@ extension LaunchOptions {
         case "contrast": return set(\.contrast, Contrast.Mode(rawValue: value))
         case "large-print": return set(\.largePrint, SwitchOption(rawValue: value))
         case "mirror": return set(\.mirror, MirrorOption(rawValue: value))
+        case "language": return set(\.language, LanguageOption(rawValue: value))
         case "render-process": return set(\.renderProcess, RenderProcessOption(rawValue: value))
         case "render-deadline": return set(\.renderDeadline, Double(value))
         case "speech-output": speechOutput = value

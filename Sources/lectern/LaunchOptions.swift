@@ -32,6 +32,7 @@ struct LaunchOptions: Equatable {
     /// Percent of a book's own type size.
     var fontSize: Int?
     var mirror: MirrorOption?
+    var language: LanguageOption?
     var renderProcess: RenderProcessOption?
     /// Seconds.
     var renderDeadline: Double?
@@ -77,6 +78,7 @@ struct LaunchOptions: Equatable {
         overrides["start.page"] = page.map(PolicyValue.integer)
         overrides["idle.reset"] = idleReset.map(PolicyValue.integer)
         overrides["mirror"] = mirror.map { .string($0.rawValue) }
+        overrides["language"] = language.map { .string($0.rawValue) }
         overrides["render.process"] = renderProcess.map { .string($0.rawValue) }
         overrides["render.deadline"] = renderDeadline.map(PolicyValue.number)
         overrides["speech.output"] = speechOutput.map(PolicyValue.string)
@@ -99,6 +101,7 @@ struct LaunchOptions: Equatable {
         if let page { configuration.startPage = page - 1 }
         if let idleReset { configuration.idleResetSeconds = idleReset }
         if let mirror { configuration.mirror = mirror == .off ? .off : .auto }
+        if let language { configuration.language = language.rawValue }
         configuration.shelfPaths = files.count > 1 ? files : []
         // The reader draws in its render worker process unless told otherwise.
         if let renderProcess { configuration.usesRenderProcess = renderProcess != .off }

@@ -106,6 +106,12 @@ struct Lectern: ParsableCommand {
     var mirror: MirrorOption?
 
     @Option(
+        help: ArgumentHelp(
+            "The chrome's language at start and after the idle reset: en (default), de, fr, es, ar or he.",
+            valueName: "code"))
+    var language: LanguageOption?
+
+    @Option(
         name: .customLong("render-process"),
         help: "Draw pages in a separate, sandboxed worker process: on (default), or off (in this process).")
     var renderProcess: RenderProcessOption?
@@ -132,7 +138,7 @@ struct Lectern: ParsableCommand {
             direction: direction, binding: binding, transition: transition, contrast: contrast,
             largePrint: largePrint, page: page,
             idleReset: idleReset,
-            cacheMegabytes: cacheMegabytes, fontSize: fontSize, mirror: mirror, renderProcess: renderProcess,
+            cacheMegabytes: cacheMegabytes, fontSize: fontSize, mirror: mirror, language: language, renderProcess: renderProcess,
             renderDeadline: renderDeadline,
             speechOutput: speechOutput)
     }
@@ -242,6 +248,11 @@ enum TransitionOption: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension Contrast.Mode: ExpressibleByArgument {}
+
+/// A language the chrome ships (`Language.shipped`), by its code.
+enum LanguageOption: String, ExpressibleByArgument, CaseIterable {
+    case en, de, fr, es, ar, he
+}
 
 enum MirrorOption: String, ExpressibleByArgument, CaseIterable {
     case auto, off

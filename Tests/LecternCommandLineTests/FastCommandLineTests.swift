@@ -20,6 +20,7 @@ struct FastCommandLineTests {
         "transition": ["slide", "curl", "none", "Curl", "fold"],
         "contrast": ["normal", "invert", "high", "yellow-on-black", "Invert", "yellow"],
         "mirror": ["auto", "off", "on", "Off"],
+        "language": ["en", "de", "ar", "he", "DE", "xx"],
         "large-print": ["on", "off", "On", "yes"],
         "idle-reset": ["0", "120", "-5", "1.5", "x"],
         "cache-mb": ["1", "64", "4096", "0", "4097", "x"],
@@ -80,7 +81,7 @@ struct FastCommandLineTests {
     static let sampleValues = [
         "page": "3", "spreads": "double", "scroll": "continuous", "direction": "vertical", "binding": "right",
         "transition": "curl", "contrast": "yellow-on-black", "large-print": "on", "mirror": "off", "idle-reset": "60",
-        "cache-mb": "64", "font-size": "150",
+        "cache-mb": "64", "font-size": "150", "language": "ar",
         "password": "secret",
         "frame-dump": "/run/lectern/frame.png",
         "config": "/etc/lectern/lectern.toml", "check-config": "/etc/lectern/lectern.toml",

@@ -140,6 +140,9 @@ final class KioskHarness {
             case "--speech-unpaced": configuration.pacesSpeechFile = false
             case "--config": configuration.policyPath = try value()
             case "--mirror": configuration.mirror = try value() == "off" ? .off : .auto
+            case "--language": configuration.language = try value()
+            // The languages the title bar's language button offers (comma-separated).
+            case "--languages": configuration.languages = try value().split(separator: ",").map(String.init)
             case "--render-process":
                 configuration.usesRenderProcess = try value() == "on"
                 configuration.renderProcess.executable = try LecternProcess.lecternExecutable().path

@@ -147,7 +147,7 @@ final class Narrator {
         awaitedPage = nil
         preamble = []
         utterances = [:]
-        pageSentences = register([Utterance(text: text, page: nil)])
+        pageSentences = register([chromeSentence(text)])
         isAnnouncing = true
         say(pageSentences)
     }
@@ -171,6 +171,15 @@ final class Narrator {
     func resetToDefaults() {
         stop()
         client?.resetToDefaults()
+    }
+
+    /// A sentence of the chrome's (not the document's), in the chrome's language: said in that
+    /// language's voice (`Utterance.language`) when it is not the policy's speech language (a
+    /// visitor chose another); in the policy's language, in the voice in force, as the page.
+    private func chromeSentence(_ text: String) -> Utterance {
+        let chrome = Translation.language.code
+        let speaksIt = policy.speechLanguage.split(separator: "-").first.map { $0.lowercased() == chrome } ?? false
+        return Utterance(text: text, page: nil, language: speaksIt ? nil : chrome)
     }
 
     /// The voice: the policy's language when it refines the document's ("en-us" for "en"), the
@@ -280,7 +289,7 @@ final class Narrator {
         let order = reader.readingOrder(of: page)
         let blocks = ReadingOrder.blocks(
             of: text.spokenCharacters, toDisplay: order.toDisplay, rightToLeft: order.rightToLeft)
-        var said = preamble.map { Utterance(text: $0, page: nil) }
+        var said = preamble.map(chromeSentence)
         // The paragraphs, and a tagged page's figures where they fall among them.
         var paragraphs = blocks.makeIterator()
         let items = PageFigures.items(
@@ -296,8 +305,8 @@ final class Narrator {
                     language: Self.language(of: $0.lines, in: text.tagged, voice: voice))
             }
         }
-        if items.isEmpty { said.append(Utterance(text: tr("This page has no text to read."), page: nil)) }
-        if page == reader.view.pages.count - 1 { said.append(Utterance(text: tr("End of the document."), page: nil)) }
+        if items.isEmpty { said.append(chromeSentence(tr("This page has no text to read."))) }
+        if page == reader.view.pages.count - 1 { said.append(chromeSentence(tr("End of the document."))) }
         preamble = []
         utterances = [:]
         pageSentences = register(said)
@@ -314,7 +323,7 @@ final class Narrator {
             tr("The volume keys make me louder or softer."),
         ]
         pageSentences =
-            register(help.map { Utterance(text: $0, page: nil) }) + (rest.isEmpty ? pageSentences : Array(rest))
+            register(help.map(chromeSentence)) + (rest.isEmpty ? pageSentences : Array(rest))
         say(pageSentences)
     }
 

@@ -187,10 +187,9 @@ public final class KioskApp {
         let policy = PolicyInForce(
             launch: configuration, files: files, logger: logger, customizations: customizations)
         teardown.push { policy.close() }
-        // The chrome speaks gettext's catalogs (lectern's main says where they are), in English
-        // until a language is chosen.
+        // The chrome speaks gettext's catalogs (lectern's main says where they are), in the
+        // policy's language (`ChromeLanguage`).
         GettextTranslator.install(catalogs: nil)
-        Translation.language = .english
         // Open or closed, and the open range's show in force before the document is chosen.
         let schedule = OpeningSchedule(policy: policy, clock: environment.wallClock, loop: loop, logger: logger)
         teardown.push { schedule.close() }

@@ -68,6 +68,8 @@ public struct KioskStatus: Sendable {
     public var annotations = AnnotationStatus()
     /// Five-key navigation: the focused item, and what speech was last asked to say.
     public var focus = KeypadFocus()
+    /// The language the chrome speaks (`ChromeLanguage`).
+    public var language = Language.english
 
     /// Selected text.
     public struct TextSelectionStatus: Equatable, Sendable {
@@ -373,6 +375,7 @@ extension KioskApp {
             && !parts.annotations.isBusy && !parts.operations.isBusy && !parts.presenter.firstFrame.isBusy
         status.annotations = parts.annotations.status(reader: parts.session.reader)
         status.focus = parts.focus.status
+        status.language = parts.chrome.language.current
         status.renderWorker = parts.backend.workerStatus.map {
             KioskStatus.RenderWorker(
                 pid: $0.pid, restarts: $0.restarts, failedPages: $0.failedPages, requestsInFlight: $0.requestsInFlight,

@@ -53,6 +53,8 @@ final class Chrome {
     let frame: FrameRequest
     /// Called by `reset()`: what hangs off the chrome (the navigation overlays) closes too.
     var onReset: (() -> Void)?
+    /// The language the chrome speaks.
+    let language: ChromeLanguage
 
     init(
         loop: EventLoop, frame: FrameRequest, pointer: Pointer, policy: PolicyInForce, screen: Screen, logger: Logger
@@ -63,6 +65,7 @@ final class Chrome {
         self.policy = policy
         self.screen = screen
         self.logger = logger
+        language = ChromeLanguage(policy: policy, frame: frame, logger: logger)
         policy.observe { [unowned self] old, new in
             if new.chrome != old.chrome { isVisible = new.chrome == .always }
         }

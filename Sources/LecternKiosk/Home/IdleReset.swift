@@ -174,6 +174,7 @@ final class IdleReset {
         isCountingDown = false
         chrome.clearNotice()
         chrome.reset()
+        chrome.language.reset()
         accessibility.reset()
         input.resetInteractions()
         if let reader = current.reader {

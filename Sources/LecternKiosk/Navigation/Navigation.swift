@@ -91,6 +91,8 @@ final class Navigation {
         status.gridOffset = grid.scroll.offset
         status.outlineOffset = outline.scroll.offset
         status.search = current.reader.flatMap { search.status(for: $0) }
+        status.keyboardKeys = search.keyboard?.layout.keys.map(\.label) ?? []
+        status.titleButtons = current.reader.map(buttons(for:)) ?? []
         return status
     }
 
@@ -124,6 +126,10 @@ final class Navigation {
             titleButtons.append((tr("Contents"), "contents", { [unowned self] _ in outline.toggle() }))
         }
         titleButtons.append((tr("Search"), "search", { [unowned self] _ in search.open() }))
+        // The language button, in the language a tap switches to (its own name).
+        if let label = chrome.language.buttonLabel {
+            titleButtons.append((label, "language", { [unowned self] _ in chrome.language.switchToNext() }))
+        }
         return titleButtons.map(\.label)
     }
 

@@ -18,6 +18,10 @@ public struct NavigationStatus: Sendable, Equatable {
     public var outlineOffset = 0.0
     /// The search, while the search bar is open.
     public var search: SearchStatus?
+    /// The on-screen keyboard's keys as written on them, in order (empty while it is hidden).
+    public var keyboardKeys: [String] = []
+    /// The title bar's buttons, as written on them (after the back button).
+    public var titleButtons: [String] = []
 
     public init() {}
 }

@@ -1,4 +1,5 @@
 import Glibc
+import LecternCore
 import LecternLinux
 import LecternPDF
 import LecternPolicy
@@ -138,6 +139,7 @@ final class ControlCommands {
         status.memory = ControlStatus.Memory(
             readerKiB: residentKiB(),
             workerKiB: presenter.session.backend.workerStatus?.pid.flatMap { residentKiB(ofProcess: $0) })
+        status.language = Translation.language.code
         return status
     }
 

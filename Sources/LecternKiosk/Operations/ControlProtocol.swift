@@ -118,6 +118,9 @@ public struct ControlStatus: Codable, Equatable, Sendable {
         }
     }
 
+    /// The chrome's language, its code ("de"; nil from a kiosk older than this field).
+    public var language: String? = nil
+
     /// Open or closed (`[hours]`), and when that changes.
     public struct Hours: Codable, Equatable, Sendable {
         /// Inside the opening hours (always, without them).

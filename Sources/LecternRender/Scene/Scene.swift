@@ -161,6 +161,9 @@ public struct Scene: Equatable, Sendable {
     public var accessibility: Accessibility?
     /// The sizes of the chrome's text, bars and targets on this screen.
     public var metrics = ChromeMetrics.standard
+    /// The language of the chrome's words (and their direction): the one in force when the scene
+    /// is made. A change of language alone makes a new scene, drawn whole.
+    public var language = Translation.language
     /// The page's text in large print, over the pages: see `Scene+LargePrint.swift`.
     public var largePrint: LargePrint?
 

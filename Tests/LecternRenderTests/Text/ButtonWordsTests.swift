@@ -32,6 +32,10 @@ struct ButtonWordsTests {
                 }
             }
         }
+        // The language button: each language in its own name.
+        for language in Language.shipped where font.width(of: language.name) > title - 16 {
+            tooWide.append("language button: \(language.name)")
+        }
         #expect(tooWide == [])
     }
 }
