@@ -121,7 +121,8 @@ extension KeypadFocus {
         guard policy.chrome != .never else { return [] }
         let leading =
             chrome.hasBack
-            ? Scene.Chrome.backButton(width: screen.width, height: screen.height, metrics: screen.metrics).maxX : 0
+            ? Scene.Chrome.backButton(width: screen.width, height: screen.height, metrics: screen.metrics.leftToRight)
+                .maxX : 0
         var items: [FocusItem] = []
         if chrome.hasBack {
             items.append(

@@ -46,6 +46,8 @@ final class Screen {
         var metrics = ChromeMetrics(physical: measured, width: width, height: Int(windowSize.height), reach: reach)
         // Measured on the whole window; below the band, the reach's top is that much nearer.
         metrics.reachTop = max(0, metrics.reachTop - lowering)
+        // The chrome of a right-to-left language is mirrored (`ChromeMetrics.placed`).
+        if Translation.language.isRightToLeft { metrics.mirroredWidth = width }
         return metrics
     }
 

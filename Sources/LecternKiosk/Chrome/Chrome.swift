@@ -80,6 +80,12 @@ final class Chrome {
         frame.request()
     }
 
+    /// The scrubber runs right to left: for a document bound on the right, and in a chrome
+    /// mirrored for a right-to-left language (where the page-turn zones still follow the binding).
+    func scrubsRightToLeft(_ reader: Reader) -> Bool {
+        reader.view.configuration.pageBinding == .rightEdge || Translation.language.isRightToLeft
+    }
+
     /// Takes the notice away now.
     func clearNotice() {
         guard notice != nil else { return }
@@ -109,7 +115,7 @@ final class Chrome {
         return Scene.Chrome(
             title: fileName(reader.document.path), position: position,
             progress: count > 1 ? Double(page) / Double(count - 1) : 0,
-            isRightToLeft: reader.view.configuration.pageBinding == .rightEdge, backLabel: hasBack ? tr("‹ Shelf") : nil
+            isRightToLeft: scrubsRightToLeft(reader), backLabel: hasBack ? tr("‹ Shelf") : nil
         )
     }
 
@@ -278,7 +284,7 @@ final class Chrome {
         guard let track = scrubber()?.track, track.width > 0 else { return nil }
         let count = reader.view.pages.count
         var fraction = min(1, max(0, (location.x - Double(track.x)) / Double(track.width)))
-        if reader.view.configuration.pageBinding == .rightEdge { fraction = 1 - fraction }
+        if scrubsRightToLeft(reader) { fraction = 1 - fraction }
         return Int((fraction * Double(count - 1)).rounded())
     }
 

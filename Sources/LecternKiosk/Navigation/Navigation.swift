@@ -250,7 +250,8 @@ final class Navigation {
         guard chrome.isVisible else { return nil }
         // After the back button to the shelf, when there is one (as the compositor draws them).
         let leading =
-            chrome.hasBack ? Scene.Chrome.backButton(width: width, height: height, metrics: screen.metrics).maxX : 0
+            chrome.hasBack
+            ? Scene.Chrome.backButton(width: width, height: height, metrics: screen.metrics.leftToRight).maxX : 0
         for index in titleButtons.indices
         where Scene.Chrome.buttonBox(index, after: leading, metrics: screen.metrics).contains(point) {
             let (name, action) = (titleButtons[index].name, titleButtons[index].action)

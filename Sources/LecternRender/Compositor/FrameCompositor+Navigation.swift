@@ -118,9 +118,13 @@ extension FrameCompositor {
         let close = Scene.ThumbnailSheet.closeButton(width: scene.width, height: scene.height, metrics: scene.metrics)
         paintButton(tr("Close"), in: close, font: bodyFont, into: target)
         if let font = bodyFont {
-            let title = font.wrap(grid.title, maxWidth: max(0, close.x - 48)).first ?? ""
+            // The title at the header's start: its right end when the chrome is mirrored.
+            let isMirrored = scene.metrics.mirroredWidth != nil
+            let room = isMirrored ? scene.width - close.maxX - 48 : close.x - 48
+            let title = font.wrap(grid.title, maxWidth: max(0, room)).first ?? ""
             font.draw(
-                title, x: 24, baselineY: header.y + (header.height - font.lineHeight) / 2 + font.ascent,
+                title, x: isMirrored ? scene.width - 24 - font.width(of: title) : 24,
+                baselineY: header.y + (header.height - font.lineHeight) / 2 + font.ascent,
                 color: palette.text,
                 into: target)
         }

@@ -356,47 +356,6 @@ public final class FrameCompositor {
         ]
     }
 
-    private func paint(_ chrome: Scene.Chrome, in scene: Scene, target: OpaquePointer) {
-        let boxes = chromeBoxes(in: scene)
-        let top = boxes[0], bottom = boxes[1]
-        fill(target, top, palette.chrome, op: PIXMAN_OP_SRC)
-        fill(target, bottom, palette.chrome, op: PIXMAN_OP_SRC)
-        // The scrubber: a track with the current position.
-        let track = Scene.Chrome.scrubberTrack(width: scene.width, height: scene.height, metrics: scene.metrics)
-        fill(target, track, palette.secondaryText.withAlpha(110), op: PIXMAN_OP_OVER)
-        let progress = min(1, max(0, chrome.progress))
-        let fraction = chrome.isRightToLeft ? 1 - progress : progress
-        let knobX = track.x + Int(Double(track.width) * fraction)
-        fill(target, PixelBox(x: knobX - 10, y: track.y - 12, width: 20, height: 30), palette.text, op: PIXMAN_OP_SRC)
-        guard let bodyFont else { return }
-        let baseline = top.y + (top.height - bodyFont.lineHeight) / 2 + bodyFont.ascent
-        let positionWidth = bodyFont.width(of: chrome.position)
-        bodyFont.draw(
-            chrome.position, x: top.maxX - 24 - positionWidth, baselineY: baseline, color: palette.text, into: target)
-        var titleX = 24
-        if let back = chrome.backLabel {
-            let button = Scene.Chrome.backButton(width: scene.width, height: scene.height, metrics: scene.metrics)
-            fill(target, button.insetBy(dx: 8, dy: 8), palette.card, op: PIXMAN_OP_SRC)
-            let x = button.x + max(0, (button.width - bodyFont.width(of: back)) / 2)
-            bodyFont.draw(back, x: x, baselineY: baseline, color: palette.text, into: target)
-            titleX = button.maxX + 16
-        }
-        let leading = chrome.backLabel == nil ? 0 : titleX - 16
-        for (index, label) in chrome.buttons.enumerated() {
-            let box = Scene.Chrome.buttonBox(index, after: leading, metrics: scene.metrics)
-            paintButton(label, in: box, font: bodyFont, into: target)
-        }
-        if !chrome.buttons.isEmpty {
-            titleX = Scene.Chrome.buttonBox(chrome.buttons.count, after: leading, metrics: scene.metrics).x + 8
-        }
-        let titleSpace = max(0, top.width - positionWidth - 48 - titleX)
-        let title = bodyFont.wrap(chrome.title, maxWidth: titleSpace).first ?? ""
-        // A narrow screen (a portrait one at scale 2 is 360 units wide) leaves no room: no
-        // title then, rather than one written over the position.
-        guard bodyFont.width(of: title) <= titleSpace else { return }
-        bodyFont.draw(title, x: titleX, baselineY: baseline, color: palette.text, into: target)
-    }
-
     // MARK: Messages
 
     private struct MessageLayout {

@@ -19,6 +19,9 @@ public struct ChromeMetrics: Equatable, Sendable {
     /// (`Reach`): 0 and 0 unless the screen is mounted high or low.
     public var reachTop = 0
     public var reachBottom = 0
+    /// The screen's width when the chrome is laid out right to left (Arabic, Hebrew): the title
+    /// bar's and the panels' boxes are mirrored in it (`placed(_:)`); nil: left to right.
+    public var mirroredWidth: Int?
 
     /// Today's sizes: a screen whose millimetres are not known.
     public static let standard = ChromeMetrics(
@@ -85,4 +88,19 @@ public struct ChromeMetrics: Equatable, Sendable {
 
     /// A button's height in a bar (8 units above and below it).
     public var buttonHeight: Int { barHeight - 16 }
+
+    /// `box`, laid out left to right, where the chrome's direction puts it: mirrored across the
+    /// screen when it is right to left. Every box of the mirrored chrome comes through here, for
+    /// the drawing and the hit tests alike.
+    public func placed(_ box: PixelBox) -> PixelBox {
+        guard let width = mirroredWidth else { return box }
+        return PixelBox(x: width - box.x - box.width, y: box.y, width: box.width, height: box.height)
+    }
+
+    /// These sizes with the chrome left to right: to lay a box out before it is placed.
+    public var leftToRight: ChromeMetrics {
+        var metrics = self
+        metrics.mirroredWidth = nil
+        return metrics
+    }
 }

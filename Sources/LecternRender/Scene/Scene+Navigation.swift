@@ -124,8 +124,10 @@ extension Scene {
         /// The close button at the header's right end.
         public static func closeButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
             let buttonWidth = metrics.scaled(128)
-            return PixelBox(
-                x: width - 8 - buttonWidth, y: metrics.reachTop + 8, width: buttonWidth, height: metrics.buttonHeight)
+            return metrics.placed(
+                PixelBox(
+                    x: width - 8 - buttonWidth, y: metrics.reachTop + 8, width: buttonWidth,
+                    height: metrics.buttonHeight))
         }
     }
 
@@ -243,7 +245,9 @@ extension Scene.Chrome {
     /// `leading` pixels (the back button's, when there is one).
     public static func buttonBox(_ index: Int, after leading: Int = 0, metrics: ChromeMetrics = .standard) -> PixelBox {
         let width = metrics.scaled(128)
-        return PixelBox(
-            x: leading + 8 + index * (width + 8), y: metrics.reachTop + 8, width: width, height: metrics.buttonHeight)
+        return metrics.placed(
+            PixelBox(
+                x: leading + 8 + index * (width + 8), y: metrics.reachTop + 8, width: width,
+                height: metrics.buttonHeight))
     }
 }

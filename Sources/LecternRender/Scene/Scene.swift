@@ -107,7 +107,9 @@ public struct Scene: Equatable, Sendable {
 
         /// The back button at the title bar's left end.
         public static func backButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(x: 0, y: metrics.reachTop, width: min(width / 3, metrics.scaled(180)), height: metrics.barHeight)
+            metrics.placed(
+                PixelBox(
+                    x: 0, y: metrics.reachTop, width: min(width / 3, metrics.scaled(180)), height: metrics.barHeight))
         }
 
         /// The title bar along the top of a `width` × `height` frame.

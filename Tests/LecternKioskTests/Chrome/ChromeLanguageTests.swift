@@ -101,4 +101,64 @@ struct ChromeLanguageTests {
         let status = try #require(try kiosk.ask(ControlRequest(command: "status"))?.status)
         #expect(status.language == "he")
     }
+
+    /// How many pixels of `box` in the last frame are the chrome's text colour (the ink of words).
+    static func ink(_ lectern: KioskHarness, in box: PixelBox) throws -> Int {
+        let commit = try #require(lectern.lastCommit)
+        let text = Palette.normal.text.argb & 0xFF_FFFF
+        return stride(from: box.x, to: box.maxX, by: 2).reduce(0) { count, x in
+            count
+                + stride(from: box.y, to: box.maxY, by: 2).filter { commit.pixel(x: x, y: $0) & 0xFF_FFFF == text }
+                .count
+        }
+    }
+
+    /// Whether the middle of `box` in the last frame is a button's colour.
+    static func isButton(_ lectern: KioskHarness, at box: PixelBox) throws -> Bool {
+        let commit = try #require(lectern.lastCommit)
+        let pixel = commit.pixel(x: box.x + 4, y: box.y + box.height / 2)
+        return pixel & 0xFF_FFFF == Palette.normal.button.argb & 0xFF_FFFF
+    }
+
+    @Test(
+        "in Arabic the chrome is mirrored: the title bar's buttons from the right, the title at the right and Close at the left of all pages; the page turns still follow the binding",
+        arguments: ["en", "ar"])
+    func mirroredInArabic(code: String) throws {
+        let lectern = try Self.withChrome(["--language", code])
+        let rightToLeft = code == "ar"
+        let leftEnd = PixelBox(x: 8, y: 0, width: 128, height: 0),
+            rightEnd = PixelBox(x: 1280 - 136, y: 0, width: 128, height: 0)
+        let bar = Scene.Chrome.titleBar(width: 1280, height: 720)
+        func column(_ end: PixelBox) -> PixelBox {
+            PixelBox(x: end.x, y: bar.y + 8, width: end.width, height: bar.height - 16)
+        }
+        // The first button (Pages) at the bar's start: its left end, or its right end in Arabic.
+        #expect(try Self.isButton(lectern, at: column(rightToLeft ? rightEnd : leftEnd)))
+        #expect(try !Self.isButton(lectern, at: column(rightToLeft ? leftEnd : rightEnd)))
+        // Where the reader is, at the bar's other end.
+        #expect(try Self.ink(lectern, in: column(rightToLeft ? leftEnd : rightEnd)) > 20)
+        // The scrubber's knob on page 1: at the track's start, its right end in Arabic.
+        let track = Scene.Chrome.scrubberTrack(width: 1280, height: 720)
+        let knob = PixelBox(x: (rightToLeft ? track.maxX : track.x) - 8, y: track.y - 10, width: 16, height: 24)
+        #expect(try Self.ink(lectern, in: knob) > 20, "the scrubber starts at the bar's start")
+        // All pages: its title at the start of its header, Close at the end.
+        let pages = PixelBox(x: rightToLeft ? 1280 - 136 : 8, y: bar.y + 8, width: 128, height: bar.height - 16)
+        lectern.tap(x: Double(pages.x + 20), y: Double(pages.y + 20))
+        lectern.settle()
+        #expect(lectern.status.navigation.isGridOpen)
+        let header = Scene.ThumbnailSheet.header(width: 1280, height: 720)
+        let title = PixelBox(
+            x: rightToLeft ? 1280 - 24 - 160 : 24, y: header.y + 8, width: 160, height: header.height - 16)
+        #expect(try Self.ink(lectern, in: title) > 20, "the title at the header's start")
+        #expect(try Self.isButton(lectern, at: column(rightToLeft ? leftEnd : rightEnd)), "Close at the header's end")
+        // Close closes it, where it is drawn.
+        let close = column(rightToLeft ? leftEnd : rightEnd)
+        lectern.tap(x: Double(close.x + 20), y: Double(close.y + 20))
+        lectern.settle()
+        #expect(!lectern.status.navigation.isGridOpen)
+        // A tap at the right edge still turns to the next page: the document is bound on the left.
+        lectern.tap(x: 1260, y: 400)
+        #expect(lectern.waitForPage(2))
+        try lectern.stop()
+    }
 }
