@@ -91,6 +91,11 @@ public func tr(_ msgid: StaticString, _ arguments: any CustomStringConvertible..
     Translation.text(msgid, in: Translation.language, arguments)
 }
 
+/// `msgid` in `language` rather than the chrome's (what a layout made for a language writes).
+public func tr(_ msgid: StaticString, in language: Language, _ arguments: any CustomStringConvertible...) -> String {
+    Translation.text(msgid, in: language, arguments)
+}
+
 /// The form of `singular`/`plural` for `count` in the chrome's language; `%s` (or `%1$s`) is the
 /// count, written in the language's digits, and the further ones `arguments`.
 public func trn(

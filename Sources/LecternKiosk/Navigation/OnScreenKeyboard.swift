@@ -19,7 +19,7 @@ final class OnScreenKeyboard: NavigationPart {
     var layout: OnScreenKeyboardLayout {
         OnScreenKeyboardLayout(
             width: screen.size.width, height: screen.size.height - Double(screen.metrics.reachBottom),
-            keyHeight: Double(screen.metrics.keyHeight))
+            keyHeight: Double(screen.metrics.keyHeight), language: Translation.language)
     }
 
     /// The keyboard as drawn.

@@ -161,4 +161,68 @@ struct ChromeLanguageTests {
         #expect(lectern.waitForPage(2))
         try lectern.stop()
     }
+
+    /// A one-page PDF with a line of Helvetica in WinAnsi: "Größe und Breite".
+    static func germanDocument() throws -> String {
+        var pdf = GeneratedPDF()
+        pdf.add("<< /Type /Catalog /Pages 2 0 R >>")
+        pdf.add("<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+        pdf.add(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>"
+        )
+        // ö is 0xF6 and ß 0xDF in WinAnsiEncoding.
+        pdf.addStream("", Array("BT /F1 36 Tf 72 700 Td (Gr".utf8) + [0xF6, 0xDF] + Array("e und Breite) Tj ET".utf8))
+        pdf.add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-groesse-\(UUID()).pdf").path
+        try pdf.write(to: path)
+        return path
+    }
+
+    @Test("a German search typed on the German keyboard (ö and ß on their keys) finds \"Größe\"")
+    func germanKeyboardSearch() throws {
+        _ = try Self.catalogs.get()
+        let lectern = try KioskHarness([try Self.germanDocument(), "--language", "de"])
+        #expect(lectern.settle())
+        lectern.tap(x: 640, y: 360)
+        lectern.advance(by: 0.35)
+        let search = Scene.Chrome.buttonBox(1)
+        lectern.tap(x: Double(search.x + 20), y: Double(search.y + 20))
+        #expect(lectern.settle())
+        #expect(lectern.status.navigation.search?.isKeyboardShown == true)
+        let keys = lectern.status.navigation.keyboardKeys
+        #expect(["z", "ü", "ö", "ä", "ß", "Leerzeichen", "Fertig"].allSatisfy(keys.contains), "\(keys)")
+        let metrics = lectern.status.chromeMetrics
+        let keyboard = OnScreenKeyboardLayout(
+            width: 1280, height: 720 - Double(metrics.reachBottom), keyHeight: Double(metrics.keyHeight),
+            language: .german)
+        #expect(keyboard.keys.map(\.label) == keys, "the keys where the kiosk has them")
+        for character in "größe" {
+            let key = try #require(keyboard.keys.first { $0.action == .character(character) })
+            lectern.tap(x: key.frame.midX, y: key.frame.midY)
+        }
+        #expect(lectern.wait { lectern.status.navigation.search?.isSearching == false })
+        #expect(lectern.status.navigation.search?.query == "größe")
+        #expect(
+            lectern.status.navigation.search?.hitCount == 1, "\(String(describing: lectern.status.navigation.search))")
+        try lectern.stop()
+    }
+
+    @Test("the Arabic and Hebrew keyboards have their letters, and backspace and Done at the left")
+    func rightToLeftKeyboards() {
+        for language in [Language.arabic, .hebrew] {
+            let keyboard = OnScreenKeyboardLayout(width: 1280, height: 720, language: language)
+            let letters = keyboard.keys.compactMap { key -> Character? in
+                if case .character(let c) = key.action, c.unicodeScalars.first!.properties.isAlphabetic { return c }
+                return nil
+            }
+            let script: ClosedRange<UInt32> = language == .arabic ? 0x0600...0x06FF : 0x0590...0x05FF
+            #expect(letters.count >= 27 && letters.allSatisfy { script.contains($0.unicodeScalars.first!.value) })
+            let backspace = keyboard.keys.first { $0.action == .backspace }!,
+                done = keyboard.keys.first { $0.action == .done }!
+            let space = keyboard.keys.first { $0.action == .character(" ") }!
+            #expect(backspace.frame.maxX < 640 && done.frame.maxX <= space.frame.minX)
+        }
+        let english = OnScreenKeyboardLayout(width: 1280, height: 720)
+        #expect(english.keys.first { $0.action == .backspace }!.frame.minX > 640)
+    }
 }
