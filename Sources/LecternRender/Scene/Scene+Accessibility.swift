@@ -31,8 +31,11 @@ extension Scene {
         /// A row's height and width on this screen.
         var rowSize: (width: Int, height: Int) { (metrics.scaled(Self.rowWidth), buttonSide) }
 
-        /// The button in a frame `height` high.
-        public func buttonBox(height: Int) -> PixelBox {
+        /// The button in a frame `height` high (at the right for a right-to-left chrome).
+        public func buttonBox(height: Int) -> PixelBox { metrics.placed(startButtonBox(height: height)) }
+
+        /// The button laid out left to right.
+        private func startButtonBox(height: Int) -> PixelBox {
             PixelBox(
                 x: Self.margin, y: height - bottomInset - Self.margin - buttonSide, width: buttonSide,
                 height: buttonSide)
@@ -44,7 +47,7 @@ extension Scene {
         /// columns side by side, the first rows in the first column, each column as full as the others.
         public func rowBoxes(height: Int) -> [PixelBox] {
             guard let rows, !rows.isEmpty else { return [] }
-            let button = buttonBox(height: height)
+            let button = startButtonBox(height: height)
             let step = rowSize.height + 4
             let beside = metrics.reachTop > 0 && button.y - 8 - rows.count * step < metrics.reachTop
             let (x, end) = beside ? (button.maxX + 8, metrics.reachEnd(height) - 4) : (Self.margin, button.y - 8)
@@ -55,9 +58,10 @@ extension Scene {
             return rows.indices.map { index in
                 let column = index / perColumn
                 let inColumn = min(perColumn, rows.count - column * perColumn)
-                return PixelBox(
-                    x: x + column * (rowSize.width + 8), y: end - (inColumn - index % perColumn) * step,
-                    width: rowSize.width, height: rowSize.height)
+                return metrics.placed(
+                    PixelBox(
+                        x: x + column * (rowSize.width + 8), y: end - (inColumn - index % perColumn) * step,
+                        width: rowSize.width, height: rowSize.height))
             }
         }
 

@@ -225,4 +225,14 @@ struct ChromeLanguageTests {
         let english = OnScreenKeyboardLayout(width: 1280, height: 720)
         #expect(english.keys.first { $0.action == .backspace }!.frame.minX > 640)
     }
+
+    @Test("the accessibility button is at the bottom left, and at the bottom right in Hebrew", arguments: ["en", "he"])
+    func accessibilityButtonMirrored(code: String) throws {
+        _ = try Self.catalogs.get()
+        let lectern = try KioskHarness([Self.colors, "--language", code])
+        #expect(lectern.settle())
+        let button = try #require(lectern.status.accessibilityButton)
+        #expect(code == "he" ? button.x > 640 : button.maxX < 640, "\(button)")
+        try lectern.stop()
+    }
 }
