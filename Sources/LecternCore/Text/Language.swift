@@ -1,7 +1,7 @@
 /// A language the chrome speaks: its code, its own name (what the language button shows: flags
 /// are not languages), its direction and how it writes numbers.
 public struct Language: Hashable, Sendable, CustomStringConvertible {
-    /// The ISO 639-1 code, as the policy, `--language` and the catalogs (po/CODE.po) name it.
+    /// The ISO 639-1 code, as the policy, `--language` and the catalogs (kiosk/po/CODE.po) name it.
     public let code: String
     /// The language's name in the language itself ("Deutsch", "العربية").
     public let name: String
@@ -32,7 +32,7 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
     public static let hebrew = Language(
         code: "he", name: "עברית", isRightToLeft: true, zero: "0", groupSeparator: ",", groupingFrom: 4)
 
-    /// The languages whose catalogs ship (po/LINGUAS), English first: it is the default.
+    /// The languages whose catalogs ship (kiosk/po/LINGUAS), English first: it is the default.
     public static let shipped: [Language] = [.english, .german, .french, .spanish, .arabic, .hebrew]
 
     /// The shipped language with this code, or nil.

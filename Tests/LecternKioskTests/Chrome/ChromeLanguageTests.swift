@@ -16,7 +16,7 @@ struct ChromeLanguageTests {
         let root = #filePath.split(separator: "/").dropLast(4).joined(separator: "/")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-locale-\(UUID())")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/\(root)/po/compile")
+        process.executableURL = URL(fileURLWithPath: "/\(root)/kiosk/po/compile")
         process.arguments = [directory.path]
         do {
             try process.run()

@@ -2,9 +2,9 @@ import Foundation
 
 /// The chrome's catalogs as the repository has them (po/), and the gettext tools the tests run.
 enum Catalogs {
-    static var po: URL { Fixture.root.appendingPathComponent("po") }
+    static var po: URL { Fixture.root.appendingPathComponent("kiosk/po") }
 
-    /// The codes po/LINGUAS lists.
+    /// The codes kiosk/po/LINGUAS lists.
     static func languages() throws -> [String] {
         try String(contentsOf: po.appendingPathComponent("LINGUAS"), encoding: .utf8)
             .split(whereSeparator: \.isWhitespace).map(String.init)
@@ -31,7 +31,7 @@ enum Catalogs {
         return url
     }
 
-    /// po/LINGUAS compiled by po/compile (msgfmt --check) once for the whole test run.
+    /// kiosk/po/LINGUAS compiled by kiosk/po/compile (msgfmt --check) once for the whole test run.
     static let compiled: Result<URL, CompileError> = {
         do {
             let directory = try temporaryDirectory("locale")
@@ -45,7 +45,7 @@ enum Catalogs {
 
     struct CompileError: Error, CustomStringConvertible {
         var output: String
-        var description: String { "po/compile failed (is Debian's gettext installed? kiosk/install-deps): \(output)" }
+        var description: String { "kiosk/po/compile failed (is Debian's gettext installed? kiosk/install-deps): \(output)" }
     }
 }
 
