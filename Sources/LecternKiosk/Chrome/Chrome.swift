@@ -190,7 +190,10 @@ final class Chrome {
         func onButton(_ point: Point?) -> Bool {
             guard isVisible, hasBack, let point else { return false }
             let button = Scene.Chrome.backButton(width: width, height: height, metrics: screen.metrics)
-            return point.x < Double(button.maxX) && point.y < Double(button.maxY)
+            // From the title bar's end it sits at (the right one in a right-to-left language).
+            let across =
+                screen.metrics.mirroredWidth == nil ? point.x < Double(button.maxX) : point.x >= Double(button.x)
+            return across && point.y < Double(button.maxY)
         }
         switch event.kind {
         case .touchDown(let id, let location) where onButton(location):
