@@ -274,19 +274,21 @@ final class Annotations {
     /// Saves the open document's edits now as `[annotations] save` says, but drops nothing (the
     /// operator's panel); what happened, for a notice. A failed save says so when it fails.
     func saveByPolicy() -> String {
-        guard let reader = current.reader, editor.hasUnsavedChanges(reader.document) else { return "Nothing to save." }
+        guard let reader = current.reader, editor.hasUnsavedChanges(reader.document) else {
+            return tr("Nothing to save.")
+        }
         switch policy.annotationSave {
         case .discard:
-            return "Not saved: the policy keeps the file as it is ([annotations] save)."
+            return tr("Not saved: the policy keeps the file as it is ([annotations] save).")
         case .copy:
             guard let directory = policy.annotationSaveDirectory else {
-                return "Not saved: the policy names no directory for copies."
+                return tr("Not saved: the policy names no directory for copies.")
             }
             editor.save(reader.document, to: Self.copyPath(of: reader.document.path, in: directory))
-            return "Saved as a copy."
+            return tr("Saved as a copy.")
         case .inPlace:
             editor.save(reader.document, to: reader.document.path)
-            return "Saved."
+            return tr("Saved.")
         }
     }
 

@@ -52,11 +52,11 @@ final class OperatorPanel {
     /// The rows, top to bottom.
     var rows: [Row] {
         guard let document = current.reader?.document else { return [.close] }
-        var rows: [Row] = [.fact("File", String(document.path.split(separator: "/").last ?? ""))]
-        if let title = document.summary.title, !title.isEmpty { rows.append(.fact("Title", title)) }
-        rows.append(.fact("Pages", "\(document.pageCount)"))
-        if let language = document.summary.language { rows.append(.fact("Language", language)) }
-        if document.wasRepaired { rows.append(.fact("Repaired", "yes")) }
+        var rows: [Row] = [.fact(tr("File"), String(document.path.split(separator: "/").last ?? ""))]
+        if let title = document.summary.title, !title.isEmpty { rows.append(.fact(tr("Title"), title)) }
+        rows.append(.fact(tr("Pages"), Translation.language.number(document.pageCount)))
+        if let language = document.summary.language { rows.append(.fact(tr("Language"), language)) }
+        if document.wasRepaired { rows.append(.fact(tr("Repaired"), tr("yes"))) }
         return rows + [.binding, .save, .close]
     }
 
@@ -66,16 +66,17 @@ final class OperatorPanel {
         case .fact(let name, let value): (name, value)
         case .binding:
             (
-                "Binding",
-                current.reader?.view.configuration.pageBinding.isRightToLeft == true ? "right to left" : "left to right"
+                tr("Binding"),
+                current.reader?.view.configuration.pageBinding.isRightToLeft == true
+                    ? tr("right to left") : tr("left to right")
             )
         case .save:
             switch policy.annotationSave {
-            case .discard: ("Save", "off ([annotations] save)")
-            case .copy: ("Save", "a copy")
-            case .inPlace: ("Save", "in place")
+            case .discard: (tr("Save"), tr("off ([annotations] save)"))
+            case .copy: (tr("Save"), tr("a copy"))
+            case .inPlace: (tr("Save"), tr("in place"))
             }
-        case .close: ("Close", "")
+        case .close: (tr("Close"), "")
         }
     }
 

@@ -37,6 +37,17 @@ struct ChromeStringsTests {
         "DocumentSession.swift": [
             "cannot show \\(path): the document has no pages"
         ],
+        "DocumentSession+Books.swift": ["; page \\(page + 1) is now \\(book.page + 1)"],
+        // Why a kept first frame was not used: `KioskStatus.firstFrame` and the log.
+        "CachedFrame.swift": [
+            "no frame kept", "cannot read the kept frame: \\(reason)", "not a kept frame (\\(reason))",
+            "kept for another document, version, setting or screen", "no magic",
+            "\\(size) bytes for a \\(width)x\\(height) frame",
+        ],
+        "FirstFrame.swift": [
+            "frame \\(width)x\\(height) scale \\(scale.numerator)/120\\n",
+            "kept for a \\(frame.width)x\\(frame.height) frame or another scale",
+        ],
     ]
 
     /// A string literal that reads as words: two words with a space, or a capitalised word.
