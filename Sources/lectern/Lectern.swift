@@ -138,7 +138,8 @@ struct Lectern: ParsableCommand {
             direction: direction, binding: binding, transition: transition, contrast: contrast,
             largePrint: largePrint, page: page,
             idleReset: idleReset,
-            cacheMegabytes: cacheMegabytes, fontSize: fontSize, mirror: mirror, language: language, renderProcess: renderProcess,
+            cacheMegabytes: cacheMegabytes, fontSize: fontSize, mirror: mirror, language: language,
+            renderProcess: renderProcess,
             renderDeadline: renderDeadline,
             speechOutput: speechOutput)
     }

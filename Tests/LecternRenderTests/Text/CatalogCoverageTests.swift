@@ -34,7 +34,8 @@ struct CatalogCoverageTests {
             let catalog = try POFile(contentsOf: Catalogs.po.appendingPathComponent("\(code).po"))
             let forms = catalog.header.firstMatch(of: /nplurals=\s*(\d+)/).flatMap { Int($0.1) }
             #expect(forms != nil, "kiosk/po/\(code).po has no Plural-Forms header")
-            #expect(catalog.header.contains("Language: \(code)\n"), "kiosk/po/\(code).po's header names another language")
+            #expect(
+                catalog.header.contains("Language: \(code)\n"), "kiosk/po/\(code).po's header names another language")
             let translated = Dictionary(
                 catalog.entries.map { (Self.key($0), $0) }, uniquingKeysWith: { first, _ in first })
             for entry in template.entries {
@@ -55,7 +56,8 @@ struct CatalogCoverageTests {
         #expect(GettextTranslator.install(catalogs: directory.path))
         let translator = Translation.translator
         for code in try Catalogs.languages() {
-            let language = try #require(Language.named(code), "kiosk/po/LINGUAS lists \(code), which Language does not ship")
+            let language = try #require(
+                Language.named(code), "kiosk/po/LINGUAS lists \(code), which Language does not ship")
             let catalog = try POFile(contentsOf: Catalogs.po.appendingPathComponent("\(code).po"))
             var wrong: [String] = []
             for entry in catalog.entries where entry.isTranslated {

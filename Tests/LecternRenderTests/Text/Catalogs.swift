@@ -45,7 +45,9 @@ enum Catalogs {
 
     struct CompileError: Error, CustomStringConvertible {
         var output: String
-        var description: String { "kiosk/po/compile failed (is Debian's gettext installed? kiosk/install-deps): \(output)" }
+        var description: String {
+            "kiosk/po/compile failed (is Debian's gettext installed? kiosk/install-deps): \(output)"
+        }
     }
 }
 
