@@ -236,6 +236,10 @@ if grep -q "laid .*book.bin out at" "$book_log"; then
 else
   fail "no 'laid ... out at' line for the EPUB in the log"
 fi
+# Lectern first, as above (cage, killed while its client runs, fails an assertion of its own).
+book_pid=$(pgrep -o -s "$book_sid" -f "^(\S*sh )?$e2e_bin( |$)" || true)
+[[ -n $book_pid ]] && kill -TERM "$book_pid" 2>/dev/null
+[[ -n $book_pid ]] && wait_for 5 eval "! kill -0 $book_pid 2>/dev/null"
 end_session "$book_sid"
 check_frame_dump "$size"
 if grep -qiE 'fatal error|assertion|segmentation|backtrace|core dumped|render worker .* ended' "$book_log"; then
