@@ -4,6 +4,8 @@
 #include "shim_internal.h"
 #include <mupdf/fitz.h>
 #include <limits.h>
+#include <stdio.h>
+#include <string.h>
 
 int CMuPDF_document_is_reflowable(CMuPDF_document *document) {
     fz_context *ctx = shim_enter(document);
@@ -36,8 +38,21 @@ int CMuPDF_document_count_pages_through(CMuPDF_document *document, int through, 
     return status;
 }
 
-int CMuPDF_document_layout(CMuPDF_document *document, float width, float height, float em, int keep, int through,
-                           int *count, int *page, CMuPDF_error *error) {
+/* `bottom` points of every page's bottom kept clear of text: the user style sheet's @page margin,
+   over the book's own (MuPDF reads it when it reads a chapter). */
+static void shim_set_bottom_margin(fz_context *ctx, float bottom) {
+    char css[64] = "";
+    if (bottom > 0) snprintf(css, sizeof css, "@page{margin-bottom:%.1fpt}", bottom);
+    const char *current = fz_user_css(ctx);
+    if (strcmp(current ? current : "", css) == 0) return;
+    fz_set_user_css(ctx, css[0] ? css : NULL);
+    // Chapters already read keep the style sheet they were read with: read them again (this
+    // happens once, at the first layout for the screen).
+    fz_empty_store(ctx);
+}
+
+int CMuPDF_document_layout(CMuPDF_document *document, float width, float height, float em, float bottom, int keep,
+                           int through, int *count, int *page, CMuPDF_error *error) {
     shim_set_error(error, CMUPDF_OK, "");
     *count = atomic_load(&document->page_count);
     *page = keep > 0 ? keep : 0;
@@ -49,6 +64,7 @@ int CMuPDF_document_layout(CMuPDF_document *document, float width, float height,
             fz_bookmark mark = 0;
             int marked = keep >= 0 && keep < before;
             if (marked) mark = fz_make_bookmark(ctx, document->doc, fz_location_from_page_number(ctx, document->doc, keep));
+            shim_set_bottom_margin(ctx, bottom);
             fz_layout_document(ctx, document->doc, width, height, em);
             shim_drop_cached_lists(document); // they hold the pages of the old layout
             // A kept page is found by counting every chapter; else the chapters through `through`.

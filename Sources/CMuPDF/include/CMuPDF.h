@@ -125,7 +125,7 @@ int CMuPDF_document_is_reflowable(CMuPDF_document *document);
 /// the chapters through page `through` are laid out and counted (INT_MAX: all): the count is a
 /// claim until CMuPDF_document_walk_page_tree counts the rest. The display lists of the old layout
 /// are dropped. Other formats are left as they are. Returns a status.
-int CMuPDF_document_layout(CMuPDF_document *document, float width, float height, float em, int keep, int through,
+int CMuPDF_document_layout(CMuPDF_document *document, float width, float height, float em, float bottom, int keep, int through,
                            int *count, int *page, CMuPDF_error *error);
 
 /// For a reflowable document, counts (laying out) its chapters only until page `through` exists, and

@@ -103,11 +103,12 @@ extension WireWriter {
         put(layout.width)
         put(layout.height)
         put(layout.fontSize)
+        put(layout.bottomMargin)
     }
 }
 
 extension WireReader {
     mutating func bookLayout() throws(WireError) -> BookLayout {
-        BookLayout(width: try double(), height: try double(), fontSize: try double())
+        BookLayout(width: try double(), height: try double(), fontSize: try double(), bottomMargin: try double())
     }
 }

@@ -1,6 +1,7 @@
 import LecternCore
 import LecternDocuments
 import LecternPDF
+import LecternRender
 
 /// Reflowable books (EPUB, FB2, XHTML): MuPDF lays them out in pages the screen's size, at the
 /// policy's type size (`text.font-size`), in the render worker. A new screen size or type size lays
@@ -21,6 +22,13 @@ extension DocumentSession {
         var layout = BookLayout(
             page: (screen.size.width / pagesAcross * pointsPerUnit, screen.size.height * pointsPerUnit),
             fontSizePercent: policy.fontSizePercent)
+        // The accessibility button is always drawn over the page's bottom left: no text under it.
+        if policy.accessibilityButton {
+            let metrics = screen.metrics
+            let button = Scene.Accessibility(bottomInset: metrics.reachBottom + metrics.barHeight, metrics: metrics)
+                .buttonBox(height: screen.height)
+            layout.bottomMargin = (Double(screen.height - button.y) * pointsPerUnit).rounded()
+        }
         if let visitorCapitalHeight = visitorCapitalHeight() {
             let em = Double(visitorCapitalHeight) / BookLayout.capitalHeightPerEm * pointsPerUnit
             layout.fontSize = max(layout.fontSize, (em * 10).rounded() / 10)

@@ -7,6 +7,9 @@ public struct BookLayout: Sendable, Equatable, CustomStringConvertible {
     public var height: Double
     /// Points to the em; MuPDF's own (the book's size at 100 %) is `defaultFontSize`.
     public var fontSize: Double
+    /// Points at the bottom of every page where no text goes (the page's bottom margin, over the
+    /// book's own): what stays clear of a control always drawn over the page.
+    public var bottomMargin: Double
 
     /// The em MuPDF lays a book out at when nobody says otherwise: 100 % of the book's size.
     public static let defaultFontSize = 12.0
@@ -14,10 +17,11 @@ public struct BookLayout: Sendable, Equatable, CustomStringConvertible {
     /// capital height into a type size.
     public static let capitalHeightPerEm = 0.7
 
-    public init(width: Double, height: Double, fontSize: Double) {
+    public init(width: Double, height: Double, fontSize: Double, bottomMargin: Double = 0) {
         self.width = width
         self.height = height
         self.fontSize = fontSize
+        self.bottomMargin = bottomMargin
     }
 
     /// Pages the size of `points` (a screen's, or a spread's page), at `percent` of the book's own
@@ -28,7 +32,10 @@ public struct BookLayout: Sendable, Equatable, CustomStringConvertible {
             fontSize: (Self.defaultFontSize * Double(percent) / 100 * 10).rounded() / 10)
     }
 
-    public var description: String { "\(Int(width)) × \(Int(height)) pt, \(fontSize) pt type" }
+    public var description: String {
+        "\(Int(width)) × \(Int(height)) pt, \(fontSize) pt type"
+            + (bottomMargin > 0 ? ", \(Int(bottomMargin)) pt clear at the bottom" : "")
+    }
 }
 
 /// What a layout gave: the page count, and the page that holds what the kept page began with.
@@ -64,12 +71,13 @@ extension PDFDocument {
         var error = CMuPDF_error()
         guard
             layout.width.isFinite, layout.height.isFinite, layout.fontSize.isFinite, layout.width > 0,
-            layout.height > 0, layout.fontSize > 0
+            layout.height > 0, layout.fontSize > 0, layout.bottomMargin >= 0, layout.bottomMargin < layout.height / 2
         else {
             throw PDFError(.renderFailed, path: path, message: "cannot lay \(path) out at \(layout)")
         }
         let status = CMuPDF_document_layout(
-            handle, Float(layout.width), Float(layout.height), Float(layout.fontSize), Int32(clamping: page),
+            handle, Float(layout.width), Float(layout.height), Float(layout.fontSize), Float(layout.bottomMargin),
+            Int32(clamping: page),
             Int32(clamping: through ?? Int.max), &count, &found, &error)
         guard status == 0, count > 0 else {
             throw PDFError(

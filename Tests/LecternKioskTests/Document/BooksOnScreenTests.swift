@@ -1,5 +1,6 @@
 import Foundation
 import LecternCore
+import LecternRender
 import LecternTestSupport
 import Testing
 
@@ -32,6 +33,40 @@ struct BooksOnScreenTests {
         #expect(DocumentOnScreenTests.whiteFraction(commit) > 0.3, "a white page shows")
         #expect(commit.darkFraction() > 0.001, "its text is drawn")
         try lectern.stop()
+    }
+
+    /// The rows of `commit` with dark ink beside the accessibility button (right of it, up to the
+    /// page's right third), from its top down to the page's bottom edge (the margin, 12 px, and
+    /// the shadow are dark too).
+    static func inkedRowsBesideButton(_ commit: Commit, buttonTop: Int) -> Int {
+        (buttonTop..<(commit.height - 16)).filter { y in
+            stride(from: 120, to: commit.width * 2 / 3, by: 2).contains { x in
+                let pixel = commit.pixel(x: x, y: y)
+                return (pixel >> 16) & 0xFF < 100 && (pixel >> 8) & 0xFF < 100 && pixel & 0xFF < 100
+            }
+        }.count
+    }
+
+    @Test("a book's pages keep their text clear of the accessibility button, at the bottom left (issue 35)")
+    func textClearOfTheButton() throws {
+        let path = try Self.path("long.epub")
+        try GeneratedEPUB.numbered(chapters: 2, paragraphs: 40).write(to: path)
+        let top = Scene.Accessibility(
+            bottomInset: ChromeMetrics.standard.reachBottom + ChromeMetrics.standard.barHeight
+        )
+        .buttonBox(height: 720).y
+        for button in [false, true] {
+            let lectern = try KioskHarness(button ? [path] : [path, "--no-accessibility-button"])
+            #expect(lectern.settle())
+            let commit = try #require(lectern.lastCommit)
+            let inked = Self.inkedRowsBesideButton(commit, buttonTop: top)
+            if button {
+                #expect(inked == 0, "\(inked) rows of text beside the button")
+            } else {
+                #expect(inked > 20, "without the button the text runs down there: \(inked) rows")
+            }
+            try lectern.stop()
+        }
     }
 
     @Test("a comic book archive shows its first picture")
