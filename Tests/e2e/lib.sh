@@ -56,6 +56,8 @@ e2e_stage() {
   for bundle in "$(dirname "$bin")"/*_lectern.resources; do
     [[ -d $bundle ]] && cp -r "$bundle" "$e2e_stage/"
   done
+  # The chrome's catalogs beside the binary, where it looks first (as kiosk/run stages them).
+  "$e2e_root/kiosk/po/compile" "$e2e_stage/locale" || fail "kiosk/po/compile failed (msgfmt: kiosk/install-deps)"
   e2e_args=()
   if [[ -n ${LECTERN_E2E_FILE:-} ]]; then
     cp "$LECTERN_E2E_FILE" "$e2e_stage/document.pdf"

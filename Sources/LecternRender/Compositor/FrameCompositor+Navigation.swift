@@ -175,33 +175,42 @@ extension FrameCompositor {
         paintButton(
             "×", in: Scene.SearchBar.closeButton(width: width, height: height, metrics: scene.metrics), font: bodyFont,
             into: target)
+        // Right to left, the next result is to the left: the arrows point the way they lead.
+        let mirrored = scene.metrics.mirroredWidth != nil
         paintButton(
-            "‹", in: Scene.SearchBar.previousButton(width: width, height: height, metrics: scene.metrics),
+            mirrored ? "›" : "‹",
+            in: Scene.SearchBar.previousButton(width: width, height: height, metrics: scene.metrics),
             font: bodyFont, into: target)
         paintButton(
-            "›", in: Scene.SearchBar.nextButton(width: width, height: height, metrics: scene.metrics), font: bodyFont,
-            into: target)
+            mirrored ? "‹" : "›", in: Scene.SearchBar.nextButton(width: width, height: height, metrics: scene.metrics),
+            font: bodyFont, into: target)
         let field = Scene.SearchBar.field(width: width, height: height, metrics: scene.metrics)
         fill(target, field, palette.field, op: PIXMAN_OP_SRC)
         guard let font = bodyFont else { return }
         let baseline = field.y + (field.height - font.lineHeight) / 2 + font.ascent
+        // Right to left, text starts at the field's right end.
+        func start(_ textWidth: Int) -> Int { mirrored ? field.maxX - 12 - textWidth : field.x + 12 }
         if bar.query.isEmpty {
+            let placeholder = tr("Search this document")
             font.draw(
-                tr("Search this document"), x: field.x + 12, baselineY: baseline, color: palette.button, into: target)
+                placeholder, x: start(font.width(of: placeholder)), baselineY: baseline, color: palette.button,
+                into: target)
         }
         // The end of a long query stays in view: it is what is being typed.
         var shown = bar.query
         while !shown.isEmpty, font.width(of: shown) > field.width - 28 { shown.removeFirst() }
         let textWidth = font.width(of: shown)
-        font.draw(shown, x: field.x + 12, baselineY: baseline, color: palette.fieldText, into: target)
+        font.draw(shown, x: start(textWidth), baselineY: baseline, color: palette.fieldText, into: target)
         if bar.isEditing {
+            let cursor = mirrored ? start(textWidth) - 3 : field.x + 13 + textWidth
             fill(
-                target, PixelBox(x: field.x + 13 + textWidth, y: field.y + 10, width: 2, height: field.height - 20),
-                palette.accent, op: PIXMAN_OP_SRC)
+                target, PixelBox(x: cursor, y: field.y + 10, width: 2, height: field.height - 20), palette.accent,
+                op: PIXMAN_OP_SRC)
         }
         let status = Scene.SearchBar.statusArea(width: width, height: height, metrics: scene.metrics)
+        let fitted = Self.fitted(bar.status, width: status.width, font: font)
         font.draw(
-            Self.fitted(bar.status, width: status.width, font: font), x: status.x,
+            fitted, x: mirrored ? status.maxX - font.width(of: fitted) : status.x,
             baselineY: status.y + (status.height - font.lineHeight) / 2 + font.ascent, color: palette.text, into: target
         )
     }

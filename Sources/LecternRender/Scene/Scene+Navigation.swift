@@ -196,12 +196,19 @@ extension Scene {
         /// A square-ish button in the bar: 56 units wide, or the bar's button height when larger.
         static func buttonWidth(_ metrics: ChromeMetrics) -> Int { max(56, metrics.buttonHeight) }
 
+        // Each box is placed by `metrics`: mirrored for a right-to-left language, drawing and hit
+        // tests alike.
         public static func closeButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(x: 8, y: metrics.reachTop + 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
+            metrics.placed(
+                PixelBox(x: 8, y: metrics.reachTop + 8, width: buttonWidth(metrics), height: metrics.buttonHeight))
         }
 
         /// The text field (tap it to type again).
         public static func field(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
+            metrics.placed(leftToRightField(width: width, metrics: metrics))
+        }
+
+        private static func leftToRightField(width: Int, metrics: ChromeMetrics) -> PixelBox {
             let x = buttonWidth(metrics) + 16
             let buttons = 2 * (buttonWidth(metrics) + 8) + metrics.scaled(260)
             return PixelBox(
@@ -210,21 +217,25 @@ extension Scene {
 
         /// Where the status is written, between the field and the buttons.
         static func statusArea(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            let field = field(width: width, height: height, metrics: metrics)
-            return PixelBox(
-                x: field.maxX + 12, y: field.y, width: metrics.scaled(260) - 16, height: metrics.buttonHeight)
+            let field = leftToRightField(width: width, metrics: metrics)
+            return metrics.placed(
+                PixelBox(x: field.maxX + 12, y: field.y, width: metrics.scaled(260) - 16, height: metrics.buttonHeight))
         }
 
         public static func previousButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
             let step = buttonWidth(metrics) + 8
-            return PixelBox(
-                x: width - 2 * step, y: metrics.reachTop + 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
+            return metrics.placed(
+                PixelBox(
+                    x: width - 2 * step, y: metrics.reachTop + 8, width: buttonWidth(metrics),
+                    height: metrics.buttonHeight))
         }
 
         public static func nextButton(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
             let step = buttonWidth(metrics) + 8
-            return PixelBox(
-                x: width - step, y: metrics.reachTop + 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
+            return metrics.placed(
+                PixelBox(
+                    x: width - step, y: metrics.reachTop + 8, width: buttonWidth(metrics), height: metrics.buttonHeight)
+            )
         }
     }
 

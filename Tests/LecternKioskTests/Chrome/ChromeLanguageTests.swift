@@ -235,4 +235,22 @@ struct ChromeLanguageTests {
         #expect(code == "he" ? button.x > 640 : button.maxX < 640, "\(button)")
         try lectern.stop()
     }
+
+    @Test("in Arabic the search bar is mirrored: its close button at the right end closes it")
+    func searchBarMirrored() throws {
+        let lectern = try Self.withChrome(["--language", "ar"])
+        var metrics = ChromeMetrics.standard
+        metrics.mirroredWidth = 1280
+        let search = metrics.placed(Scene.Chrome.buttonBox(1))
+        lectern.tap(x: Double(search.x + search.width / 2), y: Double(search.y + search.height / 2))
+        #expect(lectern.settle())
+        #expect(lectern.status.navigation.search != nil, "the search bar is open")
+        let close = Scene.SearchBar.closeButton(width: 1280, height: 720, metrics: metrics)
+        #expect(close.x > 1100, "the close button is at the right end: \(close)")
+        #expect(Scene.SearchBar.nextButton(width: 1280, height: 720, metrics: metrics).maxX < 200)
+        lectern.tap(x: Double(close.x + close.width / 2), y: Double(close.y + close.height / 2))
+        #expect(lectern.settle())
+        #expect(lectern.status.navigation.search == nil, "tapped where it is drawn, it closed the search")
+        try lectern.stop()
+    }
 }
