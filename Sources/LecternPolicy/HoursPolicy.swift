@@ -148,6 +148,7 @@ extension KioskConfiguration {
         if let first = show.documents.first {
             configuration.documentPath = first
             configuration.shelfPaths = show.documents.count > 1 ? show.documents : []
+            configuration.shelfEntries = []  // the show's documents, in every language
         }
         if let seconds = show.attractAfterSeconds { configuration.attractAfterSeconds = seconds }
         return configuration

@@ -12,6 +12,10 @@ public struct KioskConfiguration: Sendable {
     /// The documents on the shelf (policy `documents`, or several paths on the command line):
     /// with two or more, the home screen shows their covers and a tap opens one.
     public var shelfPaths: [String] = []
+    /// The shelf's entries as `[[shelf]]` names them, with their versions per language (empty:
+    /// `documents`, or one document). `shelfPaths` then holds each one's version in the policy's
+    /// language.
+    public var shelfEntries: [ShelfEntry] = []
     /// The shows of the opening hours' ranges by name (`[hours.show.NAME]`).
     public var hoursShows: [String: HoursShow] = [:]
     /// The policy file, followed while the app runs (nil: none; the options here stand).

@@ -1,4 +1,5 @@
 import Glibc
+import LecternCore
 import LecternLinux
 import TOMLKit
 
@@ -40,7 +41,16 @@ public enum PolicyFile {
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         var configuration = base
         var problems: [PolicyError.Problem] = []
-        for (key, value) in flatten(table) {
+        // `[[shelf]]`: an array of tables, read apart from the keys (which are flat values).
+        if let value = table["shelf"] {
+            switch shelfEntries(value, in: directory) {
+            case .success(let entries): configuration.shelfEntries = entries
+            case .failure(let failure):
+                problems.append(
+                    .init(path: path, line: lines.line(of: "shelf"), key: "shelf", message: failure.message))
+            }
+        }
+        for (key, value) in flatten(table) where key != "shelf" {
             let line = lines.line(of: key)
             guard let spec = PolicyKeys.byName[key] ?? PolicyKeys.showKey(key) else {
                 problems.append(.init(path: path, line: line, key: key, message: unknownKeyMessage(key)))
@@ -54,6 +64,17 @@ public enum PolicyFile {
             guard let spec = PolicyKeys.byName[key], let message = spec.apply(&configuration, value) else { continue }
             problems.append(.init(path: "command line", key: key, message: message))
         }
+        if !configuration.shelfEntries.isEmpty {
+            if table.contains(key: "document") || table.contains(key: "documents") {
+                problems.append(
+                    .init(
+                        path: path, line: lines.line(of: "shelf"), key: "shelf",
+                        message: "[[shelf]] names the documents: leave out document and documents"))
+            }
+            let paths = configuration.shelfEntries.map { $0.path(in: configuration.language, fallback: "en") }
+            configuration.documentPath = paths[0]
+            configuration.shelfPaths = paths.count > 1 ? paths : []
+        }
         if problems.isEmpty {
             for (key, message) in PolicyKeys.hoursProblems(in: configuration) {
                 problems.append(.init(path: path, line: lines.line(of: key), key: key, message: message))
@@ -63,6 +84,69 @@ public enum PolicyFile {
             throw PolicyError(problems: problems.sorted { ($0.line ?? Int.max) < ($1.line ?? Int.max) })
         }
         return configuration
+    }
+
+    /// `[[shelf]]`'s entries: each `document = PATH` or `documents = { CODE = PATH, … }` (the
+    /// languages `Language.shipped` has), and a `title`; paths relative to the file's directory,
+    /// and there.
+    private static func shelfEntries(
+        _ value: TOMLValueConvertible, in directory: String
+    ) -> Result<[ShelfEntry], Failure> {
+        guard let items = value.array.map({ Array($0) }), !items.isEmpty else {
+            return .failure(Failure("needs one or more [[shelf]] tables"))
+        }
+        var entries: [ShelfEntry] = []
+        for (number, item) in items.enumerated() {
+            let which = "[[shelf]] \(number + 1)"
+            guard let table = item.table else { return .failure(Failure("\(which) is not a table")) }
+            var entry = ShelfEntry(versions: [:])
+            for key in table.keys.sorted() {
+                let value = table[key]!
+                switch key {
+                case "title":
+                    guard let title = value.string else { return .failure(Failure("\(which): title needs a string")) }
+                    entry.title = title
+                case "document":
+                    guard let path = value.string else { return .failure(Failure("\(which): document needs a path")) }
+                    entry.versions[""] = path
+                case "documents":
+                    guard let versions = value.table else {
+                        return .failure(Failure("\(which): documents needs a table of a path per language code"))
+                    }
+                    for code in versions.keys.sorted() {
+                        guard Language.named(code) != nil else {
+                            let shipped = Language.shipped.map(\.code).joined(separator: ", ")
+                            return .failure(
+                                Failure("\(which): \"\(code)\" is not a language Lectern ships (\(shipped))"))
+                        }
+                        guard let path = versions[code]!.string else {
+                            return .failure(Failure("\(which): documents.\(code) needs a path"))
+                        }
+                        entry.versions[code] = path
+                    }
+                default:
+                    let keys = shelfKeys.joined(separator: ", ")
+                    return .failure(Failure("\(which): unknown key \(key) (\(keys))"))
+                }
+            }
+            guard !entry.versions.isEmpty else { return .failure(Failure("\(which) names no document")) }
+            for (code, path) in entry.versions {
+                let resolved = path.isEmpty || path.hasPrefix("/") ? path : directory + "/" + path
+                guard access(resolved, F_OK) == 0 else { return .failure(Failure("no such document: \(resolved)")) }
+                entry.versions[code] = resolved
+            }
+            entries.append(entry)
+        }
+        return .success(entries)
+    }
+
+    /// The keys of a `[[shelf]]` table.
+    public static let shelfKeys = ["title", "document", "documents"]
+
+    /// Why `[[shelf]]` cannot be read.
+    struct Failure: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
     }
 
     /// The file's keys as dotted paths with their values, tables walked into, in key order.

@@ -13,7 +13,7 @@ struct PolicySettingsTests {
         var section = ""
         var keys: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if let header = line.wholeMatch(of: /#?\s*\[([a-z.-]+)\]/) {
+            if let header = line.wholeMatch(of: /#?\s*\[\[?([a-z.-]+)\]\]?/) {
                 // A show's table, `[hours.show.NAME]`, documents the keys of every show.
                 section = header.1.hasPrefix("hours.show.") ? "hours.show.*" : String(header.1)
             } else if let key = line.prefixMatch(of: /#?\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s/) {
@@ -32,6 +32,7 @@ struct PolicySettingsTests {
             names.count == 2 + declared + PolicyKeys.components.count,
             "document, documents, every let of PolicySettings and the components")
         names += PolicyKeys.showKeys.map { "hours.show.*." + $0 }
+        names += PolicyFile.shelfKeys.map { "shelf." + $0 }
         let documented = try Self.documentedKeys()
         #expect(Set(documented).count == documented.count, "kiosk/lectern.toml names a key twice")
         #expect(

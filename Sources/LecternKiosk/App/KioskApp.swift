@@ -302,6 +302,11 @@ public final class KioskApp {
         teardown.push { input.close() }
         input.lowering = { [unowned screen] in screen.lowering }
         input.operatorPanel = operatorPanel
+        // A language chosen: the shelf's versions in it, and the shown document's.
+        chrome.language.observe { [unowned session, unowned home, unowned chrome] _ in
+            home.shelf.languageChanged()
+            session.showVersion(in: chrome.language.current.code)
+        }
         let gate = ChromeGate()
         gate.allows = { [unowned input] in input.allows($0, at: $1) }
         chrome.gate = gate

@@ -35,6 +35,9 @@ final class DocumentReloader {
     private var version = 0
     /// The page the version being opened is to show (nil: the page on screen now).
     private var requestedPage: Int?
+    /// The page count the new document must have to show `requestedPage` (another language's
+    /// version of the document: the same page only where the pages match); else the start page.
+    private var requestedPageCount: Int?
     /// The page the new version shows: the one asked for, else the one on screen.
     private var pageToShow: Int {
         requestedPage ?? pageShown?() ?? policy.startPage
@@ -95,9 +98,10 @@ final class DocumentReloader {
 
     /// Opens `path` on the worker; it shows `page` (0-based) when given, else the page on screen
     /// now (another document opened over the control socket starts at its start page).
-    func reload(path: String, password: String?, page: Int?) {
+    func reload(path: String, password: String?, page: Int?, ifPageCountIs pageCount: Int? = nil) {
         version += 1
         requestedPage = page
+        requestedPageCount = pageCount
         dropCandidate()
         changeSeen = ContinuousClock.now
         loop.resetLongestTurn()
@@ -139,7 +143,8 @@ final class DocumentReloader {
             return
         }
         let current = pageToShow
-        let page = current < document.pageCount ? current : min(policy.startPage, document.pageCount - 1)
+        let fits = current < document.pageCount && (requestedPageCount ?? document.pageCount) == document.pageCount
+        let page = fits ? current : min(policy.startPage, document.pageCount - 1)
         try? reader.view.goToPage(page)
         reader.deliverTiles(on: loop) { [unowned self] _ in checkCandidate() }
         candidate = reader

@@ -121,6 +121,21 @@ final class DocumentSession: DocumentShowing {
         reloader.reload(path: documentPath, password: password, page: page)
     }
 
+    /// The chrome's language is now `code`: the shown document's version in it, when a `[[shelf]]`
+    /// entry names one, on the same page if both versions have as many pages (else the start page).
+    func showVersion(in code: String) {
+        let configuration = policy.configuration
+        guard let versions = configuration.versions(of: documentPath) else { return }
+        let path = ShelfEntry(versions: versions).path(in: code, fallback: configuration.language)
+        guard !path.isEmpty, path != documentPath else { return }
+        logger.info("the chrome speaks \(code): \(path), the document's version in it")
+        documentPath = path
+        password = policy.password
+        follow()
+        reloader.reload(
+            path: path, password: password, page: reader?.view.dominantPage(), ifPageCountIs: reader?.view.pages.count)
+    }
+
     /// Follows the shown document's file, or stops (the policy's `reload.documents`).
     func follow() {
         reloader.follow(documentPath)

@@ -79,8 +79,8 @@ final class Shelf {
         self.screen = screen
         self.logger = logger
         worker = BackgroundWork(label: "lectern.covers", qos: .utility, loop: loop)
-        setDocuments(policy.shelfPaths)
-        policy.observe { [unowned self] _, new in setDocuments(new.shelfPaths) }
+        setDocuments(policy.configuration.shelfPaths(in: policy.language))
+        policy.observe { [unowned self] _, new in setDocuments(new.shelfPaths(in: Translation.language.code)) }
     }
 
     /// Stops taking covers (shutdown); a cover being read is abandoned.
@@ -89,13 +89,18 @@ final class Shelf {
         generation += 1
     }
 
+    /// The chrome's language changed: the shelf's versions in it (`[[shelf]] documents`).
+    func languageChanged() {
+        setDocuments(policy.configuration.shelfPaths(in: Translation.language.code))
+    }
+
     /// Puts `paths` on the shelf (at start, and when the policy changes them); an empty list
     /// (one document) hides it for good.
     func setDocuments(_ paths: [String]) {
         guard paths != entries.map(\.path) else { return }
         generation += 1
         requested = false
-        entries = paths.map { Entry(path: $0, title: fileName($0)) }
+        entries = paths.map { Entry(path: $0, title: policy.configuration.shelfTitle(of: $0) ?? fileName($0)) }
         isShown = !paths.isEmpty
         scroll = 0
         opening = nil
@@ -189,7 +194,7 @@ final class Shelf {
         requestCover(result.index + 1)
         var entry = entries[result.index]
         entry.isRead = true
-        if let title = result.title { entry.title = title }
+        if let title = result.title, policy.configuration.shelfTitle(of: entry.path) == nil { entry.title = title }
         entry.pageSize = result.pageSize
         entry.cover = result.image
         entry.failure = result.failure
