@@ -117,8 +117,9 @@ final class OutlinePanel: ScrollingPanel {
         guard row >= 0, row < visible.count else { return }
         let index = visible[row]
         let entry = tree.entries[index]
-        let triangleEnd = box.x + 8 + entry.depth * Scene.OutlinePanel.indent + Scene.OutlinePanel.disclosureWidth
-        if tree.hasChildren(index), tap.x < Double(triangleEnd) || entry.page == nil {
+        let triangleEnd = Scene.OutlinePanel.disclosureEnd(in: box, depth: entry.depth, metrics: screen.metrics)
+        let onTriangle = screen.metrics.mirroredWidth == nil ? tap.x < Double(triangleEnd) : tap.x > Double(triangleEnd)
+        if tree.hasChildren(index), onTriangle || entry.page == nil {
             return toggle(row: row)
         }
         guard let page = entry.page, page < reader.view.pages.count else { return }

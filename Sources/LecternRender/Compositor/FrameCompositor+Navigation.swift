@@ -146,20 +146,31 @@ extension FrameCompositor {
                 target, PixelBox(x: box.x + 16, y: rowBox.maxY - 1, width: box.width - 32, height: 1),
                 palette.secondaryText.withAlpha(60), op: PIXMAN_OP_OVER)
             guard let font = bodyFont else { continue }
-            let indent = box.x + 8 + row.depth * Scene.OutlinePanel.indent
+            // Right to left the row reads from the right: the triangle and the title from the
+            // panel's right edge, the page at the left.
+            let mirrored = scene.metrics.mirroredWidth != nil
             let baseline = row.y + (rowHeight - font.lineHeight) / 2 + font.ascent
-            switch row.disclosure {
-            case .none: break
-            case .open: font.draw("▾", x: indent + 12, baselineY: baseline, color: palette.secondaryText, into: target)
-            case .closed:
-                font.draw("▸", x: indent + 12, baselineY: baseline, color: palette.secondaryText, into: target)
+            let titleEdge = Scene.OutlinePanel.disclosureEnd(in: box, depth: row.depth, metrics: scene.metrics)
+            let triangle: String? =
+                switch row.disclosure {
+                case .none: nil
+                case .open: "▾"
+                case .closed: mirrored ? "◂" : "▸"
+                }
+            if let triangle {
+                let start = titleEdge + (mirrored ? 1 : -1) * Scene.OutlinePanel.disclosureWidth
+                let x = mirrored ? start - 12 - font.width(of: triangle) : start + 12
+                font.draw(triangle, x: x, baselineY: baseline, color: palette.secondaryText, into: target)
             }
             let pageWidth = font.width(of: row.page)
             font.draw(
-                row.page, x: box.maxX - 20 - pageWidth, baselineY: baseline, color: palette.secondaryText, into: target)
-            let titleX = indent + Scene.OutlinePanel.disclosureWidth
-            let title = font.wrap(row.title, maxWidth: max(0, box.maxX - 40 - pageWidth - titleX)).first ?? ""
-            font.draw(title, x: titleX, baselineY: baseline, color: palette.text, into: target)
+                row.page, x: mirrored ? box.x + 20 : box.maxX - 20 - pageWidth, baselineY: baseline,
+                color: palette.secondaryText, into: target)
+            let room = mirrored ? titleEdge - box.x - 40 - pageWidth : box.maxX - 40 - pageWidth - titleEdge
+            let title = font.wrap(row.title, maxWidth: max(0, room)).first ?? ""
+            font.draw(
+                title, x: mirrored ? titleEdge - font.width(of: title) : titleEdge, baselineY: baseline,
+                color: palette.text, into: target)
         }
         repaint.clip(target)
     }

@@ -167,12 +167,22 @@ extension Scene {
         /// The disclosure triangle's width at the start of a row (after the indent).
         public static let disclosureWidth = 44
 
-        /// The panel: the left part of the screen below the title bar.
+        /// The panel: the left part of the screen below the title bar (the right part in a
+        /// right-to-left language).
         public static func box(width: Int, height: Int, metrics: ChromeMetrics = .standard) -> PixelBox {
-            PixelBox(
-                x: 0, y: metrics.reachTop + metrics.barHeight,
-                width: min(width, max(metrics.scaled(320), width * 2 / 5)),
-                height: max(0, height - metrics.reachTop - metrics.barHeight))
+            metrics.placed(
+                PixelBox(
+                    x: 0, y: metrics.reachTop + metrics.barHeight,
+                    width: min(width, max(metrics.scaled(320), width * 2 / 5)),
+                    height: max(0, height - metrics.reachTop - metrics.barHeight)))
+        }
+
+        /// Where an entry of `depth` ends its disclosure triangle (a tap before it, from the
+        /// row's start, opens or closes the entry): right of it left to right, left of it right
+        /// to left.
+        public static func disclosureEnd(in box: PixelBox, depth: Int, metrics: ChromeMetrics) -> Int {
+            let start = 8 + depth * indent + disclosureWidth
+            return metrics.mirroredWidth == nil ? box.x + start : box.maxX - start
         }
     }
 

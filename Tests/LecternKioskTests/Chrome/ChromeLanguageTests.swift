@@ -253,4 +253,31 @@ struct ChromeLanguageTests {
         #expect(lectern.status.navigation.search == nil, "tapped where it is drawn, it closed the search")
         try lectern.stop()
     }
+
+    @Test("in Hebrew the contents panel is at the right: its triangles open entries from the right, a tap goes there")
+    func outlineMirrored() throws {
+        _ = try Self.catalogs.get()
+        var metrics = ChromeMetrics.standard
+        metrics.mirroredWidth = 1280
+        let hebrew = try KioskHarness([OutlineOnScreenTests.outline, "--language", "he"])
+        #expect(hebrew.settle())
+        #expect(hebrew.wait { hebrew.status.pageSizesKnown })
+        hebrew.tap(x: 640, y: 360)
+        hebrew.advance(by: 0.35)
+        let contents = metrics.placed(Scene.Chrome.buttonBox(1))
+        OutlineOnScreenTests.tap(hebrew, (Double(contents.x + 20), Double(contents.y + 20)))
+        #expect(hebrew.status.navigation.isOutlineOpen)
+        let panel = Scene.OutlinePanel.box(width: 1280, height: 720, metrics: metrics)
+        #expect(panel.x > 640 && panel.maxX == 1280, "\(panel)")
+        #expect(hebrew.page(atX: 1000, y: 300) == nil && hebrew.page(atX: 450, y: 300) == 1, "drawn over the right")
+        // Part One's triangle, at the row's right end, opens it; Green, under it, goes to page 3.
+        let rowHeight = Scene.OutlinePanel.rowHeight(metrics)
+        func row(_ index: Int) -> Double { Double(panel.y + index * rowHeight + rowHeight / 2) }
+        let triangle = Scene.OutlinePanel.disclosureEnd(in: panel, depth: 0, metrics: metrics) + 20
+        OutlineOnScreenTests.tap(hebrew, (Double(triangle), row(1)))
+        #expect(hebrew.status.navigation.outline.prefix(4) == ["Introduction", "Part One", "  Blue", "  Green"])
+        OutlineOnScreenTests.tap(hebrew, (Double(panel.x + 60), row(3)))
+        #expect(hebrew.waitForPage(3))
+        try hebrew.stop()
+    }
 }
