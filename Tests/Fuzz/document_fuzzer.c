@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    CMuPDF_document *document = CMuPDF_document_open(base, path, &error);
+    CMuPDF_document *document = CMuPDF_document_open(base, path, "application/pdf", &error);
     if (document) {
         if (CMuPDF_document_needs_password(document, &error) == 1) {
             CMuPDF_document_authenticate(document, "", &error);
