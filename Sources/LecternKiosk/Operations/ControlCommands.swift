@@ -186,10 +186,20 @@ final class ControlCommands {
         return ControlReply(ok: true, status: opening)
     }
 
+    /// What `open` takes: the names of the documents Lectern shows (a PDF, a book, a comic, a picture;
+    /// what it is is told by its first bytes when it opens).
+    static let documentSuffixes = [
+        ".pdf", ".epub", ".fb2", ".xhtml", ".xps", ".oxps", ".cbz", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".gif",
+        ".bmp", ".jp2",
+    ]
+
     /// Whether `document` lies in the policy's `control.documents` directory (symbolic links and
-    /// `..` resolved: a path that leads out of it is not in it).
+    /// `..` resolved: a path that leads out of it is not in it) and is named as a document.
     static func isAllowed(document: String, by configuration: KioskConfiguration) -> Bool {
-        guard let directory = configuration.openDirectory, document.hasSuffix(".pdf") else { return false }
+        let name = document.lowercased()
+        guard let directory = configuration.openDirectory, documentSuffixes.contains(where: name.hasSuffix) else {
+            return false
+        }
         return isInside(document, directory: directory, resolvingFile: true)
     }
 

@@ -125,6 +125,17 @@ struct ControlSocketTests {
         let reloaded = try kiosk.ask(ControlRequest(command: "reload"))
         #expect(reloaded?.ok == true)
         #expect(lectern.wait { lectern.status.documentReloads == 2 })
+
+        // A book in the directory opens too (issue 35); a file not named as a document does not.
+        let book = kiosk.directory.appendingPathComponent("documents/book.epub").path
+        try GeneratedEPUB.numbered(chapters: 2, paragraphs: 4).write(to: book)
+        #expect(try kiosk.ask(ControlRequest(command: "open", path: book))?.ok == true)
+        #expect(lectern.wait { lectern.status.documentReloads == 3 })
+        lectern.settle()
+        #expect(try kiosk.ask(ControlRequest(command: "status"))?.status?.document == book)
+        let notes = kiosk.directory.appendingPathComponent("documents/notes.txt").path
+        try "text".write(toFile: notes, atomically: true, encoding: .utf8)
+        #expect(try kiosk.ask(ControlRequest(command: "open", path: notes))?.ok != true)
     }
 
     @Test("status says what speech says and where the keypad focus is; keypad 5 on a link turns to its page")
