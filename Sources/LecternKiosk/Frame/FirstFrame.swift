@@ -156,12 +156,13 @@ final class FirstFrame {
         guard key != kept else { return }
         kept = key
         writes += 1
-        var pixels = [UInt8](repeating: 0, count: buffer.width * buffer.height * 4)
-        pixels.withUnsafeMutableBytes { target in
+        let rowBytes = buffer.width * 4
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * buffer.height) { target, count in
             for row in 0..<buffer.height {
-                (target.baseAddress! + row * buffer.width * 4).copyMemory(
-                    from: buffer.pixels + row * buffer.stride, byteCount: buffer.width * 4)
+                (UnsafeMutableRawPointer(target.baseAddress!) + row * rowBytes).copyMemory(
+                    from: buffer.pixels + row * buffer.stride, byteCount: rowBytes)
             }
+            count = rowBytes * buffer.height
         }
         let frame = CachedFrame(key: key, width: buffer.width, height: buffer.height, pixels: pixels)
         work.submit({ () -> SystemError? in

@@ -29,6 +29,9 @@ extension FramePresenter {
     /// Keeps the frame in `buffer`, which shows `scene`, for the next start if it is the home view.
     func keepIfHome(_ scene: Scene, plan: TilePlanner.Plan?, reader: Reader, in buffer: ShmBuffer) {
         guard isHomeView(scene, plan: plan, reader: reader) else { return }
+        // The commit leaves now: keeping the frame (a copy of its pixels, the document's key read
+        // from its file) must not hold it back until the loop next polls.
+        display.flush()
         firstFrame.homeCommitted(
             buffer, scale: scene.scale, document: reader.document.path, reader: ObjectIdentifier(reader),
             configuration: policy.configuration)
