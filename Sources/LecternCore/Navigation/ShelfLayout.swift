@@ -30,6 +30,8 @@ public struct ShelfLayout: Equatable, Sendable {
     public let coverHeight: Int
     /// The grid's whole height, margins included (more than the screen's when it scrolls).
     public let contentHeight: Int
+    /// The covers run from the right (a right-to-left language's chrome): the grid mirrored.
+    public var isRightToLeft = false
     /// Where the grid's first column starts, and its first row when it fits on screen.
     private let originX: Int
     private let originY: Int
@@ -81,6 +83,13 @@ public struct ShelfLayout: Equatable, Sendable {
 
     /// The box of cover `index` on screen, with the grid scrolled by `scroll`.
     public func coverBox(_ index: Int, scroll: Int = 0) -> PixelBox {
+        let box = leftToRightBox(index, scroll: scroll)
+        guard isRightToLeft else { return box }
+        return PixelBox(x: screenWidth - box.maxX, y: box.y, width: box.width, height: box.height)
+    }
+
+    /// Cover `index`'s box as a left-to-right grid places it.
+    private func leftToRightBox(_ index: Int, scroll: Int) -> PixelBox {
         let row = index / columns, column = index % columns
         return PixelBox(
             x: originX + column * (coverWidth + Self.spacing),
@@ -108,14 +117,17 @@ public struct ShelfLayout: Equatable, Sendable {
     /// The cover whose box or title is under `point` (screen pixels), if any.
     public func index(at point: Point, scroll: Int = 0) -> Int? {
         guard count > 0 else { return nil }
-        let x = Int(point.x.rounded(.down)), y = Int(point.y.rounded(.down))
-        let first = coverBox(0, scroll: scroll)
+        var x = Int(point.x.rounded(.down))
+        let y = Int(point.y.rounded(.down))
+        // Right to left: where the point lies in the left-to-right grid it mirrors.
+        if isRightToLeft { x = screenWidth - 1 - x }
+        let first = leftToRightBox(0, scroll: scroll)
         let column = (x - first.x) / (coverWidth + Self.spacing)
         let row = (y - first.y) / (coverHeight + titleHeight + Self.spacing)
         guard x >= first.x, y >= first.y, column < columns else { return nil }
         let index = row * columns + column
         guard index < count else { return nil }
-        let box = coverBox(index, scroll: scroll)
+        let box = leftToRightBox(index, scroll: scroll)
         let cell = PixelBox(x: box.x, y: box.y, width: box.width, height: box.height + titleHeight)
         return x < cell.maxX && y < cell.maxY ? index : nil
     }

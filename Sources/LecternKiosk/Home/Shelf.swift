@@ -208,9 +208,12 @@ final class Shelf {
     /// The grid for a screen of `width` × `height`.
     func layout(width: Int, height: Int) -> ShelfLayout {
         // Titles in the chrome's text size for this screen (`titleLines` lines of it, and room).
-        ShelfLayout(
+        var layout = ShelfLayout(
             screenWidth: width, screenHeight: height, count: entries.count,
             titleHeight: 12 + ShelfLayout.titleLines * screen.metrics.textSize * 5 / 4 + 8)
+        // A right-to-left language's shelf runs from the right, as its chrome does.
+        layout.isRightToLeft = screen.metrics.mirroredWidth != nil
+        return layout
     }
 
     /// The frame: each visible cover as a page (white until it is rendered, a card saying so

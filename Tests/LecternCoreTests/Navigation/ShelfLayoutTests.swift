@@ -72,4 +72,19 @@ struct ShelfLayoutTests {
         let portrait = layout.coverFrame(1, pageSize: Size(width: 100, height: 1000))
         #expect(portrait.height == box.height && portrait.x > box.x && portrait.maxX < box.maxX)
     }
+
+    @Test("right to left the covers run from the right, and a point finds the cover drawn under it (issue 31)")
+    func rightToLeft() {
+        let ltr = ShelfLayout(screenWidth: 1280, screenHeight: 720, count: 5)
+        var rtl = ltr
+        rtl.isRightToLeft = true
+        #expect(ltr.columns > 1)
+        for index in 0..<5 {
+            let a = ltr.coverBox(index), b = rtl.coverBox(index)
+            #expect(b.x == 1280 - a.maxX && b.y == a.y && b.width == a.width, "cover \(index)")
+            let middle = Point(x: Double(b.x + b.width / 2), y: Double(b.y + b.height / 2))
+            #expect(rtl.index(at: middle) == index)
+        }
+        #expect(rtl.coverBox(0).x > rtl.coverBox(1).x, "the first cover at the right")
+    }
 }
