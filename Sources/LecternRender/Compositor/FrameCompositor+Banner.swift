@@ -25,11 +25,14 @@ extension FrameCompositor {
             let x = max(16, (scene.width - bodyFont.width(of: text)) / 2)
             return bodyFont.draw(text, x: x, baselineY: baseline, color: palette.text, into: target)
         }
-        // The text centred in the room left of the button; the button light on the dark banner.
-        let room = button.x - 16
+        // The text centred in the room beside the button (left of it; right of it in a
+        // right-to-left language); the button light on the dark banner.
+        let mirrored = scene.metrics.mirroredWidth != nil
+        let roomStart = mirrored ? button.maxX : 0
+        let room = mirrored ? scene.width - button.maxX - 16 : button.x - 16
         bodyFont.draw(
-            text, x: max(16, (room - bodyFont.width(of: text)) / 2), baselineY: baseline, color: palette.text,
-            into: target)
+            text, x: roomStart + max(16, (room - bodyFont.width(of: text)) / 2), baselineY: baseline,
+            color: palette.text, into: target)
         fill(target, button, palette.text, op: PIXMAN_OP_SRC)
         let label = (button.width - bodyFont.width(of: action)) / 2
         bodyFont.draw(action, x: button.x + max(8, label), baselineY: baseline, color: palette.chrome, into: target)

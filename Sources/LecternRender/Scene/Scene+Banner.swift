@@ -19,13 +19,15 @@ extension Scene {
         return PixelBox(x: 0, y: bottom - height, width: width, height: height)
     }
 
-    /// The banner's button at its right end, when it has one.
+    /// The banner's button at its right end (its left end in a right-to-left language), when it
+    /// has one.
     public func bannerButtonBox(textHeight: Int) -> PixelBox? {
         guard bannerAction != nil else { return nil }
         let banner = bannerBox(textHeight: textHeight)
         let width = metrics.scaled(Scene.bannerButtonWidth), height = bannerHeightWithAction - 16
-        return PixelBox(
-            x: banner.maxX - 16 - width, y: banner.y + (banner.height - height) / 2, width: width, height: height)
+        return metrics.placed(
+            PixelBox(
+                x: banner.maxX - 16 - width, y: banner.y + (banner.height - height) / 2, width: width, height: height))
     }
 
     /// A banner with a button is this high on this screen: `actionBannerHeight` for a button of

@@ -117,4 +117,23 @@ struct MoreTimeTests {
         #expect(abs(longer - (lectern.clock.now + 90)) < 0.1, "30 s × 3")
         try lectern.stop()
     }
+
+    @Test("in Hebrew the countdown's More time button is at the banner's left end, and works there (issue 31)")
+    func moreTimeMirrored() throws {
+        _ = try ChromeLanguageTests.catalogs.get()
+        let lectern = try KioskHarness([Self.colors, "--idle-reset", "30", "--language", "he"])
+        #expect(lectern.settle())
+        lectern.tap(x: 1240, y: 360)
+        #expect(lectern.waitForPage(2), "the page turns as the document is bound, not as the chrome reads")
+        let deadline = try #require(lectern.status.idleResetDeadline)
+        lectern.advance(by: deadline - 19.5 - lectern.clock.now)
+        let button = try #require(lectern.status.noticeButton)
+        #expect(button.x < 100 && button.width >= 200, "at the left end: \(button)")
+        let commit = try #require(lectern.lastCommit)
+        #expect(commit.pixel(x: button.x + 6, y: button.y + 6) & 0xFF_FFFF == 0xF2_F2F2, "drawn there")
+        lectern.tap(x: Double(button.x + button.width / 2), y: Double(button.y + button.height / 2))
+        #expect(lectern.settle())
+        #expect(lectern.status.notice == nil && lectern.status.isAccessibilityInUse)
+        try lectern.stop()
+    }
 }
