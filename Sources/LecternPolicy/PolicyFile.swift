@@ -131,7 +131,7 @@ public enum PolicyFile {
             }
             guard !entry.versions.isEmpty else { return .failure(Failure("\(which) names no document")) }
             for (code, path) in entry.versions {
-                let resolved = path.isEmpty || path.hasPrefix("/") ? path : directory + "/" + path
+                let resolved = resolve(path, in: directory)
                 guard access(resolved, F_OK) == 0 else { return .failure(Failure("no such document: \(resolved)")) }
                 entry.versions[code] = resolved
             }
@@ -178,15 +178,18 @@ public enum PolicyFile {
         }
     }
 
+    /// `path` as the file means it: relative to the file's directory unless absolute (or empty).
+    private static func resolve(_ path: String, in directory: String) -> String {
+        path.isEmpty || path.hasPrefix("/") ? path : directory + "/" + path
+    }
+
     /// Document paths in the file are relative to the file's directory.
     private static func resolvingPaths(
         _ value: PolicyValue, in directory: String, for spec: PolicyKeys.Key
     )
         -> PolicyValue
     {
-        func resolve(_ path: String) -> String {
-            path.isEmpty || path.hasPrefix("/") ? path : directory + "/" + path
-        }
+        func resolve(_ path: String) -> String { Self.resolve(path, in: directory) }
         guard spec.isPath else { return value }
         switch value {
         case .string(let path): return .string(resolve(path))

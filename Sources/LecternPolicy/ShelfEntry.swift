@@ -22,8 +22,7 @@ public struct ShelfEntry: Equatable, Sendable {
     /// The version for `language`, else the one for every language, else `fallback`'s, else
     /// the first by code.
     public func path(in language: String, fallback: String) -> String {
-        versions[language] ?? versions[""] ?? versions[fallback] ?? versions.keys.sorted().first.map { versions[$0]! }
-            ?? ""
+        versions[language] ?? versions[""] ?? versions[fallback] ?? versions.min { $0.key < $1.key }?.value ?? ""
     }
 }
 
@@ -36,13 +35,14 @@ extension KioskConfiguration {
         return paths.count > 1 ? paths : []
     }
 
-    /// The versions of the shelf entry that holds `path` (nil: no `[[shelf]]` entry does).
-    public func versions(of path: String) -> [String: String]? {
-        shelfEntries.first { $0.versions.values.contains(path) }?.versions
+    /// The `[[shelf]]` entry that has `path` as one of its versions, if any.
+    public func shelfEntry(holding path: String) -> ShelfEntry? {
+        shelfEntries.first { $0.versions.values.contains(path) }
     }
 
+    /// The versions of the shelf entry that holds `path` (nil: no `[[shelf]]` entry does).
+    public func versions(of path: String) -> [String: String]? { shelfEntry(holding: path)?.versions }
+
     /// The operator's title for the document at `path` (`[[shelf]] title`), if any.
-    public func shelfTitle(of path: String) -> String? {
-        shelfEntries.first { $0.versions.values.contains(path) }?.title
-    }
+    public func shelfTitle(of path: String) -> String? { shelfEntry(holding: path)?.title }
 }

@@ -71,7 +71,7 @@ public struct ViewConfiguration: Hashable, Codable, Sendable {
     public func spreads(pageCount: Int) -> Spreads {
         Spreads(
             pageCount: pageCount, mode: spreadMode, binding: pageBinding,
-            custom: customization?.spreading.map { CustomSpreading(name: customization!.name, $0) })
+            custom: customization.flatMap { custom in custom.spreading.map { CustomSpreading(name: custom.name, $0) } })
     }
 
     /// The layout this configuration describes: the customization's, or the built-in one.

@@ -108,11 +108,14 @@ final class DocumentSession: DocumentShowing {
     /// on screen now), with the policy's password; the one shown stays until the new one's page
     /// is drawn (`DocumentReloader`). The one way to open another document: the shelf, the
     /// control socket's `open` and a policy naming another document all call it.
-    func show(path: String, page: Int?) {
+    func show(path: String, page: Int?) { open(path, page: page) }
+
+    /// `show(path:page:)`; `page` only if the document has `pageCount` pages (else the start page).
+    private func open(_ path: String, page: Int?, ifPageCountIs pageCount: Int? = nil) {
         documentPath = path
         password = policy.password
         follow()
-        reload(page: page)
+        reloader.reload(path: path, password: password, page: page, ifPageCountIs: pageCount)
     }
 
     /// Opens the document shown again (its file changed, or its edits are dropped), on `page`
@@ -125,15 +128,11 @@ final class DocumentSession: DocumentShowing {
     /// entry names one, on the same page if both versions have as many pages (else the start page).
     func showVersion(in code: String) {
         let configuration = policy.configuration
-        guard let versions = configuration.versions(of: documentPath) else { return }
-        let path = ShelfEntry(versions: versions).path(in: code, fallback: configuration.language)
+        guard let entry = configuration.shelfEntry(holding: documentPath) else { return }
+        let path = entry.path(in: code, fallback: configuration.language)
         guard !path.isEmpty, path != documentPath else { return }
         logger.info("the chrome speaks \(code): \(path), the document's version in it")
-        documentPath = path
-        password = policy.password
-        follow()
-        reloader.reload(
-            path: path, password: password, page: reader?.view.dominantPage(), ifPageCountIs: reader?.view.pages.count)
+        open(path, page: reader?.view.dominantPage(), ifPageCountIs: reader?.view.pages.count)
     }
 
     /// Follows the shown document's file, or stops (the policy's `reload.documents`).
