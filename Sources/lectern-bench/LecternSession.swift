@@ -323,3 +323,47 @@ enum EvdevKey {
         return value == 0 ? 11 : value + 1
     }
 }
+
+/// A connected stream socket to Lectern's control socket at `path`.
+func connectControlSocket(path: String) throws -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw BenchmarkError(description: "socket: errno \(errno)") }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+    }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+    }
+    guard connected == 0 else {
+        close(fd)
+        throw BenchmarkError(description: "cannot connect to \(path): errno \(errno)")
+    }
+    return fd
+}
+
+/// One `{"command":"status"}` over Lectern's control socket at `path`: the reply's `status`.
+func controlStatus(path: String) throws -> [String: Any] {
+    let fd = try connectControlSocket(path: path)
+    defer { close(fd) }
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let request = Array("{\"command\":\"status\"}\n".utf8)
+    guard write(fd, request, request.count) == request.count else {
+        throw BenchmarkError(description: "write to \(path): errno \(errno)")
+    }
+    var reply: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+    while !reply.contains(0x0A) {
+        let count = read(fd, &buffer, buffer.count)
+        guard count > 0 else { throw BenchmarkError(description: "read from \(path): \(count), errno \(errno)") }
+        reply += buffer[..<count]
+    }
+    guard let object = try JSONSerialization.jsonObject(with: Data(reply)) as? [String: Any],
+        let status = object["status"] as? [String: Any]
+    else { throw BenchmarkError(description: "status reply: \(String(decoding: reply, as: UTF8.self))") }
+    return status
+}

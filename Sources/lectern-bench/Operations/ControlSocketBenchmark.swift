@@ -91,20 +91,7 @@ private final class StatusLoop: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard fd >= 0, connected == 0 else {
-            throw BenchmarkError(description: "cannot connect to \(path): errno \(errno)")
-        }
+        fd = try connectControlSocket(path: path)
         Thread.detachNewThread { [self] in
             loop()
             done.signal()
