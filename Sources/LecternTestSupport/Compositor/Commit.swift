@@ -63,14 +63,18 @@ public struct Commit: Sendable {
     public var title: String?
     /// The buffer was a `wp_single_pixel_buffer_manager_v1` one (its pixel is `pixels[0]`).
     public var isSinglePixel: Bool
+    /// Bytes from one row of the client's buffer to the next (0: not a `wl_shm` buffer).
+    public var bufferStride: Int
 
     public init(
         sequence: Int, timestamp: ContinuousClock.Instant, width: Int, height: Int, format: ShmFormat,
         pixels: [UInt32], surfaceDamage: [DamageRect] = [], bufferDamage: [DamageRect] = [],
         configureAcked: Bool = true, ackedConfigureSerial: UInt32 = 0, bufferScale: Int32 = 1,
-        viewportDestination: (width: Int32, height: Int32)? = nil, title: String? = nil, isSinglePixel: Bool = false
+        viewportDestination: (width: Int32, height: Int32)? = nil, title: String? = nil, isSinglePixel: Bool = false,
+        bufferStride: Int = 0
     ) {
         self.isSinglePixel = isSinglePixel
+        self.bufferStride = bufferStride
         precondition(pixels.count == width * height, "pixels must hold width*height values")
         self.sequence = sequence
         self.timestamp = timestamp

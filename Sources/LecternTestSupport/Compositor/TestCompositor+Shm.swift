@@ -10,7 +10,7 @@ extension TestCompositor {
         let timestamp = ContinuousClock.now
         let color = singlePixelColor(of: buffer)
         guard
-            let (width, height, format, pixels) = color.map({ (1, 1, ShmFormat.argb8888, [$0]) })
+            let (width, height, format, pixels, stride) = color.map({ (1, 1, ShmFormat.argb8888, [$0], 0) })
                 ?? copyPixels(of: buffer, surface: surface)
         else { return }
 
@@ -22,7 +22,8 @@ extension TestCompositor {
                 configureAcked: xdgSurface.map { $0.lastAckedSerial == $0.lastSentSerial } ?? true,
                 ackedConfigureSerial: xdgSurface?.lastAckedSerial ?? 0,
                 bufferScale: surface.bufferScale, viewportDestination: surface.viewportDestination,
-                title: xdgSurface?.toplevel?.state.title, isSinglePixel: color != nil))
+                title: xdgSurface?.toplevel?.state.title, isSinglePixel: color != nil,
+                bufferStride: stride))
         nextCommitSequence += 1
         if let limit = commitHistoryLimit.map({ max(1, $0) }), commits.count > limit {
             commits.removeFirst(commits.count - limit)
@@ -41,11 +42,11 @@ extension TestCompositor {
         }
     }
 
-    /// A copy of a committed shm buffer's pixels (`Commit.pixels`); nil, after a protocol error
-    /// on `surface`, for a buffer that is not shm.
+    /// A copy of a committed shm buffer's pixels (`Commit.pixels`), with the buffer's stride;
+    /// nil, after a protocol error on `surface`, for a buffer that is not shm.
     func copyPixels(
         of buffer: WLResource, surface: Surface
-    ) -> (width: Int, height: Int, format: ShmFormat, pixels: [UInt32])? {
+    ) -> (width: Int, height: Int, format: ShmFormat, pixels: [UInt32], stride: Int)? {
         guard let shm = wl_shm_buffer_get(buffer) else {
             postError(
                 surface.resource, code: UInt32(WL_DISPLAY_ERROR_INVALID_OBJECT.rawValue),
@@ -74,7 +75,7 @@ extension TestCompositor {
         } else {
             protocolErrors.append("committed a \(format) buffer; pixels not copied")
         }
-        return (width, height, format, pixels)
+        return (width, height, format, pixels, stride)
     }
 }
 

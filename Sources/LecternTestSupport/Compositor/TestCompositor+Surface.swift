@@ -186,7 +186,7 @@ final class Surface: ResourceObject {
         var buffer: SubsurfaceState?
         let detached = pendingAttach && pendingBuffer == nil
         if pendingAttach, let resource = pendingBuffer {
-            if let (width, height, format, pixels) = compositor.copyPixels(of: resource, surface: self) {
+            if let (width, height, format, pixels, _) = compositor.copyPixels(of: resource, surface: self) {
                 buffer = SubsurfaceState(width: width, height: height, format: format, pixels: pixels)
                 compositor.releaseOrKeep(resource)
             }

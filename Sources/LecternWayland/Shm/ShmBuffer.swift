@@ -7,9 +7,14 @@ import Glibc
 /// Whether it is busy (attached and not yet released) is the pool's `SwapChainState`;
 /// `age`, set when the pool hands the buffer out, counts the frames since its contents
 /// were last committed (0: undefined) and drives partial repaint as in foot's `shm.c`.
+///
+/// Its rows are `stride` bytes apart, a multiple of 256 (`layout`), and its memory a whole
+/// number of pages: what a compositor needs to import the memory as a texture (udmabuf, a GPU's
+/// host-pointer import) instead of copying it every frame.
 public final class ShmBuffer {
     public let width: Int
     public let height: Int
+    /// Bytes from one row to the next: `width * 4` rounded up to a multiple of 256.
     public let stride: Int
     /// The pixels: premultiplied ARGB32, little endian (B, G, R, A in memory), opaque; the
     /// `wl_buffer` says `format` (`WL_SHM_FORMAT_XRGB8888` or `WL_SHM_FORMAT_ARGB8888`).
@@ -30,8 +35,7 @@ public final class ShmBuffer {
         self.format = format
         self.width = width
         self.height = height
-        stride = width * 4
-        byteCount = stride * height
+        (stride, byteCount) = Self.layout(width: width, height: height)
         let fd = CLecternLinux_memfd_create("lectern-shm")
         guard fd >= 0 else { throw .system(call: "memfd_create", errno: errno) }
         var rc: Int32
@@ -66,13 +70,27 @@ public final class ShmBuffer {
         wl_buffer_add_listener(proxy, listener.pointer, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// The row alignment, in bytes, that lets GPUs import the memory (256: every common
+    /// texture pitch alignment divides it).
+    public static let rowAlignment = 256
+
+    /// The stride of a `width`-pixel ARGB32 buffer (`width * 4` rounded up to `rowAlignment`)
+    /// and the size of its memory (`stride * height` rounded up to whole pages of `pageSize`).
+    public static func layout(
+        width: Int, height: Int, pageSize: Int = Int(sysconf(Int32(_SC_PAGESIZE)))
+    ) -> (stride: Int, byteCount: Int) {
+        func roundedUp(_ value: Int, to multiple: Int) -> Int { (value + multiple - 1) / multiple * multiple }
+        let stride = roundedUp(width * 4, to: rowAlignment)
+        return (stride, roundedUp(stride * height, to: max(1, pageSize)))
+    }
+
     /// The `wl_buffer` proxy to attach.
     var wlBuffer: OpaquePointer? { proxy }
 
     /// Writes every page of the pixels once, so that the first frame drawn into this buffer
     /// does not page-fault its memory in.
     public func prefault() {
-        memset(pixels, 0, stride * height)
+        memset(pixels, 0, byteCount)
     }
 
     private func didRelease() {

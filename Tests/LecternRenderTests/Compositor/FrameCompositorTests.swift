@@ -10,14 +10,16 @@ struct FrameCompositorTests {
     /// A frame buffer the tests own.
     final class Buffer {
         let width: Int, height: Int
+        /// Bytes per row: `width * 4` unless a test pads its rows.
+        let stride: Int
         let pixels: UnsafeMutableRawPointer
-        init(width: Int, height: Int) {
+        init(width: Int, height: Int, stride: Int? = nil) {
             self.width = width
             self.height = height
-            pixels = .allocate(byteCount: width * height * 4, alignment: 64)
-            pixels.initializeMemory(as: UInt32.self, repeating: 0xDEAD_BEEF, count: width * height)
+            self.stride = stride ?? width * 4
+            pixels = .allocate(byteCount: self.stride * height, alignment: 64)
+            pixels.initializeMemory(as: UInt32.self, repeating: 0xDEAD_BEEF, count: self.stride / 4 * height)
         }
-        var stride: Int { width * 4 }
         func pixel(_ x: Int, _ y: Int) -> UInt32 { pixels.load(fromByteOffset: y * stride + x * 4, as: UInt32.self) }
         deinit { pixels.deallocate() }
     }
@@ -55,6 +57,32 @@ struct FrameCompositorTests {
         for y in stride(from: 0, to: 100, by: 7) {
             for x in stride(from: 0, to: 200, by: 7) { #expect(buffer.pixel(x, y) != 0xDEAD_BEEF) }
         }
+    }
+
+    @Test(
+        "rows a stride apart wider than the frame (an shm buffer's 256-byte rows): the same picture, padding untouched")
+    func paddedStride() {
+        let tight = Buffer(width: 70, height: 50)
+        let padded = Buffer(width: 70, height: 50, stride: 512)
+        let image = solidImage(0xFF11_2233, width: 30, height: 20)
+        var scene = Scene(width: 70, height: 50)
+        scene.pages = [page(image, PixelBox(x: 5, y: 10, width: 30, height: 20))]
+        var moved = scene
+        moved.pages = [page(image, PixelBox(x: 35, y: 25, width: 30, height: 20))]
+        for buffer in [tight, padded] {
+            let compositor = FrameCompositor(logger: logger)
+            compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+            compositor.draw(moved, into: buffer.pixels, stride: buffer.stride, bufferAge: 1)
+        }
+        for y in 0..<50 {
+            for x in 0..<70 where padded.pixel(x, y) != tight.pixel(x, y) {
+                Issue.record(
+                    "(\(x), \(y)): \(padded.pixel(x, y)) in the padded buffer, \(tight.pixel(x, y)) in the tight one")
+                return
+            }
+            for x in 70..<128 { #expect(padded.pixel(x, y) == 0xDEAD_BEEF, "row \(y)'s padding was written") }
+        }
+        #expect(padded.pixel(40, 30) == 0xFF11_2233)
     }
 
     @Test("an unchanged scene is no damage and no work")
