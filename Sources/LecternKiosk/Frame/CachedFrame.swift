@@ -68,11 +68,22 @@ struct CachedFrame: Equatable {
         }
     }
 
-    /// The frame in a file of `size` bytes, read part by part with `read(count, offset)`: the
-    /// header, the key, then the pixels, each checked before the next is read.
-    private init(
+    /// What a file's header and key say, checked: the frame's size, the key, the checksum and
+    /// where the pixels start.
+    struct Header {
+        var key: [UInt8]
+        var width: Int
+        var height: Int
+        var checksum: UInt64
+        var pixelOffset: Int
+        var pixelBytes: Int { width * height * 4 }
+    }
+
+    /// The header and key of a file of `size` bytes read with `read(count, offset)`, each
+    /// checked before the next part is read.
+    static func header(
         size: Int, keyPrefix: String, read: (_ count: Int, _ offset: Int) throws(Refusal) -> [UInt8]
-    ) throws(Refusal) {
+    ) throws(Refusal) -> Header {
         let header = try read(Self.headerSize, 0)
         guard header.count == Self.headerSize, Array(header[0..<8]) == Self.magic else {
             throw .notAFrame(size == 0 ? "empty" : "no magic")
@@ -84,17 +95,28 @@ struct CachedFrame: Equatable {
         let keyLength = Int(number(at: 12))
         let width = Int(number(at: 16))
         let height = Int(number(at: 20))
-        let checksum = number(at: 24, bytes: 8)
-        let pixelBytes = width * height * 4
-        guard width > 0, height > 0, Self.headerSize + keyLength + pixelBytes == size else {
+        guard width > 0, height > 0, Self.headerSize + keyLength + width * height * 4 == size else {
             throw .corrupt("\(size) bytes for a \(width)x\(height) frame")
         }
         let keyBytes = try read(keyLength, Self.headerSize)
         let prefix = Array(keyPrefix.utf8)
         guard keyBytes.count >= prefix.count, Array(keyBytes[..<prefix.count]) == prefix else { throw .otherKey }
-        let pixels = try read(pixelBytes, Self.headerSize + keyLength)
-        guard Self.checksum(key: keyBytes, pixels: pixels) == checksum else { throw .corrupt("checksum") }
-        self.init(key: String(decoding: keyBytes, as: UTF8.self), width: width, height: height, pixels: pixels)
+        return Header(
+            key: keyBytes, width: width, height: height, checksum: number(at: 24, bytes: 8),
+            pixelOffset: Self.headerSize + keyLength)
+    }
+
+    /// The frame in a file of `size` bytes, read part by part with `read(count, offset)`: the
+    /// header, the key, then the pixels, each checked before the next is read.
+    private init(
+        size: Int, keyPrefix: String, read: (_ count: Int, _ offset: Int) throws(Refusal) -> [UInt8]
+    ) throws(Refusal) {
+        let header = try Self.header(size: size, keyPrefix: keyPrefix, read: read)
+        let pixels = try read(header.pixelBytes, header.pixelOffset)
+        guard Self.checksum(key: header.key, pixels: pixels) == header.checksum else { throw .corrupt("checksum") }
+        self.init(
+            key: String(decoding: header.key, as: UTF8.self), width: header.width, height: header.height,
+            pixels: pixels)
     }
 
     init(key: String, width: Int, height: Int, pixels: [UInt8]) {
@@ -104,50 +126,34 @@ struct CachedFrame: Equatable {
         self.pixels = pixels
     }
 
-    /// The frame kept at `path` for a key that starts with `keyPrefix`. Files larger than
-    /// `maximumBytes` are not read.
-    static func read(from path: String, keyPrefix: String) throws(Refusal) -> CachedFrame {
-        let file: ReadOnlyFile
-        let size: Int64
-        do throws(SystemError) {
-            file = try ReadOnlyFile(path: path)
-            size = try file.identity().size
-        } catch {
-            throw error.code == ENOENT ? .missing : .unreadable(error.description)
-        }
-        guard size <= maximumBytes else { throw .notAFrame("\(size) bytes") }
-        // Each part straight into its array: a frame's megabytes are neither zeroed first nor
-        // copied out of the file's bytes.
-        return try CachedFrame(size: Int(size), keyPrefix: keyPrefix) { count, offset throws(Refusal) in
-            var failure: SystemError?
-            let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                do throws(SystemError) {
-                    initialized = try file.read(into: UnsafeMutableRawBufferPointer(buffer), at: Int64(offset))
-                } catch {
-                    failure = error
-                    initialized = 0
-                }
-            }
-            if let failure { throw .unreadable(failure.description) }
-            return bytes
-        }
-    }
-
     /// A checksum of the key and the pixels, eight bytes at a time (a frame of a 1080p screen is
     /// checked in about a millisecond): any one changed word changes it.
     static func checksum(key: [UInt8], pixels: [UInt8]) -> UInt64 {
-        let prime: UInt64 = 0x0000_0100_0000_01B3
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        var hasher = Hasher64()
         for bytes in [key, pixels] {
-            bytes.withUnsafeBytes { raw in
-                let words = raw.count / 8
-                for index in 0..<words {
-                    hash = (hash ^ raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* prime
-                }
-                for index in (words * 8)..<raw.count { hash = (hash ^ UInt64(raw[index])) &* prime }
-            }
-            hash = (hash ^ UInt64(bytes.count)) &* prime
+            bytes.withUnsafeBytes { hasher.add($0) }
+            hasher.end(count: bytes.count)
         }
-        return hash
+        return hasher.hash
+    }
+
+    /// `checksum(key:pixels:)`'s arithmetic, fed in parts: each part but a stream's last a
+    /// multiple of eight bytes (so that a frame's rows, apart in memory, hash as one stream).
+    struct Hasher64 {
+        private static let prime: UInt64 = 0x0000_0100_0000_01B3
+        private(set) var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+
+        mutating func add(_ raw: UnsafeRawBufferPointer) {
+            let words = raw.count / 8
+            for index in 0..<words {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* Self.prime
+            }
+            for index in (words * 8)..<raw.count { hash = (hash ^ UInt64(raw[index])) &* Self.prime }
+        }
+
+        /// A stream of `count` bytes ended.
+        mutating func end(count: Int) {
+            hash = (hash ^ UInt64(count)) &* Self.prime
+        }
     }
 }

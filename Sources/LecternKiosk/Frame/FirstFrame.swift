@@ -23,7 +23,7 @@ final class FirstFrame {
     private let work: BackgroundWork
     private let logger: Logger
     /// The start's reading of the file: the key of the document and settings, and the frame.
-    private var loaded: (prefix: String, frame: Result<CachedFrame, CachedFrame.Refusal>)?
+    private var loaded: (prefix: String, frame: Result<KeptFrame, CachedFrame.Refusal>)?
     private var isLoading = false
     /// The key of the frame in the file (nil: not known to be any).
     private var kept: String?
@@ -83,7 +83,7 @@ final class FirstFrame {
         guard let path else { return }
         isLoading = true
         let settings = configuration.fingerprint
-        work.submit { () -> (String, Result<CachedFrame, CachedFrame.Refusal>) in
+        work.submit { () -> (String, Result<KeptFrame, CachedFrame.Refusal>) in
             let prefix: String
             do throws(SystemError) {
                 prefix = try Self.key(document: document, settings: settings)
@@ -91,7 +91,7 @@ final class FirstFrame {
                 return ("", .failure(.unreadable(error.description)))
             }
             return (
-                prefix, Result { () throws(CachedFrame.Refusal) in try CachedFrame.read(from: path, keyPrefix: prefix) }
+                prefix, Result { () throws(CachedFrame.Refusal) in try KeptFrame.read(from: path, keyPrefix: prefix) }
             )
         } then: { [unowned self] in
             loaded = $0
@@ -100,7 +100,7 @@ final class FirstFrame {
 
     /// The frame kept for a first frame of `width` × `height` pixels at `scale`, waiting for the
     /// reading to end; nil when none applies (said in the log and in `outcome`). Once only.
-    func take(width: Int, height: Int, scale: DisplayScale) -> CachedFrame? {
+    func take(width: Int, height: Int, scale: DisplayScale) -> KeptFrame? {
         guard isLoading else { return nil }
         isLoading = false
         work.waitUntilDone()

@@ -39,23 +39,25 @@ extension FramePresenter {
 }
 
 extension XdgToplevel {
-    /// Copies `kept` into a free buffer of `pool` and commits it whole: the first frame, kept
-    /// from the last run (`FirstFrame`). Nil when no buffer could be had.
-    func commit(_ kept: CachedFrame, from pool: ShmBufferPool, logger: Logger) -> ShmBuffer? {
-        let buffer: ShmBuffer?
-        do {
-            buffer = try pool.acquire(width: kept.width, height: kept.height)
-        } catch {
-            logger.error("cannot allocate a frame buffer: \(error)")
-            return nil
-        }
-        guard let buffer else { return nil }
-        kept.pixels.withUnsafeBytes { source in
+    /// Commits `kept` whole, its memory made one of `pool`'s buffers (or, when the pool would
+    /// rather reuse one it has, copied into that): the first frame, kept from the last run
+    /// (`FirstFrame`). Nil when no buffer could be had.
+    func commit(_ kept: KeptFrame, from pool: ShmBufferPool, logger: Logger) -> ShmBuffer? {
+        var buffer = pool.adopt(kept.memory)
+        if buffer == nil {
+            do {
+                buffer = try pool.acquire(width: kept.width, height: kept.height)
+            } catch {
+                logger.error("cannot allocate a frame buffer: \(error)")
+                return nil
+            }
+            guard let buffer else { return nil }
             for row in 0..<kept.height {
                 (buffer.pixels + row * buffer.stride).copyMemory(
-                    from: source.baseAddress! + row * kept.width * 4, byteCount: kept.width * 4)
+                    from: kept.memory.pixels + row * kept.memory.stride, byteCount: kept.width * 4)
             }
         }
+        guard let buffer else { return nil }
         commit(buffer, scale: scale, damage: [(0, 0, kept.width, kept.height)])
         pool.committed(buffer)
         return buffer

@@ -31,32 +31,20 @@ public final class ShmBuffer {
     /// The `wl_shm` format of the buffer.
     public let format: UInt32
 
-    init(shm: OpaquePointer, width: Int, height: Int, format: UInt32) throws(WaylandError) {
+    convenience init(shm: OpaquePointer, width: Int, height: Int, format: UInt32) throws(WaylandError) {
+        self.init(shm: shm, memory: try ShmMemory(width: width, height: height), format: format)
+    }
+
+    /// A buffer of `memory` (which it frees).
+    init(shm: OpaquePointer, memory: ShmMemory, format: UInt32) {
+        memory.adopt()
         self.format = format
-        self.width = width
-        self.height = height
-        (stride, byteCount) = Self.layout(width: width, height: height)
-        let fd = CLecternLinux_memfd_create("lectern-shm")
-        guard fd >= 0 else { throw .system(call: "memfd_create", errno: errno) }
-        var rc: Int32
-        repeat { rc = ftruncate(fd, off_t(byteCount)) } while rc < 0 && errno == EINTR
-        guard rc == 0 else {
-            let code = errno
-            close(fd)
-            throw .system(call: "ftruncate(\(byteCount))", errno: code)
-        }
-        guard CLecternLinux_seal_memfd(fd) == 0 else {
-            let code = errno
-            close(fd)
-            throw .system(call: "fcntl(F_ADD_SEALS)", errno: code)
-        }
-        guard let map = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else {
-            let code = errno
-            close(fd)
-            throw .system(call: "mmap(\(byteCount))", errno: code)
-        }
-        self.fd = fd
-        pixels = map
+        width = memory.width
+        height = memory.height
+        stride = memory.stride
+        byteCount = memory.byteCount
+        fd = memory.fd
+        pixels = memory.pixels
         let pool = wl_shm_create_pool(shm, fd, Int32(byteCount))
         proxy = wl_shm_pool_create_buffer(
             pool, 0, Int32(width), Int32(height), Int32(stride), format)

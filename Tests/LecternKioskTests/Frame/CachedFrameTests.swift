@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import Testing
 
 @testable import LecternKiosk
@@ -31,5 +33,48 @@ struct CachedFrameTests {
             changed[index] ^= 1
             #expect(throws: (any Error).self) { try CachedFrame(decoding: changed, keyPrefix: "") }
         }
+    }
+}
+
+/// The kept frame read straight into a frame buffer's memory (`KeptFrame`): the same pixels as
+/// written, in the buffer's rows (256 bytes apart), for any width; checked as the file is.
+@Suite("Kept frame read into a buffer's memory")
+struct KeptFrameTests {
+    /// A frame of `width` × 3 whose every byte differs from its neighbours, written to a file.
+    private func written(width: Int) throws -> (CachedFrame, String) {
+        let frame = CachedFrame(
+            key: "lectern test\nframe \(width)x3\n", width: width, height: 3,
+            pixels: (0..<(width * 12)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 256) })
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-kept-\(UUID()).bin").path
+        try Data(frame.encoded()).write(to: URL(fileURLWithPath: path))
+        return (frame, path)
+    }
+
+    @Test(
+        "the pixels come back row by row where the buffer wants them",
+        arguments: [3, 64, 70, 1366])
+    func rows(width: Int) throws {
+        let (frame, path) = try written(width: width)
+        defer { unlink(path) }
+        let kept = try KeptFrame.read(from: path, keyPrefix: "lectern test\n")
+        #expect(kept.key == frame.key && kept.width == width && kept.height == 3)
+        #expect(kept.memory.stride % 256 == 0 && kept.memory.stride >= width * 4)
+        for row in 0..<3 {
+            let bytes = Array(
+                UnsafeRawBufferPointer(start: kept.memory.pixels + row * kept.memory.stride, count: width * 4))
+            #expect(bytes == Array(frame.pixels[(row * width * 4)..<((row + 1) * width * 4)]), "row \(row)")
+        }
+    }
+
+    @Test("a changed pixel, another key and a missing file are refused", arguments: [3, 70])
+    func refusals(width: Int) throws {
+        let (frame, path) = try written(width: width)
+        defer { unlink(path) }
+        #expect(throws: CachedFrame.Refusal.otherKey) { try KeptFrame.read(from: path, keyPrefix: "lectern other\n") }
+        var bytes = frame.encoded()
+        bytes[bytes.count - 5] ^= 0x10
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(throws: CachedFrame.Refusal.corrupt("checksum")) { try KeptFrame.read(from: path, keyPrefix: "") }
+        #expect(throws: CachedFrame.Refusal.missing) { try KeptFrame.read(from: path + ".gone", keyPrefix: "") }
     }
 }

@@ -44,6 +44,7 @@ struct ChromeStringsTests {
             "kept for another document, version, setting or screen", "no magic",
             "\\(size) bytes for a \\(width)x\\(height) frame",
         ],
+        "KeptFrame.swift": ["short read"],
         "FirstFrame.swift": [
             "frame \\(width)x\\(height) scale \\(scale.numerator)/120\\n",
             "kept for a \\(frame.width)x\\(frame.height) frame or another scale",
