@@ -29,7 +29,11 @@ func runTouchLatencyBenchmark(arguments: [String]) throws {
     let paced = try ScriptedPan(document: document, width: width, height: height, seconds: seconds, vblank: true)
     let p99 = percentile(pan.latencies, 0.99)
     let presentP99 = percentile(paced.presented, 0.99)
-    let own = paced.lecternTouchToPresent
+    func lecternMeasured(_ input: String) -> Any {
+        paced.lecternToPresent[input].map {
+            ["count": $0.count, "p50_ms": round2($0.p50 * 1000), "p99_ms": round2($0.p99 * 1000)]
+        } as Any
+    }
     try printJSON([
         "benchmark": "touch-to-commit latency",
         "method":
@@ -56,7 +60,7 @@ func runTouchLatencyBenchmark(arguments: [String]) throws {
         "meets_target": p99 < 16.7 && pan.misses == 0,
         "touch_to_present": [
             "method":
-                "the same pan in a second Lectern, the test compositor standing in for a 60 Hz display: frame callbacks and wp_presentation feedback answered only at vblanks every 16.667 ms, half a period after each touch event; latency = from the event to the vblank that presented the first commit showing it (pixels read as above); Lectern's own figure is its wp_presentation measurement since its start (warm-up included), from `ctl status` (what the metrics file records). Not under cage: cage 0.1.4 offers no wp_presentation and no way to inject touch; sway 1.7 and weston 10 headless here send no presentation feedback.",
+                "the same pan in a second Lectern, the test compositor standing in for a 60 Hz display: frame callbacks and wp_presentation feedback answered only at vblanks every 16.667 ms, half a period after each touch event; latency = from the event to the vblank that presented the first commit showing it (pixels read as above); Lectern's own figure is its wp_presentation measurement since its start (warm-up included), from `ctl status` (what the metrics file records); then 30 Page Down/Page Up presses 0.3 s apart, still paced at 60 Hz, measured by Lectern alone (key_to_present). Not under cage: cage 0.1.4 offers no wp_presentation and no way to inject touch; sway 1.7 and weston 10 headless here send no presentation feedback.",
             "refresh_ms": 16.67,
             "answered": paced.presented.count,
             "misses": paced.misses,
@@ -64,10 +68,8 @@ func runTouchLatencyBenchmark(arguments: [String]) throws {
             "p99_ms": round2(presentP99),
             "max_ms": round2(paced.presented.max() ?? .nan),
             "p99_refresh_periods": round2(presentP99 / (1000.0 / 60)),
-            "lectern_measured": own.map {
-                ["count": $0.count, "p50_ms": round2($0.p50 * 1000), "p99_ms": round2($0.p99 * 1000)]
-            }
-                as Any,
+            "lectern_measured": lecternMeasured("touch"),
+            "key_to_present_lectern_measured": lecternMeasured("key"),
             "target_p99_refresh_periods": 2,
             "meets_target": presentP99 <= 2 * 1000.0 / 60 && paced.misses == 0,
         ],
@@ -85,27 +87,54 @@ struct ScriptedPan {
     var misses = 0, coalesced = 0, unreadable = 0
     var commits = 0, unchangedCommits = 0
     var pingTrips: [Double] = []
-    /// Lectern's own touch → present percentiles (seconds) from its status (`vblank` only).
-    var lecternTouchToPresent: (count: Int, p50: Double, p99: Double)?
+    /// Lectern's own touch → present and key → present percentiles (seconds) from its status
+    /// (`vblank` only).
+    var lecternToPresent: [String: (count: Int, p50: Double, p99: Double)] = [:]
 
     /// - Parameter vblank: frame callbacks (and presentation feedback) answered only at 60 Hz
-    ///   vblanks, half a period after each event, not at once.
+    ///   vblanks, half a period after each event, not at once; then 30 page keys.
     init(document: String, width: Int32, height: Int32, seconds: Double, vblank: Bool) throws {
         let session = try LecternSession(
             document: document, options: ["--scroll", "continuous", "--direction", "vertical"], width: width,
-            height: height)
+            height: height, keyboard: vblank)
         defer { session.close() }
         guard session.waitForLog("read the sizes of", timeout: .seconds(60)), session.settle() else {
             throw BenchmarkError(description: "lectern did not settle on \(document): \(session.log)")
         }
         try measure(session, width: width, height: height, seconds: seconds, vblank: vblank)
-        if vblank {
-            let status = try controlStatus(path: session.compositor.runtimeDirectory.path + "/lectern.sock")
-            let touch = (status["inputToPresent"] as? [String: Any])?["touch"] as? [String: Any]
-            if let touch, let count = touch["count"] as? Int, let p50 = touch["p50"] as? Double,
-                let p99 = touch["p99"] as? Double
+        guard vblank else { return }
+        Self.pressPageKeys(session, count: 30)
+        let status = try controlStatus(path: session.compositor.runtimeDirectory.path + "/lectern.sock")
+        for (input, value) in status["inputToPresent"] as? [String: Any] ?? [:] {
+            if let times = value as? [String: Any], let count = times["count"] as? Int,
+                let p50 = times["p50"] as? Double, let p99 = times["p99"] as? Double
             {
-                lecternTouchToPresent = (count, p50, p99)
+                lecternToPresent[input] = (count, p50, p99)
+            }
+        }
+    }
+
+    /// Page Down and Page Up in turn, `count` times, 0.3 s apart, the compositor answering frame
+    /// callbacks only at 60 Hz vblanks meanwhile (Lectern measures each key to its frame's
+    /// presentation).
+    private static func pressPageKeys(_ session: LecternSession, count: Int) {
+        let compositor = session.compositor
+        compositor.keyboardEnter()
+        compositor.autoFrameCallback = false
+        defer { compositor.autoFrameCallback = true }
+        let period = Duration.nanoseconds(16_666_667)
+        var vblank = ContinuousClock.now + period
+        for k in 0..<count {
+            let key: UInt32 = k % 2 == 0 ? 109 : 104  // KEY_PAGEDOWN, KEY_PAGEUP
+            compositor.keyboardKey(key, pressed: true)
+            compositor.keyboardKey(key, pressed: false)
+            let next = ContinuousClock.now + .milliseconds(300)
+            while ContinuousClock.now < next {
+                session.dispatch(timeout: max(.zero, min(.milliseconds(1), vblank - ContinuousClock.now)))
+                if ContinuousClock.now >= vblank {
+                    compositor.sendFrameCallbacks()
+                    vblank += period
+                }
             }
         }
     }
