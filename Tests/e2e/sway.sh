@@ -44,6 +44,8 @@ set -euo pipefail
 e2e_name=sway
 # shellcheck source=Tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
+# shellcheck source=Tests/e2e/swaylib.sh
+source "$(dirname "$0")/swaylib.sh"
 cd "$e2e_root"
 
 bin=${1:-.build/debug/lectern}
@@ -63,71 +65,9 @@ cp Tests/e2e/vpointer.py Tests/e2e/vkeyboard.py Tests/e2e/wlwire.py Tests/Fixtur
 [[ $(id -u) -eq 0 ]] && chown "$e2e_run_user:" "$e2e_stage/links.pdf"
 log=$e2e_stage/lectern.log
 
-# --- sway ---------------------------------------------------------------------------------
-cat >"$e2e_stage/sway.conf" <<EOF
-output * mode $size
-default_border none
-xwayland disable
-for_window [app_id="lectern"] fullscreen enable
-EOF
-e2e_start "$e2e_stage/sway.log" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
-  sway -c "$e2e_stage/sway.conf"
-sway_sid=$e2e_sid
-
-sway_socket() { compgen -G "$e2e_xdg/sway-ipc.*.sock" | head -n 1; }
-wayland_socket() { compgen -G "$e2e_xdg/wayland-*" | grep -v '\.lock$' | head -n 1; }
-# msg ARGS...: swaymsg as the run user, bounded.
-msg() {
-  timeout 5 "${as_user[@]}" env "SWAYSOCK=$swaysock" swaymsg "$@"
-}
-# cmd ARGS...: a sway command; fails (and says so) unless sway reports success.
-cmd() {
-  local out
-  out=$(msg -- "$@" 2>&1) && [[ $out == *'"success": true'* ]] && return 0
-  note "swaymsg $* failed: $(tr -s ' \n' ' ' <<<"$out" | cut -c1-160)"
-  return 1
-}
-# output_field KEY: one field of the first output (name, or current_mode as WxH).
-output_field() {
-  msg -r -t get_outputs | python3 -c '
-import json, sys
-o = json.load(sys.stdin)[0]
-m = o["current_mode"]
-print(o["name"] if sys.argv[1] == "name" else "%dx%d" % (m["width"], m["height"]))' "$1"
-}
-sway_listens() { [[ -n $(sway_socket) && -n $(wayland_socket) ]]; }
-output_is() { [[ $(output_field mode 2>/dev/null) == "$1" ]]; }
-if ! wait_for 10 sway_listens; then
-  fail "sway did not create its IPC and Wayland sockets within 10 s"
-  show_log "$e2e_stage/sway.log"
-  e2e_summary
-fi
-swaysock=$(sway_socket)
-display=$(basename "$(wayland_socket)")
-if ! wait_for 5 output_is "$size"; then
-  fail "sway's output is not $size: $(output_field mode 2>&1 | tail -n 1)"
-  show_log "$e2e_stage/sway.log"
-  e2e_summary
-fi
-output=$(output_field name)
-
-# --- the virtual pointer, fed through a FIFO that only this shell holds open (fd 3, closed
-# for the processes it starts) so that closing it ends the pointer's input ---------------
-fifo=$e2e_stage/pointer.fifo
-mkfifo -m 0600 "$fifo"
-[[ $(id -u) -eq 0 ]] && chown "$e2e_run_user:" "$fifo"
-exec 3<>"$fifo"
-# shellcheck disable=SC2016 # $1..$3 are the inner shell's arguments
-e2e_start "$e2e_stage/vpointer.log" "WAYLAND_DISPLAY=$display" \
-  sh -c 'exec python3 "$1" "$2" <"$3"' sh "$e2e_stage/vpointer.py" "$size" "$fifo" 3>&-
-pointer_sid=$e2e_sid
-seat_has_pointer() { msg -r -t get_seats | grep -q '"capabilities": *[13]\b'; }
-if ! wait_for 5 grep -qs "virtual pointer ready" "$e2e_stage/vpointer.log" || ! wait_for 5 seat_has_pointer; then
-  fail "no virtual pointer on sway's seat within 5 s"
-  show_log "$e2e_stage/vpointer.log"
-  e2e_summary
-fi
-pointer() { printf '%s\n' "$*" >&3; }
+# --- sway, and a virtual pointer fed through a FIFO (Tests/e2e/swaylib.sh) -----------------
+e2e_sway "$size" || e2e_summary
+e2e_vpointer "$size" || e2e_summary
 
 # --- Lectern --------------------------------------------------------------------------------
 # The oldest: Lectern's render worker is a fork of it, with the same command line.
@@ -556,23 +496,8 @@ fi
 # 6. Speech and five-key navigation by a virtual keyboard, fed like the pointer through a FIFO
 # only this shell holds open (fd 4). A second Lectern shows links.pdf ("Links", then "Go to
 # page 3" under a link to page 3, "This page has one link."), with speech into a WAV file.
-fifo=$e2e_stage/keyboard.fifo
-mkfifo -m 0600 "$fifo"
-[[ $(id -u) -eq 0 ]] && chown "$e2e_run_user:" "$fifo"
-exec 4<>"$fifo"
-# shellcheck disable=SC2016 # $1 and $2 are the inner shell's arguments
-e2e_start "$e2e_stage/vkeyboard.log" "WAYLAND_DISPLAY=$display" \
-  sh -c 'exec python3 "$1" <"$2"' sh "$e2e_stage/vkeyboard.py" "$fifo" 3>&- 4>&-
-keyboard_sid=$e2e_sid
-keys() { printf 'key %s\n' "$@" >&4; }
-seat_has_keyboard() { msg -r -t get_seats | grep -q '"capabilities": *[23]\b'; }
-keyboard_listed() { msg -r -t get_inputs | grep -q '"type": *"keyboard"'; }
-if wait_for 5 grep -qs "virtual keyboard ready" "$e2e_stage/vkeyboard.log" && wait_for 5 seat_has_keyboard &&
-  wait_for 2 keyboard_listed; then
+if e2e_vkeyboard; then
   pass "a virtual keyboard on sway's seat: $(msg -r -t get_inputs | grep -o '"identifier": *"[^"]*keyboard[^"]*"' | head -n 1)"
-else
-  fail "no virtual keyboard on sway's seat within 5 s"
-  show_log "$e2e_stage/vkeyboard.log"
 fi
 log=$e2e_stage/lectern-keys.log
 wav=$e2e_stage/speech.wav
