@@ -103,31 +103,65 @@ public final class ShownDocument: Sendable {
         let request = Self.encode(.render(key, stride: stride, ownMemory: memory.isOwn))
         let outcome = transport.exchange(request, page: key.page, cookie: cookie, memory: memory) {
             answer, tile -> TileContent? in
-            switch Self.decode(answer) {
-            case .drawn(.drawn(let isDamaged)):
-                guard let tile else { return .failed("the render worker drew into no memory") }
-                let image: RasterImage
-                if case .own = memory {
-                    // Not to be sent again (a retry after the worker died would).
-                    tile.closeDescriptor()
-                    image = RasterImage(width: rect.width, height: rect.height, pixels: tile.pixels, owner: tile)
-                } else {
-                    // The channel's buffer: copied out while the channel is still this thread's.
-                    image = RasterImage(width: rect.width, height: rect.height)
-                    image.pixels.copyMemory(from: tile.pixels, byteCount: stride * rect.height)
-                }
-                transport.countDrawnTile()
-                return .image(image, isDamaged: isDamaged)
-            case .drawn(.cancelled): return nil
-            case .drawn(.failed(let reason)), .failed(let reason): return .failed(reason)
-            default: return .failed("the render worker answered a render with something else")
-            }
+            tileContent(key, answer, drawnInto: tile.map { TileSlot(buffer: $0, offset: 0, isOwn: memory.isOwn) })
         }
         switch outcome {
         case .answered(let content): return content
         case .cancelled: return nil
         case .failed(let reason): return .failed(reason)
         case .undrawable: return .undrawable
+        }
+    }
+
+    /// Draws `keys` in order (render threads), giving each tile to `deliver` with its index as
+    /// soon as it is drawn (nil: its cookie, `cookies[i]`, cancelled it). Tiles that fit a batch
+    /// together (`TileBatch`) go to the server in one request; a bigger one, and those a batch
+    /// left unanswered (the worker died), go alone as `renderTile` sends them.
+    public func renderTiles(
+        _ keys: [TileKey], cookies: [RenderCookie], deliver: (Int, TileContent?) -> Void
+    ) {
+        var next = 0
+        while next < keys.count {
+            let batch = TileBatch(packing: keys[next...])
+            var answered = 0
+            if batch.tiles.count > 1 {
+                let first = next
+                let request = Self.encode(.renderBatch(batch))
+                answered = transport.exchangeBatch(
+                    request, batch: batch, cookies: Array(cookies[first..<first + batch.tiles.count])
+                ) { index, answer, slot in
+                    deliver(first + index, tileContent(batch.tiles[index].key, answer, drawnInto: slot))
+                }
+            }
+            for index in next + answered..<next + max(1, batch.tiles.count) {
+                deliver(index, renderTile(keys[index], cookie: cookies[index]))
+            }
+            next += max(1, batch.tiles.count)
+        }
+    }
+
+    /// The tile `answer` says was drawn into `slot` (nil: cancelled): the slot's memory as its
+    /// image when it is the tile's own, else copied out (the channel's buffer, still the
+    /// caller's).
+    private func tileContent(_ key: TileKey, _ answer: [UInt8], drawnInto slot: TileSlot?) -> TileContent? {
+        let rect = key.rect
+        switch Self.decode(answer) {
+        case .drawn(.drawn(let isDamaged)):
+            guard let slot else { return .failed("the render worker drew into no memory") }
+            let image: RasterImage
+            if slot.isOwn {
+                // Not to be sent again (a retry after the worker died would).
+                slot.buffer.closeDescriptor()
+                image = RasterImage(width: rect.width, height: rect.height, pixels: slot.pixels, owner: slot.buffer)
+            } else {
+                image = RasterImage(width: rect.width, height: rect.height)
+                image.pixels.copyMemory(from: slot.pixels, byteCount: rect.width * 4 * rect.height)
+            }
+            transport.countDrawnTile()
+            return .image(image, isDamaged: isDamaged)
+        case .drawn(.cancelled): return nil
+        case .drawn(.failed(let reason)), .failed(let reason): return .failed(reason)
+        default: return .failed("the render worker answered a render with something else")
         }
     }
 

@@ -89,10 +89,7 @@ extension RenderProcess: DocumentTransport {
                 return undrawable ? .undrawable : .failed("the render worker cannot start")
             }
             let channel = worker.takeChannel(lock)
-            let id = state.nextID
-            state.nextID += 1
-            state.inFlight[id] = (page, worker)
-            state.started.append(id)
+            let id = begin(page: page, on: worker)
             lock.unlock()
             events.signal()
 
@@ -104,12 +101,7 @@ extension RenderProcess: DocumentTransport {
                 case .none: break
                 case .descriptor(let fd): descriptor = fd
                 case .own(let own): tile = own
-                case .channel:
-                    if channel.buffer == nil {
-                        channel.buffer = try SharedTileBuffer(size: Self.channelBufferSize)
-                        channel.bufferSent = false
-                    }
-                    tile = channel.buffer
+                case .channel: tile = try channel.tileBuffer()
                 }
                 switch send(request, on: channel, worker: worker, tile: tile, descriptor: descriptor, cookie: cookie) {
                 case .answer(let answer)?: outcome = .answered(read(answer, tile))
@@ -121,9 +113,7 @@ extension RenderProcess: DocumentTransport {
             }
 
             lock.lock()
-            state.inFlight[id] = nil
-            state.finished.append(id)
-            let expired = state.expired.remove(id) != nil
+            let expired = end(id)
             if outcome == nil { workerDied(worker, page: page) }
             // Asked alone and answered: not to blame.
             if outcome != nil, state.isolating == page { state.suspects.remove(page) }
@@ -177,7 +167,7 @@ extension RenderProcess: DocumentTransport {
 
     /// Reads the answer to the open request if `channel` (channel 0 of a new worker) still has
     /// it coming, keeping a failure to open for the worker's requests. False when the worker died.
-    private func receiveOpenAnswer(on channel: Channel, of worker: Worker) -> Bool {
+    func receiveOpenAnswer(on channel: Channel, of worker: Worker) -> Bool {
         guard channel.awaitsOpen else { return true }
         guard let opened = receive(on: channel.socket) else { return false }
         channel.awaitsOpen = false
@@ -291,6 +281,15 @@ final class Channel: @unchecked Sendable {
 
     init(socket: MessageChannel) { self.socket = socket }
     deinit { socket.close() }
+
+    /// The buffer for small tiles and batches, made on its first use.
+    func tileBuffer() throws(SystemError) -> SharedTileBuffer {
+        if let buffer { return buffer }
+        let made = try SharedTileBuffer(size: RenderProcess.channelBufferSize)
+        buffer = made
+        bufferSent = false
+        return made
+    }
 }
 
 /// One started worker process and the reader's ends of its channels.

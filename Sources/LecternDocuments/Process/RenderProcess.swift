@@ -110,9 +110,9 @@ public final class RenderProcess: @unchecked Sendable {
         var edits: [DocumentEdit] = []
     }
 
-    /// The size of a channel's buffer for small tiles: a 256-px grid tile, previews and
-    /// thumbnails up to 1 MiB of pixels. Bigger tiles get memory of their own.
-    static let channelBufferSize = SharedTileBuffer.pixelOffset + (1 << 20)
+    /// The size of a channel's buffer for small tiles: a batch of 256-px grid tiles, previews
+    /// and thumbnails up to 1 MiB of pixels. Bigger tiles get memory of their own.
+    static let channelBufferSize = TileBatch.maximumBytes
 
     /// The document the worker draws.
     public var documentPath: String { settings.documentPath }

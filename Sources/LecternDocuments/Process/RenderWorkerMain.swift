@@ -104,30 +104,41 @@ private struct WorkerChannels {
         // The channel's buffer, kept from the request that brought it.
         var kept: SharedTileBuffer?
         while let (bytes, fd) = channel.receive() {
-            // A render's descriptor is its tile's memory, mapped (the buffer then owns it); any
-            // other request's (a reflow's font file) is lent to the server and closed after.
+            // A render's descriptor is its tile's memory (or a batch's: the channel's buffer),
+            // mapped (the buffer then owns it); any other request's (a reflow's font file) is lent
+            // to the server and closed after.
             var sent: SharedTileBuffer?
             var descriptor = fd
-            let answer = server.answer(
+            func mapSent() {
+                guard descriptor >= 0 else { return }
+                var info = stat()
+                fstat(descriptor, &info)
+                sent = try? SharedTileBuffer(fd: descriptor, size: Int(info.st_size))
+                descriptor = -1
+                // Mapped: the descriptor is not needed again.
+                sent?.closeDescriptor()
+            }
+            let isAnswered = server.answer(
                 bytes,
-                memory: { request in
-                    guard case .render(_, _, let ownMemory) = request else { return kept }
-                    if descriptor >= 0 {
-                        var info = stat()
-                        fstat(descriptor, &info)
-                        sent = try? SharedTileBuffer(fd: descriptor, size: Int(info.st_size))
-                        descriptor = -1
-                        // Mapped: the descriptor is not needed again.
-                        sent?.closeDescriptor()
+                memory: { request, index in
+                    var offset = 0
+                    switch request {
+                    case .render(_, _, true):
+                        // Drawn into and let go after the answer (`sent` ends with this turn).
+                        mapSent()
+                        return sent.map { TileSlot(buffer: $0, offset: 0, isOwn: true) }
+                    case .render: mapSent()
+                    case .renderBatch(let batch):
+                        mapSent()
+                        offset = batch.tiles[index].offset
+                    default: break
                     }
-                    // A tile's own memory is drawn into and let go after the answer (`sent` ends
-                    // with this turn); the channel's buffer is kept.
-                    if ownMemory { return sent }
+                    // The channel's buffer: kept from the request that brought it.
                     if let sent { kept = sent }
-                    return kept
-                }, descriptor: fd)
+                    return kept.map { TileSlot(buffer: $0, offset: offset, isOwn: false) }
+                }, descriptor: fd, reply: { channel.send($0) })
             if descriptor >= 0 { close(descriptor) }
-            guard channel.send(answer) else { break }
+            guard isAnswered else { break }
         }
         // The reader closed its end (or is gone): nothing more will be asked.
         exit(0)

@@ -65,3 +65,23 @@ public final class SharedTileBuffer: @unchecked Sendable {
         if fd >= 0 { Glibc.close(fd) }
     }
 }
+
+/// Where one tile is drawn: `buffer` from `offset` on, laid out as a buffer is (a render cookie,
+/// then the pixels after `SharedTileBuffer.pixelOffset`). A batch's tiles share the worker
+/// channel's buffer, each at its offset.
+public struct TileSlot: @unchecked Sendable {
+    // Sendable: as its buffer.
+    let buffer: SharedTileBuffer
+    let offset: Int
+    /// The memory is the tile's own, which becomes its image (else the caller copies it out).
+    let isOwn: Bool
+
+    /// Where the slot starts: the cookie's bytes.
+    var memory: UnsafeMutableRawPointer { buffer.memory + offset }
+    var pixels: UnsafeMutableRawPointer { memory + SharedTileBuffer.pixelOffset }
+
+    /// Whether a tile `stride` bytes a row and `height` rows high fits from `offset` on.
+    func fits(stride: Int, height: Int) -> Bool {
+        offset >= 0 && offset + SharedTileBuffer.pixelOffset + stride * height <= buffer.size
+    }
+}

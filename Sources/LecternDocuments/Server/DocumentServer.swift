@@ -84,22 +84,40 @@ public final class DocumentServer: @unchecked Sendable {
         return .failure(WireError(failure: failure ?? "the document is not open"))
     }
 
-    /// Answers the encoded `request`: a render draws into the memory `memory` gives for it, and
-    /// stops when `cookie` (else the cookie at the start of that memory) is cancelled; a reflow
-    /// reads its font from `descriptor` (borrowed: the caller closes it).
+    /// Answers the encoded `request`, giving each answer to `reply` (false: the reader is gone;
+    /// returned). A render draws into the slot `memory` gives for it, and stops when `cookie`
+    /// (else the cookie at the start of that slot) is cancelled. A batch's tiles are answered one
+    /// by one as each is drawn, tile `i` in `memory(request, i)` with `cookie(i)`; a tile
+    /// cancelled before its turn is skipped without drawing. A reflow reads its font from
+    /// `descriptor` (borrowed: the caller closes it).
+    @discardableResult
     func answer(
-        _ request: [UInt8], memory: (DocumentRequest) -> SharedTileBuffer?, descriptor: Int32 = -1,
-        cookie: RenderCookie? = nil
-    ) -> [UInt8] {
+        _ request: [UInt8], memory: (DocumentRequest, Int) -> TileSlot?, descriptor: Int32 = -1,
+        cookie: (Int) -> RenderCookie? = { _ in nil }, reply: ([UInt8]) -> Bool
+    ) -> Bool {
         var reader = WireReader(request)
-        let answer: DocumentResponse
+        let decoded: DocumentRequest
         do throws(WireError) {
-            let request = try DocumentRequest.decode(&reader)
-            answer = respond(to: request, buffer: memory(request), descriptor: descriptor, cookie: cookie)
+            decoded = try DocumentRequest.decode(&reader)
         } catch {
-            answer = .failed(error.description)
+            return reply(Self.encode(.failed(error.description)))
         }
-        return Self.encode(answer)
+        guard case .renderBatch(let batch) = decoded else {
+            return reply(
+                Self.encode(respond(to: decoded, slot: memory(decoded, 0), descriptor: descriptor, cookie: cookie(0))))
+        }
+        let document: PDFDocument
+        switch waitForDocument() {
+        case .success(let open): document = open
+        // One failure ends the batch: the reader asks its other tiles alone.
+        case .failure(let error): return reply(Self.encode(.failed(error.description)))
+        }
+        for (index, tile) in batch.tiles.enumerated() {
+            let answer = render(
+                tile.key, of: document, stride: tile.stride, into: memory(decoded, index), cookie: cookie(index))
+            guard reply(Self.encode(answer)) else { return false }
+        }
+        return true
     }
 
     /// `answer` as a message: a failure instead when it does not fit one.
@@ -115,7 +133,7 @@ public final class DocumentServer: @unchecked Sendable {
     }
 
     private func respond(
-        to request: DocumentRequest, buffer: SharedTileBuffer?, descriptor: Int32, cookie: RenderCookie?
+        to request: DocumentRequest, slot: TileSlot?, descriptor: Int32, cookie: RenderCookie?
     ) -> DocumentResponse {
         let document: PDFDocument
         switch waitForDocument() {
@@ -126,14 +144,9 @@ public final class DocumentServer: @unchecked Sendable {
         case .open:
             return .failed("the document is already open")
         case let .render(key, stride, _):
-            let rect = key.rect
-            guard let buffer, stride >= rect.width * 4,
-                SharedTileBuffer.pixelOffset + stride * rect.height <= buffer.size
-            else { return .failed("\(key) does not fit the tile buffer") }
-            if key.page == crashPage { raise(SIGSEGV) }
-            if delay > 0 { usleep(useconds_t(delay * 1000)) }
-            let cookie = cookie ?? RenderCookie(sharedAt: buffer.memory)
-            return .drawn(TileContent.draw(key, of: document, into: buffer.pixels, stride: stride, cookie: cookie))
+            return render(key, of: document, stride: stride, into: slot, cookie: cookie)
+        case .renderBatch:
+            return .failed("a batch is answered tile by tile")
         case let .pageText(page):
             return answering { () throws(PDFError) in
                 let characters = try document.pageCharacters(page: page).characters
@@ -184,6 +197,23 @@ public final class DocumentServer: @unchecked Sendable {
                 return .laidOut(book, firstPage: try document.pageInfo(at: 0))
             }
         }
+    }
+
+    /// Draws tile `key`, `stride` bytes a row, into `slot`, unless `cookie` (else the slot's own)
+    /// was cancelled before it began.
+    private func render(
+        _ key: TileKey, of document: PDFDocument, stride: Int, into slot: TileSlot?, cookie: RenderCookie?
+    ) -> DocumentResponse {
+        let rect = key.rect
+        guard let slot, stride >= rect.width * 4, slot.fits(stride: stride, height: rect.height) else {
+            return .failed("\(key) does not fit the tile buffer")
+        }
+        let cookie = cookie ?? RenderCookie(sharedAt: slot.memory)
+        // No longer wanted (a batch's tile, cancelled while the ones before it were drawn).
+        if cookie.isCancelled { return .drawn(.cancelled) }
+        if key.page == crashPage { raise(SIGSEGV) }
+        if delay > 0 { usleep(useconds_t(delay * 1000)) }
+        return .drawn(TileContent.draw(key, of: document, into: slot.pixels, stride: stride, cookie: cookie))
     }
 
     /// `body`'s answer, or the error it threw as a failed one.

@@ -66,12 +66,42 @@ public final class DirectTransport: DocumentTransport, @unchecked Sendable {
         var descriptor: Int32 = -1
         if case .own(let own) = memory { tile = own }
         if case .descriptor(let fd) = memory { descriptor = fd }
-        let answer = server.answer(request, memory: { _ in tile }, descriptor: descriptor, cookie: cookie)
+        var answer: [UInt8] = []
+        server.answer(
+            request, memory: { _, _ in tile.map { TileSlot(buffer: $0, offset: 0, isOwn: true) } },
+            descriptor: descriptor, cookie: { _ in cookie }
+        ) {
+            answer = $0
+            return true
+        }
         return .answered(read(answer, tile))
     }
 
+    /// Each tile is drawn into memory of its own, which becomes its image, and stops when its
+    /// cookie is cancelled (the server checks it between tiles).
+    public func exchangeBatch(
+        _ request: [UInt8], batch: TileBatch, cookies: [RenderCookie], read: (Int, [UInt8], TileSlot) -> Void
+    ) -> Int {
+        let slots = batch.tiles.map {
+            TileSlot(buffer: SharedTileBuffer(inProcess: $0.size), offset: 0, isOwn: true)
+        }
+        var answered = 0
+        server.answer(request, memory: { _, index in slots[index] }, cookie: { cookies[$0] }) { answer in
+            guard answered < slots.count else { return false }
+            read(answered, answer, slots[answered])
+            answered += 1
+            return true
+        }
+        return answered
+    }
+
     public func exchangeWriting<Value>(_ request: [UInt8], read: ([UInt8]) -> Value) -> Exchange<Value> {
-        .answered(read(server.answer(request, memory: { _ in nil })))
+        var answer: [UInt8] = []
+        server.answer(request, memory: { _, _ in nil }) {
+            answer = $0
+            return true
+        }
+        return .answered(read(answer))
     }
 
     /// The server here keeps its document: nothing to replay.

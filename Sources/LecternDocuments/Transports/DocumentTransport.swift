@@ -28,6 +28,16 @@ public protocol DocumentTransport: AnyObject, Sendable {
         read: ([UInt8], SharedTileBuffer?) -> Value
     ) -> Exchange<Value>
 
+    /// Carries `request`, a batch of tiles (`TileBatch`: `batch`), to the server; tile `i` stops
+    /// when `cookies[i]` is cancelled, and is skipped when it was before its turn. Each answer goes
+    /// to `read` as it comes, in order, with the memory the tile was drawn into (still the
+    /// caller's while it reads). Returns how many tiles were answered: the others (the worker
+    /// died, a page of the batch is suspected of crashing it, the batch failed) are to be asked
+    /// again one by one, through `exchange`.
+    func exchangeBatch(
+        _ request: [UInt8], batch: TileBatch, cookies: [RenderCookie], read: (Int, [UInt8], TileSlot) -> Void
+    ) -> Int
+
     /// Carries a request that writes a file (a save): the worker process's filter forbids that,
     /// so it goes to a server of its own, with the edits made so far.
     func exchangeWriting<Value>(_ request: [UInt8], read: ([UInt8]) -> Value) -> Exchange<Value>

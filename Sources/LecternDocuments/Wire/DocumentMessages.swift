@@ -10,7 +10,8 @@ import LecternRender
 /// 1. the protocol (this file): its case here, its tag in `Tag`, its fields in `encode` and
 ///    `decode` (and, if its answer is of a new kind, the same in `DocumentResponse`);
 /// 2. the client: its method in `ShownDocument` (Client/ShownDocument.swift);
-/// 3. the server: its answer in `DocumentServer.respond(to:buffer:cookie:)` (Server/).
+/// 3. the server: its answer in `DocumentServer.respond(to:slot:descriptor:cookie:)` (Server/;
+///    a batch of tiles is answered tile by tile, in `answer`).
 /// The answers are in DocumentResponse.swift. The round-trip test (RenderProcessTests.swift) must write and read every tag.
 public enum DocumentRequest: Sendable, Equatable {
     /// Opens the document (the first message on channel 0 of each worker), applies `edits` (those
@@ -22,6 +23,9 @@ public enum DocumentRequest: Sendable, Equatable {
     /// sent with this request when `ownMemory` (drawn into, then let go), else the channel's
     /// buffer (sent with the first request that uses it, then kept).
     case render(TileKey, stride: Int, ownMemory: Bool)
+    /// Draws several tiles, most urgent first, into the channel's buffer (each at its offset),
+    /// answering each as it is drawn (`TileBatch`).
+    case renderBatch(TileBatch)
     /// The text blocks and links of a page.
     case pageText(page: Int)
     /// Where `query` (as typed: `SearchQuery` folds it) is found on a page.
@@ -60,7 +64,7 @@ public enum DocumentRequest: Sendable, Equatable {
     enum Tag: UInt8, CaseIterable {
         case open = 1, render = 2, pageText = 3, search = 4, edit = 5, pageTree = 6, pageInfos = 7
         case releasePageObjects = 8, annotations = 9, outline = 10, presentation = 11, save = 12
-        case documentFacts = 13, pageFacts = 14, reflow = 15, layout = 16
+        case documentFacts = 13, pageFacts = 14, reflow = 15, layout = 16, renderBatch = 17
     }
 
     func encode(into writer: inout WireWriter) {
@@ -82,6 +86,9 @@ public enum DocumentRequest: Sendable, Equatable {
             writer.put(key)
             writer.put(stride)
             writer.put(ownMemory)
+        case let .renderBatch(batch):
+            writer.put(Tag.renderBatch)
+            batch.encode(into: &writer)
         case let .pageText(page):
             writer.put(Tag.pageText)
             writer.put(page)
@@ -139,6 +146,7 @@ public enum DocumentRequest: Sendable, Equatable {
                 path: path, password: password, preparePage: preparePage, edits: edits,
                 limits: limits)
         case .render: return .render(try reader.tileKey(), stride: try reader.int(), ownMemory: try reader.bool())
+        case .renderBatch: return .renderBatch(try TileBatch.decode(&reader))
         case .pageText: return .pageText(page: try reader.int())
         case .search: return .search(query: try reader.string(), page: try reader.int())
         case .edit: return .edit(try DocumentEdit.decode(&reader))

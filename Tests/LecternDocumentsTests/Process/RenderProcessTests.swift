@@ -46,6 +46,7 @@ struct RenderWorkerTests {
                 TileKey(
                     page: 1, pageWidth: 10, pageHeight: 20, kind: .tile(column: 0, row: 0),
                     contrast: Contrast(.yellowOnBlack, recolorsImages: true)), stride: 40, ownMemory: false),
+            .renderBatch(TileBatch(packing: [key, TileKey(page: 4, pageWidth: 300, pageHeight: 300, kind: .preview)])),
             .pageText(page: 7),
             .search(query: "harbour café", page: 2),
             .pageTree, .pageInfos(512..<1024), .releasePageObjects, .annotations(page: 3), .outline,
