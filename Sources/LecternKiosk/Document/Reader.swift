@@ -70,8 +70,14 @@ final class Reader {
         view = DocumentView(pages: pages, configuration: configuration, viewportSize: viewport)
         cache = TileCache(budget: 0)
         planner = TilePlanner(cache: cache, budget: budget)
-        scheduler = try TileScheduler(
-            render: render ?? { key, cookie in document.renderTile(key, cookie: cookie) })
+        if let render {
+            scheduler = try TileScheduler(render: render)
+        } else {
+            // The document's renderer, in batches: one request to the worker for several tiles.
+            scheduler = try TileScheduler(batchSize: TileBatch.maximumTiles) { keys, cookies, deliver in
+                document.renderTiles(keys, cookies: cookies, deliver: deliver)
+            }
+        }
     }
 
     /// Stops the work for this document: reading page sizes, and the tile workers, waited for

@@ -14,6 +14,9 @@ import SystemPackage
 /// them (`deinit` calls `stop()`).
 public final class TileScheduler {
     public typealias Render = @Sendable (TileKey, RenderCookie) -> TileContent?
+    /// Draws tiles in order, each stopped by its cookie, giving each to `deliver` with its index
+    /// as soon as it is drawn (nil: cancelled).
+    public typealias RenderBatch = @Sendable ([TileKey], [RenderCookie], _ deliver: (Int, TileContent?) -> Void) -> Void
 
     private let queue: Queue
     private let wakeUp: EventFD
@@ -24,12 +27,29 @@ public final class TileScheduler {
     /// - Parameters:
     ///   - workerCount: worker threads; default one per core.
     ///   - render: draws one tile; returns nil when cancelled. Called on a worker thread.
-    public init(
+    public convenience init(
         workerCount: Int = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))), render: @escaping Render
+    ) throws(SystemError) {
+        try self.init(workerCount: workerCount, batchSize: 1) { keys, cookies, deliver in
+            for index in keys.indices { deliver(index, render(keys[index], cookies[index])) }
+        }
+    }
+
+    /// Renders in batches: a worker thread takes up to `batchSize` tiles from the front of the
+    /// queue at once (fewer when the queue is short, so that each thread gets a share), and
+    /// `renderBatch` delivers each as it is drawn. A tile of a batch no longer wanted is cancelled
+    /// like any other; the batch's tiles after it go on.
+    /// - Parameters:
+    ///   - workerCount: worker threads; default one per core.
+    ///   - renderBatch: draws tiles in order, each delivered as it is drawn. Called on a worker thread.
+    public init(
+        workerCount: Int = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))), batchSize: Int,
+        renderBatch: @escaping RenderBatch
     ) throws(SystemError) {
         let wakeUp = try EventFD()
         self.wakeUp = wakeUp
-        queue = Queue(render: render, wakeUp: wakeUp, workerCount: max(1, workerCount))
+        queue = Queue(
+            render: renderBatch, batchSize: max(1, batchSize), wakeUp: wakeUp, workerCount: max(1, workerCount))
     }
 
     // After `stop(before:)` gave up on a worker, dropping the scheduler does not wait for it.
@@ -89,11 +109,15 @@ public final class TileScheduler {
 
         private let condition = ConditionLock()
         private var state = State()
-        private let render: Render
+        private let render: RenderBatch
+        private let batchSize: Int
+        private let workerCount: Int
         private let wakeUp: EventFD
 
-        init(render: @escaping Render, wakeUp: EventFD, workerCount: Int) {
+        init(render: @escaping RenderBatch, batchSize: Int, wakeUp: EventFD, workerCount: Int) {
             self.render = render
+            self.batchSize = batchSize
+            self.workerCount = workerCount
             self.wakeUp = wakeUp
             state.runningThreads = workerCount
             for index in 0..<workerCount {
@@ -160,25 +184,39 @@ public final class TileScheduler {
             while true {
                 while state.queue.isEmpty && !state.stopped { condition.wait() }
                 if state.stopped { break }
-                let key = state.queue.removeFirst()
-                state.started += 1
-                let cookie = RenderCookie()
-                state.inFlight[key] = cookie
+                // A share of the queue: the other threads take theirs of what is left.
+                let count = min(batchSize, (state.queue.count + workerCount - 1) / workerCount)
+                let keys = Array(state.queue.prefix(count))
+                state.queue.removeFirst(count)
+                state.started += count
+                let cookies = keys.map { _ in RenderCookie() }
+                for (key, cookie) in zip(keys, cookies) { state.inFlight[key] = cookie }
                 condition.unlock()
-                let content = render(key, cookie)
-                condition.lock()
-                // A render of the same tile queued again after this one was cancelled may be in flight.
-                if state.inFlight[key] === cookie { state.inFlight[key] = nil }
-                if let content, !cookie.isCancelled {
-                    state.outbox.append((key, content))
-                    wakeUp.signal()
+                render(keys, cookies) { index, content in
+                    condition.lock()
+                    finish(keys[index], cookies[index], content)
+                    condition.unlock()
                 }
+                condition.lock()
+                // Tiles the batch did not deliver (it should deliver each) are no longer in flight.
+                for (key, cookie) in zip(keys, cookies) { finish(key, cookie, nil) }
                 // The last render ended: whoever waits for the scheduler to be idle goes on.
                 if !state.isBusy { condition.broadcast() }
             }
             state.runningThreads -= 1
             condition.broadcast()
             condition.unlock()
+        }
+
+        /// The render of `key` with `cookie` ended with `content` (condition held): delivered
+        /// unless cancelled, and no longer in flight.
+        private func finish(_ key: TileKey, _ cookie: RenderCookie, _ content: TileContent?) {
+            // A render of the same tile queued again after this one was cancelled may be in flight.
+            if state.inFlight[key] === cookie { state.inFlight[key] = nil }
+            if let content, !cookie.isCancelled {
+                state.outbox.append((key, content))
+                wakeUp.signal()
+            }
         }
     }
 }
