@@ -13,9 +13,11 @@ import Logging
 /// - `typed_jump`: in the long PDF, settled at page 1, digits then Enter to an uncached page
 ///   (as `latency`'s typed jump), a fresh Lectern each run;
 /// - `tiles`: the 256-px tiles of page 1 (text, photo) at 2.5× / 3×, drawn by `RenderProcess`
-///   (request, worker renders into shared memory, copy out) vs `TileContent.render` in process
-///   and vs the direct transport (`--render-process off`: the same client and server in
-///   process), on one thread and on two at once.
+///   in batches as the reader asks (one request for up to four tiles, each answered as the
+///   worker draws it into shared memory, copied out) and one request per tile
+///   (`worker_single`), vs `TileContent.render` in process and vs the direct transport
+///   (`--render-process off`: the same client and server in process), on one thread and on two
+///   at once.
 func runIsolationBenchmark(arguments: [String]) throws {
     let options = BenchOptions(arguments)
     let runs = options.runs ?? 5
@@ -102,20 +104,29 @@ private func tileThroughput(kind: String, path: String, scale: Double) throws ->
     // `--render-process off`: the same client and server, joined by the direct transport.
     let direct = try ShownDocument.open(
         DirectTransport(documentPath: path, password: nil, startPage: 0, logger: Logger(label: "bench")))
-    let renderers: [(String, @Sendable (TileKey) -> Void)] = [
-        ("in_process", { _ = TileContent.render($0, of: document) }),
-        ("direct", { _ = direct.renderTile($0, cookie: RenderCookie()) }),
-        ("worker", { _ = shown.renderTile($0, cookie: RenderCookie()) }),
+    // The reader asks in batches (`ShownDocument.renderTiles`, as its render threads do);
+    // `worker_single` is one request per tile, as before batches.
+    let inBatches: @Sendable (ShownDocument) -> Void = { client in
+        client.renderTiles(keys, cookies: keys.map { _ in RenderCookie() }) { _, _ in }
+    }
+    let renderers: [(String, @Sendable () -> Void)] = [
+        ("in_process", { for key in keys { _ = TileContent.render(key, of: document) } }),
+        ("direct", { inBatches(direct) }),
+        ("worker_single", { for key in keys { _ = shown.renderTile(key, cookie: RenderCookie()) } }),
+        ("worker", { inBatches(shown) }),
     ]
     var entry: [String: Any] = ["page": kind, "tiles": 2 * keys.count]
     for (name, render) in renderers {
-        keys.forEach(render)
-        let (serial, parallel) = timeOneAndTwoThreads { keys.forEach(render) }
+        render()
+        let (serial, parallel) = timeOneAndTwoThreads(render)
         entry["\(name)_one_thread_ms_median"] = round1(median(serial))
         entry["\(name)_two_threads_ms_median"] = round1(median(parallel))
     }
     entry["ratio_one_thread"] = round2(
         (entry["worker_one_thread_ms_median"] as! Double) / (entry["in_process_one_thread_ms_median"] as! Double))
+    entry["ratio_one_thread_single"] = round2(
+        (entry["worker_single_one_thread_ms_median"] as! Double)
+            / (entry["in_process_one_thread_ms_median"] as! Double))
     entry["ratio_two_threads"] = round2(
         (entry["worker_two_threads_ms_median"] as! Double) / (entry["in_process_two_threads_ms_median"] as! Double))
     return entry
