@@ -114,6 +114,8 @@ int CLecternLinux_malloc_trim(void) { return malloc_trim(0); }
 
 int CLecternLinux_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
 
+int CLecternLinux_trim_threshold(int bytes) { return mallopt(M_TRIM_THRESHOLD, bytes); }
+
 int CLecternLinux_set_thread_name(const char *name) {
     char truncated[16];
     strncpy(truncated, name, sizeof truncated - 1);

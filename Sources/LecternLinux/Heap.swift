@@ -28,3 +28,13 @@ public func heapBytesInUse() -> Int {
 public func mapLargeBlocks(threshold: Int = 256 * 1024) -> Bool {
     CLecternLinux_mmap_threshold(Int32(threshold)) == 1
 }
+
+/// Keeps freed memory for the next allocations, up to `bytes` at the top of each heap, and
+/// serves blocks up to `bytes` from the heap rather than with an mmap each: for a process whose
+/// allocations are transient and alike (the render worker: each tile's decoded images and
+/// scaled rows), which would otherwise fault in fresh pages for every one.
+/// Corresponding C functions: `mallopt(M_MMAP_THRESHOLD, bytes)`, `mallopt(M_TRIM_THRESHOLD, bytes)`.
+@discardableResult
+public func keepFreedMemory(upTo bytes: Int) -> Bool {
+    CLecternLinux_mmap_threshold(Int32(bytes)) == 1 && CLecternLinux_trim_threshold(Int32(bytes)) == 1
+}

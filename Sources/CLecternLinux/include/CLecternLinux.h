@@ -36,6 +36,9 @@ int CLecternLinux_malloc_trim(void);
 /// Serves blocks of `bytes` or more with mmap and stops glibc raising that threshold
 /// (mallopt(M_MMAP_THRESHOLD)); returns 1 on success.
 int CLecternLinux_mmap_threshold(int bytes);
+/// Keeps up to `bytes` of free memory at the top of the heap rather than giving it back
+/// (mallopt(M_TRIM_THRESHOLD)); returns 1 on success.
+int CLecternLinux_trim_threshold(int bytes);
 /// The heap bytes in use (mallinfo2: allocated small blocks plus mmapped ones).
 int64_t CLecternLinux_heap_in_use(void);
 
