@@ -73,13 +73,14 @@ func runIsolationBenchmark(arguments: [String]) throws {
     try printJSON([
         "benchmark": "the render worker process against MuPDF in process",
         "method":
-            "interleaved runs, medians; first frame and typed jump through the real binary under the test compositor, tiles through RenderProcess vs TileContent.render in this process",
+            "interleaved runs, medians; first frame and typed jump through the real binary under the test compositor, tiles through RenderProcess (in batches, and one request per tile) vs TileContent.render in this process, seven interleaved rounds",
         "runs": runs, "load_average": loadAverages(), "results": results,
     ])
 }
 
 /// Page 1's 256-px tiles, twice on one thread and once on each of two threads, in process and
-/// through a worker (the tiles drawn once first in each: display lists recorded).
+/// through a worker (the tiles drawn once first in each: display lists recorded); the ways
+/// interleaved, seven rounds.
 private func tileThroughput(kind: String, path: String, scale: Double) throws -> [String: Any] {
     let document = try PDFDocument(path: path)
     let info = try document.pageInfo(at: 0)
@@ -116,9 +117,9 @@ private func tileThroughput(kind: String, path: String, scale: Double) throws ->
         ("worker", { inBatches(shown) }),
     ]
     var entry: [String: Any] = ["page": kind, "tiles": 2 * keys.count]
-    for (name, render) in renderers {
-        render()
-        let (serial, parallel) = timeOneAndTwoThreads(render)
+    for (_, render) in renderers { render() }
+    let times = timeOneAndTwoThreads(renderers.map(\.1), rounds: 7)
+    for ((name, _), (serial, parallel)) in zip(renderers, times) {
         entry["\(name)_one_thread_ms_median"] = round1(median(serial))
         entry["\(name)_two_threads_ms_median"] = round1(median(parallel))
     }

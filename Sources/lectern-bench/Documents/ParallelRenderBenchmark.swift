@@ -39,12 +39,25 @@ func runParallelRenderBenchmark(arguments: [String]) throws {
 
 /// Milliseconds for `body` twice on one thread and once on each of two threads at once, three
 /// times each (medians are taken by the caller).
-func timeOneAndTwoThreads(_ body: @Sendable () -> Void) -> (serial: [Double], parallel: [Double]) {
+func timeOneAndTwoThreads(_ body: @escaping @Sendable () -> Void) -> (serial: [Double], parallel: [Double]) {
+    timeOneAndTwoThreads([body], rounds: 3)[0]
+}
+
+/// As `timeOneAndTwoThreads(_:)` for each of `bodies`, interleaved: `rounds` rounds, each timing
+/// every body in turn (in the reverse order every other round), so that a change in the
+/// machine's load falls on all of them alike.
+func timeOneAndTwoThreads(
+    _ bodies: [@Sendable () -> Void], rounds: Int
+) -> [(serial: [Double], parallel: [Double])] {
     let clock = ContinuousClock()
-    var serial: [Double] = [], parallel: [Double] = []
-    for _ in 0..<3 {
-        serial.append(milliseconds(clock.measure { for _ in 0..<2 { body() } }))
-        parallel.append(milliseconds(clock.measure { DispatchQueue.concurrentPerform(iterations: 2) { _ in body() } }))
+    var times = bodies.map { _ in (serial: [Double](), parallel: [Double]()) }
+    for round in 0..<rounds {
+        for index in round % 2 == 0 ? Array(bodies.indices) : bodies.indices.reversed() {
+            let body = bodies[index]
+            times[index].serial.append(milliseconds(clock.measure { for _ in 0..<2 { body() } }))
+            times[index].parallel.append(
+                milliseconds(clock.measure { DispatchQueue.concurrentPerform(iterations: 2) { _ in body() } }))
+        }
     }
-    return (serial, parallel)
+    return times
 }
