@@ -44,15 +44,18 @@ public final class TestClient {
     private let interfaces = ClientInterfaces()
     private let listeners = ClientListeners()
     private var registry: OpaquePointer?
-    private var compositor: OpaquePointer?
+    private(set) var compositor: OpaquePointer?
     private var shm: OpaquePointer?
+    /// `wl_subcompositor` and `wp_viewporter`, when offered (`TestSubsurface`).
+    private(set) var subcompositor: OpaquePointer?
+    private(set) var viewporter: OpaquePointer?
     private var wmBase: OpaquePointer?
     private var seat: OpaquePointer?
     private var output: OpaquePointer?
     private var touch: OpaquePointer?
     private var pointer: OpaquePointer?
     private var keyboard: OpaquePointer?
-    private var surface: OpaquePointer?
+    private(set) var surface: OpaquePointer?
     private var xdgSurface: OpaquePointer?
     private var toplevel: OpaquePointer?
     private var buffers: [ObjectIdentifier: ClientBuffer] = [:]
@@ -170,16 +173,30 @@ public final class TestClient {
         width: Int32, height: Int32, damage: (x: Int32, y: Int32, width: Int32, height: Int32)? = nil,
         format: UInt32 = 1, pixel: (Int, Int) -> UInt32
     ) throws {
+        try attachBuffer(to: surface, width: width, height: height, format: format, pixel: pixel)
+        let area = damage ?? (0, 0, width, height)
+        wl_surface_damage_buffer(surface, area.x, area.y, area.width, area.height)
+        commit()
+    }
+
+    /// Asks for a frame callback and commits the toplevel's surface (no new buffer: what its
+    /// subsurfaces' synchronized commits set takes effect).
+    public func commit() {
+        let callback = wl_surface_frame(surface)
+        wl_callback_add_listener(callback, listeners.callback, Unmanaged.passUnretained(self).toOpaque())
+        wl_surface_commit(surface)
+    }
+
+    /// Attaches a new buffer of `width`x`height` in `format` (1: xrgb8888, 0: argb8888) with
+    /// `pixel(x, y)` to `target`; the buffer is freed when the compositor releases it.
+    func attachBuffer(
+        to target: OpaquePointer?, width: Int32, height: Int32, format: UInt32, pixel: (Int, Int) -> UInt32
+    ) throws {
         let buffer = try ClientBuffer(shm: shm!, width: width, height: height, format: format)
         buffer.fill(pixel)
         buffers[ObjectIdentifier(buffer)] = buffer
         wl_buffer_add_listener(buffer.proxy, listeners.buffer, Unmanaged.passUnretained(self).toOpaque())
-        wl_surface_attach(surface, buffer.proxy, 0, 0)
-        let area = damage ?? (0, 0, width, height)
-        wl_surface_damage_buffer(surface, area.x, area.y, area.width, area.height)
-        let callback = wl_surface_frame(surface)
-        wl_callback_add_listener(callback, listeners.callback, Unmanaged.passUnretained(self).toOpaque())
-        wl_surface_commit(surface)
+        wl_surface_attach(target, buffer.proxy, 0, 0)
     }
 
     /// Destroys the toplevel and its surface.
@@ -214,6 +231,8 @@ public final class TestClient {
         case "wl_seat":
             seat = bind(name, interfaces.seat, min(version, 8))
             wl_seat_add_listener(seat, listeners.seat, Unmanaged.passUnretained(self).toOpaque())
+        case "wl_subcompositor": subcompositor = bind(name, interfaces.subcompositor, 1)
+        case "wp_viewporter": viewporter = bind(name, interfaces.viewporter, 1)
         case "wl_output":
             output = bind(name, interfaces.output, min(version, 3))
             wl_output_add_listener(output, listeners.output, Unmanaged.passUnretained(self).toOpaque())
@@ -310,6 +329,8 @@ private final class ClientInterfaces {
     let wmBase = copy(xdg_wm_base_interface)
     let seat = copy(wl_seat_interface)
     let output = copy(wl_output_interface)
+    let subcompositor = copy(wl_subcompositor_interface)
+    let viewporter = copy(wp_viewporter_interface)
 
     private static func copy(_ interface: wl_interface) -> UnsafeMutablePointer<wl_interface> {
         let pointer = UnsafeMutablePointer<wl_interface>.allocate(capacity: 1)
@@ -318,7 +339,7 @@ private final class ClientInterfaces {
     }
 
     func deallocate() {
-        for pointer in [compositor, shm, wmBase, seat, output] { pointer.deallocate() }
+        for pointer in [compositor, shm, wmBase, seat, output, subcompositor, viewporter] { pointer.deallocate() }
     }
 }
 

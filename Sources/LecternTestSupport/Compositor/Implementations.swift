@@ -53,8 +53,8 @@ final class Implementations {
         wl_subsurface_interface(
             destroy: { _, resource in wl_resource_destroy(resource) },
             set_position: { _, resource, x, y in object(resource, Subsurface.self).setPosition(x: x, y: y) },
-            place_above: { _, _, _ in },
-            place_below: { _, _, _ in },
+            place_above: { _, resource, sibling in object(resource, Subsurface.self).place(sibling!, above: true) },
+            place_below: { _, resource, sibling in object(resource, Subsurface.self).place(sibling!, above: false) },
             set_sync: { _, resource in object(resource, Subsurface.self).setSynchronized(true) },
             set_desync: { _, resource in object(resource, Subsurface.self).setSynchronized(false) }))
 
@@ -149,7 +149,11 @@ final class Implementations {
     let viewport = allocate(
         wp_viewport_interface(
             destroy: { _, resource in wl_resource_destroy(resource) },
-            set_source: { _, _, _, _, _, _ in },
+            set_source: { _, resource, x, y, width, height in
+                object(resource, Viewport.self).setSource(
+                    x: wl_fixed_to_double(x), y: wl_fixed_to_double(y), width: wl_fixed_to_double(width),
+                    height: wl_fixed_to_double(height))
+            },
             set_destination: { _, resource, width, height in
                 object(resource, Viewport.self).setDestination(width: width, height: height)
             }))

@@ -27,7 +27,7 @@ extension TestCompositor {
     var globalNames: Set<String> { Set(globals.map { String(cString: wl_global_get_interface($0).pointee.name) }) }
 
     /// Offers `wp_viewporter` (from now on), once.
-    func offerViewporter() {
+    public func offerViewporter() {
         guard !globalNames.contains("wp_viewporter"),
             let global = wl_global_create(
                 display, interfaces.viewporter, 1, Unmanaged.passUnretained(self).toOpaque(),
@@ -68,7 +68,22 @@ final class ViewporterResource: ResourceObject {
     }
 }
 
-/// A surface's `wp_viewport`: its destination applies at the surface's next commit.
+/// The source rectangle of a `wp_viewport`, in surface-local units before the viewport scales
+/// (buffer pixels divided by the buffer scale).
+public struct ViewportSource: Sendable, Equatable {
+    public var x: Double, y: Double, width: Double, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
+    }
+}
+
+/// The destination size of a `wp_viewport`, in surface units.
+public struct ViewportSize: Sendable, Equatable {
+    public var width: Int32, height: Int32
+    public init(width: Int32, height: Int32) { (self.width, self.height) = (width, height) }
+}
+
+/// A surface's `wp_viewport`: its source and destination apply at the surface's next commit.
 final class Viewport: ResourceObject {
     weak var surface: Surface?
 
@@ -89,9 +104,22 @@ final class Viewport: ResourceObject {
         }
     }
 
+    func setSource(x: Double, y: Double, width: Double, height: Double) {
+        if x == -1 && y == -1 && width == -1 && height == -1 {
+            surface?.pendingSource = nil
+        } else if x >= 0 && y >= 0 && width > 0 && height > 0 {
+            surface?.pendingSource = ViewportSource(x: x, y: y, width: width, height: height)
+        } else {
+            compositor.postError(
+                resource, code: UInt32(WP_VIEWPORT_ERROR_BAD_VALUE.rawValue),
+                "viewport source \(x),\(y) \(width)x\(height)")
+        }
+    }
+
     override func destroyed() {
         // The protocol: destroying the viewport removes its state at the next commit.
         surface?.pendingDestination = nil
+        surface?.pendingSource = nil
         super.destroyed()
     }
 }

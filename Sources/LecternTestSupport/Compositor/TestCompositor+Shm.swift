@@ -14,6 +14,7 @@ extension TestCompositor {
                 ?? copyPixels(of: buffer, surface: surface)
         else { return }
 
+        surface.shown = SubsurfaceState(width: width, height: height, format: format, pixels: pixels)
         let xdgSurface = surface.xdgSurface
         commits.append(
             Commit(

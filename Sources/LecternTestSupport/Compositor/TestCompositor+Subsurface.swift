@@ -1,9 +1,10 @@
 import CWaylandServer
 
-// wl_subcompositor and wl_subsurface: a subsurface's buffer, position and input region are
-// kept (`ToplevelState.subsurfaces`), not drawn; `commits` holds the toplevels' frames only.
-// Synchronized subsurfaces (the default) take their committed state with the parent's next
-// commit, desynchronized ones at once. Stacking order (place_above/below) is not kept.
+// wl_subcompositor and wl_subsurface: a subsurface's buffer, position, viewport and input region
+// are kept (`ToplevelState.subsurfaces`) and composited with its parent (`composited`);
+// `commits` holds the toplevels' frames only. Synchronized subsurfaces (the default) take their
+// committed state with the parent's next commit, desynchronized ones at once. The stacking
+// order (place_above/place_below) applies with the parent's next commit.
 
 /// A subsurface of a toplevel's surface as the client set it up.
 public struct SubsurfaceState: Sendable, Equatable {
@@ -13,6 +14,10 @@ public struct SubsurfaceState: Sendable, Equatable {
     public var height = 0
     public var format = ShmFormat.argb8888
     public var pixels: [UInt32] = []
+    /// `wl_surface.set_buffer_scale` and the `wp_viewport` source and destination in effect.
+    public var bufferScale: Int32 = 1
+    public var viewportSource: ViewportSource?
+    public var viewportDestination: ViewportSize?
     /// `wl_subsurface.set_position` in effect (applied with the parent's commit).
     public var x: Int32 = 0
     public var y: Int32 = 0
@@ -66,6 +71,9 @@ final class SubcompositorResource: ResourceObject {
         ) {
             let subsurface = Subsurface(compositor: compositor, resource: $0, surface: surface, parent: parent)
             surface.subsurfaceRole = subsurface
+            // A new subsurface is the top of its parent's stack.
+            parent.stackOrder.append(surface.serialNumber)
+            parent.pendingStackOrder.append(surface.serialNumber)
             return subsurface
         }
     }
@@ -93,15 +101,35 @@ final class Subsurface: ResourceObject {
 
     func setPosition(x: Int32, y: Int32) { pendingPosition = (x, y) }
 
+    /// `place_above` / `place_below`: moves the surface next to `sibling` (the parent or another
+    /// subsurface of it) in the parent's pending stack.
+    func place(_ sibling: WLResource, above: Bool) {
+        let other = ResourceObject.from(sibling, as: Surface.self)
+        guard let parent, let surface, other !== surface,
+            other === parent || other.subsurfaceRole?.parent === parent
+        else {
+            compositor.postError(
+                resource, code: UInt32(WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue),
+                "place_\(above ? "above" : "below"): not the parent or a sibling")
+            return
+        }
+        parent.pendingStackOrder.removeAll { $0 == surface.serialNumber }
+        guard let index = parent.pendingStackOrder.firstIndex(of: other.serialNumber) else { return }
+        parent.pendingStackOrder.insert(surface.serialNumber, at: above ? index + 1 : index)
+    }
+
     func setSynchronized(_ synchronized: Bool) {
         isSynchronized = synchronized
         if !synchronized { applyCached() }
     }
 
     /// The subsurface's own commit: its buffer (nil: none attached since; `detached`: a null
-    /// attach) and input region.
-    func committed(buffer: SubsurfaceState?, detached: Bool, takesInput: Bool) {
+    /// attach), its scale and viewport (in `surfaceState`) and input region.
+    func committed(buffer: SubsurfaceState?, detached: Bool, surfaceState: SubsurfaceState, takesInput: Bool) {
         var next = cached ?? state
+        next.bufferScale = surfaceState.bufferScale
+        next.viewportSource = surfaceState.viewportSource
+        next.viewportDestination = surfaceState.viewportDestination
         if let buffer {
             next.width = buffer.width
             next.height = buffer.height
@@ -143,6 +171,10 @@ final class Subsurface: ResourceObject {
     }
 
     override func destroyed() {
+        if let surface {
+            parent?.stackOrder.removeAll { $0 == surface.serialNumber }
+            parent?.pendingStackOrder.removeAll { $0 == surface.serialNumber }
+        }
         surface?.subsurfaceRole = nil
         super.destroyed()
     }

@@ -73,6 +73,16 @@ final class Surface: ResourceObject {
     /// `wp_viewport.set_destination` pending, and in effect (nil: none, or unset with -1).
     var pendingDestination: (width: Int32, height: Int32)?
     private(set) var viewportDestination: (width: Int32, height: Int32)?
+    /// `wp_viewport.set_source` pending, and in effect (nil: none, or unset with -1).
+    var pendingSource: ViewportSource?
+    private(set) var viewportSource: ViewportSource?
+    /// The buffer a toplevel's surface shows, as its last commit with a buffer recorded it (nil:
+    /// none; a subsurface's is its role's state): what `composited` draws.
+    var shown: SubsurfaceState?
+    /// The surface and its subsurfaces by `serialNumber`, bottom first: in effect, and as
+    /// `place_above`/`place_below` left it for the next commit.
+    var stackOrder: [Int] = []
+    var pendingStackOrder: [Int] = []
     /// The surface's `wp_viewport` and `wp_fractional_scale_v1`, if it has them.
     weak var viewport: Viewport?
     weak var fractionalScale: FractionalScale?
@@ -93,6 +103,8 @@ final class Surface: ResourceObject {
     override init(compositor: TestCompositor, resource: WLResource) {
         compositor.objectCounter += 1
         serialNumber = compositor.objectCounter
+        stackOrder = [serialNumber]
+        pendingStackOrder = [serialNumber]
         super.init(compositor: compositor, resource: resource)
     }
 
@@ -146,6 +158,8 @@ final class Surface: ResourceObject {
         compositor.surfaceCommitCount += 1
         bufferScale = pendingScale
         viewportDestination = pendingDestination
+        viewportSource = pendingSource
+        stackOrder = pendingStackOrder
         compositor.committedFrameCallbacks += pendingFrameCallbacks
         pendingFrameCallbacks.removeAll()
         compositor.committedFeedbacks += pendingFeedbacks
@@ -175,8 +189,12 @@ final class Surface: ResourceObject {
                 enterOutputsOnce()
             } else {
                 isMapped = false
+                shown = nil
             }
         }
+        shown?.bufferScale = bufferScale
+        shown?.viewportSource = viewportSource
+        shown?.viewportDestination = viewportDestination.map { ViewportSize(width: $0.width, height: $0.height) }
         for child in compositor.subsurfaces(of: self) { child.parentCommitted() }
         xdgSurface?.surfaceCommitted()
     }
@@ -186,7 +204,10 @@ final class Surface: ResourceObject {
         var buffer: SubsurfaceState?
         let detached = pendingAttach && pendingBuffer == nil
         if pendingAttach, let resource = pendingBuffer {
-            if let (width, height, format, pixels, _) = compositor.copyPixels(of: resource, surface: self) {
+            if let color = compositor.singlePixelColor(of: resource) {
+                buffer = SubsurfaceState(width: 1, height: 1, format: .argb8888, pixels: [color])
+                compositor.releaseOrKeep(resource)
+            } else if let (width, height, format, pixels, _) = compositor.copyPixels(of: resource, surface: self) {
                 buffer = SubsurfaceState(width: width, height: height, format: format, pixels: pixels)
                 compositor.releaseOrKeep(resource)
             }
@@ -194,7 +215,11 @@ final class Surface: ResourceObject {
         pendingAttach = false
         dropPendingBuffer()
         isMapped = buffer != nil || (isMapped && !detached)
-        role.committed(buffer: buffer, detached: detached, takesInput: takesInput)
+        var surfaceState = SubsurfaceState()
+        surfaceState.bufferScale = bufferScale
+        surfaceState.viewportSource = viewportSource
+        surfaceState.viewportDestination = viewportDestination.map { ViewportSize(width: $0.width, height: $0.height) }
+        role.committed(buffer: buffer, detached: detached, surfaceState: surfaceState, takesInput: takesInput)
         for child in compositor.subsurfaces(of: self) { child.parentCommitted() }
     }
 
