@@ -45,6 +45,8 @@ final class KioskHarness {
     ///     the compositor's private directory, so no test sees another's saved view or socket).
     ///   - wallClock: the wall clock's start (seconds since the epoch) and zone.
     ///   - singlePixelBuffers: offers `wp_single_pixel_buffer_manager_v1` and `wp_viewporter`.
+    ///   - viewporter: offers `wp_viewporter` (with `wl_subcompositor`, always offered: the pages
+    ///     on a subsurface that pans move).
     init(
         _ arguments: [String], width: Int32 = 1280, height: Int32 = 720, scale: Int32 = 1,
         preferredScale: Int32? = nil, millimetres: (width: Int32, height: Int32)? = nil, autoConfigure: Bool = true,
@@ -52,7 +54,7 @@ final class KioskHarness {
         dataDevice: Bool = false, configure: ((KioskApp) -> Void)? = nil,
         headphones: ((EventLoop) -> (any HeadphoneDetector)?)? = nil,
         wallClock: (start: Double, zone: ManualWallClock.Zone) = (KioskHarness.mondayMorning, .init(utcOffset: 0)),
-        singlePixelBuffers: Bool = false
+        singlePixelBuffers: Bool = false, viewporter: Bool = false
     ) throws {
         self.wallClock = ManualWallClock(clock: clock, start: wallClock.start, zone: wallClock.zone)
         compositor = try TestCompositor(
@@ -62,6 +64,7 @@ final class KioskHarness {
         if dataDevice { compositor.offerDataDevice() }
         if let preferredScale { compositor.setPreferredScale(preferredScale) }
         if singlePixelBuffers { compositor.offerSinglePixelBuffers() }
+        if viewporter { compositor.offerViewporter() }
         var configuration = try Self.configuration(arguments)
         configuration.displayName = compositor.runtimeDirectory.path + "/" + compositor.socketName
         let clock = clock
@@ -186,12 +189,13 @@ final class KioskHarness {
         let deadline = ContinuousClock.now + timeout
         var quietTurns = 0
         while ContinuousClock.now < deadline {
-            let commits = compositor.commitCount
+            // Buffers committed to any surface: the pages' subsurface takes new ones too.
+            let commits = compositor.bufferCommitCount
             let before = app.status
             if before.isAnimating { clock.advance(by: Self.frame) }
             turn(wait: before.isAtRest || before.isAnimating ? .zero : .milliseconds(2))
             let status = app.status
-            if status.document != .opening, status.isAtRest, compositor.commitCount == commits {
+            if status.document != .opening, status.isAtRest, compositor.bufferCommitCount == commits {
                 quietTurns += 1
                 if quietTurns >= 3 { return true }
             } else {

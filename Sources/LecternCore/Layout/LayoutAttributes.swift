@@ -26,19 +26,25 @@ public struct SpreadLayoutAttributes: Hashable, Sendable {
 extension DocumentView {
     /// The spreads and pages on screen, with their view-space frames: all a renderer needs
     /// for one frame. Costs O(log n + visible pages).
-    public func visibleLayout() -> [SpreadLayoutAttributes] {
+    /// - Parameter margin: view units around the viewport on each side that count as on screen
+    ///   too (a frame drawn larger than the window, for pans: `PanSurface`); the frames stay in
+    ///   the viewport's coordinates.
+    public func visibleLayout(margin: Size = .zero) -> [SpreadLayoutAttributes] {
         guard layout.spreadCount > 0, viewportSize.width > 0, viewportSize.height > 0 else { return [] }
+        let viewBounds = Rect(
+            x: -margin.width, y: -margin.height, width: viewportSize.width + 2 * margin.width,
+            height: viewportSize.height + 2 * margin.height)
         var candidates: [Int]
         if layout.spreadBasedZooming {
-            let outer = Rect(origin: contentOffset, size: viewportSize)
+            let outer = Rect(origin: contentOffset + viewBounds.origin, size: viewBounds.size)
             let current = currentSpread
             var set = Set(layout.visibleSpreads(in: outer))
             for s in (current - 1)...(current + 1) where s >= 0 && s < layout.spreadCount { set.insert(s) }
             candidates = set.sorted()
         } else {
             let visible = Rect(
-                x: contentOffset.x / zoomScale, y: contentOffset.y / zoomScale,
-                width: viewportSize.width / zoomScale, height: viewportSize.height / zoomScale)
+                x: (contentOffset.x + viewBounds.minX) / zoomScale, y: (contentOffset.y + viewBounds.minY) / zoomScale,
+                width: viewBounds.width / zoomScale, height: viewBounds.height / zoomScale)
             candidates = layout.visibleSpreads(in: visible)
         }
         var result: [SpreadLayoutAttributes] = []

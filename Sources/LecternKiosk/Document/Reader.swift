@@ -121,7 +121,7 @@ final class Reader {
     func plan(
         size: (width: Int, height: Int), prefetching: Bool, thumbnails: [TilePlanner.Thumbnail] = [],
         showsPages: Bool = true, transition: PageTurnTransition = .slide, scale: DisplayScale = .one,
-        contrast: Contrast
+        contrast: Contrast, margin: (x: Int, y: Int) = (0, 0)
     ) -> TilePlanner.Plan {
         planner.contrast = contrast
         let viewport = PixelBox(x: 0, y: 0, width: size.width, height: size.height)
@@ -134,15 +134,19 @@ final class Reader {
                 curl: curl, prefetch: prefetch([curl.top, curl.under]), viewport: viewport, thumbnails: thumbnails,
                 scale: scale)
         } else {
-            var visible = showsPages ? view.visibleLayout() : []
+            // With a margin, the plan covers that many pixels around the window too (`PanSurface`).
+            let marginUnits = Size(width: Double(margin.x) / scale.factor, height: Double(margin.y) / scale.factor)
+            var visible = showsPages ? view.visibleLayout(margin: marginUnits) : []
             if showsPages, transition == .none, view.layout.isPagingEnabled,
                 let resting = view.restingLayout(ofSpread: view.currentSpread)
             {
                 visible = [resting]
             }
+            let around = PixelBox(
+                x: -margin.x, y: -margin.y, width: size.width + 2 * margin.x, height: size.height + 2 * margin.y)
             plan = planner.plan(
-                spreads: visible, prefetch: prefetch(visible), viewport: viewport,
-                zoomChanging: view.isZoomChanging, thumbnails: thumbnails, scale: scale)
+                spreads: visible, prefetch: prefetch(visible), viewport: around,
+                zoomChanging: view.isZoomChanging, thumbnails: thumbnails, scale: scale, window: viewport)
         }
         if plan.wanted != lastWanted {
             lastWanted = plan.wanted

@@ -34,11 +34,13 @@ final class FramePresenter {
     let annotations: Annotations
     /// The screen's size, scale and contrast.
     let screen: Screen
-    private let window: XdgToplevel
+    let window: XdgToplevel
     private let pool: ShmBufferPool
-    private let frameCompositor: FrameCompositor
-    private let dumper: FrameDumper?
-    private let logger: Logger
+    let frameCompositor: FrameCompositor
+    /// The pages on a subsurface that pans move (nil: the compositor lacks a protocol for it).
+    let panSurface: PanSurface?
+    let dumper: FrameDumper?
+    let logger: Logger
     /// The home view kept across restarts: shown at the first configure, kept when drawn.
     let firstFrame: FirstFrame
 
@@ -108,6 +110,7 @@ final class FramePresenter {
         window = XdgToplevel(display: display, title: "Lectern", appID: "lectern", logger: logger)
         pool = display.makeBufferPool()
         frameCompositor = FrameCompositor(logger: logger)
+        panSurface = PanSurface(window: window, display: display, logger: logger)
         window.onConfigure = { [unowned self, unowned display] width, height in
             logger.trace("configured \(width)x\(height) at \(session.elapsedMilliseconds) ms")
             screen.resize(to: Size(width: Double(width), height: Double(height)))
@@ -130,32 +133,6 @@ final class FramePresenter {
             screen.scale = window.scale
             frame.request()
         }
-    }
-
-    /// Takes the screen's millimetres from the output the window is on, and says in the log
-    /// what sizes the chrome needs there, and when the screen is too small for them.
-    private func measureScreen(_ display: Display) {
-        let outputs = window.outputNames.sorted().compactMap { display.outputs[$0] }
-        let output = outputs.first ?? (display.outputs.count == 1 ? display.outputs.values.first : nil)
-        screen.outputMillimetres = output?.physicalLogicalSize.map { (Double($0.width), Double($0.height)) }
-        let physical = screen.physical(policy.configuration)
-        let mount = Double(policy.configuration.mountBottomMillimetres)
-        guard physical != screen.measured || mount != screen.mountBottom else { return }
-        screen.mountBottom = mount
-        screen.measured = physical
-        guard let physical else { return logger.info("screen: its size in millimetres is not known (screen.width-mm)") }
-        let perMillimetre = screen.size.width / physical.width
-        func pixels(_ millimetres: Double) -> Int { Int((millimetres * perMillimetre).rounded(.up)) }
-        logger.info(
-            "screen: \(physical): chrome text needs a capital H of \(pixels(physical.minimumCapitalHeight)) px, targets \(pixels(PhysicalScreen.minimumTarget)) px"
-        )
-        if let problem = physical.problem { logger.warning("\(problem)") }
-        guard let reach = screen.reach else { return }
-        let metrics = screen.metrics
-        logger.info(
-            "mount: the screen's bottom edge \(Int(mount)) mm above the floor: the controls stay \(metrics.reachTop) units below its top and \(metrics.reachBottom) above its bottom"
-        )
-        if let problem = reach.problem { logger.warning("mount: \(problem)") }
     }
 
     /// The frame buffers allocated (shared with the compositor), and how many it holds.
@@ -181,6 +158,8 @@ final class FramePresenter {
     var isClosed = false {
         didSet {
             guard isClosed != oldValue else { return }
+            // The curtain replaces the chrome's buffer: the pages' surface starts again after it.
+            leavePanning()
             if !isClosed { frameCompositor.forgetLastScene() }
             animationTimer?.cancel()
             frame.request()
@@ -247,12 +226,14 @@ final class FramePresenter {
         narrator.update()
         // Large print covers the pages: none are planned under it.
         let column = reader.flatMap { navigation.coversPages ? nil : largePrint.scene(for: $0) }
+        // Pages a pan can move (`PanSurface`) are planned with a margin around the window.
+        let margin = reader == nil || column != nil ? nil : panMargin(pixels: pixels, scale: scale)
         let plan = reader.map { reader in
             reader.plan(
                 size: pixels, prefetching: hasShownPage && column == nil,
                 thumbnails: shelf.isShown ? [] : navigation.thumbnails(for: reader),
                 showsPages: shelf.isShown || (!navigation.coversPages && column == nil), transition: policy.transition,
-                scale: scale, contrast: screen.contrast)
+                scale: scale, contrast: screen.contrast, margin: margin ?? (0, 0))
         }
         var next: Scene?
         if shelf.isShown {
@@ -266,10 +247,20 @@ final class FramePresenter {
             next = state.scene()
         }
         next?.palette = Palette(screen.contrast)
+        // Planned with a margin: the scene beyond the window (the pages' surface), and cut to it.
+        let planned = margin == nil ? nil : next
+        if margin != nil { next = next.map(PanSurface.windowScene) }
         guard let next,
             let scene = transitions.frame(for: next, isSharp: plan?.isSharp ?? true, now: loop.clock.now)
         else { return }
         animating = animating || transitions.isAnimating
+        if let margin, let planned, let reader,
+            commitPanned(
+                planned, window: scene, margin: margin, plan: plan, reader: reader, size: pixels, animating: animating)
+        {
+            return
+        }
+        leavePanning()
         guard frameCompositor.damage(for: scene) != nil else {
             // The frame on screen is this scene (its page sizes came, the same).
             if let reader, let buffer = lastCommitted { keepIfHome(scene, plan: plan, reader: reader, in: buffer) }
@@ -291,6 +282,17 @@ final class FramePresenter {
             if commit.allBusy { frame.request() }  // a release wakes the loop
             return
         }
+        didCommit(
+            scene, buffer: buffer, plan: plan, reader: reader, size: pixels, scale: scale, animating: animating,
+            shown: shown)
+    }
+
+    /// The bookkeeping after `scene` was committed (in `buffer`; nil: by the `PanSurface`).
+    func didCommit(
+        _ scene: Scene, buffer: ShmBuffer?, plan: TilePlanner.Plan?, reader: Reader?,
+        size pixels: (width: Int, height: Int),
+        scale: DisplayScale, animating: Bool, shown: ShownInput
+    ) {
         shown.input = frame.takeInput()
         transitions.committed(scene)
         firstFrame.replaced()
@@ -320,8 +322,13 @@ final class FramePresenter {
             hasShownPage = true
             session.pagesShown(plan?.sharpPages ?? [])
         }
-        dumper?.frameCommitted(pixels: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
-        if let reader { keepIfHome(scene, plan: plan, reader: reader, in: buffer) }
+        if let buffer {
+            dumper?.frameCommitted(
+                pixels: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
+            if let reader { keepIfHome(scene, plan: plan, reader: reader, in: buffer) }
+        } else {
+            dumpPanned()
+        }
         onCommit?(latency)
     }
 
@@ -379,7 +386,7 @@ final class FramePresenter {
     /// page; waiting a whole 60 Hz frame for the next try kept the turn still for a frame after
     /// the tap. A quarter frame later the eased turn has moved by pixels. A frame that changes
     /// waits for the compositor's frame callback as usual, so this never outpaces the screen.
-    private func scheduleAnimationFrame() {
+    func scheduleAnimationFrame() {
         guard animationTimer?.isScheduled != true else { return }
         animationTimer = loop.schedule(after: 1.0 / 240) { [unowned self] in
             animationTimer = nil
@@ -417,6 +424,10 @@ final class FramePresenter {
     }
 
     /// Writes the last frame dump and waits for it (shutdown).
+    deinit {
+        panSurface?.destroy()
+    }
+
     func close() {
         animationTimer?.cancel()
         window.onConfigure = nil

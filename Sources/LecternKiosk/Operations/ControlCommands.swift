@@ -239,8 +239,8 @@ final class ControlCommands {
                         + (allowed ?? defaultScreenshotDirectory.map { "\($0) (control.screenshots names none)" }
                             ?? "the directory control.screenshots names (it names none)")))
         }
-        guard let buffer = presenter.lastCommitted else { return reply(.failure("nothing is on screen yet")) }
-        let copy = FrameCopy(buffer)
+        guard let copy = presenter.lastCommitted.map(FrameCopy.init) ?? presenter.panSurface.flatMap(FrameCopy.init)
+        else { return reply(.failure("nothing is on screen yet")) }
         nextScreenshot += 1
         let id = nextScreenshot
         pendingScreenshots[id] = reply
@@ -278,6 +278,17 @@ private struct FrameCopy: @unchecked Sendable {
         stride = buffer.stride
         pixels = .allocate(byteCount: stride * height, alignment: 64)
         pixels.copyMemory(from: buffer.pixels, byteCount: stride * height)
+    }
+
+    /// What the pages' surface and the chrome over it show (nil: they show nothing).
+    init?(_ pan: PanSurface) {
+        guard let size = pan.screenSize else { return nil }
+        (width, height, stride) = (size.width, size.height, size.width * 4)
+        pixels = .allocate(byteCount: stride * height, alignment: 64)
+        guard pan.copyScreen(into: pixels, stride: stride) else {
+            pixels.deallocate()
+            return nil
+        }
     }
 
     func free() { pixels.deallocate() }

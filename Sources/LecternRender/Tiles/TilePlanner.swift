@@ -90,11 +90,15 @@ public final class TilePlanner {
     ///     tile the frame shows, and rendered last, after the prefetch (the lowest priority).
     ///   - scale: buffer pixels per unit of `spreads`, `prefetch` and `thumbnails` (surface
     ///     units): tiles are rendered at the pixel size, and the plan is in pixels. The cache's
-    ///     budget follows, as it counts screens of `viewport`'s pixels.
+    ///     budget follows, as it counts screens of `window`'s pixels.
+    ///   - window: the part of `viewport` on screen (nil: all of it). Tiles outside it (a margin
+    ///     drawn for pans: `PanSurface`) are shown when cached and wanted after the window's, but
+    ///     neither pinned nor needed for the plan to be sharp.
     public func plan(
         spreads: [SpreadLayoutAttributes], prefetch: [Placement], viewport: PixelBox, zoomChanging: Bool,
-        thumbnails: [Thumbnail] = [], scale: DisplayScale = .one
+        thumbnails: [Thumbnail] = [], scale: DisplayScale = .one, window: PixelBox? = nil
     ) -> Plan {
+        let window = window ?? viewport
         let spreads = spreads.map { $0.scaled(by: scale) }
         let prefetch = prefetch.map { Placement(page: $0.page, frame: scale.pixels($0.frame)) }
         let thumbnails = thumbnails.map {
@@ -104,7 +108,8 @@ public final class TilePlanner {
         var previews: [TileKey] = []
         var sharp: [(key: TileKey, distance: Double)] = []
         var screen = OnScreen()
-        let centre = Point(x: Double(viewport.x + viewport.width / 2), y: Double(viewport.y + viewport.height / 2))
+        var around: [(key: TileKey, distance: Double)] = []
+        let centre = Point(x: Double(window.x + window.width / 2), y: Double(window.y + window.height / 2))
         for spread in spreads {
             let clip = Self.pixels(spread.clipRect).intersection(viewport)
             if let first = spread.pages.first {
@@ -125,6 +130,15 @@ public final class TilePlanner {
                 for (column, row) in grid.tiles(covering: area) {
                     let key = TileKey(page: page.page, grid: grid, column: column, row: row, contrast: contrast)
                     let rect = grid.rect(column: column, row: row).offsetBy(dx: origin.x, dy: origin.y)
+                    guard !rect.intersection(window).isEmpty else {
+                        if let content = cache.lookup(key) {
+                            sharpLayers.append(layer(content, rect: rect, plan: &plan))
+                        }
+                        let dx = Double(rect.x + rect.width / 2) - centre.x
+                        let dy = Double(rect.y + rect.height / 2) - centre.y
+                        around.append((key, dx * dx + dy * dy))
+                        continue
+                    }
                     screen.add(key)
                     if let content = cache.lookup(key) ?? cachePrerendered(key) {
                         sharpLayers.append(layer(content, rect: rect, plan: &plan))
@@ -171,14 +185,19 @@ public final class TilePlanner {
         }
         let thumbnailsWanted = planThumbnails(thumbnails, screen: &screen, plan: &plan)
         cache.pin(screen.keys)
-        let screenBytes = viewport.width * viewport.height * 4
+        let screenBytes = window.width * window.height * 4
         let bytes = budget.resolved(screenBytes: screenBytes, onScreenBytes: screen.bytes)
         if cache.budget != bytes { cache.budget = bytes }
         plan.wanted = previews
-        if !zoomChanging {
-            plan.wanted += sharp.sorted { $0.distance < $1.distance }.map(\.key)
+        if !zoomChanging { plan.wanted += sharp.sorted { $0.distance < $1.distance }.map(\.key) }
+        // The margin around the window, nearest first, spends what is left before the prefetch.
+        var room = bytes - screen.bytes
+        for (key, _) in around.sorted(by: { $0.distance < $1.distance }) {
+            guard key.byteCount <= room, !cache.wasRefused(key) else { break }
+            room -= key.byteCount
+            if cache.contains(key) { cache.touch(key) } else if !zoomChanging { plan.wanted.append(key) }
         }
-        plan.wanted += prefetchKeys(prefetch, room: bytes - screen.bytes, screenBytes: screenBytes)
+        plan.wanted += prefetchKeys(prefetch, room: room, screenBytes: screenBytes)
         plan.wanted += thumbnailsWanted
         // What is on screen stays the most recently used.
         for key in screen.keys { cache.touch(key) }

@@ -172,6 +172,7 @@ final class Surface: ResourceObject {
             takesInput = pendingTakesInput
             self.pendingTakesInput = nil
         }
+        if pendingAttach, pendingBuffer != nil { compositor.bufferCommitCount += 1 }
         if let subsurfaceRole {
             committedAsSubsurface(subsurfaceRole)
             return

@@ -46,6 +46,9 @@ public final class TestCompositor {
     public var commitHistoryLimit: Int?
     /// Number of commits with a buffer so far (the `sequence` of the last one).
     public var commitCount: Int { nextCommitSequence - 1 }
+    /// Commits that brought a new buffer to a surface, a toplevel's or a subsurface's (a move
+    /// of a subsurface's viewport brings none).
+    public internal(set) var bufferCommitCount = 0
     /// The most recent entry of `commits`.
     public var lastCommit: Commit? { commits.last }
     /// Every `wl_surface.commit`, with or without a buffer.

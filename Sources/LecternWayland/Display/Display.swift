@@ -138,10 +138,15 @@ public final class Display {
         dataDevice?.offer(text, serial: seat.inputSerial)
     }
 
-    /// A pool of `wl_shm` buffers for one surface's frames.
-    public func makeBufferPool() -> ShmBufferPool {
-        ShmBufferPool(display: self)
+    /// A pool of `wl_shm` buffers for one surface's frames, in `frameFormat` (opaque) or, with
+    /// `hasAlpha`, `argb8888` (a layer the surfaces below show through: `PanSurface`'s chrome).
+    public func makeBufferPool(hasAlpha: Bool = false) -> ShmBufferPool {
+        ShmBufferPool(display: self, format: hasAlpha ? WL_SHM_FORMAT_ARGB8888.rawValue : nil)
     }
+
+    /// Whether a window's pages can be a subsurface that a pan moves (`ContentSurface`):
+    /// `wl_subcompositor` and `wp_viewporter` are offered.
+    public var offersContentSurfaces: Bool { subcompositor != nil && viewporter != nil }
 
     private func bind(
         _ name: UInt32, _ interface: UnsafePointer<wl_interface>, advertised: UInt32, preferred: UInt32

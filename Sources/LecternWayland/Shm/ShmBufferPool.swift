@@ -94,9 +94,12 @@ public final class ShmBufferPool {
     private let display: Display
     private var state: SwapChainState
     private var buffers: [Int: ShmBuffer] = [:]
+    /// The buffers' `wl_shm` format (nil: the display's `frameFormat`).
+    private let format: UInt32?
 
-    init(display: Display, maximumCount: Int = 3) {
+    init(display: Display, maximumCount: Int = 3, format: UInt32? = nil) {
         self.display = display
+        self.format = format
         state = SwapChainState(maximumCount: maximumCount)
     }
 
@@ -113,7 +116,8 @@ public final class ShmBufferPool {
             return buffer
         case .create(let id):
             do {
-                let buffer = try ShmBuffer(shm: display.shm!, width: width, height: height, format: display.frameFormat)
+                let buffer = try ShmBuffer(
+                    shm: display.shm!, width: width, height: height, format: format ?? display.frameFormat)
                 buffer.pool = self
                 buffers[id] = buffer
                 return buffer

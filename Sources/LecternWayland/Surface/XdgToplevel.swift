@@ -174,19 +174,22 @@ public final class XdgToplevel {
             frameScale: scale)
     }
 
-    /// Attaches `buffer` (drawn at `scale`), damages `damage` (buffer coordinates), asks for a
+    /// Attaches `buffer` (drawn at `scale`; nil: the buffer attached stays, and only what its
+    /// subsurfaces committed takes effect), damages `damage` (buffer coordinates), asks for a
     /// frame callback and commits. Precondition: configured and no frame callback outstanding.
     /// With `presented`, and where the compositor offers `wp_presentation`, it is told when the
     /// frame reached the screen (nil: it never did).
     public func commit(
-        _ buffer: ShmBuffer, scale: DisplayScale, damage: [(x: Int, y: Int, width: Int, height: Int)],
+        _ buffer: ShmBuffer?, scale: DisplayScale, damage: [(x: Int, y: Int, width: Int, height: Int)],
         presented: ((Presented?) -> Void)? = nil
     ) {
         precondition(frameCallback == nil, "one frame callback at a time")
         precondition(isConfigured, "attach only after the first configure was acknowledged")
         if let size { surfaceScale.apply(scale, surfaceSize: size) }
-        wl_surface_attach(surface, buffer.wlBuffer, 0, 0)
-        curtain.replaced()
+        if let buffer {
+            wl_surface_attach(surface, buffer.wlBuffer, 0, 0)
+            curtain.replaced()
+        }
         for rect in damage {
             wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
         }
@@ -197,6 +200,12 @@ public final class XdgToplevel {
         frameCallback = wl_surface_frame(surface)
         wl_callback_add_listener(frameCallback, callbackListener.pointer, Unmanaged.passUnretained(self).toOpaque())
         wl_surface_commit(surface)
+    }
+
+    /// A subsurface below this surface for its pages (nil: the compositor lacks
+    /// `wl_subcompositor` or `wp_viewporter`). Destroy it before the window.
+    public func makeContentSurface() -> ContentSurface? {
+        ContentSurface(parent: surface, display: display)
     }
 
     deinit {
