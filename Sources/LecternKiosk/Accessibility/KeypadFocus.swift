@@ -213,9 +213,11 @@ final class KeypadFocus {
     }
 
     /// Scrolls a zoomed-in page so that the focused item is on screen (one spread at a time:
-    /// the spread stays the same).
+    /// the spread stays the same). Not while the view moves (a followed link's page turn): the
+    /// item's place then is not where it comes to rest, and a scroll would stop the turn half-way.
     private func reveal() {
-        guard let focused, let page = focused.page, let view = current.reader?.view, view.layout.isPagingEnabled
+        guard let focused, let page = focused.page, let view = current.reader?.view, view.layout.isPagingEnabled,
+            !view.isAnimating
         else { return }
         let rect = view.convert(focused.rect, from: .page(page), to: .view)
         let bounds = view.viewBounds.inset(by: EdgeInsets(all: 16))

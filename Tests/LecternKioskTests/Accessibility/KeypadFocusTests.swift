@@ -119,6 +119,32 @@ struct KeypadFocusTests {
         try lectern.stop()
     }
 
+    @Test("5 on a link two pages on: the turn plays out to that page, though its first item is focused mid-turn")
+    func followLinkTwoPagesOn() throws {
+        // links.pdf: "Go to page 3" on page 1; page 3 starts with "Page three" near its top.
+        let lectern = try open([LecternHarness.fixture("links.pdf")])
+        var found = false
+        for _ in 0..<10 where !found {
+            press(lectern, Pad.down)
+            found = lectern.status.focus.kind == "link"
+        }
+        #expect(found, "the link on page 1: \(lectern.status.focus)")
+        lectern.press(Pad.select)
+        // The turn begins; page 3's text arrives before it ends (the clock moves a frame only
+        // every 20 turns, as a worker's answer comes mid-turn), which focuses its first item.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var turns = 0
+        while lectern.status.focus.label != "Page three", ContinuousClock.now < deadline {
+            turns += 1
+            if turns % 20 == 0 { lectern.clock.advance(by: 1.0 / 60) }
+            lectern.turn(wait: .milliseconds(1))
+        }
+        #expect(lectern.status.focus.label == "Page three" && lectern.status.isAnimating, "\(lectern.status.focus)")
+        #expect(lectern.waitForPage(3), "\(lectern.viewState ?? "none")")
+        #expect(lectern.viewState == "page 3", "at rest on page 3, not between pages")
+        try lectern.stop()
+    }
+
     @Test("5 on a paragraph shows its text as a QR code (the keys' long press) and says it; not where selecting is off")
     func paragraphQRCode() throws {
         let lectern = try open([Self.columns])
