@@ -315,7 +315,7 @@ final class FramePresenter {
             lastLargePrintPage = page
             logger.info("large print frame committed (page \(page + 1)) at \(session.elapsedMilliseconds) ms")
         }
-        logCommit(size: pixels, scale: scale, plan: plan, showsPage: showsPage)
+        logCommit(size: pixels, scale: scale, plan: plan, firstPage: showsPage ? scene.pages.first?.page : nil)
         committedSize = pixels
         committedScale = scale
         if showsPage, !shelf.isShown {
@@ -394,11 +394,13 @@ final class FramePresenter {
         }
     }
 
+    /// Logs a commit of a new size or scale, or the first to show a page: `firstPage`, the first
+    /// page in the window (not in the margin a `PanSurface` frame is planned with).
     private func logCommit(
-        size: (width: Int, height: Int), scale: DisplayScale, plan: TilePlanner.Plan?, showsPage: Bool
+        size: (width: Int, height: Int), scale: DisplayScale, plan: TilePlanner.Plan?, firstPage: Int?
     ) {
-        if committedSize.map({ $0 != size }) ?? true || scale != committedScale || (showsPage && !hasShownPage) {
-            let page = showsPage ? " (page \((plan?.pages.first?.page ?? 0) + 1))" : ""
+        if committedSize.map({ $0 != size }) ?? true || scale != committedScale || (firstPage != nil && !hasShownPage) {
+            let page = firstPage.map { " (page \($0 + 1))" } ?? ""
             let density = scale == .one ? "" : " at scale \(scale)"
             logger.info(
                 "frame committed \(size.width)x\(size.height)\(density)\(page) at \(session.elapsedMilliseconds) ms")
