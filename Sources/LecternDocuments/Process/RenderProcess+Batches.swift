@@ -31,7 +31,12 @@ extension RenderProcess {
         var answered = 0
         var died = false
         sending: do {
-            guard let buffer = try? channel.tileBuffer() else { break sending }
+            guard let buffer = try? channel.tileBuffer(),
+                batch.tiles.allSatisfy({
+                    TileSlot(buffer: buffer, offset: $0.offset, isOwn: false).fits(
+                        stride: $0.stride, height: $0.key.rect.height)
+                })
+            else { break sending }
             guard receiveOpenAnswer(on: channel, of: worker) else {
                 died = true
                 break sending

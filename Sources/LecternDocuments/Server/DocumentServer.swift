@@ -116,6 +116,8 @@ public final class DocumentServer: @unchecked Sendable {
             let answer = render(
                 tile.key, of: document, stride: tile.stride, into: memory(decoded, index), cookie: cookie(index))
             guard reply(Self.encode(answer)) else { return false }
+            // A failure (a tile that does not fit its slot) ends the batch, as the reader reads it.
+            if case .failed = answer { break }
         }
         return true
     }

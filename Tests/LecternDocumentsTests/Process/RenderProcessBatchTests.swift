@@ -17,10 +17,10 @@ struct RenderProcessBatchTests {
 
     /// A worker for text-3pages.pdf whose renders each wait `delay` ms first, and for which a
     /// render of page `crashPage` (0-based) crashes it.
-    static func worker(delay: Int = 0, crashPage: Int = -1) throws -> RenderProcess {
+    static func worker(delay: Int = 0, crashPage: Int = -1, channels: Int = 2) throws -> RenderProcess {
         var settings = RenderProcess.Settings(
             executable: try LecternProcess.lecternExecutable().path, documentPath: path, password: nil, startPage: 0,
-            channels: 2, addressSpace: 2048 << 20)
+            channels: channels, addressSpace: 2048 << 20)
         settings.renderDelayMilliseconds = delay
         settings.crashPage = crashPage
         return try RenderProcess(settings: settings, logger: Logger(label: "test"))
@@ -68,14 +68,15 @@ struct RenderProcessBatchTests {
         // Four that fit one batch (the third is the page's corner: 76 × 40 px), a whole page too
         // big for one (it goes alone), then two more.
         let keys = [
-            Self.tile(0, 0), Self.tile(1, 0), Self.tile(9, 13), Self.tile(2, 5),
-            TileKey(page: 1, pageWidth: 1190, pageHeight: 1684, kind: .preview), Self.tile(0, 1, page: 2),
-            Self.tile(1, 1, page: 2),
+            Self.tile(1, 1), Self.tile(2, 1), Self.tile(9, 13), Self.tile(3, 2),
+            TileKey(page: 1, pageWidth: 1190, pageHeight: 1684, kind: .preview), Self.tile(0, 1, page: 1),
+            Self.tile(5, 1, page: 1),
         ]
         #expect(TileBatch(packing: keys[...]).tiles.map(\.key) == Array(keys[0..<4]))
         let arrivals = Arrivals()
         client.renderTiles(keys, cookies: keys.map { _ in RenderCookie() }, deliver: arrivals.deliver)
         #expect(arrivals.tiles.map(\.index) == Array(keys.indices), "each once, in order")
+        #expect(Set(arrivals.tiles.compactMap(\.pixels)).count == keys.count, "tiles that differ: an order shows")
         for (index, pixels) in arrivals.tiles {
             let key = keys[index]
             let single = DirectTransportTests.pixels(client.renderTile(key, cookie: RenderCookie()))
@@ -101,7 +102,7 @@ struct RenderProcessBatchTests {
         defer { worker.stop() }
         let client = try ShownDocument.open(worker)
         let pid = try #require(worker.status.pid)
-        let keys = [Self.tile(0, 0), Self.tile(1, 0), Self.tile(0, 0, page: 2), Self.tile(1, 0, page: 2)]
+        let keys = [Self.tile(1, 1), Self.tile(2, 1), Self.tile(1, 1, page: 2), Self.tile(2, 1, page: 2)]
         let arrivals = Self.cancelledAsTheFirstArrives(keys, of: client)
         #expect(arrivals.tiles.map(\.index) == [0, 1, 2, 3])
         #expect(arrivals.tiles[0].pixels != nil, "the first tile was drawn before the cancel")
@@ -114,10 +115,43 @@ struct RenderProcessBatchTests {
     @Test("in process, the tiles of a batch after its cancel come back without pixels")
     func cancelledBatchInProcess() throws {
         let client = try ShownDocument.open(try Self.transport("in process"))
-        let keys = [Self.tile(0, 0), Self.tile(1, 0), Self.tile(2, 0), Self.tile(3, 0)]
+        let keys = [Self.tile(1, 1), Self.tile(2, 1), Self.tile(3, 1), Self.tile(4, 1)]
         let arrivals = Self.cancelledAsTheFirstArrives(keys, of: client)
         #expect(arrivals.tiles.map(\.index) == [0, 1, 2, 3])
         #expect(arrivals.tiles.map { $0.pixels != nil } == [true, false, false, false])
+    }
+
+    @Test(
+        "a tile of a batch the worker cannot draw as asked fails and ends the batch; the channel answers the next request"
+    )
+    func tileThatCannotBeDrawnEndsTheBatch() throws {
+        let document = try PDFDocument(path: Self.path)
+        // One channel: the next request goes where the batch went.
+        let worker = try Self.worker(channels: 1)
+        defer { worker.stop() }
+        let client = try ShownDocument.open(worker)
+        let keys = [Self.tile(1, 1), Self.tile(2, 1), Self.tile(3, 1)]
+        var batch = TileBatch(packing: keys[...])
+        batch.tiles[1].stride = 4  // narrower than its rows
+        var answers: [DocumentResponse] = []
+        let answered = worker.exchangeBatch(
+            ShownDocument.encode(.renderBatch(batch)), batch: batch, cookies: keys.map { _ in RenderCookie() }
+        ) { _, answer, _ in answers.append(ShownDocument.decode(answer)) }
+        #expect(answered == 2, "the tile after the failure is left to be asked alone")
+        #expect(answers.first == .drawn(.drawn(isDamaged: false)))
+        guard case .failed(let reason)? = answers.last else {
+            Issue.record("the tile drawn narrower than its rows was answered \(answers)")
+            return
+        }
+        #expect(reason.contains("does not fit"), "\(reason)")
+        // The channel's next answers are those of the next requests (no answer of the batch is
+        // left to be read in their place).
+        let next = Self.tile(4, 1)
+        let pixels = try #require(DirectTransportTests.pixels(TileContent.render(next, of: document)))
+        #expect(DirectTransportTests.pixels(client.renderTile(next, cookie: RenderCookie())) == pixels)
+        let text = try #require(client.readPageText(pages: [0])[0])
+        let blocks = try document.textBlocks(page: 0)
+        #expect(!blocks.isEmpty && text.blocks == blocks)
     }
 
     @Test("a worker killed in the middle of a batch: the tiles after it come from a new worker; the page is not blamed")
@@ -128,7 +162,7 @@ struct RenderProcessBatchTests {
         defer { worker.stop() }
         let client = try ShownDocument.open(worker)
         let pid = try #require(worker.status.pid)
-        let keys = [Self.tile(0, 0), Self.tile(1, 0), Self.tile(2, 0), Self.tile(3, 0)]
+        let keys = [Self.tile(1, 1), Self.tile(2, 1), Self.tile(3, 1), Self.tile(4, 1)]
         let arrivals = Arrivals()
         client.renderTiles(keys, cookies: keys.map { _ in RenderCookie() }) { index, content in
             if index == 1 { kill(pid, SIGKILL) }
