@@ -12,7 +12,7 @@ import Logging
 /// tile arrives, the zoom changes or anything else about the pages does: the frame shows what it
 /// would show drawn whole (`showsSame`). Used where the compositor offers `wl_subcompositor` and
 /// `wp_viewporter`, at scale 1, for frames of pages and chrome alone (`isEligible`); any other
-/// frame (a page curl or slide transition, overlays, a banner, the accessibility button, large
+/// frame (a page curl or slide transition, overlays, a banner, the accessibility panel, large
 /// print, the shelf, a lowered reading area) is drawn as one buffer as before.
 final class PanSurface {
     private let content: ContentSurface
@@ -44,10 +44,13 @@ final class PanSurface {
     /// The pixels drawn around a `width`×`height` window on each side.
     static func margin(width: Int, height: Int) -> (x: Int, y: Int) { (width / 4, height / 4) }
 
-    /// Whether `scene` (a window's frame) is only pages and chrome at scale 1.
+    /// Whether `scene` (a window's frame) is only pages and chrome at scale 1. The accessibility
+    /// button (not its panel) is chrome too: its disc's antialiased edge is one `OVER` of the
+    /// button's colour, the same arithmetic whether pixman does it into the frame or a compositor
+    /// blends the chrome's premultiplied pixels over the pages.
     static func isEligible(_ scene: Scene) -> Bool {
         scene.scale == .one && scene.transition == nil && scene.curl == nil && scene.largePrint == nil
-            && scene.overlays == Scene.Overlays() && scene.textSelection == nil && scene.accessibility == nil
+            && scene.overlays == Scene.Overlays() && scene.textSelection == nil && scene.accessibility?.rows == nil
             && scene.message == nil && scene.banner == nil && scene.qrCode == nil && scene.labels.isEmpty
             && !scene.pages.isEmpty
     }

@@ -47,11 +47,23 @@ struct PanSurfaceTests {
         "at rest, the pages' subsurface under the chrome shows what a whole frame shows",
         arguments: TilesAtRestTests.cases)
     func samePixels(_ c: TilesAtRestTests.Case) throws {
+        try comparePictures(c, button: false)
+    }
+
+    @Test(
+        "with the accessibility button over the pages, the same pixels as a whole frame",
+        arguments: TilesAtRestTests.cases.filter { $0.action == .doubleTapMiddle || $0.action == .twoDragsUp })
+    func samePixelsUnderTheButton(_ c: TilesAtRestTests.Case) throws {
+        try comparePictures(c, button: true)
+    }
+
+    /// Runs `c` without and with `wp_viewporter`, and compares what the screen shows at rest.
+    func comparePictures(_ c: TilesAtRestTests.Case, button: Bool) throws {
         var pictures: [Screenshot] = []
         for viewporter in [false, true] {
             let lectern = try KioskHarness(
-                [TilesAtRestTests.letter, "--no-accessibility-button"] + c.options, width: c.width, height: c.height,
-                viewporter: viewporter)
+                [TilesAtRestTests.letter] + (button ? [] : ["--no-accessibility-button"]) + c.options, width: c.width,
+                height: c.height, viewporter: viewporter)
             defer { try? lectern.stop() }
             #expect(lectern.settle())
             #expect(lectern.enableKeyboard())
