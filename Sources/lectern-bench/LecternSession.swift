@@ -34,11 +34,14 @@ final class LecternSession {
     ///   - options: more command-line options (`--scroll continuous`, `--cache-mb 2`, …).
     ///   - keyboard: whether the seat advertises a keyboard (for typed page numbers).
     ///   - environment: more variables (`STATE_DIRECTORY`…).
+    ///   - viewporter: offers `wp_viewporter`: the pages on a subsurface that pans move.
     init(
         document: String, options: [String] = [], width: Int32, height: Int32, keyboard: Bool = false,
-        logLevel: String = "debug", environment more: [String: String] = [:]
+        logLevel: String = "debug", environment more: [String: String] = [:], viewporter: Bool = false
     ) throws {
         compositor = try TestCompositor(outputWidth: width, outputHeight: height)
+        // With wp_viewporter (and wl_subcompositor, always offered) the pages go on a subsurface.
+        if viewporter { compositor.offerViewporter() }
         // A few recent commits are enough: each one is summarised in `frames` as it arrives.
         compositor.commitHistoryLimit = 16
         if keyboard { compositor.setSeatCapabilities([.touch, .pointer, .keyboard]) }

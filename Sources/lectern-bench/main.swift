@@ -5,6 +5,7 @@ import Foundation
 let usage = """
     usage: lectern-bench layout
            lectern-bench compose PDF
+           lectern-bench pan [--seconds S] PDF
            lectern-bench curl PDF
            lectern-bench first-frame --floor FLOOR [--runs N] [--size WxH] PDF...
            lectern-bench first-frame-warm --floor FLOOR [--runs N] [--size WxH] PDF...
@@ -36,6 +37,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let benchmarks: [String: ([String]) throws -> Void] = [
     "layout": { _ in runLayoutBenchmark() },
     "compose": runComposeBenchmark,
+    "pan": runPanBenchmark,
     "curl": runCurlBenchmark,
     "first-frame": runFirstFrameBenchmark,
     "first-frame-warm": runWarmStartBenchmark,

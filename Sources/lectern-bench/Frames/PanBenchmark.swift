@@ -1,0 +1,77 @@
+import Foundation
+import Glibc
+import LecternTestSupport
+
+/// A 60 Hz pan of `--seconds` (10) at 1920×1080 in continuous vertical reading, with the tiles
+/// cached (issue 33, item 2): Lectern under the test compositor drawing whole frames (no
+/// `wp_viewporter`) and with its pages on a subsurface that the pan moves (`PanSurface`), run
+/// after run. Per pan step: the main loop's CPU (`LECTERN_LOG_LOOP_TURNS`), Lectern's whole CPU
+/// (reader and render worker, from /proc), the buffers committed; the test compositor's CPU
+/// (this process: it copies every committed shm buffer, as a compositor uploading it would);
+/// and the reference, a full-frame memcpy measured in the same run.
+func runPanBenchmark(arguments: [String]) throws {
+    var seconds = 10.0
+    var rest = arguments[...]
+    if rest.first == "--seconds", rest.count > 1, let value = Double(rest[rest.startIndex + 1]) {
+        seconds = value
+        rest = rest.dropFirst(2)
+    }
+    guard let document = rest.last else { throw BenchmarkError(description: "pan needs a PDF") }
+    let width: Int32 = 1920, height: Int32 = 1080
+    let copy = UnsafeMutableRawPointer.allocate(byteCount: Int(width * height) * 4, alignment: 64)
+    defer { copy.deallocate() }
+    let memcpy = median(memcpyTimes(width: Int(width), height: Int(height), frames: 240, into: copy))
+    var results: [String: Any] = [:]
+    for (name, viewporter) in [("whole_frames", false), ("pages_surface", true)] {
+        let directory = try freshDirectory("lectern-bench-pan")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let session = try LecternSession(
+            document: document,
+            options: ["--scroll", "continuous", "--direction", "vertical"],
+            width: width, height: height,
+            environment: ["LECTERN_LOG_LOOP_TURNS": "1", "STATE_DIRECTORY": directory.path], viewporter: viewporter)
+        defer { session.close() }
+        guard session.waitForLog("read the sizes of", timeout: .seconds(60)), session.settle() else {
+            throw BenchmarkError(description: "lectern did not settle on \(document): \(session.log)")
+        }
+        // A first pan renders the tiles the pan reaches; the second is measured.
+        session.pan(seconds: 2.5)
+        _ = session.settle()
+        _ = session.newLogLines()
+        var turns: [LoopTurn] = []
+        let lecternBefore = try session.cpuMilliseconds(), compositorBefore = ownCPUMilliseconds()
+        let buffersBefore = session.compositor.bufferCommitCount
+        let commitsBefore = session.compositor.surfaceCommitCount
+        let window = session.pan(seconds: seconds) { turns += session.newLogLines().flatMap(LoopTurn.parse) }
+        let lectern = try session.cpuMilliseconds() - lecternBefore
+        let compositor = ownCPUMilliseconds() - compositorBefore
+        session.pan(seconds: 0.7) { turns += session.newLogLines().flatMap(LoopTurn.parse) }  // the last batch
+        let steps = Double(max(1, Int(seconds * 60) / 150 * 150))
+        let loopCPU = turns.filter { window.contains($0.end) }.reduce(0) { $0 + $1.cpu }
+        results[name] = [
+            "loop_cpu_ms_per_step": round3(loopCPU / steps),
+            "loop_cpu_per_step_vs_memcpy": round3(loopCPU / steps / memcpy),
+            "lectern_cpu_ms_per_step": round3(Double(lectern) / steps),
+            "buffers_committed": session.compositor.bufferCommitCount - buffersBefore,
+            "surface_commits": session.compositor.surfaceCommitCount - commitsBefore,
+            "test_compositor_cpu_ms": compositor,
+        ]
+    }
+    try printJSON([
+        "benchmark": "pan",
+        "setup":
+            "1920x1080, continuous vertical, \(fileName(document)), a 60 Hz pan of \(seconds) s up and down 300 px with its tiles cached (after a first pan of 2.5 s), under the test compositor without and with wp_viewporter",
+        "memcpy_full_frame_ms": round3(memcpy),
+        "results": results,
+        "load_average": loadAverages(),
+    ])
+}
+
+/// This process's CPU time (user + system), in milliseconds.
+private func ownCPUMilliseconds() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let user = Int(usage.ru_utime.tv_sec) * 1000 + Int(usage.ru_utime.tv_usec) / 1000
+    let system = Int(usage.ru_stime.tv_sec) * 1000 + Int(usage.ru_stime.tv_usec) / 1000
+    return user + system
+}
