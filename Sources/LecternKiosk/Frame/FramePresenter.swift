@@ -111,6 +111,13 @@ final class FramePresenter {
         pool = display.makeBufferPool()
         frameCompositor = FrameCompositor(logger: logger)
         panSurface = PanSurface(window: window, display: display, logger: logger)
+        if panSurface == nil {
+            logger.info("pans: whole frames (the compositor offers no wl_subcompositor or no wp_viewporter)")
+        } else {
+            logger.info(
+                "pans: the pages on a subsurface at scale 1 (wl_subcompositor, wp_viewporter)\(window.canCommitClear ? "; no chrome: one transparent pixel (wp_single_pixel_buffer_v1)" : "")"
+            )
+        }
         window.onConfigure = { [unowned self, unowned display] width, height in
             logger.trace("configured \(width)x\(height) at \(session.elapsedMilliseconds) ms")
             screen.resize(to: Size(width: Double(width), height: Double(height)))

@@ -25,6 +25,10 @@ final class PanSurface {
     private var origin = (x: 0, y: 0)
     /// Whether the last frame was drawn this way (else the window's buffer is a whole frame).
     private(set) var isActive = false
+    /// Whether the window shows one transparent pixel, not a buffer of chrome (`commitClear`).
+    private(set) var isClear = false
+    /// The window's size in pixels while the frame is shown this way.
+    private(set) var screenSize: (width: Int, height: Int)?
     /// The buffers on screen (weak: their pools free them).
     private(set) weak var contentBuffer: ShmBuffer?
     private(set) weak var chromeBuffer: ShmBuffer?
@@ -183,7 +187,11 @@ final class PanSurface {
         chrome.palette.background = chrome.palette.background.withAlpha(0)
         var newChrome: ShmBuffer?
         var chromeDamage: [PixelBox] = []
-        if !isActive || chromeCompositor.damage(for: chrome) != nil {
+        // No chrome at all: one transparent pixel stretched over the window, where offered.
+        let clear = chrome.chrome == nil && chrome.accessibility == nil && window.canCommitClear
+        if clear {
+            chromeCompositor.forgetLastScene()
+        } else if !isActive || isClear || chromeCompositor.damage(for: chrome) != nil {
             let buffer: ShmBuffer?
             do {
                 buffer = try chromePool.acquire(width: scene.width, height: scene.height)
@@ -196,15 +204,21 @@ final class PanSurface {
                 chrome, into: buffer.pixels, stride: buffer.stride, bufferAge: buffer.age)
             newChrome = buffer
         }
-        guard let place, newContent != nil || newChrome != nil || (place.x, place.y) != origin || !isActive else {
-            return Outcome()
-        }
+        let clears = clear && (!isClear || !isActive)
+        guard let place, newContent != nil || newChrome != nil || clears || (place.x, place.y) != origin || !isActive
+        else { return Outcome() }
         content.show(
             newContent, damage: contentDamage.map { ($0.x, $0.y, $0.width, $0.height) }, x: place.x, y: place.y,
             width: scene.width, height: scene.height)
-        window.commit(
-            newChrome, scale: scene.scale, damage: chromeDamage.map { ($0.x, $0.y, $0.width, $0.height) },
-            presented: presented)
+        if clears {
+            window.commitClear(presented: presented)
+            chromeBuffer = nil
+        } else {
+            window.commit(
+                newChrome, scale: scene.scale, damage: chromeDamage.map { ($0.x, $0.y, $0.width, $0.height) },
+                presented: presented)
+        }
+        isClear = clear
         if let newContent {
             contentPool.committed(newContent)
             contentBuffer = newContent
@@ -217,6 +231,7 @@ final class PanSurface {
             chromeBuffer = newChrome
         }
         origin = (place.x, place.y)
+        screenSize = (scene.width, scene.height)
         isActive = true
         return Outcome(committed: true)
     }
@@ -226,28 +241,26 @@ final class PanSurface {
     func deactivate() {
         guard isActive else { return }
         isActive = false
+        isClear = false
+        screenSize = nil
         drawn = nil
         content.hide()
-    }
-
-    /// The window's size in pixels while the frame is shown this way.
-    var screenSize: (width: Int, height: Int)? {
-        guard isActive, let chromeBuffer else { return nil }
-        return (chromeBuffer.width, chromeBuffer.height)
     }
 
     /// A copy of what the screen shows (the pages under the chrome) into `pixels`, `stride` bytes
     /// a row, the window's size; false when nothing is shown this way.
     func copyScreen(into pixels: UnsafeMutableRawPointer, stride: Int) -> Bool {
-        guard isActive, let contentBuffer, let chromeBuffer else { return false }
-        for y in 0..<chromeBuffer.height {
-            let chromeRow = (chromeBuffer.pixels + y * chromeBuffer.stride).assumingMemoryBound(to: UInt32.self)
+        guard isActive, let screenSize, let contentBuffer, isClear || chromeBuffer != nil else { return false }
+        for y in 0..<screenSize.height {
             let contentRow = (contentBuffer.pixels + (y + origin.y) * contentBuffer.stride + origin.x * 4)
                 .assumingMemoryBound(to: UInt32.self)
             let out = (pixels + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<chromeBuffer.width {
-                out[x] = Self.over(chromeRow[x], contentRow[x] | 0xFF00_0000)
+            guard let chromeBuffer else {
+                for x in 0..<screenSize.width { out[x] = contentRow[x] | 0xFF00_0000 }
+                continue
             }
+            let chromeRow = (chromeBuffer.pixels + y * chromeBuffer.stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<screenSize.width { out[x] = Self.over(chromeRow[x], contentRow[x] | 0xFF00_0000) }
         }
         return true
     }

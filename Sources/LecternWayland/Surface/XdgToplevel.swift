@@ -26,6 +26,8 @@ public final class XdgToplevel {
     private let scanOutBlocker: ScanOutBlocker?
     /// Black over the surface while the kiosk is closed.
     private let curtain = Curtain()
+    /// A transparent pixel (`commitClear`), made at its first use.
+    private var clearPixel: OpaquePointer?
 
     /// The size of the last acknowledged configure, in surface coordinates; nil before the first.
     public private(set) var size: (width: Int, height: Int)?
@@ -185,7 +187,8 @@ public final class XdgToplevel {
     ) {
         precondition(frameCallback == nil, "one frame callback at a time")
         precondition(isConfigured, "attach only after the first configure was acknowledged")
-        if let size { surfaceScale.apply(scale, surfaceSize: size) }
+        // How a buffer maps onto the surface goes with the buffer (none: the one attached stays).
+        if let size, buffer != nil { surfaceScale.apply(scale, surfaceSize: size) }
         if let buffer {
             wl_surface_attach(surface, buffer.wlBuffer, 0, 0)
             curtain.replaced()
@@ -193,6 +196,34 @@ public final class XdgToplevel {
         for rect in damage {
             wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
         }
+        commitFrame(presented: presented)
+    }
+
+    /// Whether `commitClear` can show nothing of the surface's own without a buffer of its size:
+    /// `wp_single_pixel_buffer_manager_v1` and `wp_viewporter` are offered.
+    public var canCommitClear: Bool { display.singlePixelBufferManager != nil && display.viewporter != nil }
+
+    /// Attaches one transparent pixel stretched over the whole surface (`wp_single_pixel_buffer_v1`
+    /// and the viewport), so that only its subsurfaces show, asks for a frame callback and
+    /// commits; false (nothing done) where `canCommitClear` is false. Preconditions as `commit`.
+    @discardableResult
+    public func commitClear(presented: ((Presented?) -> Void)? = nil) -> Bool {
+        precondition(frameCallback == nil, "one frame callback at a time")
+        guard let manager = display.singlePixelBufferManager, let size, surfaceScale.stretchOnePixel(over: size) else {
+            return false
+        }
+        if clearPixel == nil {
+            clearPixel = wp_single_pixel_buffer_manager_v1_create_u32_rgba_buffer(manager, 0, 0, 0, 0)
+        }
+        wl_surface_attach(surface, clearPixel, 0, 0)
+        curtain.replaced()
+        wl_surface_damage_buffer(surface, 0, 0, 1, 1)
+        commitFrame(presented: presented)
+        return true
+    }
+
+    /// Asks for presentation feedback (with `presented`) and a frame callback, and commits.
+    private func commitFrame(presented: ((Presented?) -> Void)?) {
         if let presented, let presentation = display.presentation {
             PresentationFeedback.request(
                 display: display, presentation: presentation, surface: surface, then: presented)
@@ -212,6 +243,7 @@ public final class XdgToplevel {
         if display.inputSurface == surface { display.inputSurface = nil }
         if let frameCallback { wl_callback_destroy(frameCallback) }
         curtain.destroy()
+        if let clearPixel { wl_buffer_destroy(clearPixel) }
         surfaceScale.destroy()
         scanOutBlocker?.destroy()
         xdg_toplevel_destroy(toplevel)

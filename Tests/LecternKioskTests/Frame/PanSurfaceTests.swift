@@ -57,13 +57,21 @@ struct PanSurfaceTests {
         try comparePictures(c, button: true)
     }
 
-    /// Runs `c` without and with `wp_viewporter`, and compares what the screen shows at rest.
-    func comparePictures(_ c: TilesAtRestTests.Case, button: Bool) throws {
+    @Test(
+        "with no chrome over the pages, one transparent pixel on the window: the same pixels as a whole frame",
+        arguments: TilesAtRestTests.cases.filter { $0.action == .doubleTapMiddle || $0.action == .keys })
+    func samePixelsUnderATransparentPixel(_ c: TilesAtRestTests.Case) throws {
+        try comparePictures(c, button: false, singlePixel: true)
+    }
+
+    /// Runs `c` without and with `wp_viewporter` (and, with `singlePixel`, single-pixel buffers),
+    /// and compares what the screen shows at rest.
+    func comparePictures(_ c: TilesAtRestTests.Case, button: Bool, singlePixel: Bool = false) throws {
         var pictures: [Screenshot] = []
         for viewporter in [false, true] {
             let lectern = try KioskHarness(
                 [TilesAtRestTests.letter] + (button ? [] : ["--no-accessibility-button"]) + c.options, width: c.width,
-                height: c.height, viewporter: viewporter)
+                height: c.height, singlePixelBuffers: viewporter && singlePixel, viewporter: viewporter)
             defer { try? lectern.stop() }
             #expect(lectern.settle())
             #expect(lectern.enableKeyboard())
@@ -75,6 +83,9 @@ struct PanSurfaceTests {
             // are on their surface.
             let panned = viewporter && c.action != .none && c.action != .rotate
             #expect(Self.showsPagesSurface(lectern) == panned, "\(c): the pages' surface shown: \(!panned)")
+            if panned && singlePixel {
+                #expect(lectern.lastCommit?.isSinglePixel == true, "\(c): the window shows one transparent pixel")
+            }
             pictures.append(try #require(lectern.compositor.composited()))
         }
         #expect(pictures[0].width == pictures[1].width && pictures[0].height == pictures[1].height)
