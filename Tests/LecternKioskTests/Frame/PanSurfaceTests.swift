@@ -43,6 +43,43 @@ struct PanSurfaceTests {
         #expect(lectern.settle())
     }
 
+    @Test("closing over a panned view brings the black curtain over the pages; opening shows pages again")
+    func curtainOverThePagesSurface() throws {
+        let policy = try PolicyTests.PolicyDirectory(
+            """
+            document = "\(TilesAtRestTests.letter)"
+            [layout]
+            scroll = "continuous"
+            direction = "vertical"
+            [hours]
+            mon = ["08:00-18:00"]
+            tue = ["08:00-18:00"]
+            """)
+        // Monday 17:59:50 UTC: ten seconds before closing.
+        let lectern = try KioskHarness(
+            ["--config", policy.path, "--no-accessibility-button"],
+            wallClock: (KioskHarness.mondayMorning + 7 * 3600 + 3590, .init(utcOffset: 0)), viewporter: true)
+        defer { try? lectern.stop() }
+        #expect(lectern.settle())
+        lectern.drag(from: (640, 400), to: (640, 300), steps: 5)
+        #expect(lectern.settle())
+        #expect(Self.showsPagesSurface(lectern), "panned: the pages are on their surface")
+        lectern.jump(by: 20)
+        #expect(lectern.status.hours.isCurtainDown)
+        let closed = try #require(lectern.compositor.composited())
+        #expect(closed.pixels.allSatisfy { $0 & 0xFF_FFFF == 0 }, "black over the whole window")
+        lectern.jump(by: 14 * 3600)  // Tuesday 08:00
+        #expect(!lectern.status.hours.isCurtainDown)
+        let open = try #require(lectern.compositor.composited())
+        #expect(open.pixels.contains { $0 & 0xFF_FFFF != 0 }, "the page is on screen again")
+        // Panned again: the pages' surface under a window that no longer shows the curtain.
+        lectern.drag(from: (640, 400), to: (640, 300), steps: 5)
+        #expect(lectern.settle())
+        #expect(Self.showsPagesSurface(lectern))
+        let panned = try #require(lectern.compositor.composited())
+        #expect(panned.pixels.contains { $0 & 0xFF_FFFF != 0 }, "the pages show, not the curtain")
+    }
+
     @Test(
         "at rest, the pages' subsurface under the chrome shows what a whole frame shows",
         arguments: TilesAtRestTests.cases)
