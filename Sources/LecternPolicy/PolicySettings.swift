@@ -29,6 +29,12 @@ public struct PolicySettings: Sendable {
     /// Seconds a request may take in the worker before it is killed and the page shows as
     /// undrawable (`--render-deadline`).
     public let renderDeadline = PolicySetting.number("render.deadline", default: 4.0, in: 0.1...600)
+    /// `render.pans = "subsurface"`: the pages on a subsurface that a pan moves with `wp_viewporter`
+    /// (where the compositor offers it; read at start). Off by default: wlroots 0.15's pixman
+    /// renderer (sway 1.7 with `WLR_RENDERER=pixman`) shows such a surface's buffer from its top
+    /// left corner, not the viewport's source, so the pages land in the wrong place.
+    public let pansOnSubsurface = PolicySetting.choice(
+        "render.pans", default: false, ["whole-frames": false, "subsurface": true])
     /// The worker's address space limit (RLIMIT_AS) in bytes: above MuPDF's own cap (384 MiB),
     /// its threads' stacks and heaps, and the tile buffers.
     public let renderAddressSpace = PolicySetting.integer(

@@ -54,7 +54,7 @@ final class KioskHarness {
         dataDevice: Bool = false, configure: ((KioskApp) -> Void)? = nil,
         headphones: ((EventLoop) -> (any HeadphoneDetector)?)? = nil,
         wallClock: (start: Double, zone: ManualWallClock.Zone) = (KioskHarness.mondayMorning, .init(utcOffset: 0)),
-        singlePixelBuffers: Bool = false, viewporter: Bool = false
+        singlePixelBuffers: Bool = false, viewporter: Bool = false, pansOnSubsurface: Bool? = nil
     ) throws {
         self.wallClock = ManualWallClock(clock: clock, start: wallClock.start, zone: wallClock.zone)
         compositor = try TestCompositor(
@@ -66,6 +66,8 @@ final class KioskHarness {
         if singlePixelBuffers { compositor.offerSinglePixelBuffers() }
         if viewporter { compositor.offerViewporter() }
         var configuration = try Self.configuration(arguments)
+        // The policy's `render.pans`: on with `wp_viewporter` unless a test says otherwise.
+        configuration.pansOnSubsurface = pansOnSubsurface ?? viewporter
         configuration.displayName = compositor.runtimeDirectory.path + "/" + compositor.socketName
         let clock = clock
         compositor.eventTimestamp = { UInt32(truncatingIfNeeded: Int64((clock.now * 1000).rounded())) }

@@ -51,7 +51,7 @@ struct PolicySettingsTests {
         } catch {
             #expect(
                 error.problems.map(\.description) == [
-                    "p.toml:2: render.processes: unknown key (known here: process, deadline, address-space-mb,"
+                    "p.toml:2: render.processes: unknown key (known here: process, deadline, pans, address-space-mb,"
                         + " audit-budget-ms, audit-pages)"
                 ])
         }

@@ -10,7 +10,7 @@
 # the reader's CPU per frame within 0.1x the memcpy.
 #
 # Usage: Tests/e2e/pan-bench.sh LECTERN_BINARY PDF [SECONDS]
-#   PAN_BENCH_OPTIONS: more lectern options for the run (a label for it: PAN_BENCH_LABEL)
+#   PAN_BENCH_PANS: the policy's render.pans (whole-frames, the default, or subsurface)
 set -euo pipefail
 e2e_name=pan-bench
 # shellcheck source=Tests/e2e/lib.sh
@@ -27,7 +27,7 @@ width=1920
 height=1080
 size=${width}x${height}
 LECTERN_E2E_TIMEOUT=$((seconds + 120))
-read -r -a options <<<"${PAN_BENCH_OPTIONS:-}"
+pans=${PAN_BENCH_PANS:-whole-frames}
 
 e2e_user
 trap e2e_cleanup EXIT
@@ -37,8 +37,9 @@ e2e_sway "$size" || exit 1
 e2e_vpointer "$size" || exit 1
 
 log=$e2e_stage/lectern.log
+write_policy '[render]' "pans = \"$pans\""
 e2e_start "$log" "WAYLAND_DISPLAY=$display" "$e2e_bin" "${e2e_args[@]}" --scroll continuous \
-  --direction vertical "${options[@]}" 3>&- 4>&-
+  --direction vertical --config "$e2e_stage/lectern.toml" 3>&- 4>&-
 lectern_sid=$e2e_sid
 status() {
   timeout 5 "${as_user[@]}" env "XDG_RUNTIME_DIR=$e2e_xdg" "$e2e_bin" ctl status --json 2>/dev/null
@@ -93,7 +94,7 @@ reader1=$(run_ns "$reader") worker1=$(run_ns "$worker") sway1=$(run_ns "$sway")
 frames1=$(field framesCommitted)
 
 python3 - "$seconds" "$size" "$((frames1 - frames0))" "$((reader1 - reader0))" "$((worker1 - worker0))" \
-  "$((sway1 - sway0))" "${PAN_BENCH_LABEL:-default}" "${PAN_BENCH_OPTIONS:-}" >&5 <<'PY'
+  "$((sway1 - sway0))" "$pans" >&5 <<'PY'
 import ctypes, json, statistics, sys, time
 seconds, size, frames = float(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 reader, worker, sway = (int(v) / 1e6 for v in sys.argv[4:7])
@@ -111,7 +112,7 @@ memcpy = statistics.median(copies)
 per_frame = reader / frames if frames else float("nan")
 print(json.dumps({
     "benchmark": "pan under sway",
-    "run": sys.argv[7], "lectern_options": sys.argv[8],
+    "render_pans": sys.argv[7],
     "method": "sway 1.7 headless %s (pixman), Lectern continuous vertical; a virtual pointer drags "
               "up and down over 400 px at 60 Hz for %g s after a 3 s warm-up; CPU time of all threads "
               "(schedstat) before/after; frames from `lectern ctl status`; reference: a full-frame "

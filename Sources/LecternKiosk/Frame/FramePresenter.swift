@@ -110,8 +110,11 @@ final class FramePresenter {
         window = XdgToplevel(display: display, title: "Lectern", appID: "lectern", logger: logger)
         pool = display.makeBufferPool()
         frameCompositor = FrameCompositor(logger: logger)
-        panSurface = PanSurface(window: window, display: display, logger: logger)
-        if panSurface == nil {
+        panSurface =
+            policy.configuration.pansOnSubsurface ? PanSurface(window: window, display: display, logger: logger) : nil
+        if !policy.configuration.pansOnSubsurface {
+            logger.info("pans: whole frames (render.pans)")
+        } else if panSurface == nil {
             logger.info("pans: whole frames (the compositor offers no wl_subcompositor or no wp_viewporter)")
         } else {
             logger.info(

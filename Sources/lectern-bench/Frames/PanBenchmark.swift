@@ -25,9 +25,12 @@ func runPanBenchmark(arguments: [String]) throws {
     for (name, viewporter) in [("whole_frames", false), ("pages_surface", true)] {
         let directory = try freshDirectory("lectern-bench-pan")
         defer { try? FileManager.default.removeItem(at: directory) }
+        // The pages' surface is the policy's choice (`render.pans`); the compositor offers it or not.
+        let policy = directory.appendingPathComponent("lectern.toml")
+        try "[render]\npans = \"subsurface\"\n".write(to: policy, atomically: true, encoding: .utf8)
         let session = try LecternSession(
             document: document,
-            options: ["--scroll", "continuous", "--direction", "vertical"],
+            options: ["--scroll", "continuous", "--direction", "vertical", "--config", policy.path],
             width: width, height: height,
             environment: ["LECTERN_LOG_LOOP_TURNS": "1", "STATE_DIRECTORY": directory.path], viewporter: viewporter)
         defer { session.close() }

@@ -12,6 +12,21 @@ struct PanSurfaceTests {
         lectern.compositor.toplevel?.subsurfaces.contains { $0.isMapped && $0.viewportSource != nil } ?? false
     }
 
+    @Test("render.pans off (the default): a drag is drawn in whole frames though wp_viewporter is offered")
+    func wholeFramesByDefault() throws {
+        let lectern = try KioskHarness(
+            [
+                TilesAtRestTests.letter, "--no-accessibility-button", "--scroll", "continuous", "--direction",
+                "vertical", "--page", "2",
+            ], viewporter: true, pansOnSubsurface: false)
+        defer { try? lectern.stop() }
+        #expect(lectern.settle())
+        lectern.drag(from: (640, 400), to: (640, 300), steps: 5, release: false)
+        #expect(lectern.settle())
+        #expect(!Self.showsPagesSurface(lectern), "no pages' surface")
+        #expect(lectern.compositor.toplevel?.subsurfaces.contains { $0.viewportSource != nil } != true)
+    }
+
     @Test("a drag within the margin moves the pages' viewport and commits no new buffer")
     func panWithoutBuffers() throws {
         let lectern = try KioskHarness(
