@@ -177,6 +177,16 @@ final class LecternSession {
     /// its render worker, in KiB.
     func peakResidentKiB() throws -> Int { try procStatusField("VmHWM", family: true) }
 
+    /// The peak RSS (`VmHWM`) of the reader and its forked render worker alone, in KiB: not the
+    /// workers it exec'd (`lectern --render-worker N`: the document audit's).
+    func readerAndWorkerPeakKiB() throws -> Int {
+        let pid = process.processIdentifier
+        guard let kib = ProcessFamily.totalKiB("VmHWM", of: pid, excluding: "--render-worker") else {
+            throw BenchmarkError(description: "no VmHWM in /proc/\(pid)/status")
+        }
+        return kib
+    }
+
     /// The process's resident set size now (`VmRSS`), in KiB.
     func residentKiB() throws -> Int { try procStatusField("VmRSS", family: false) }
 

@@ -20,7 +20,7 @@ func runMemoryBenchmark(arguments: [String]) throws {
         var smallPeaks: [Double] = [], largePeaks: [Double] = [], largeSettledPeaks: [Double] = []
         var mutoolSmall: [Double] = [], mutoolLarge: [Double] = []
         var pagesSmall: [Double] = [], pagesLarge: [Double] = []
-        var readers: [Double] = [], workers: [Double] = []
+        var readers: [Double] = [], workers: [Double] = [], audits: [Double] = []
         let box = (width - 2 * pageMargin, height - 2 * pageMargin)
         for _ in 0..<runs {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-bench.pam").path
@@ -43,6 +43,7 @@ func runMemoryBenchmark(arguments: [String]) throws {
             let large = try peakMiB(document: large, width: width, height: height, jumpTo: 9000)
             largeSettledPeaks.append(large.settled)
             largePeaks.append(large.afterJump)
+            audits.append(large.audit)
         }
         let difference = median(zip(largePeaks, smallPeaks).map { $0 - $1 })
         let absolute = median(largePeaks)
@@ -54,6 +55,7 @@ func runMemoryBenchmark(arguments: [String]) throws {
             "rss_1_page_reader_mib_median": round1(median(readers)),
             "rss_1_page_reader_mib_all": readers.map(round1),
             "rss_1_page_worker_mib_median": round1(median(workers)),
+            "audit_worker_peak_rss_15000_pages_mib_median": round1(median(audits)),
             "target_reader_mib": 20.0,
             "peak_rss_15000_pages_mib_median": round1(absolute),
             "peak_rss_15000_pages_mib_all": largePeaks.map(round1),
@@ -73,7 +75,7 @@ func runMemoryBenchmark(arguments: [String]) throws {
     try printJSON([
         "benchmark": "peak RSS",
         "method":
-            "VmRSS of the reader and (apart) of the render worker once settled on the 1-page document; VmHWM of the lectern process plus that of its render worker (default cache budget) once settled: first page sharp, page sizes read, no commit for 400 ms; for the 15,000-page document read again after 9000 + Enter and settling. Difference = 15,000-page peak minus 1-page peak of the same run (runs interleaved), median. Reference: peak RSS (GNU time %M) of mutool draw of page 1 of the 1-page document and page 9000 of the 15,000-page one at the same size, same run; and of mutool pages (reads every page's boxes, as Lectern does after opening) on both documents",
+            "VmRSS of the reader and (apart) of the render worker once settled on the 1-page document; VmHWM of the lectern process plus that of its render worker (default cache budget; not the document audit's exec'd worker, whose peak is given apart) once settled: first page sharp, page sizes read, no commit for 400 ms; for the 15,000-page document read again after 9000 + Enter and settling. Difference = 15,000-page peak minus 1-page peak of the same run (runs interleaved), median. Reference: peak RSS (GNU time %M) of mutool draw of page 1 of the 1-page document and page 9000 of the 15,000-page one at the same size, same run; and of mutool pages (reads every page's boxes, as Lectern does after opening) on both documents",
         "documents": [fileName(small), fileName(large)],
         "results": results,
     ])
@@ -82,17 +84,20 @@ func runMemoryBenchmark(arguments: [String]) throws {
 private func peakMiB(
     document: String, width: Int32, height: Int32, jumpTo page: Int?
 ) throws -> (
-    settled: Double, afterJump: Double, reader: Double, worker: Double
+    settled: Double, afterJump: Double, reader: Double, worker: Double, audit: Double
 ) {
     let session = try LecternSession(document: document, width: width, height: height, keyboard: true)
     defer { session.close() }
     guard session.waitForLog("read the sizes of", timeout: .seconds(60)), session.settle() else {
         throw BenchmarkError(description: "lectern did not settle on \(document): \(session.log)")
     }
-    let settled = Double(try session.peakResidentKiB()) / 1024
+    // The reader and its render worker; the document audit's worker (exec'd, niced, per document
+    // opened) apart: what it adds while it runs.
+    let settled = Double(try session.readerAndWorkerPeakKiB()) / 1024
     let reader = Double(try session.residentKiB()) / 1024
     let worker = Double(try session.familyResidentKiB()) / 1024 - reader
-    guard let page else { return (settled, settled, reader, worker) }
+    func audit() throws -> Double { Double(try session.peakResidentKiB() - session.readerAndWorkerPeakKiB()) / 1024 }
+    guard let page else { return (settled, settled, reader, worker, try audit()) }
     session.compositor.keyboardEnter()
     session.settle(quiet: .milliseconds(200))
     let offset = session.log.utf8.count
@@ -107,5 +112,5 @@ private func peakMiB(
     else {
         throw BenchmarkError(description: "lectern did not jump to page \(page): \(session.log(after: offset))")
     }
-    return (settled, Double(try session.peakResidentKiB()) / 1024, reader, worker)
+    return (settled, Double(try session.readerAndWorkerPeakKiB()) / 1024, reader, worker, try audit())
 }
