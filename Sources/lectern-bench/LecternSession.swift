@@ -180,11 +180,7 @@ final class LecternSession {
     /// The peak RSS (`VmHWM`) of the reader and its forked render worker alone, in KiB: not the
     /// workers it exec'd (`lectern --render-worker N`: the document audit's).
     func readerAndWorkerPeakKiB() throws -> Int {
-        let pid = process.processIdentifier
-        guard let kib = ProcessFamily.totalKiB("VmHWM", of: pid, excluding: "--render-worker") else {
-            throw BenchmarkError(description: "no VmHWM in /proc/\(pid)/status")
-        }
-        return kib
+        try procStatusField("VmHWM", family: true, excluding: "--render-worker")
     }
 
     /// The process's resident set size now (`VmRSS`), in KiB.
@@ -193,9 +189,11 @@ final class LecternSession {
     /// The resident set size now of Lectern plus that of its render worker, in KiB.
     func familyResidentKiB() throws -> Int { try procStatusField("VmRSS", family: true) }
 
-    private func procStatusField(_ name: String, family: Bool) throws -> Int {
+    private func procStatusField(_ name: String, family: Bool, excluding excluded: String? = nil) throws -> Int {
         let pid = process.processIdentifier
-        let kib = family ? ProcessFamily.totalKiB(name, of: pid) : ProcessFamily.statusKiB(name, of: pid)
+        let kib =
+            family
+            ? ProcessFamily.totalKiB(name, of: pid, excluding: excluded) : ProcessFamily.statusKiB(name, of: pid)
         guard let kib else { throw BenchmarkError(description: "no \(name) in /proc/\(pid)/status") }
         return kib
     }

@@ -167,17 +167,10 @@ final class PanSurface {
         var newContent: ShmBuffer?
         var contentDamage: [PixelBox] = []
         if place == nil {
-            let buffer: ShmBuffer?
-            do {
-                buffer = try contentPool.acquire(width: next.width, height: next.height)
-            } catch {
-                logger.error("cannot allocate a page buffer: \(error)")
-                return Outcome()
+            switch Self.draw(next, with: contentCompositor, from: contentPool, naming: "page", logger: logger) {
+            case .failed(let outcome): return outcome
+            case .drawn(let buffer, let damage): (newContent, contentDamage) = (buffer, damage)
             }
-            guard let buffer else { return Outcome(allBusy: true) }
-            contentDamage = contentCompositor.draw(
-                next, into: buffer.pixels, stride: buffer.stride, bufferAge: buffer.age)
-            newContent = buffer
             drawn = next
             place = home
         }
@@ -192,17 +185,10 @@ final class PanSurface {
         if clear {
             chromeCompositor.forgetLastScene()
         } else if !isActive || isClear || chromeCompositor.damage(for: chrome) != nil {
-            let buffer: ShmBuffer?
-            do {
-                buffer = try chromePool.acquire(width: scene.width, height: scene.height)
-            } catch {
-                logger.error("cannot allocate a chrome buffer: \(error)")
-                return Outcome()
+            switch Self.draw(chrome, with: chromeCompositor, from: chromePool, naming: "chrome", logger: logger) {
+            case .failed(let outcome): return outcome
+            case .drawn(let buffer, let damage): (newChrome, chromeDamage) = (buffer, damage)
             }
-            guard let buffer else { return Outcome(allBusy: true) }
-            chromeDamage = chromeCompositor.draw(
-                chrome, into: buffer.pixels, stride: buffer.stride, bufferAge: buffer.age)
-            newChrome = buffer
         }
         let clears = clear && (!isClear || !isActive)
         guard let place, newContent != nil || newChrome != nil || clears || (place.x, place.y) != origin || !isActive
@@ -234,6 +220,28 @@ final class PanSurface {
         screenSize = (scene.width, scene.height)
         isActive = true
         return Outcome(committed: true)
+    }
+
+    /// A layer drawn into a buffer of its pool, with the damage drawn, or the outcome of a frame
+    /// that could not have one (the pool full: all busy; an allocation failed: logged).
+    private enum Layer {
+        case drawn(ShmBuffer, [PixelBox])
+        case failed(Outcome)
+    }
+
+    private static func draw(
+        _ scene: Scene, with compositor: FrameCompositor, from pool: ShmBufferPool, naming name: String,
+        logger: Logger
+    ) -> Layer {
+        let buffer: ShmBuffer?
+        do {
+            buffer = try pool.acquire(width: scene.width, height: scene.height)
+        } catch {
+            logger.error("cannot allocate a \(name) buffer: \(error)")
+            return .failed(Outcome())
+        }
+        guard let buffer else { return .failed(Outcome(allBusy: true)) }
+        return .drawn(buffer, compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: buffer.age))
     }
 
     /// The next frame is drawn whole in the window's buffer: the pages' surface is emptied (it

@@ -122,20 +122,13 @@ struct ScriptedPan {
         compositor.keyboardEnter()
         compositor.autoFrameCallback = false
         defer { compositor.autoFrameCallback = true }
-        let period = Duration.nanoseconds(16_666_667)
-        var vblank = ContinuousClock.now + period
+        var display = PacedDisplay(firstVblank: ContinuousClock.now + PacedDisplay.period)
         for k in 0..<count {
             let key: UInt32 = k % 2 == 0 ? 109 : 104  // KEY_PAGEDOWN, KEY_PAGEUP
             compositor.keyboardKey(key, pressed: true)
             compositor.keyboardKey(key, pressed: false)
             let next = ContinuousClock.now + .milliseconds(300)
-            while ContinuousClock.now < next {
-                session.dispatch(timeout: max(.zero, min(.milliseconds(1), vblank - ContinuousClock.now)))
-                if ContinuousClock.now >= vblank {
-                    compositor.sendFrameCallbacks()
-                    vblank += period
-                }
-            }
+            while ContinuousClock.now < next { display.dispatch(session, until: next) }
         }
     }
 
@@ -162,8 +155,8 @@ struct ScriptedPan {
         compositor.touchFrame()
         session.dispatch(timeout: .zero)
 
-        /// When the vblanks were (`vblank`): frame callbacks and presentation feedback answered.
-        var vblanks: [ContinuousClock.Instant] = []
+        /// The display the compositor stands in for (`vblank`), or none: frame callbacks at once.
+        var display: PacedDisplay?
         /// Sends motion events at 60 Hz for `duration` seconds along `path`; returns their send times.
         func drag(
             duration: Double, pings: Bool, path: (Double) -> Double
@@ -178,17 +171,17 @@ struct ScriptedPan {
             let count = Int(duration * 60)
             compositor.autoFrameCallback = !vblank
             defer { compositor.autoFrameCallback = true }
-            var vblankDue = start + .nanoseconds(period / 2)
+            // Vblanks half a period after each event (a display started anew for each drag).
+            if vblank {
+                display = PacedDisplay(firstVblank: start + .nanoseconds(period / 2), times: display?.times ?? [])
+            }
             for k in 0..<count {
                 let due = start + .nanoseconds(k * period)
                 while ContinuousClock.now < due {
-                    let wake = vblank ? min(due, vblankDue) : due
-                    session.dispatch(timeout: max(.zero, min(.milliseconds(1), wake - ContinuousClock.now)))
-                    if vblank, ContinuousClock.now >= vblankDue {
-                        compositor.sendFrameCallbacks()
-                        vblanks.append(ContinuousClock.now)
-                        vblankDue += .nanoseconds(period)
-                        session.dispatch(timeout: .zero)
+                    if display != nil {
+                        display?.dispatch(session, until: due)
+                    } else {
+                        session.dispatch(timeout: max(.zero, min(.milliseconds(1), due - ContinuousClock.now)))
                     }
                     if let ping = pendingPing, compositor.pongs.contains(ping.serial) {
                         pingTrips.append(milliseconds(ContinuousClock.now - ping.start))
@@ -250,7 +243,7 @@ struct ScriptedPan {
             if answer.analysis != expected[k] { coalesced += 1 }
             latencies.append(milliseconds(answer.timestamp - time))
             // The vblank after the commit presented it (none after the pan's last vblank: not counted).
-            if let shown = vblanks.first(where: { $0 >= answer.timestamp }) {
+            if let shown = display?.times.first(where: { $0 >= answer.timestamp }) {
                 presented.append(milliseconds(shown - time))
             }
         }
@@ -303,5 +296,31 @@ final class RowOffsets: @unchecked Sendable {
             for x in 0..<commit.width { h = (h ^ UInt64(pixels[y * commit.width + x])) &* 0x100_0000_01b3 }
             return h
         }
+    }
+}
+
+/// A 60 Hz display the test compositor stands in for (its `autoFrameCallback` off): frame
+/// callbacks and `wp_presentation` feedback answered only at the vblanks.
+struct PacedDisplay {
+    static let period = Duration.nanoseconds(16_666_667)
+    /// The next vblank.
+    private var due: ContinuousClock.Instant
+    /// When the vblanks so far were.
+    private(set) var times: [ContinuousClock.Instant]
+
+    init(firstVblank: ContinuousClock.Instant, times: [ContinuousClock.Instant] = []) {
+        due = firstVblank
+        self.times = times
+    }
+
+    /// One dispatch of `session` (at most 1 ms, not past `deadline` or the next vblank), then the
+    /// vblank's answers if it is due.
+    mutating func dispatch(_ session: LecternSession, until deadline: ContinuousClock.Instant) {
+        session.dispatch(timeout: max(.zero, min(.milliseconds(1), min(deadline, due) - ContinuousClock.now)))
+        guard ContinuousClock.now >= due else { return }
+        session.compositor.sendFrameCallbacks()
+        times.append(ContinuousClock.now)
+        due += Self.period
+        session.dispatch(timeout: .zero)
     }
 }
