@@ -38,7 +38,7 @@ public enum PolicyFile {
             throw PolicyError(problems: [.init(path: path, message: "not valid TOML: \(error)")])
         }
         let lines = TOMLKeyLines(text)
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         var configuration = base
         var problems: [PolicyError.Problem] = []
         // `[[shelf]]`: an array of tables, read apart from the keys (which are flat values).

@@ -12,7 +12,7 @@ struct TOMLKeyLines {
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.drop { $0 == " " || $0 == "\t" }
             if let delimiter = closing {
-                if line.contains(delimiter) { closing = nil }
+                if line.firstRange(of: delimiter) != nil { closing = nil }
                 continue
             }
             if depth > 0 {
@@ -83,7 +83,7 @@ struct TOMLKeyLines {
                 let triple = String(repeating: character, count: 3)
                 if line[index...].hasPrefix(triple) {
                     let after = line.index(index, offsetBy: 3)
-                    guard let end = line[after...].range(of: triple) else { return (equals, depth, triple) }
+                    guard let end = line[after...].firstRange(of: triple) else { return (equals, depth, triple) }
                     index = end.upperBound
                     continue
                 }
@@ -101,17 +101,5 @@ struct TOMLKeyLines {
             index = line.index(after: index)
         }
         return (equals, depth, nil)
-    }
-}
-
-extension Substring {
-    /// The first range of `needle`, or nil.
-    fileprivate func range(of needle: String) -> Range<Index>? {
-        var start = startIndex
-        while start < endIndex {
-            if self[start...].hasPrefix(needle) { return start..<index(start, offsetBy: needle.count) }
-            start = index(after: start)
-        }
-        return nil
     }
 }

@@ -53,7 +53,9 @@ extension KeypadFocus {
             guard let reader = current.reader else { return [close] }
             return [close]
                 + navigation.grid.cells(for: reader).map {
-                    button($0.label.contains("–") ? tr("Pages %s", $0.label) : tr("Page %s", $0.label), $0.box)
+                    button(
+                        $0.label.contains("–" as Character) ? tr("Pages %s", $0.label) : tr("Page %s", $0.label), $0.box
+                    )
                 }
         case .editing:
             let done = button(
