@@ -5,11 +5,11 @@ import PackageDescription
 /// MuPDF is static only on Debian; this is the link order that resolves.
 /// The libraries only MuPDF uses are linked statically too (`-l:libNAME.a`, Debian's -dev
 /// packages ship them): five shared libraries fewer to load and relocate at every start.
-/// HarfBuzz, FreeType and zlib stay shared: fcft loads them as well, and two copies in one
-/// process would not share their state. kiosk/bench links its C floor client the same way.
+/// zlib stays shared. HarfBuzz and FreeType are not linked at all: fcft loads them as well, and
+/// two copies in one process would not share their state, so they are loaded with dlopen when
+/// MuPDF first calls them (CFontLibraries).
 let mupdfLibraries: [LinkerSetting] = [
-    "mupdf", "mupdf-third", ":libmujs.a", ":libgumbo.a", ":libopenjp2.a", ":libjbig2dec.a", ":libjpeg.a",
-    "harfbuzz", "freetype", "z", "m",
+    "mupdf", "mupdf-third", ":libmujs.a", ":libgumbo.a", ":libopenjp2.a", ":libjbig2dec.a", ":libjpeg.a", "z", "m",
 ].map { .linkedLibrary($0) }
 
 let package = Package(
@@ -43,11 +43,13 @@ let package = Package(
         // fcft is loaded with dlopen when text is first drawn (Sources/CFcft says why). Its
         // pkg-config flags carry a define SwiftPM rejects; its header needs only pixman's.
         .target(name: "CFcft", dependencies: ["CPixman"]),
-        .target(name: "CMuPDF", linkerSettings: mupdfLibraries),
+        // HarfBuzz and FreeType, loaded by the render worker, not by every lectern process
+        // (Sources/CFontLibraries says how): the functions MuPDF and CFontShaping call.
+        .target(name: "CFontLibraries", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CMuPDF", dependencies: ["CFontLibraries"], linkerSettings: mupdfLibraries),
         // Large print measured in the render worker as fcft measures it (Sources/CFontShaping
         // says how): FreeType and HarfBuzz, which MuPDF and fcft load already.
-        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz"),
-        .target(name: "CFontShaping", dependencies: ["CHarfBuzz"]),
+        .target(name: "CFontShaping", dependencies: ["CFontLibraries"]),
         .target(name: "CLecternLinux"),
         // glibc's gettext with the language chosen per call (Sources/CGettext/shim.c says how):
         // the chrome's catalogs, po/*.po compiled by msgfmt. Nothing to link: it is in libc.
@@ -102,7 +104,7 @@ let package = Package(
             name: "LecternDocuments",
             dependencies: [
                 "LecternCore", "LecternPDF", "LecternRender", "LecternLinux", "CLecternLinux", "CSeccomp",
-                "CFontShaping",
+                "CFontShaping", "CFontLibraries",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]

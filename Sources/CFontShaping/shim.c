@@ -1,5 +1,5 @@
 #include "CFontShaping.h"
-#include <hb-ft.h>
+#include "freetype.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>

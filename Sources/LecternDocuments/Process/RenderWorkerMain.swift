@@ -1,3 +1,4 @@
+import CFontLibraries
 import CLecternLinux
 import CSeccomp
 import Glibc
@@ -55,6 +56,9 @@ public enum RenderWorkerMain {
 
     /// Opens the document asked for on `channels[0]`, then answers on every channel.
     private static func serve(_ channels: [MessageChannel]) -> Int32 {
+        // HarfBuzz and FreeType now, while the worker may still open files (its seccomp filter
+        // forbids it once the document is open): MuPDF calls them first when it draws a page.
+        CFontLibraries_load()
         // Each tile's temporaries (a photo's decoded rows, scaled rows) are freed and asked for
         // again by the next: kept, they are not faulted in afresh each time (on a photo page
         // that was 150,000 page faults over the isolation benchmark's tiles, and 12,000 kept).
