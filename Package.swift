@@ -158,7 +158,11 @@ let package = Package(
                 "LecternRender", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Resources/sample.pdf")]
+            resources: [.copy("Resources/sample.pdf")],
+            // SwiftPM links an executable with -export-dynamic: 15,000 dynamic symbols (every
+            // public Swift symbol), which the Swift runtime scans at every start (dladdr, to find
+            // its own path). Nothing looks them up by name; the tests import the debug build.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]
         ),
 
         // An integrator's program embedding KioskApp (README, "Embedding Lectern"); a test runs it.
