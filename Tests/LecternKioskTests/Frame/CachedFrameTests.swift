@@ -22,8 +22,8 @@ struct CachedFrameTests {
         let bytes = Self.frame.encoded()
         #expect(throws: CachedFrame.Refusal.otherKey) { try CachedFrame(decoding: bytes, keyPrefix: "lectern other\n") }
         var format = bytes
-        format[8] = 2
-        #expect(throws: CachedFrame.Refusal.notAFrame("format 2")) { try CachedFrame(decoding: format, keyPrefix: "") }
+        format[8] = 1  // a file of the format before (its checksum in one lane)
+        #expect(throws: CachedFrame.Refusal.notAFrame("format 1")) { try CachedFrame(decoding: format, keyPrefix: "") }
         #expect(throws: CachedFrame.Refusal.notAFrame("empty")) { try CachedFrame(decoding: [], keyPrefix: "") }
         #expect(throws: CachedFrame.Refusal.corrupt("\(bytes.count - 1) bytes for a 3x2 frame")) {
             try CachedFrame(decoding: Array(bytes.dropLast()), keyPrefix: "")
@@ -33,6 +33,27 @@ struct CachedFrameTests {
             changed[index] ^= 1
             #expect(throws: (any Error).self) { try CachedFrame(decoding: changed, keyPrefix: "") }
         }
+    }
+
+    @Test("the checksum fed row by row is the checksum of the whole; two words swapped change it")
+    func checksumInParts() {
+        // 13 rows of 40 bytes (five words: rows start in every lane) and 3 bytes more.
+        let bytes = (0..<523).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ $0 >> 3) }
+        let whole = CachedFrame.checksum(key: [1, 2, 3], pixels: bytes)
+        var hasher = CachedFrame.Hasher64()
+        [UInt8]([1, 2, 3]).withUnsafeBytes { hasher.add($0) }
+        hasher.end(count: 3)
+        bytes.withUnsafeBytes { raw in
+            for start in stride(from: 0, to: raw.count, by: 40) {
+                hasher.add(UnsafeRawBufferPointer(rebasing: raw[start..<min(start + 40, raw.count)]))
+            }
+        }
+        hasher.end(count: bytes.count)
+        #expect(hasher.hash == whole)
+        var swapped = bytes
+        swapped.replaceSubrange(0..<8, with: bytes[32..<40])
+        swapped.replaceSubrange(32..<40, with: bytes[0..<8])
+        #expect(CachedFrame.checksum(key: [1, 2, 3], pixels: swapped) != whole)
     }
 }
 
