@@ -1,13 +1,17 @@
 import Glibc
 import LecternLinux
+import LecternWayland
 
 /// A frame kept on disk for the next start (`FirstFrame`), and its file's format, checked
 /// field by field when read: a file of another format, for another key, of the wrong length
 /// or whose checksum does not match is refused, never shown.
 ///
-/// The file, little-endian: the magic `LCTNFRM1`; the format (UInt32, 2); the key's length,
+/// The file, little-endian: the magic `LCTNFRM1`; the format (UInt32, 3); the key's length,
 /// the width and the height in pixels (UInt32 each); the checksum (UInt64) of the key and the
-/// pixels; the key (UTF-8); the pixels, XRGB8888, rows of `width` pixels without padding.
+/// pixel rows; the key (UTF-8); zeros to the next 4 KiB; the pixels, XRGB8888, rows `stride`
+/// bytes apart as a frame buffer's (`ShmBuffer.layout`), padded with zeros. The pixels are laid
+/// out as a `wl_shm` buffer wants them: the next start hands the file itself to the compositor
+/// (`KeptFrame`), with nothing copied.
 struct CachedFrame: Equatable {
     /// What the frame shows, as `FirstFrameKey.text` says it.
     var key: String
@@ -17,8 +21,9 @@ struct CachedFrame: Equatable {
     var pixels: [UInt8]
 
     static let magic = Array("LCTNFRM1".utf8)
-    /// 2: the checksum in four lanes (1: one).
-    static let format: UInt32 = 2
+    /// 3: the pixels page-aligned in a buffer's rows (2: rows without padding after the key; 1:
+    /// the checksum in one lane).
+    static let format: UInt32 = 3
     static let headerSize = 8 + 4 * 4 + 8
     /// The largest file written or read: a 4K screen's frame (33 MB) and its key fit; a larger
     /// screen's first frame is not kept.
@@ -43,11 +48,25 @@ struct CachedFrame: Equatable {
         }
     }
 
+    /// Where a file's pixels start (after the header and a key of `keyLength` bytes, at a page
+    /// boundary), the bytes from one row to the next, and the file's size.
+    static func layout(width: Int, height: Int, keyLength: Int) -> (pixelOffset: Int, stride: Int, size: Int) {
+        let pixelOffset = (headerSize + keyLength + 4095) / 4096 * 4096
+        let stride = ShmBuffer.layout(width: width, height: height, pageSize: 1).stride
+        return (pixelOffset, stride, pixelOffset + stride * height)
+    }
+
     /// The file's bytes.
     func encoded() -> [UInt8] {
         let keyBytes = Array(key.utf8)
+        let (pixelOffset, stride, size) = Self.layout(width: width, height: height, keyLength: keyBytes.count)
+        var rows = [UInt8](repeating: 0, count: stride * height)
+        for row in 0..<height {
+            rows.replaceSubrange(
+                (row * stride)..<(row * stride + width * 4), with: pixels[(row * width * 4)..<((row + 1) * width * 4)])
+        }
         var bytes = Self.magic
-        bytes.reserveCapacity(Self.headerSize + keyBytes.count + pixels.count)
+        bytes.reserveCapacity(size)
         func put<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
@@ -55,9 +74,10 @@ struct CachedFrame: Equatable {
         put(UInt32(keyBytes.count))
         put(UInt32(width))
         put(UInt32(height))
-        put(Self.checksum(key: keyBytes, pixels: pixels))
+        put(Self.checksum(key: keyBytes, pixels: rows))
         bytes += keyBytes
-        bytes += pixels
+        bytes += [UInt8](repeating: 0, count: pixelOffset - bytes.count)
+        bytes += rows
         return bytes
     }
 
@@ -70,14 +90,16 @@ struct CachedFrame: Equatable {
     }
 
     /// What a file's header and key say, checked: the frame's size, the key, the checksum and
-    /// where the pixels start.
+    /// where the pixel rows start and how far apart they are.
     struct Header {
         var key: [UInt8]
         var width: Int
         var height: Int
         var checksum: UInt64
         var pixelOffset: Int
-        var pixelBytes: Int { width * height * 4 }
+        var stride: Int
+        /// The rows, padding included: what the checksum covers.
+        var pixelBytes: Int { stride * height }
     }
 
     /// The header and key of a file of `size` bytes read with `read(count, offset)`, each
@@ -96,15 +118,24 @@ struct CachedFrame: Equatable {
         let keyLength = Int(number(at: 12))
         let width = Int(number(at: 16))
         let height = Int(number(at: 20))
-        guard width > 0, height > 0, Self.headerSize + keyLength + width * height * 4 == size else {
+        // Sizes no screen has are refused before they are multiplied (and could overflow).
+        guard (1...32768).contains(width), (1...32768).contains(height), keyLength <= size else {
+            throw .corrupt("a \(width)x\(height) frame with a key of \(keyLength) bytes")
+        }
+        let layout = Self.layout(width: width, height: height, keyLength: keyLength)
+        guard layout.size == size else {
             throw .corrupt("\(size) bytes for a \(width)x\(height) frame")
         }
-        let keyBytes = try read(keyLength, Self.headerSize)
+        // The key and the zeros after it, up to the pixels: one read, every byte checked.
+        let keyAndZeros = try read(layout.pixelOffset - Self.headerSize, Self.headerSize)
+        guard keyAndZeros.count == layout.pixelOffset - Self.headerSize else { throw .corrupt("short read") }
+        let keyBytes = Array(keyAndZeros[..<keyLength])
         let prefix = Array(keyPrefix.utf8)
         guard keyBytes.count >= prefix.count, Array(keyBytes[..<prefix.count]) == prefix else { throw .otherKey }
+        guard keyAndZeros[keyLength...].allSatisfy({ $0 == 0 }) else { throw .corrupt("not zeros after the key") }
         return Header(
             key: keyBytes, width: width, height: height, checksum: number(at: 24, bytes: 8),
-            pixelOffset: Self.headerSize + keyLength)
+            pixelOffset: layout.pixelOffset, stride: layout.stride)
     }
 
     /// The frame in a file of `size` bytes, read part by part with `read(count, offset)`: the
@@ -113,11 +144,12 @@ struct CachedFrame: Equatable {
         size: Int, keyPrefix: String, read: (_ count: Int, _ offset: Int) throws(Refusal) -> [UInt8]
     ) throws(Refusal) {
         let header = try Self.header(size: size, keyPrefix: keyPrefix, read: read)
-        let pixels = try read(header.pixelBytes, header.pixelOffset)
-        guard Self.checksum(key: header.key, pixels: pixels) == header.checksum else { throw .corrupt("checksum") }
+        let rows = try read(header.pixelBytes, header.pixelOffset)
+        guard Self.checksum(key: header.key, pixels: rows) == header.checksum else { throw .corrupt("checksum") }
+        let rowBytes = header.width * 4
         self.init(
             key: String(decoding: header.key, as: UTF8.self), width: header.width, height: header.height,
-            pixels: pixels)
+            pixels: (0..<header.height).flatMap { rows[($0 * header.stride)..<($0 * header.stride + rowBytes)] })
     }
 
     init(key: String, width: Int, height: Int, pixels: [UInt8]) {

@@ -145,15 +145,17 @@ final class FirstFrame {
         _ buffer: ShmBuffer, scale: DisplayScale, document: String, reader: ObjectIdentifier,
         configuration: KioskConfiguration
     ) {
-        guard let path, configuration.persistsState, buffer.width * buffer.height * 4 + 4096 <= CachedFrame.maximumBytes
-        else { return }
+        guard let path, configuration.persistsState else { return }
         let fingerprint = configuration.fingerprint
         if documentKey?.reader != reader || documentKey?.fingerprint != fingerprint {
             documentKey = (reader, fingerprint, try? Self.key(document: document, settings: fingerprint))
         }
         guard let prefix = documentKey?.key else { return }
         let key = prefix + Self.frameLine(width: buffer.width, height: buffer.height, scale: scale)
-        guard key != kept else { return }
+        guard key != kept,
+            CachedFrame.layout(width: buffer.width, height: buffer.height, keyLength: key.utf8.count).size
+                <= CachedFrame.maximumBytes
+        else { return }
         kept = key
         writes += 1
         let rowBytes = buffer.width * 4

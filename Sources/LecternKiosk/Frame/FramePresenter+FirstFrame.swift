@@ -39,27 +39,14 @@ extension FramePresenter {
 }
 
 extension XdgToplevel {
-    /// Commits `kept` whole, its memory made one of `pool`'s buffers (or, when the pool would
-    /// rather reuse one it has, copied into that): the first frame, kept from the last run
-    /// (`FirstFrame`). Nil when no buffer could be had.
+    /// Commits `kept` whole, the file's pages a buffer of their own (destroyed once released):
+    /// the first frame, kept from the last run (`FirstFrame`). Nil when no buffer could be had.
     func commit(_ kept: KeptFrame, from pool: ShmBufferPool, logger: Logger) -> ShmBuffer? {
-        var buffer = pool.adopt(kept.memory)
-        if buffer == nil {
-            do {
-                buffer = try pool.acquire(width: kept.width, height: kept.height)
-            } catch {
-                logger.error("cannot allocate a frame buffer: \(error)")
-                return nil
-            }
-            guard let buffer else { return nil }
-            for row in 0..<kept.height {
-                (buffer.pixels + row * buffer.stride).copyMemory(
-                    from: kept.memory.pixels + row * kept.memory.stride, byteCount: kept.width * 4)
-            }
+        guard let buffer = pool.standalone(kept.memory) else {
+            logger.error("cannot make a buffer of the kept frame: no wl_shm")
+            return nil
         }
-        guard let buffer else { return nil }
         commit(buffer, scale: scale, damage: [(0, 0, kept.width, kept.height)])
-        pool.committed(buffer)
         return buffer
     }
 }

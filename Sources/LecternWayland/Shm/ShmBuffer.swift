@@ -22,6 +22,9 @@ public final class ShmBuffer {
     public internal(set) var age = 0
     let byteCount: Int
     let fd: Int32
+    /// What this process mapped (`ShmMemory.mapping`): freed with the buffer.
+    private let mapping: UnsafeMutableRawPointer
+    private let mappingSize: Int
     private(set) var proxy: OpaquePointer?
     weak var pool: ShmBufferPool?
     /// Told when the compositor releases it (a buffer outside a pool: the curtain's).
@@ -42,12 +45,14 @@ public final class ShmBuffer {
         width = memory.width
         height = memory.height
         stride = memory.stride
-        byteCount = memory.byteCount
+        byteCount = memory.poolSize - memory.offset
         fd = memory.fd
         pixels = memory.pixels
-        let pool = wl_shm_create_pool(shm, fd, Int32(byteCount))
+        mapping = memory.mapping
+        mappingSize = memory.poolSize
+        let pool = wl_shm_create_pool(shm, fd, Int32(memory.poolSize))
         proxy = wl_shm_pool_create_buffer(
-            pool, 0, Int32(width), Int32(height), Int32(stride), format)
+            pool, Int32(memory.offset), Int32(width), Int32(height), Int32(stride), format)
         // The buffer keeps the memory alive; the pool object is not needed any more.
         wl_shm_pool_destroy(pool)
         listener = Listener(
@@ -56,6 +61,17 @@ public final class ShmBuffer {
                 Unmanaged<ShmBuffer>.fromOpaque(data).takeUnretainedValue().didRelease()
             }))
         wl_buffer_add_listener(proxy, listener.pointer, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// A buffer of `memory` outside any pool (a file's frame, `ShmMemory.init(file:…)`, which is
+    /// never drawn into): it keeps itself until the compositor releases it, then is destroyed.
+    public static func standalone(shm: OpaquePointer, memory: ShmMemory, format: UInt32) -> ShmBuffer {
+        let buffer = ShmBuffer(shm: shm, memory: memory, format: format)
+        buffer.onRelease = {
+            buffer.onRelease = nil
+            buffer.destroy()
+        }
+        return buffer
     }
 
     /// The row alignment, in bytes, that lets GPUs import the memory (256: every common
@@ -91,7 +107,7 @@ public final class ShmBuffer {
         guard let proxy else { return }
         wl_buffer_destroy(proxy)
         self.proxy = nil
-        munmap(pixels, byteCount)
+        munmap(mapping, mappingSize)
         close(fd)
     }
 

@@ -130,20 +130,11 @@ public final class ShmBufferPool {
         }
     }
 
-    /// `memory`, already drawn (off the loop's thread: `ShmMemory`), as one of the pool's
-    /// buffers; nil when the pool would rather reuse a buffer it has, or is full (the caller
-    /// then copies the pixels into `acquire`'s buffer).
-    public func adopt(_ memory: ShmMemory) -> ShmBuffer? {
+    /// `memory` (a file's frame: the kept first frame) as a buffer outside the pool, in the
+    /// pool's format (`ShmBuffer.standalone`); nil without wl_shm.
+    public func standalone(_ memory: ShmMemory) -> ShmBuffer? {
         guard let shm = display.shm else { return nil }
-        let (decision, freeNow) = state.acquire(width: memory.width, height: memory.height)
-        for id in freeNow {
-            buffers.removeValue(forKey: id)?.destroy()
-        }
-        guard case .create(let id) = decision else { return nil }
-        let buffer = ShmBuffer(shm: shm, memory: memory, format: display.frameFormat)
-        buffer.pool = self
-        buffers[id] = buffer
-        return buffer
+        return ShmBuffer.standalone(shm: shm, memory: memory, format: display.frameFormat)
     }
 
     /// Records that `buffer` was attached and committed.

@@ -57,9 +57,9 @@ struct CachedFrameTests {
     }
 }
 
-/// The kept frame read straight into a frame buffer's memory (`KeptFrame`): the same pixels as
+/// The kept frame's file mapped as a frame buffer's memory (`KeptFrame`): the same pixels as
 /// written, in the buffer's rows (256 bytes apart), for any width; checked as the file is.
-@Suite("Kept frame read into a buffer's memory")
+@Suite("Kept frame mapped as a buffer's memory")
 struct KeptFrameTests {
     /// A frame of `width` × 3 whose every byte differs from its neighbours, written to a file.
     private func written(width: Int) throws -> (CachedFrame, String) {
@@ -85,6 +85,20 @@ struct KeptFrameTests {
                 UnsafeRawBufferPointer(start: kept.memory.pixels + row * kept.memory.stride, count: width * 4))
             #expect(bytes == Array(frame.pixels[(row * width * 4)..<((row + 1) * width * 4)]), "row \(row)")
         }
+    }
+
+    @Test("the frame's memory is the file's own pages, not a copy, and only read here")
+    func filePages() throws {
+        let (_, path) = try written(width: 64)
+        defer { unlink(path) }
+        let kept = try KeptFrame.read(from: path, keyPrefix: "lectern test\n")
+        #expect(!kept.memory.isWritable)
+        // A byte written to the file after the read shows in the frame's memory.
+        let fd = open(path, O_WRONLY)
+        defer { close(fd) }
+        var byte: UInt8 = 0xA5
+        #expect(pwrite(fd, &byte, 1, off_t(4096 + kept.memory.stride + 5)) == 1)
+        #expect(kept.memory.pixels.load(fromByteOffset: kept.memory.stride + 5, as: UInt8.self) == 0xA5)
     }
 
     @Test("a changed pixel, another key and a missing file are refused", arguments: [3, 70])

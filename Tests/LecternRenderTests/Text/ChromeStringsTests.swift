@@ -43,8 +43,9 @@ struct ChromeStringsTests {
             "no frame kept", "cannot read the kept frame: \\(reason)", "not a kept frame (\\(reason))",
             "kept for another document, version, setting or screen", "no magic",
             "\\(size) bytes for a \\(width)x\\(height) frame",
+            "a \\(width)x\\(height) frame with a key of \\(keyLength) bytes", "short read", "not zeros after the key",
         ],
-        "KeptFrame.swift": ["short read"],
+        "KeptFrame.swift": ["not a file"],
         "FirstFrame.swift": [
             "frame \\(width)x\\(height) scale \\(scale.numerator)/120\\n",
             "kept for a \\(frame.width)x\\(frame.height) frame or another scale",
