@@ -7,9 +7,10 @@ extension FramePresenter {
     /// Whether `scene`, just committed for `reader`, is the home view exactly: the policy's
     /// document on its start page at zoom 1, sharp, paged per spread (a continuous scroll can
     /// rest anywhere), unedited, the chrome and contrast as at start, no overlay, notice,
-    /// selection, panel, large print, transition or lowering. Only that frame is kept for the
-    /// next start (`FirstFrame`). The first sharp frame of a start counts, before the other
-    /// pages' sizes are read: it is the frame the next start's first live frame will be.
+    /// selection, panel, large print, transition or lowering; the thumbnail bar (the chrome
+    /// always shown) with every thumbnail drawn. Only that frame is kept for the next start
+    /// (`FirstFrame`). The first sharp frame of a start counts, before the other pages' sizes are
+    /// read: it is the frame the next start's first live frame will be.
     func isHomeView(_ scene: Scene, plan: TilePlanner.Plan?, reader: Reader) -> Bool {
         let configuration = policy.configuration
         let view = reader.view
@@ -21,8 +22,11 @@ extension FramePresenter {
             screen.contrast == configuration.defaultContrast, chrome.isVisible == (configuration.chrome == .always),
             chrome.pageEntry.isEmpty
         else { return false }
+        var overlays = scene.overlays
+        guard overlays.thumbnailBar?.isComplete != false else { return false }
+        overlays.thumbnailBar = nil
         return scene.message == nil && scene.banner == nil && scene.qrCode == nil && scene.labels.isEmpty
-            && scene.transition == nil && scene.curl == nil && scene.overlays == Scene.Overlays()
+            && scene.transition == nil && scene.curl == nil && overlays == Scene.Overlays()
             && scene.textSelection == nil && scene.largePrint == nil && scene.accessibility?.rows == nil
     }
 

@@ -388,7 +388,8 @@ final class FramePresenter {
             chrome: chromeScene,
             notice: chrome.notice, noticeAction: chrome.noticeAction, accessibility: panel.scene,
             qrCode: chrome.qrCode, overlays: overlays, textSelection: textSelection,
-            showsPartialPages: hasShownPage || isLate || navigation.coversPages)
+            showsPartialPages: hasShownPage || isLate || navigation.coversPages,
+            waitsForThumbnails: firstFrame.isOnScreen && !session.isFirstFrameLate)
     }
 
     /// Comes back soon for an animation whose frame showed nothing new. A page turn starts at

@@ -38,6 +38,9 @@ struct ReaderScene {
     /// A page was on screen before, or the first one is late (300 ms): frames show whatever
     /// they have. Until then the first frame waits for the sharp page.
     var showsPartialPages: Bool
+    /// The kept first frame is on screen and not late yet: it gives way to a frame whose thumbnail
+    /// bar, if shown, has every thumbnail drawn, as the kept one had (`isHomeView`).
+    var waitsForThumbnails = false
 
     /// The frame, or nil while there is nothing worth a frame yet.
     func scene() -> Scene? {
@@ -50,7 +53,8 @@ struct ReaderScene {
         case let .failed(failure):
             scene.message = .init(title: tr("This document cannot be shown"), detail: failure.onScreen, isError: true)
         case let .open(plan, wasRepaired):
-            guard plan.isSharp || showsPartialPages || largePrint != nil else { return nil }
+            let isWhole = plan.isSharp && !(waitsForThumbnails && overlays.thumbnailBar?.isComplete == false)
+            guard isWhole || showsPartialPages || largePrint != nil else { return nil }
             scene.shadows = plan.shadows
             scene.pages = plan.pages
             scene.curl = plan.curl

@@ -58,6 +58,9 @@ extension Scene {
             self.current = current
         }
 
+        /// Every thumbnail on screen is drawn (a missing one has no layers yet).
+        public var isComplete: Bool { items.allSatisfy { !$0.layers.isEmpty } }
+
         /// The cell a page's thumbnail is fitted into.
         public static let pageCell = Size(width: 66, height: 88)
         /// The gap between two spreads.

@@ -15,12 +15,13 @@ struct FirstFrameTests {
 
     /// Runs the app on `document` until its home view is kept, stops it, and returns the frame.
     func keepHome(
-        _ document: String, state: StateDirectory, width: Int32 = 1280, height: Int32 = 720
+        _ document: String, state: StateDirectory, width: Int32 = 1280, height: Int32 = 720, options: [String] = []
     ) throws
         -> Commit?
     {
         let lectern = try KioskHarness(
-            [document, "--no-accessibility-button"], width: width, height: height, variables: state.variables)
+            [document, "--no-accessibility-button"] + options, width: width, height: height,
+            variables: state.variables)
         #expect(lectern.settle())
         #expect(lectern.status.firstFramesKept == 1)
         let home = lectern.lastCommit
@@ -32,13 +33,13 @@ struct FirstFrameTests {
     /// Starts the app on `document` with the worker's open answer held back for a second, and
     /// turns until the first commit or for 300 ms of real time: the document is still opening.
     func startHeldBack(
-        _ document: String, state: StateDirectory, width: Int32 = 1280, height: Int32 = 720
+        _ document: String, state: StateDirectory, width: Int32 = 1280, height: Int32 = 720, options: [String] = []
     ) throws
         -> KioskHarness
     {
         let lectern = try KioskHarness(
-            [document, "--no-accessibility-button", "--open-answer-delay-ms", "1000"], width: width, height: height,
-            variables: state.variables)
+            [document, "--no-accessibility-button", "--open-answer-delay-ms", "1000"] + options, width: width,
+            height: height, variables: state.variables)
         let deadline = ContinuousClock.now + .milliseconds(300)
         while lectern.lastCommit == nil, ContinuousClock.now < deadline { lectern.turn(wait: .milliseconds(2)) }
         #expect(lectern.status.document == .opening)
@@ -60,13 +61,23 @@ struct FirstFrameTests {
         return (lectern, reason)
     }
 
-    @Test("the kept home view is the first commit, before the document opens, and the live frame equals it")
-    func shownBeforeOpen() throws {
+    @Test(
+        "the kept home view is the first commit, before the document opens, and the live frame equals it",
+        arguments: [false, true])
+    func shownBeforeOpen(chromeAlways: Bool) throws {
         let state = try StateDirectory()
         // A page of text: the frame is no one colour.
         let document = try state.copy(LecternHarness.fixture("letter-6pages.pdf"))
-        let home = try #require(try keepHome(document, state: state))
-        let lectern = try startHeldBack(document, state: state)
+        // The chrome always shown: the home view has the thumbnail bar, kept once every
+        // thumbnail is drawn, and shown at the next start until the live bar has them all too.
+        var options: [String] = []
+        if chromeAlways {
+            let policy = state.path + "/chrome-always.toml"
+            try "[chrome]\nshow = \"always\"\n".write(toFile: policy, atomically: true, encoding: .utf8)
+            options = ["--config", policy]
+        }
+        let home = try #require(try keepHome(document, state: state, options: options))
+        let lectern = try startHeldBack(document, state: state, options: options)
         let first = try #require(lectern.lastCommit, "nothing committed before the document opened")
         #expect(!first.isUniform)
         #expect(lectern.status.firstFrame == .shown)
