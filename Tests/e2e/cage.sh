@@ -198,6 +198,50 @@ else
   pass "no cage or Lectern process left behind"
 fi
 
+# The restart (a crash, a watchdog, a deploy): the home view kept at the last run is the first
+# frame, committed from its file's own pages (a wl_shm pool on a regular file: cage maps it as
+# it maps a memfd), before the document is open; the live page follows. Two starts: the policy
+# changed since the first run's home view was kept, so the first start keeps it anew.
+# restart LOG: starts Lectern under cage as above, until its live page is committed; sets
+# restart_sid and restart_pid (empty when it did not start).
+restart() {
+  e2e_start "$1" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
+    cage -- "${filter[@]}" "$e2e_bin" "${e2e_args[@]}" "${start_page[@]}" --frame-dump "$e2e_dump" \
+    --config "$e2e_stage/lectern.toml"
+  restart_sid=$e2e_sid
+  wait_for 10 grep -q "frame committed $size (page" "$1" || true
+  sleep 1
+  restart_pid=$(pgrep -o -s "$restart_sid" -f "^(\S*sh )?$e2e_bin( |$)" || true)
+}
+# stop_restart: SIGTERM to Lectern first (cage, killed while its client runs, fails an assertion).
+stop_restart() {
+  [[ -n $restart_pid ]] && kill -TERM "$restart_pid" 2>/dev/null
+  [[ -n $restart_pid ]] && wait_for 5 eval "! kill -0 $restart_pid 2>/dev/null"
+  end_session "$restart_sid"
+}
+restart "$e2e_stage/cage-restart-1.log"
+stop_restart
+restart_log=$e2e_stage/cage-restart-2.log
+restart "$restart_log"
+if grep -q "kept first frame committed $size" "$restart_log"; then
+  pass "restart: the kept home view was the first frame ($(grep -o 'kept first frame committed .*' "$restart_log"))"
+else
+  fail "restart: no 'kept first frame committed $size' ($(grep -o 'first frame: .*' "$restart_log" | head -n 1))"
+  show_log "$restart_log" 8
+fi
+if grep -q "frame committed $size (page" "$restart_log" && [[ -n $restart_pid ]]; then
+  pass "restart: the live page followed and Lectern runs on"
+else
+  fail "restart: no live frame after the kept one, or Lectern ended"
+  show_log "$restart_log" 8
+fi
+[[ ${#start_page[@]} -gt 0 ]] && check_page_shown "$size" 3
+stop_restart
+if grep -qiE 'fatal error|assertion|segmentation|backtrace|core dumped|render worker .* ended' "$restart_log"; then
+  fail "the restart's log shows a crash"
+  show_log "$restart_log"
+fi
+
 # A book (issue 35): an EPUB written here (a stored zip: mimetype, container, package, two
 # chapters), under a name that does not say so, is opened by its content in the render worker
 # under the unit's filter, laid out for the screen, and its first page shown.
