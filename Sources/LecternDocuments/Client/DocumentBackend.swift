@@ -41,15 +41,17 @@ public final class DocumentBackend {
     private let deadline: Double
     private let logger: Logger
 
-    /// Serves documents in worker processes started with `settings` (the first one started now,
-    /// for its document), each request given `deadline` seconds.
-    public init(settings: RenderProcess.Settings, deadline: Double, loop: EventLoop, logger: Logger) throws(SystemError)
-    {
+    /// Serves documents in worker processes started with `settings` (the first one for its
+    /// document, started now unless `startsWorker` is false: then at its first request), each
+    /// request given `deadline` seconds.
+    public init(
+        settings: RenderProcess.Settings, deadline: Double, startsWorker: Bool = true, loop: EventLoop, logger: Logger
+    ) throws(SystemError) {
         self.settings = settings
         self.loop = loop
         self.logger = logger
         self.deadline = deadline
-        workers = [try start(settings)]
+        workers = [try start(settings, now: startsWorker)]
     }
 
     /// Serves documents in this process.
@@ -60,12 +62,12 @@ public final class DocumentBackend {
         deadline = 0
     }
 
-    private func start(_ settings: RenderProcess.Settings) throws(SystemError) -> ClaimedProcess {
+    private func start(_ settings: RenderProcess.Settings, now: Bool = true) throws(SystemError) -> ClaimedProcess {
         let worker = ClaimedProcess(process: try RenderProcess(settings: settings, logger: logger))
         worker.watch = loop.watch(FileDescriptor(rawValue: worker.process.eventDescriptor)) {
             [unowned self, unowned worker] in watchdog(worker)
         }
-        worker.process.start()
+        if now { worker.process.start() }
         return worker
     }
 

@@ -201,12 +201,15 @@ public final class KioskApp {
         // display connects; shown at the first configure if it is this start's first frame.
         let firstFrame = FirstFrame(statePath: statePath, loop: loop, logger: logger)
         teardown.push { firstFrame.close() }
-        if FirstFrame.applies(to: opening, restoring: restored.view, policy: policy.configuration) {
-            firstFrame.load(document: opening.documentPath, configuration: policy.configuration)
-        }
-        // The render worker starts before the display connects and opens the document meanwhile:
-        // the one the policy names, at the page the saved view restores.
-        let backend = makeDocumentBackend(opening, loop: loop, logger: logger)
+        // With a frame kept, the document opens once it is on screen (or known not to be): the
+        // worker's opening (MuPDF, the first page's display list) would take a core from this
+        // start, which shows that page already.
+        let opensAfterFirstFrame =
+            FirstFrame.applies(to: opening, restoring: restored.view, policy: policy.configuration)
+            && firstFrame.load(document: opening.documentPath, configuration: policy.configuration)
+        // Else the render worker starts before the display connects and opens the document
+        // meanwhile: the one the policy names, at the page the saved view restores.
+        let backend = makeDocumentBackend(opening, startsWorker: !opensAfterFirstFrame, loop: loop, logger: logger)
         // The screen's size and scale: the frame presenter sets them, the parts read them.
         let screen = Screen()
         teardown.push { backend.close() }
@@ -220,7 +223,11 @@ public final class KioskApp {
             screen: screen, frame: frame, loop: loop, logger: logger)
         teardown.push { session.close() }
         session.restoredView = restored.view
-        session.open()
+        firstFrame.whenDecided { [unowned session] in session.open() }
+        // The first configure decides; a compositor that never sends one must not keep the
+        // document shut.
+        let openAnyway = loop.schedule(after: 0.1) { [unowned firstFrame] in firstFrame.decide() }
+        teardown.push { openAnyway.cancel() }
         let shelf = Shelf(
             shown: session, current: session.current, backend: backend, policy: policy, screen: screen,
             frame: frame, pointer: pointer, loop: loop, logger: logger)

@@ -5,7 +5,9 @@ import Logging
 
 /// The backend `configuration` asks for. Without the worker process, the worker `lectern`
 /// forked at its start (if it did) is let go.
-func makeDocumentBackend(_ configuration: KioskConfiguration, loop: EventLoop, logger: Logger) -> DocumentBackend {
+func makeDocumentBackend(
+    _ configuration: KioskConfiguration, startsWorker: Bool = true, loop: EventLoop, logger: Logger
+) -> DocumentBackend {
     let worker = configuration.renderProcess
     guard configuration.usesRenderProcess else {
         RenderWorkerMain.discardForkedWorker()
@@ -19,7 +21,8 @@ func makeDocumentBackend(_ configuration: KioskConfiguration, loop: EventLoop, l
     settings.crashPage = worker.crashPage
     do {
         return try DocumentBackend(
-            settings: settings, deadline: configuration.renderDeadline, loop: loop, logger: logger)
+            settings: settings, deadline: configuration.renderDeadline, startsWorker: startsWorker, loop: loop,
+            logger: logger)
     } catch {
         // A reader without its worker still shows the document.
         logger.error("cannot start the render worker, drawing in process: \(error)")

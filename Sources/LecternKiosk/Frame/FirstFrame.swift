@@ -1,3 +1,4 @@
+import Glibc
 import LecternCore
 import LecternLinux
 import LecternPolicy
@@ -25,6 +26,8 @@ final class FirstFrame {
     /// The start's reading of the file: the key of the document and settings, and the frame.
     private var loaded: (prefix: String, frame: Result<KeptFrame, CachedFrame.Refusal>)?
     private var isLoading = false
+    /// What runs once the kept frame is shown or known not to be (`whenDecided`).
+    private var onDecided: (() -> Void)?
     /// The key of the frame in the file (nil: not known to be any).
     private var kept: String?
     /// The key of the shown document and settings, read once per reader and fingerprint.
@@ -78,9 +81,10 @@ final class FirstFrame {
     }
 
     /// Starts reading the frame kept for `document` under `configuration`, off the loop's thread
-    /// (start, while the display connects).
-    func load(document: String, configuration: KioskConfiguration) {
-        guard let path else { return }
+    /// (start, while the display connects). False when no frame is kept.
+    @discardableResult
+    func load(document: String, configuration: KioskConfiguration) -> Bool {
+        guard let path, access(path, F_OK) == 0 else { return false }
         isLoading = true
         let settings = configuration.fingerprint
         work.submit { () -> (String, Result<KeptFrame, CachedFrame.Refusal>) in
@@ -96,6 +100,20 @@ final class FirstFrame {
         } then: { [unowned self] in
             loaded = $0
         }
+        return true
+    }
+
+    /// Runs once the kept frame is on screen, or once it is known that it will not be (then at
+    /// once, if that is known already): `KioskApp` opens the document then.
+    func whenDecided(_ action: @escaping () -> Void) {
+        if isLoading || loaded != nil { onDecided = action } else { action() }
+    }
+
+    /// Runs what waits for the kept frame's fate, once (also after a deadline: `KioskApp`).
+    func decide() {
+        let action = onDecided
+        onDecided = nil
+        action?()
     }
 
     /// The frame kept for a first frame of `width` × `height` pixels at `scale`, waiting for the
@@ -104,6 +122,14 @@ final class FirstFrame {
         guard isLoading else { return nil }
         isLoading = false
         work.waitUntilDone()
+        let frame = matching(width: width, height: height, scale: scale)
+        // Not to be shown: what waits for it goes on now (shown: once committed, `shown()`).
+        if frame == nil { decide() }
+        return frame
+    }
+
+    /// The frame read, if it is for this first frame's size and scale.
+    private func matching(width: Int, height: Int, scale: DisplayScale) -> KeptFrame? {
         guard let (prefix, result) = loaded else { return nil }
         loaded = nil
         switch result {
@@ -130,6 +156,7 @@ final class FirstFrame {
     func shown() {
         outcome = .shown
         isOnScreen = true
+        decide()
     }
 
     /// A live frame replaced it (or was the first): the kept frame is not wanted any more.

@@ -94,6 +94,43 @@ struct FirstFrameTests {
         try lectern.stop()
     }
 
+    /// Starts the app on `document` without configuring its window, and turns for 200 ms of real
+    /// time with the clock standing still.
+    func startUnconfigured(_ document: String, state: StateDirectory) throws -> KioskHarness {
+        let lectern = try KioskHarness(
+            [document, "--no-accessibility-button"], autoConfigure: false, variables: state.variables)
+        #expect(lectern.wait { lectern.compositor.toplevel != nil })
+        let deadline = ContinuousClock.now + .milliseconds(200)
+        while ContinuousClock.now < deadline { lectern.turn(wait: .milliseconds(2)) }
+        return lectern
+    }
+
+    @Test("with a frame kept, the document opens once that frame is on screen (0.1 s on without a configure)")
+    func opensAfterKeptFrame() throws {
+        let state = try StateDirectory()
+        let document = try state.copy(LecternHarness.fixture("letter-6pages.pdf"))
+        // No frame kept: the document opens while the window waits for its size.
+        let cold = try startUnconfigured(document, state: state)
+        #expect(cold.status.document == .open(pageCount: 6))
+        try cold.stop()
+        _ = try keepHome(document, state: state)
+        // A frame kept: nothing opens before the first configure has shown it.
+        let warm = try startUnconfigured(document, state: state)
+        #expect(warm.status.document == .opening)
+        warm.compositor.configure(width: 1280, height: 720)
+        #expect(warm.settle())
+        #expect(warm.status.firstFrame == .shown)
+        #expect(warm.status.document == .open(pageCount: 6))
+        try warm.stop()
+        // A compositor that never configures: the document opens 0.1 s on all the same.
+        let unconfigured = try startUnconfigured(document, state: state)
+        #expect(unconfigured.status.document == .opening)
+        unconfigured.clock.advance(by: 0.1)
+        #expect(unconfigured.wait { unconfigured.status.document != .opening })
+        #expect(unconfigured.status.document == .open(pageCount: 6))
+        try unconfigured.stop()
+    }
+
     @Test("a frame kept for an older version of the file is not shown")
     func fileChanged() throws {
         let state = try StateDirectory()
