@@ -1,7 +1,6 @@
 import Glibc
 import LecternLinux
 import LecternWayland
-import SystemPackage
 
 /// A frame kept on disk (`CachedFrame`'s file), its pages mapped and checked off the loop's
 /// thread: at the first configure the file itself becomes the buffer committed (its pixels are
@@ -20,44 +19,26 @@ struct KeptFrame: Sendable {
     /// `CachedFrame.maximumBytes` are not read. The file is opened read-write, as the compositor
     /// maps a buffer's memory; this process only reads it.
     static func read(from path: String, keyPrefix: String) throws(CachedFrame.Refusal) -> KeptFrame {
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor.open(path, .readWrite, options: [.closeOnExec])
+        let file: SharedFile
+        do throws(SystemError) {
+            file = try SharedFile(path: path)
         } catch {
-            throw (error as? Errno) == .noSuchFileOrDirectory ? .missing : .unreadable("\(path): \(error)")
+            throw error.code == ENOENT ? .missing : .unreadable(error.description)
         }
-        var info = stat()
-        guard fstat(descriptor.rawValue, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            try? descriptor.close()
-            throw .notAFrame("not a file")
-        }
-        let size = Int(info.st_size)
-        guard size <= CachedFrame.maximumBytes, size >= CachedFrame.headerSize else {
-            try? descriptor.close()
-            throw size == 0 ? .notAFrame("empty") : .notAFrame("\(size) bytes")
-        }
-        let header: CachedFrame.Header
-        do {
-            header = try CachedFrame.header(size: size, keyPrefix: keyPrefix) {
-                count, offset throws(CachedFrame.Refusal) in
-                do {
-                    return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                        initialized = try descriptor.read(
-                            fromAbsoluteOffset: Int64(offset), into: UnsafeMutableRawBufferPointer(buffer))
-                    }
-                } catch {
-                    throw .unreadable("\(path): \(error)")
-                }
+        guard file.size <= CachedFrame.maximumBytes else { throw .notAFrame("\(file.size) bytes") }
+        let header = try CachedFrame.header(size: file.size, keyPrefix: keyPrefix) {
+            count, offset throws(CachedFrame.Refusal) in
+            do throws(SystemError) {
+                return try file.read(count: count, at: Int64(offset))
+            } catch {
+                throw .unreadable(error.description)
             }
-        } catch {
-            try? descriptor.close()
-            throw error
         }
         // The pages are the memory's from here on (it closes the descriptor, also on failure).
         let memory: ShmMemory
         do throws(WaylandError) {
             memory = try ShmMemory(
-                file: descriptor.rawValue, size: size, offset: header.pixelOffset, width: header.width,
+                file: file.takeDescriptor(), size: file.size, offset: header.pixelOffset, width: header.width,
                 height: header.height, stride: header.stride)
         } catch {
             throw .unreadable("\(error)")

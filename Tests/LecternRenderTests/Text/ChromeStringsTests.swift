@@ -45,7 +45,6 @@ struct ChromeStringsTests {
             "\\(size) bytes for a \\(width)x\\(height) frame",
             "a \\(width)x\\(height) frame with a key of \\(keyLength) bytes", "short read", "not zeros after the key",
         ],
-        "KeptFrame.swift": ["not a file"],
         "FirstFrame.swift": [
             "frame \\(width)x\\(height) scale \\(scale.numerator)/120\\n",
             "kept for a \\(frame.width)x\\(frame.height) frame or another scale",
