@@ -155,7 +155,7 @@ let package = Package(
             name: "lectern",
             dependencies: [
                 "LecternKiosk", "LecternPolicy", "LecternCore", "LecternLinux", "LecternDocuments", "LecternSpeech",
-                "LecternRender", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LecternRender", "LecternWayland", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Resources/sample.pdf")],

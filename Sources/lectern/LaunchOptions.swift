@@ -6,6 +6,7 @@ import LecternKiosk
 import LecternLinux
 import LecternPolicy
 import LecternRender
+import LecternWayland
 import Logging
 
 /// What one command line asks of Lectern, however it was parsed: by swift-argument-parser
@@ -159,6 +160,9 @@ struct LaunchOptions: Equatable {
         // The render worker, forked while this process has one thread: it waits while the
         // policy is read (which may turn it off: it is then let go). Not for an explicit "off".
         if renderProcess != .off { RenderWorkerMain.forkAtStart(channels: RenderProcess.defaultChannels) }
+        // The compositor's globals asked for now (after the fork: the worker must not hold the
+        // connection), answered while the policy and the saved view are read.
+        Display.connectEarly()
         // The chrome's catalogs: beside the binary (kiosk/run), else the system's (the package).
         GettextTranslator.install(catalogs: GettextTranslator.besideExecutable())
         let logger = Logger(label: "lectern")

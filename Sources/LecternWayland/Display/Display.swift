@@ -85,12 +85,25 @@ public final class Display {
                 guard let data else { return }
                 Unmanaged<Display>.fromOpaque(data).takeUnretainedValue().isSyncDone = true
             }))
-        guard let connection = wl_display_connect(name) else {
-            throw .cannotConnect(
-                display: name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0", errno: errno)
+        // The connection made at the top of the start, if there is one for this name: its
+        // globals' answer may be waiting.
+        var early: EarlyConnection?
+        switch EarlyConnection.take(name: name) {
+        case .connected(let connection):
+            early = connection
+            self.connection = connection.connection
+            registry = connection.registry
+        case let attempt:
+            var code: Int32 = 0
+            if case .failed(_, let failure) = attempt { code = failure }
+            guard code == 0, let connection = wl_display_connect(name) else {
+                throw .cannotConnect(
+                    display: name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0",
+                    errno: code == 0 ? errno : code)
+            }
+            self.connection = connection
+            registry = wl_display_get_registry(connection)
         }
-        self.connection = connection
-        registry = wl_display_get_registry(connection)
         registryListener = Listener(
             wl_registry_listener(
                 global: { data, _, name, interface, version in
@@ -110,8 +123,9 @@ public final class Display {
                 Unmanaged<Display>.fromOpaque(data).takeUnretainedValue().shmFormats.insert(format)
             }))
         wl_registry_add_listener(registry, registryListener.pointer, Unmanaged.passUnretained(self).toOpaque())
-        // First round trip: globals; second: the initial events of what we bound (output modes, seat caps).
-        try roundtrip()
+        // First round trip: globals (asked for early: then its answer may be here); second: the
+        // initial events of what we bound (output modes, seat caps).
+        if let early { try wait(for: early.sync) } else { try roundtrip() }
         try roundtrip()
         guard compositor != nil else { throw .missingGlobal(interface: "wl_compositor", requiredVersion: 4) }
         guard shm != nil else { throw .missingGlobal(interface: "wl_shm", requiredVersion: 1) }
@@ -259,16 +273,29 @@ public final class Display {
             flushInput()
             return
         }
+        try wait(for: wl_display_sync(connection))
+    }
+
+    /// Dispatches until the `wl_display.sync` `callback` is done (a round trip's end), then
+    /// delivers the input that arrived meanwhile.
+    private func wait(for callback: OpaquePointer?) throws(WaylandError) {
         isSyncDone = false
-        let callback = wl_display_sync(connection)
         wl_callback_add_listener(callback, syncListener.pointer, Unmanaged.passUnretained(self).toOpaque())
         while !isSyncDone {
+            guard let whileWaiting else {
+                if wl_display_dispatch(connection) < 0 {
+                    wl_callback_destroy(callback)
+                    throw connectionError()
+                }
+                continue
+            }
             do { try readWithoutBlocking() } catch {
                 if !isSyncDone { wl_callback_destroy(callback) }
                 throw error
             }
             if !isSyncDone { whileWaiting() }
         }
+        flushInput()
     }
 
     /// Flushes, reads what has arrived and dispatches it, without waiting: the round trips of a
