@@ -208,7 +208,7 @@ struct CachedFrame: Equatable {
                 addWord(word(index))
                 index += 1
             }
-            // A stream's last bytes, one at a time (to the lane of the word they start).
+            // A stream's last bytes, one at a time, each to the next lane.
             for offset in (words * 8)..<raw.count { addWord(UInt64(raw[offset])) }
         }
 
@@ -224,8 +224,8 @@ struct CachedFrame: Equatable {
 
         /// A stream of `count` bytes ended.
         mutating func end(count: Int) {
-            for lane in [lanes.0, lanes.1, lanes.2, lanes.3] + [UInt64(count)] {
-                hash = (hash ^ lane) &* Self.prime
+            for value in [lanes.0, lanes.1, lanes.2, lanes.3, UInt64(count)] {
+                hash = (hash ^ value) &* Self.prime
             }
             lanes = Self.freshLanes
             next = 0

@@ -106,7 +106,7 @@ final class FirstFrame {
     /// Runs once the kept frame is on screen, or once it is known that it will not be (then at
     /// once, if that is known already): `KioskApp` opens the document then.
     func whenDecided(_ action: @escaping () -> Void) {
-        if isLoading || loaded != nil { onDecided = action } else { action() }
+        if isLoading { onDecided = action } else { action() }
     }
 
     /// Runs what waits for the kept frame's fate, once (also after a deadline: `KioskApp`).

@@ -87,20 +87,21 @@ public final class Display {
             }))
         // The connection made at the top of the start, if there is one for this name: its
         // globals' answer may be waiting.
-        var early: EarlyConnection?
+        func cannotConnect(_ code: Int32) -> WaylandError {
+            .cannotConnect(
+                display: name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0", errno: code)
+        }
+        let early: EarlyConnection?
         switch EarlyConnection.take(name: name) {
-        case .connected(let connection):
-            early = connection
-            self.connection = connection.connection
-            registry = connection.registry
-        case let attempt:
-            var code: Int32 = 0
-            if case .failed(_, let failure) = attempt { code = failure }
-            guard code == 0, let connection = wl_display_connect(name) else {
-                throw .cannotConnect(
-                    display: name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0",
-                    errno: code == 0 ? errno : code)
-            }
+        case .connected(let connection): early = connection
+        case .failed(_, let code): throw cannotConnect(code)
+        case nil: early = nil
+        }
+        if let early {
+            connection = early.connection
+            registry = early.registry
+        } else {
+            guard let connection = wl_display_connect(name) else { throw cannotConnect(errno) }
             self.connection = connection
             registry = wl_display_get_registry(connection)
         }
