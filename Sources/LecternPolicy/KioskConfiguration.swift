@@ -30,7 +30,7 @@ public struct KioskConfiguration: Sendable {
     /// of playback.
     public var pacesSpeechFile = true
     /// The settings' values by key name, for those set (the others have their default).
-    private var values: [String: any Sendable & Equatable] = [:]
+    @usableFromInline var values: [String: any Sendable & Equatable] = [:]
 
     public init(documentPath: String, password: String? = nil, frameDumpPath: String? = nil) {
         self.documentPath = documentPath
@@ -38,13 +38,17 @@ public struct KioskConfiguration: Sendable {
         self.frameDumpPath = frameDumpPath
     }
 
-    /// The setting declared as `setting` in `PolicySettings`.
+    /// The setting declared as `setting` in `PolicySettings`. Inlinable, so that a read is
+    /// specialized where it is made: read on every touch and frame, a generic one asks the
+    /// runtime for `PolicySetting<Value>`'s metadata each time.
+    @inlinable
     public subscript<Value>(dynamicMember setting: KeyPath<PolicySettings, PolicySetting<Value>>) -> Value {
         get { self[PolicySettings.standard[keyPath: setting]] }
         set { self[PolicySettings.standard[keyPath: setting]] = newValue }
     }
 
     /// The value of `setting`: the one set, or its default.
+    @inlinable
     subscript<Value>(setting: PolicySetting<Value>) -> Value {
         get {
             guard let value = values[setting.name] else { return setting.defaultValue }

@@ -96,7 +96,7 @@ final class Operations {
             // `lectern ctl events`: each event the client asked for, until it goes (or cannot keep up).
             socket.subscribe = { [unowned eventSource] names, send in
                 let events = eventSource.events
-                let token = events.observe(names) { send($0.line()) }
+                let token = events.observe(names) { _ = send($0.line()) }
                 return { events.cancel(token) }
             }
             self.socket = socket

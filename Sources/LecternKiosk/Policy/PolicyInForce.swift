@@ -70,6 +70,14 @@ final class PolicyInForce {
         configuration[keyPath: field]
     }
 
+    /// A setting `PolicySettings` declares (`policy.idleResetSeconds`), read through its own key
+    /// path. Through `KioskConfiguration`'s it would be a key path with a key path argument,
+    /// which Swift builds anew at every read (its types found by demangling): 5–10 µs, read on
+    /// every touch and frame.
+    subscript<Value>(dynamicMember setting: KeyPath<PolicySettings, PolicySetting<Value>>) -> Value {
+        configuration[dynamicMember: setting]
+    }
+
     /// Whether the policy lets the interaction component named `name` act.
     func enables(_ name: String) -> Bool { configuration.enables(name) }
 
