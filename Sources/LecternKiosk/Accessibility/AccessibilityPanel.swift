@@ -104,6 +104,9 @@ final class AccessibilityPanel {
         return Scene.Accessibility(rows: isOpen ? rows.map(label) : nil, bottomInset: inset, metrics: metrics)
     }
 
+    /// The button on screen (surface units; nil when the policy hides it).
+    var buttonBox: PixelBox? { scene?.buttonBox(height: screen.height) }
+
     /// Whether `point` (surface units) is on the button or a row of the open panel.
     func covers(_ point: Point) -> Bool {
         guard let scene else { return false }

@@ -282,6 +282,7 @@ public final class KioskApp {
             guard case .typing = annotations.editing?.kind else { return nil }
             return annotations.keyboard.layout.frame.minY
         }
+        navigation.bar.accessibilityButton = { [unowned panel] in panel.buttonBox }
         let operatorPanel = OperatorPanel(
             policy: policy, current: session.current, annotations: annotations, chrome: chrome, screen: screen,
             frame: frame, logger: logger)

@@ -26,9 +26,22 @@ final class ThumbnailBar: ScrollingPart {
             spreads: reader.view.spreads, pageCell: Scene.ThumbnailBar.pageCell, spacing: Scene.ThumbnailBar.spacing)
     }
 
-    /// Where the thumbnails scroll.
+    /// The accessibility button's box while it is on screen (nil: the policy hides it). It sits
+    /// at one end of the bar, where the strip makes room for it.
+    var accessibilityButton: () -> PixelBox? = { nil }
+
+    /// Where the thumbnails scroll: the bar's strip, less the end the accessibility button is
+    /// over (and a gap), so that no thumbnail is hidden under the button or out of a finger's
+    /// reach.
     private var area: PixelBox {
-        Scene.ThumbnailBar.stripArea(width: screen.width, height: screen.height, metrics: screen.metrics)
+        let strip = Scene.ThumbnailBar.stripArea(width: screen.width, height: screen.height, metrics: screen.metrics)
+        guard let button = accessibilityButton(), !button.intersection(strip).isEmpty else { return strip }
+        let gap = 8
+        if button.x + button.width / 2 <= strip.x + strip.width / 2 {
+            let x = button.maxX + gap
+            return PixelBox(x: x, y: strip.y, width: max(0, strip.maxX - x), height: strip.height)
+        }
+        return PixelBox(x: strip.x, y: strip.y, width: max(0, button.x - gap - strip.x), height: strip.height)
     }
 
     /// Hidden: the next time it shows, it centres the current spread.
@@ -86,6 +99,9 @@ final class ThumbnailBar: ScrollingPart {
     // MARK: Input
 
     override func tapped(at tap: Point, reader: Reader) {
+        let area = self.area
+        // Beside the strip (at its ends, by the accessibility button) there is no thumbnail.
+        guard Double(area.x) <= tap.x, tap.x < Double(area.maxX) else { return }
         let x = tap.x - Double(area.x) + scroll.offset
         let layout = Self.layout(for: reader)
         guard let spread = layout.spread(atX: x) else { return }

@@ -70,6 +70,42 @@ struct ThumbnailBarTests {
         try lectern.stop()
     }
 
+    @Test(
+        "no thumbnail lies under the accessibility button: the strip starts beside it (at the edge without it)",
+        arguments: [true, false])
+    func roomForTheButton(button: Bool) throws {
+        // 600 wide, the eight thumbnails are wider than the strip: page 1's is at its start.
+        let lectern = try KioskHarness(
+            [Self.colors] + (button ? [] : ["--no-accessibility-button"]), width: 600, height: 720)
+        #expect(lectern.settle())
+        lectern.tap(x: 300, y: 360)
+        lectern.advance(by: 0.35)
+        #expect(lectern.settle())
+        let strip = Scene.ThumbnailBar.stripArea(width: 600, height: 720)
+        let start: Int
+        if button {
+            let box = try #require(lectern.status.accessibilityButton, "the button shows")
+            #expect(!box.intersection(strip).isEmpty, "the button is over the bar")
+            start = box.maxX + 8
+        } else {
+            #expect(lectern.status.accessibilityButton == nil)
+            start = strip.x
+        }
+        let commit = try #require(lectern.lastCommit)
+        var first: (page: Int, x: Int)?
+        for x in strip.x..<strip.maxX {
+            if let page = LecternHarness.page(ofColor: commit.pixel(x: x, y: Self.row)) {
+                first = (page, x)
+                break
+            }
+        }
+        // The thumbnail is centred in its cell: a page narrower than the cell starts a little in.
+        let shown = first.map { $0.page == 1 && (start..<start + 8).contains($0.x) } ?? false
+        #expect(shown, "page 1's thumbnail first, at \(start): \(String(describing: first))")
+        if !shown { lectern.saveLastCommit("thumbnail-bar-button-\(button)") }
+        try lectern.stop()
+    }
+
     @Test("the current spread is marked, a tap on a thumbnail goes to its page, the mark follows")
     func tapGoesThere() throws {
         let lectern = try Self.withBar([Self.colorsRTL, "--spreads", "double"])
