@@ -71,38 +71,37 @@ struct ThumbnailBarTests {
     }
 
     @Test(
-        "no thumbnail lies under the accessibility button: the strip starts beside it (at the edge without it)",
-        arguments: [true, false])
-    func roomForTheButton(button: Bool) throws {
-        // 600 wide, the eight thumbnails are wider than the strip: page 1's is at its start.
+        "no thumbnail lies under the accessibility button: the strip ends beside it (at the screen's edge without it)",
+        arguments: [("en", true), ("en", false), ("he", true)])
+    func roomForTheButton(language: String, button: Bool) throws {
+        // 600 wide, the eight thumbnails are wider than the strip: page 1's is at its left end.
+        // In Hebrew the button is at the bottom right.
         let lectern = try KioskHarness(
-            [Self.colors] + (button ? [] : ["--no-accessibility-button"]), width: 600, height: 720)
+            [Self.colors, "--language", language] + (button ? [] : ["--no-accessibility-button"]), width: 600,
+            height: 720)
         #expect(lectern.settle())
         lectern.tap(x: 300, y: 360)
         lectern.advance(by: 0.35)
         #expect(lectern.settle())
         let strip = Scene.ThumbnailBar.stripArea(width: 600, height: 720)
-        let start: Int
+        let commit = try #require(lectern.lastCommit)
+        func page(at x: Int) -> Int? { LecternHarness.page(ofColor: commit.pixel(x: x, y: Self.row)) }
+        var start = strip.x
         if button {
             let box = try #require(lectern.status.accessibilityButton, "the button shows")
             #expect(!box.intersection(strip).isEmpty, "the button is over the bar")
-            start = box.maxX + 8
+            // The row runs just above the button's box: a thumbnail under the button shows there.
+            let covered = (max(strip.x, box.x - 8)..<min(strip.maxX, box.maxX + 8)).first { page(at: $0) != nil }
+            #expect(covered == nil, "a thumbnail under the button or in its gap")
+            if box.x < strip.x + strip.width / 2 { start = box.maxX + 8 }
         } else {
             #expect(lectern.status.accessibilityButton == nil)
-            start = strip.x
         }
-        let commit = try #require(lectern.lastCommit)
-        var first: (page: Int, x: Int)?
-        for x in strip.x..<strip.maxX {
-            if let page = LecternHarness.page(ofColor: commit.pixel(x: x, y: Self.row)) {
-                first = (page, x)
-                break
-            }
-        }
+        let first = (strip.x..<strip.maxX).lazy.compactMap { x in page(at: x).map { (page: $0, x: x) } }.first
         // The thumbnail is centred in its cell: a page narrower than the cell starts a little in.
         let shown = first.map { $0.page == 1 && (start..<start + 8).contains($0.x) } ?? false
         #expect(shown, "page 1's thumbnail first, at \(start): \(String(describing: first))")
-        if !shown { lectern.saveLastCommit("thumbnail-bar-button-\(button)") }
+        if !shown { lectern.saveLastCommit("thumbnail-bar-button-\(language)-\(button)") }
         try lectern.stop()
     }
 
