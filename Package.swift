@@ -162,7 +162,13 @@ let package = Package(
             // SwiftPM links an executable with -export-dynamic: 15,000 dynamic symbols (every
             // public Swift symbol), which the Swift runtime scans at every start (dladdr, to find
             // its own path). Nothing looks them up by name; the tests import the debug build.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]
+            // kiosk/link holds a linker script named libstdc++.so that `-lstdc++` finds first: the
+            // C++ runtime linked from its static archive (kiosk/link/libstdc++.so says why).
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-Xlinker", "--no-export-dynamic", "-L", Context.packageDirectory + "/kiosk/link"],
+                    .when(configuration: .release))
+            ]
         ),
 
         // An integrator's program embedding KioskApp (README, "Embedding Lectern"); a test runs it.
