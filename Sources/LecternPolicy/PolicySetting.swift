@@ -94,13 +94,21 @@ extension PolicySetting {
 
     /// One of the names in `choices`, the value it stands for.
     public static func choice(_ name: String, default defaultValue: Value, _ choices: [String: Value]) -> Self {
-        let names = choices.keys.sorted().joined(separator: ", ")
-        return Self(name, default: defaultValue) { value in
+        choice(name, default: defaultValue, names: { choices.keys.sorted() }, lookup: { choices[$0] })
+    }
+
+    /// One of the names `lookup` knows, the value it gives. `names` lists them for a problem's
+    /// message only: every start builds the settings, and a policy sets few of them.
+    static func choice(
+        _ name: String, default defaultValue: Value, names: @escaping @Sendable () -> [String],
+        lookup: @escaping @Sendable (String) -> Value?
+    ) -> Self {
+        Self(name, default: defaultValue) { value in
             guard case .string(let chosen) = value else {
-                return .failure(.init("needs one of \(names), not \(value.typeName)"))
+                return .failure(.init("needs one of \(names().joined(separator: ", ")), not \(value.typeName)"))
             }
-            guard let result = choices[chosen] else {
-                return .failure(.init("must be one of \(names), not \"\(chosen)\""))
+            guard let result = lookup(chosen) else {
+                return .failure(.init("must be one of \(names().joined(separator: ", ")), not \"\(chosen)\""))
             }
             return .success(result)
         }
@@ -203,7 +211,9 @@ extension PolicySetting where Value == [String] {
 extension PolicySetting where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
     /// One of the cases, by its raw value.
     public static func choice(_ name: String, default defaultValue: Value) -> Self {
-        choice(name, default: defaultValue, Dictionary(uniqueKeysWithValues: Value.allCases.map { ($0.rawValue, $0) }))
+        choice(
+            name, default: defaultValue, names: { Value.allCases.map { $0.rawValue }.sorted() },
+            lookup: { chosen in Value.allCases.first { $0.rawValue == chosen } })
     }
 }
 

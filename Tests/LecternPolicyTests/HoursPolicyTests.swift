@@ -15,7 +15,7 @@ struct HoursPolicyTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for name in ["breakfast.pdf", "a.pdf", "b.pdf"] {
-            FileManager.default.createFile(
+            _ = FileManager.default.createFile(
                 atPath: directory.appendingPathComponent(name).path, contents: Data("%PDF-".utf8))
         }
         let text = """

@@ -11,7 +11,7 @@ struct ShelfEntryTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-shelf-\(UUID())")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         for name in ["a.pdf", "a-de.pdf", "b.pdf"] {
-            FileManager.default.createFile(atPath: url.appendingPathComponent(name).path, contents: Data())
+            _ = FileManager.default.createFile(atPath: url.appendingPathComponent(name).path, contents: Data())
         }
         return url.path
     }()

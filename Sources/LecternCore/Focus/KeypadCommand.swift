@@ -43,20 +43,23 @@ public struct KeypadKeyMap: Equatable, Sendable {
         }
     }
 
+    /// The keys with names of their own (the others: KP_0…KP_9, F1…F12, 0…9, a…z). Built once:
+    /// the policy's keypad settings name their keys at every start.
+    private static let named: [String: Key] = [
+        "Up": .up, "Down": .down, "Left": .left, "Right": .right, "Return": .enter, "KP_Enter": .enter,
+        "Escape": .escape, "space": .space, "BackSpace": .backspace, "Page_Up": .pageUp, "Page_Down": .pageDown,
+        "Home": .home, "End": .end, "Tab": .other(0xFF09), "Help": .other(0xFF6A), "asterisk": .other(0x2A),
+        "KP_Multiply": .other(0xFFAA), "XF86AudioRaiseVolume": .other(0x1008_FF13),
+        "XF86AudioLowerVolume": .other(0x1008_FF11), "XF86AudioMute": .other(0x1008_FF12),
+        "KP_Decimal": .other(0xFFAE), "KP_Delete": .other(0xFF9F),
+    ]
+
     /// The key an xkb keysym name stands for (the names the policy's `[keypad]` takes): KP_0 to
     /// KP_9, 0 to 9, a to z, Up, Down, Left, Right, Return, KP_Enter, Escape, space, BackSpace,
     /// Tab, Page_Up, Page_Down, Home, End, F1 to F12, Help, asterisk, KP_Multiply, KP_Decimal,
     /// KP_Delete, and the
     /// volume keys XF86AudioRaiseVolume, XF86AudioLowerVolume, XF86AudioMute.
     public static func key(named name: String) -> Key? {
-        let named: [String: Key] = [
-            "Up": .up, "Down": .down, "Left": .left, "Right": .right, "Return": .enter, "KP_Enter": .enter,
-            "Escape": .escape, "space": .space, "BackSpace": .backspace, "Page_Up": .pageUp, "Page_Down": .pageDown,
-            "Home": .home, "End": .end, "Tab": .other(0xFF09), "Help": .other(0xFF6A), "asterisk": .other(0x2A),
-            "KP_Multiply": .other(0xFFAA), "XF86AudioRaiseVolume": .other(0x1008_FF13),
-            "XF86AudioLowerVolume": .other(0x1008_FF11), "XF86AudioMute": .other(0x1008_FF12),
-            "KP_Decimal": .other(0xFFAE), "KP_Delete": .other(0xFF9F),
-        ]
         if let key = named[name] { return key }
         if name.hasPrefix("KP_"), name.count == 4, let digit = Int(name.dropFirst(3)) { return .keypad(digit) }
         if name.hasPrefix("F"), let number = Int(name.dropFirst()), (1...12).contains(number) {
