@@ -37,10 +37,10 @@ public final class GettextTranslator: Translator {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return nil }
-        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let directory =
-            executable.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-            .joined(separator: "/") + "/locale"
+        // The folder is everything before the last slash (a byte search: every start asks).
+        let path = buffer[..<length].map { UInt8(bitPattern: $0) }
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let directory = String(decoding: path[..<slash], as: UTF8.self) + "/locale"
         var status = stat()
         return stat(directory, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR ? directory : nil
     }
