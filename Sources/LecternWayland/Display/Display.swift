@@ -269,7 +269,7 @@ public final class Display {
     /// Blocks until the compositor has processed every request sent so far, and delivers the
     /// input that arrived meanwhile.
     public func roundtrip() throws(WaylandError) {
-        guard let whileWaiting else {
+        guard whileWaiting != nil else {
             if wl_display_roundtrip(connection) < 0 { throw connectionError() }
             flushInput()
             return
