@@ -39,7 +39,8 @@ public struct AuditScreen: Codable, Equatable, Sendable {
 public struct PageAudit: Codable, Equatable, Sendable {
     /// The page, counting from 1.
     public var page: Int
-    /// How long its render at the screen's size took (nil: not drawn, see `renderFailure`).
+    /// What its render at the screen's size cost: the worker's CPU time, which is what it takes
+    /// on an idle kiosk (nil: not drawn, see `renderFailure`).
     public var renderMilliseconds: Double?
     /// The render took longer than the budget (or did not end by the deadline).
     public var isSlow: Bool
