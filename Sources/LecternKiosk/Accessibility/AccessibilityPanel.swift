@@ -94,18 +94,26 @@ final class AccessibilityPanel {
 
     /// What the frame shows (nil when the policy hides the button).
     var scene: Scene.Accessibility? {
-        guard policy.accessibilityButton else { return nil }
-        // Always above where the page scrubber shows, so that it stays where it is when the chrome
-        // comes and goes (a finger, or the keypad's ring, finds it in one place); above the
-        // on-screen keyboard while it is up (not over its keys).
-        let metrics = screen.metrics
-        let keyboard = keyboardTop().map { screen.height - Int($0.rounded(.down)) } ?? 0
-        let inset = max(metrics.reachBottom + metrics.barHeight, keyboard)
-        return Scene.Accessibility(rows: isOpen ? rows.map(label) : nil, bottomInset: inset, metrics: metrics)
+        guard var scene = button else { return nil }
+        if isOpen { scene.rows = rows.map(label) }
+        return scene
     }
 
-    /// The button on screen (surface units; nil when the policy hides it).
-    var buttonBox: PixelBox? { scene?.buttonBox(height: screen.height) }
+    /// The button alone, without the rows' labels (nil when the policy hides it). Always above
+    /// where the page scrubber shows, so that it stays where it is when the chrome comes and
+    /// goes (a finger, or the keypad's ring, finds it in one place); above the on-screen
+    /// keyboard while it is up (not over its keys).
+    private var button: Scene.Accessibility? {
+        guard policy.accessibilityButton else { return nil }
+        let metrics = screen.metrics
+        let keyboard = keyboardTop().map { screen.height - Int($0.rounded(.down)) } ?? 0
+        return Scene.Accessibility(
+            bottomInset: max(metrics.reachBottom + metrics.barHeight, keyboard), metrics: metrics)
+    }
+
+    /// The button on screen (surface units; nil when the policy hides it). The thumbnail bar
+    /// asks each frame: no row is labelled for it.
+    var buttonBox: PixelBox? { button?.buttonBox(height: screen.height) }
 
     /// Whether `point` (surface units) is on the button or a row of the open panel.
     func covers(_ point: Point) -> Bool {
