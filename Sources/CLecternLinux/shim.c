@@ -128,6 +128,75 @@ int64_t CLecternLinux_heap_in_use(void) {
     return (int64_t)(info.uordblks + info.hblkhd);
 }
 
+#include <link.h>
+
+// The whole pages inside this program's relocation tables, when they lie in a segment mapped
+// without write permission and the program has no text relocations.
+struct relocation_pages {
+    uintptr_t start, end;
+    int found;
+};
+
+static int find_relocation_pages(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct relocation_pages *pages = data;
+    // The first object reported is the program itself.
+    const ElfW(Dyn) *dynamic = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC) {
+            dynamic = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+        }
+    }
+    if (!dynamic) return 1;
+    uintptr_t table[3] = {0}, length[3] = {0};
+    for (const ElfW(Dyn) *entry = dynamic; entry->d_tag != DT_NULL; entry++) {
+        switch (entry->d_tag) {
+        case DT_RELA: table[0] = entry->d_un.d_ptr; break;
+        case DT_RELASZ: length[0] = entry->d_un.d_val; break;
+        case DT_REL: table[1] = entry->d_un.d_ptr; break;
+        case DT_RELSZ: length[1] = entry->d_un.d_val; break;
+#ifdef DT_RELR
+        case DT_RELR: table[2] = entry->d_un.d_ptr; break;
+        case DT_RELRSZ: length[2] = entry->d_un.d_val; break;
+#endif
+        case DT_TEXTREL: return 1;
+        case DT_FLAGS:
+            if (entry->d_un.d_val & DF_TEXTREL) return 1;
+            break;
+        }
+    }
+    // The table the linker wrote the most of: the relative relocations of a position-independent
+    // program (the others are a few pages at most).
+    int largest = 0;
+    for (int i = 1; i < 3; i++) {
+        if (length[i] > length[largest]) largest = i;
+    }
+    if (!table[largest] || !length[largest]) return 1;
+    // The dynamic linker may have turned the address into a loaded one already.
+    uintptr_t start = table[largest] < info->dlpi_addr ? info->dlpi_addr + table[largest] : table[largest];
+    uintptr_t end = start + length[largest];
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        uintptr_t first = info->dlpi_addr + segment->p_vaddr, last = first + segment->p_memsz;
+        if (segment->p_type != PT_LOAD || start < first || end > last) continue;
+        if (segment->p_flags & PF_W) return 1;
+        uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+        pages->start = (start + page - 1) & ~(page - 1);
+        pages->end = end & ~(page - 1);
+        pages->found = pages->end > pages->start;
+        return 1;
+    }
+    return 1;
+}
+
+int CLecternLinux_relocation_pages(uintptr_t *start, uintptr_t *end) {
+    struct relocation_pages pages = {0, 0, 0};
+    dl_iterate_phdr(find_relocation_pages, &pages);
+    *start = pages.start;
+    *end = pages.end;
+    return pages.found;
+}
+
 #include <sys/inotify.h>
 
 int CLecternLinux_inotify(void) { return inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }

@@ -4,6 +4,7 @@ import Glibc
 import LecternCore
 import LecternDocuments
 import LecternKiosk
+import LecternLinux
 import LecternPolicy
 import LecternSpeech
 import Logging
@@ -155,6 +156,9 @@ struct Lectern: ParsableCommand {
     /// (`FastCommandLine`: swift-argument-parser's reflection costs milliseconds at every start)
     /// and gives any other to swift-argument-parser: help, errors and checks stay its own.
     static func main() {
+        // The dynamic linker is done with the relocation table (1.5 MB): its pages are not
+        // this process's to keep, nor the render worker's forked from it.
+        _ = try? RelocationTables.release()
         // The render worker (`RenderProcess` starts it): before anything else of the reader.
         if CommandLine.arguments.count > 1, CommandLine.arguments[1] == RenderWorkerMain.option {
             LaunchOptions.bootstrapLogging()

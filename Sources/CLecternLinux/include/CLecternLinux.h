@@ -41,6 +41,10 @@ int CLecternLinux_mmap_threshold(int bytes);
 int CLecternLinux_trim_threshold(int bytes);
 /// The heap bytes in use (mallinfo2: allocated small blocks plus mmapped ones).
 int64_t CLecternLinux_heap_in_use(void);
+/// The whole pages inside this program's largest relocation table (DT_RELA, DT_REL or
+/// DT_RELR: the dynamic linker reads it once at start), [start, end): 1 when there are some in a
+/// segment mapped without write permission in a program without text relocations, else 0.
+int CLecternLinux_relocation_pages(uintptr_t *start, uintptr_t *end);
 
 /// Names the calling thread (ps, top, gdb); names longer than 15 bytes are cut to 15.
 /// Returns 0 or an errno value.
