@@ -45,4 +45,24 @@ static void load(void) {
 
 void CFontLibraries_load(void) { pthread_once(&once, load); }
 
+static void *load_on_thread(void *unused) {
+    (void)unused;
+    CFontLibraries_load();
+    return NULL;
+}
+
+static int started;
+
+int CFontLibraries_start_loading(void) {
+    if (__atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL)) return 0;
+    pthread_t thread;
+    int status = pthread_create(&thread, NULL, load_on_thread, NULL);
+    if (status == 0) {
+        pthread_detach(thread);
+    } else {
+        __atomic_store_n(&started, 0, __ATOMIC_RELEASE);
+    }
+    return status;
+}
+
 int CFontLibraries_loaded(void) { return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); }

@@ -18,5 +18,12 @@
 /// opening files: the render worker does, first thing.
 void CFontLibraries_load(void);
 
+/// Starts `CFontLibraries_load` on a thread of its own and returns (once: later calls return 0
+/// and start nothing): the render worker loads them beside the reader's start or MuPDF's
+/// opening. A later `CFontLibraries_load` (or first call) waits for that load to end. Returns 0,
+/// or an errno value when no thread could be started (then nothing was started, and the next
+/// call loads them).
+int CFontLibraries_start_loading(void);
+
 /// 1 once the libraries are loaded (by `CFontLibraries_load` or by a first call), else 0.
 int CFontLibraries_loaded(void);

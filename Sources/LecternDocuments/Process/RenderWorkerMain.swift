@@ -11,8 +11,9 @@ import Logging
 /// The render worker process. The reader's first worker is forked at the top of `lectern`'s
 /// start, before any thread exists (`forkAtStart(channels:)`): it costs no exec and no second
 /// start of the Swift runtime, and waits while the reader reads its policy. A worker started
-/// later (after a crash, a deadline, or in tests) is `lectern --render-worker CHANNELS`,
-/// exec'd by `RenderProcess` with its channels as descriptors 3, 4, …
+/// later (after a crash, a deadline, in tests, or once the frame kept at the last run is on
+/// screen: `lectern` forks none then) is `lectern --render-worker CHANNELS`, exec'd by
+/// `RenderProcess` with its channels as descriptors 3, 4, …
 ///
 /// Either way it waits for the open request on channel 0, limits itself (address space, no
 /// core dumps; it dies with its parent), opens the document, installs its seccomp filter, and
@@ -39,8 +40,15 @@ public enum RenderWorkerMain {
     /// this never returns; in the reader the worker waits for `RenderProcess` to take it
     /// (`ChildProcess.take(role:channels:)`) or to let it go (`discardForkedWorker()`). Without a fork (it
     /// failed) `RenderProcess` execs its worker as after a crash.
-    public static func forkAtStart(channels: Int) {
-        ChildProcess.fork(role: role, channels: channels) { serve($0) }
+    /// HarfBuzz and FreeType start loading in the child at once, beside the reader's start: it
+    /// asks for the document within a millisecond, and MuPDF needs them for the first page.
+    /// - Parameter setUp: runs first in the child (the reader forks before it sets up logging).
+    public static func forkAtStart(channels: Int, setUp: () -> Void = {}) {
+        ChildProcess.fork(role: role, channels: channels) {
+            setUp()
+            _ = CFontLibraries_start_loading()
+            return serve($0)
+        }
     }
 
     /// The free memory each of the worker's heaps keeps for the next tiles, and the largest block
@@ -56,18 +64,16 @@ public enum RenderWorkerMain {
 
     /// Opens the document asked for on `channels[0]`, then answers on every channel.
     private static func serve(_ channels: [MessageChannel]) -> Int32 {
-        // HarfBuzz and FreeType now, while the worker may still open files (its seccomp filter
-        // forbids it once the document is open): MuPDF calls them first when it draws a page.
-        CFontLibraries_load()
         // Each tile's temporaries (a photo's decoded rows, scaled rows) are freed and asked for
         // again by the next: kept, they are not faulted in afresh each time (on a photo page
         // that was 150,000 page faults over the isolation benchmark's tiles, and 12,000 kept).
         keepFreedMemory(upTo: Self.keptFreeMemory)
         let worker = WorkerChannels(server: DocumentServer(logger: Logger(label: "lectern-render-worker")))
+        guard let request = worker.receiveOpen(on: channels[0]) else { return 1 }
         for (index, channel) in channels.enumerated().dropFirst() {
             startDetachedThread(named: "lectern.worker.\(index)") { worker.serve(channel) }
         }
-        guard worker.open(on: channels[0]) else { return 1 }
+        guard worker.open(request, on: channels[0]) else { return 1 }
         worker.serve(channels[0])
         return 0
     }
@@ -79,15 +85,24 @@ private struct WorkerChannels {
     let server: DocumentServer
     var logger: Logger { server.logger }
 
-    /// Reads the open request on `channel`, limits the process, opens the document, locks the
-    /// process down, and answers. False when the reader is gone or sent something else.
-    func open(on channel: MessageChannel) -> Bool {
-        guard let (bytes, fd) = channel.receive() else { return false }
+    /// The reader's first message on `channel`: the open request (nil: the reader is gone).
+    func receiveOpen(on channel: MessageChannel) -> [UInt8]? {
+        guard let (bytes, fd) = channel.receive() else { return nil }
         if fd >= 0 { close(fd) }
-        guard let (path, password, preparePage, edits, limits) = DocumentRequest.decodeOpen(bytes) else {
+        return bytes
+    }
+
+    /// Limits the process, opens the document `request` asks for, locks the process down, and
+    /// answers on `channel`. False when the reader is gone or sent something else.
+    func open(_ request: [UInt8], on channel: MessageChannel) -> Bool {
+        guard let (path, password, preparePage, edits, limits) = DocumentRequest.decodeOpen(request) else {
             logger.critical("the reader's first message is not an open request")
             return false
         }
+        // HarfBuzz and FreeType on a thread of their own while MuPDF opens the file (a worker
+        // forked at start began at the fork), and waited for before the seccomp filter forbids
+        // opening files: MuPDF calls them first when it reads the page's fonts.
+        if CFontLibraries_start_loading() != 0 { CFontLibraries_load() }
         if !ChildProcess.limitSelf(addressSpace: limits.addressSpace) {
             logger.critical("cannot limit the render worker: \(errnoText(errno))")
             return false
@@ -95,6 +110,7 @@ private struct WorkerChannels {
         // An audit's worker: the reader's workers come first (a failure leaves it as it was).
         if limits.niceness > 0 { _ = nice(Int32(limits.niceness)) }
         let answer = server.open(path: path, password: password, edits: edits, limits: limits)
+        CFontLibraries_load()
         // From here on the worker reads only the file it has open: no new files, no sockets,
         // no processes (unless it is a worker that saves a copy).
         let status = limits.isFiltered ? CSeccomp_install_render_filter() : 0
