@@ -155,11 +155,17 @@ struct LaunchOptions: Equatable {
     /// - Returns: the exit status for the process.
     func launch() -> Int32 {
         if let checkConfig { return checkPolicy(checkConfig) }
+        // The render worker, forked first (while this process has one thread, and before the
+        // logging's set-up, which the worker does for itself): it waits while the policy is read
+        // (which may turn it off: it is then let go). Not for an explicit "off". Not either for
+        // a start likely to show the frame kept at the last run: the fork (0.3 ms) and the
+        // worker's own start came before that frame, which needs no worker; the document opens
+        // once it is on screen, in a worker started then (`RenderProcess` execs one).
+        if renderProcess != .off, !KioskApp.keepsFirstFrame(variable: { getenv($0).map { String(cString: $0) } }) {
+            RenderWorkerMain.forkAtStart(channels: RenderProcess.defaultChannels) { Self.bootstrapLogging() }
+        }
         mapLargeBlocks()
         Self.bootstrapLogging()
-        // The render worker, forked while this process has one thread: it waits while the
-        // policy is read (which may turn it off: it is then let go). Not for an explicit "off".
-        if renderProcess != .off { RenderWorkerMain.forkAtStart(channels: RenderProcess.defaultChannels) }
         // The compositor's globals asked for now (after the fork: the worker must not hold the
         // connection), answered while the policy and the saved view are read.
         Display.connectEarly()

@@ -48,6 +48,14 @@ final class FirstFrame {
         work = BackgroundWork(label: "lectern.first-frame", qos: .userInitiated, loop: loop)
     }
 
+    /// Whether a frame is kept in the state directory the environment's `variable`s name: a
+    /// start is then likely to show it (`lectern` forks its render worker knowing it).
+    static func isKept(variable: (String) -> String?) -> Bool {
+        guard let state = SavedView.path(variable: variable), let slash = state.utf8.lastIndex(of: UInt8(ascii: "/"))
+        else { return false }
+        return access(String(state[..<slash]) + "/" + fileName, F_OK) == 0
+    }
+
     /// The key's part that the document at `document` and the `settings` fingerprint give.
     static func key(document: String, settings: String) throws(SystemError) -> String {
         let file = try ReadOnlyFile(path: document)
@@ -212,4 +220,12 @@ final class FirstFrame {
 
     /// Waits for the write under way (exit).
     func close() { work.waitUntilDone() }
+}
+
+extension KioskApp {
+    /// Whether a first frame is kept in the state directory the environment's `variable`s name
+    /// (`FirstFrame`): a start is then likely to show it before the document opens.
+    public static func keepsFirstFrame(variable: (String) -> String?) -> Bool {
+        FirstFrame.isKept(variable: variable)
+    }
 }
