@@ -28,12 +28,28 @@ public final class HeadphoneJack: HeadphoneDetector {
     /// be read: the kiosk user needs the `input` group or a logind seat).
     public static func open(directory: String = "/dev/input", loop: EventLoop) -> HeadphoneJack? {
         var found: [FileDescriptor] = []
-        for index in 0..<64 {
-            let fd = CLecternLinux_evdev_open_headphone_jack("\(directory)/event\(index)")
+        for path in eventDevices(in: directory) {
+            let fd = CLecternLinux_evdev_open_headphone_jack(path)
             if fd >= 0 { found.append(FileDescriptor(rawValue: fd)) }
         }
         guard !found.isEmpty else { return nil }
         return HeadphoneJack(devices: found, loop: loop)
+    }
+
+    /// The paths of the `event*` devices in `directory`, by number: one read of the directory,
+    /// where trying every name from event0 to event63 cost 64 failed opens at every start.
+    public static func eventDevices(in directory: String) -> [String] {
+        guard let listing = opendir(directory) else { return [] }
+        defer { closedir(listing) }
+        var devices: [(number: Int, path: String)] = []
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix("event"), let number = Int(name.dropFirst(5)) else { continue }
+            devices.append((number, directory + "/" + name))
+        }
+        return devices.sorted { $0.number < $1.number }.map(\.path)
     }
 
     /// Watches `devices`, which it owns: jacks' input devices, or (a test's) pipes that carry

@@ -44,4 +44,19 @@ struct HeadphoneJackTests {
         defer { rmdir(directory) }
         #expect(HeadphoneJack.open(directory: directory, loop: loop) == nil)
     }
+
+    @Test("the input devices looked at: the event devices the directory holds, by number")
+    func eventDevices() throws {
+        let directory = "/tmp/lectern-input-\(getpid())"
+        mkdir(directory, 0o700)
+        let names = ["event10", "mouse0", "event2", "event", "eventX", "event0"]
+        for name in names { close(creat(directory + "/" + name, 0o600)) }
+        defer {
+            for name in names { unlink(directory + "/" + name) }
+            rmdir(directory)
+        }
+        #expect(
+            HeadphoneJack.eventDevices(in: directory) == ["event0", "event2", "event10"].map { directory + "/" + $0 })
+        #expect(HeadphoneJack.eventDevices(in: directory + "/missing").isEmpty)
+    }
 }
