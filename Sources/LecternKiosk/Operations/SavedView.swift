@@ -13,6 +13,12 @@ struct FileVersion: Codable, Equatable, Sendable {
     var modified: Int64
     var inode: UInt64
 
+    init(size: Int64, modified: Int64, inode: UInt64) {
+        self.size = size
+        self.modified = modified
+        self.inode = inode
+    }
+
     /// The version of the file at `path` now, or nil when it cannot be read.
     /// Corresponding C function: `stat`.
     init?(path: String) {
@@ -65,10 +71,16 @@ struct SavedView: Codable, Equatable, Sendable {
             throw .unreadable(path: path, SystemError("open", errno: errno))
         }
         let saved: SavedView
-        do {
-            saved = try JSONDecoder().decode(SavedView.self, from: Data(text.utf8))
-        } catch {
-            throw .invalid(path: path, reason: "not a saved view (\(text.isEmpty ? "empty" : "truncated or corrupt"))")
+        if let read = SavedViewJSON.decode(Array(text.utf8)) {
+            // What Lectern wrote, read without the decoder's first use (`SavedViewJSON`).
+            saved = read
+        } else {
+            do {
+                saved = try JSONDecoder().decode(SavedView.self, from: Data(text.utf8))
+            } catch {
+                throw .invalid(
+                    path: path, reason: "not a saved view (\(text.isEmpty ? "empty" : "truncated or corrupt"))")
+            }
         }
         guard saved.format == 1 else { throw .invalid(path: path, reason: "format \(saved.format) is not 1") }
         guard saved.view.pageIndex >= 0 else { throw .invalid(path: path, reason: "negative page") }
