@@ -244,6 +244,10 @@ public final class KioskApp {
             throw failing(.wayland(error))
         }
         if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
+        // The window now: configured while the other parts are built, or (a frame kept) at once.
+        let window = XdgToplevel(display: display, title: "Lectern", appID: "lectern", logger: logger)
+        let pool = display.makeBufferPool()
+        let keptFrame = opensAfterFirstFrame ? firstFrame.commitEarly(in: window, pool: pool, display: display) : nil
         let chrome = Chrome(loop: loop, frame: frame, pointer: pointer, policy: policy, screen: screen, logger: logger)
         teardown.push { chrome.close() }
         let navigation = Navigation(
@@ -293,11 +297,10 @@ public final class KioskApp {
         }
         let presenter = FramePresenter(
             display: display, loop: loop, frame: frame, session: session, policy: policy, screen: screen,
-            chrome: chrome,
-            navigation: navigation,
+            chrome: chrome, navigation: navigation,
             annotations: annotations, shelf: home.shelf, transitions: transitions, selectedText: selectedText,
             narrator: narrator, panel: panel, largePrint: largePrint, dumper: dumper, firstFrame: firstFrame,
-            logger: logger)
+            window: window, pool: pool, keptFrame: keptFrame, logger: logger)
         teardown.push { presenter.close() }
         let mirror = PresenterMirror(
             display: display, loop: loop, current: session.current, presenter: presenter,

@@ -2,6 +2,17 @@ import LecternCore
 import LecternWayland
 
 extension FramePresenter {
+    /// The frame buffers allocated (shared with the compositor), and how many it holds.
+    var buffers: (allocated: Int, busy: Int) { (pool.count, pool.busyCount) }
+    /// The registry names of the outputs the reader's window is on.
+    var outputNames: Set<UInt32> { window.outputNames }
+    /// The window's size in surface units (nil before the first configure).
+    var windowSize: (width: Int, height: Int)? { window.size }
+    /// Why the last frame dump could not be written (nil: none failed, or no `--frame-dump`).
+    var frameDumpError: String? { dumper?.lastError }
+    /// The size the compositor last asked for (larger than `windowSize` when it was too big).
+    var requestedWindowSize: (width: Int, height: Int)? { window.requestedSize }
+
     /// Takes the screen's millimetres from the output the window is on, and says in the log
     /// what sizes the chrome needs there, and when the screen is too small for them.
     func measureScreen(_ display: Display) {

@@ -35,7 +35,7 @@ final class FramePresenter {
     /// The screen's size, scale and contrast.
     let screen: Screen
     let window: XdgToplevel
-    private let pool: ShmBufferPool
+    let pool: ShmBufferPool
     let frameCompositor: FrameCompositor
     /// The pages on a subsurface that pans move (nil: the compositor lacks a protocol for it).
     let panSurface: PanSurface?
@@ -87,7 +87,8 @@ final class FramePresenter {
         display: Display, loop: EventLoop, frame: FrameRequest, session: DocumentSession, policy: PolicyInForce,
         screen: Screen, chrome: Chrome, navigation: Navigation, annotations: Annotations, shelf: Shelf,
         transitions: TransitionPlayer, selectedText: SelectedText, narrator: Narrator, panel: AccessibilityPanel,
-        largePrint: LargePrint, dumper: FrameDumper?, firstFrame: FirstFrame, logger: Logger
+        largePrint: LargePrint, dumper: FrameDumper?, firstFrame: FirstFrame, window: XdgToplevel,
+        pool: ShmBufferPool, keptFrame: ShmBuffer?, logger: Logger
     ) {
         self.firstFrame = firstFrame
         self.largePrint = largePrint
@@ -107,8 +108,8 @@ final class FramePresenter {
         self.dumper = dumper
         self.logger = logger
         self.display = display
-        window = XdgToplevel(display: display, title: "Lectern", appID: "lectern", logger: logger)
-        pool = display.makeBufferPool()
+        self.window = window
+        self.pool = pool
         frameCompositor = FrameCompositor(logger: logger)
         panSurface =
             policy.configuration.pansOnSubsurface ? PanSurface(window: window, display: display, logger: logger) : nil
@@ -121,13 +122,7 @@ final class FramePresenter {
                 "pans: the pages on a subsurface at scale 1 (wl_subcompositor, wp_viewporter)\(window.canCommitClear ? "; no chrome: one transparent pixel (wp_single_pixel_buffer_v1)" : "")"
             )
         }
-        window.onConfigure = { [unowned self, unowned display] width, height in
-            logger.trace("configured \(width)x\(height) at \(session.elapsedMilliseconds) ms")
-            screen.resize(to: Size(width: Double(width), height: Double(height)))
-            measureScreen(display)
-            frame.request()
-            showKeptFrame()
-        }
+        window.onConfigure = { [unowned self] _, _ in configured() }
         // A policy that gives other millimetres or another mounting: the chrome is sized and
         // placed for them at once.
         policy.observe { [unowned self, unowned display] _, _ in
@@ -140,21 +135,12 @@ final class FramePresenter {
         // drawn with more pixels; the tiles of the new size are rendered for it.
         screen.scale = window.scale
         window.onScaleChange = { [unowned self, unowned screen] in
-            screen.scale = window.scale
+            screen.scale = self.window.scale
             frame.request()
         }
+        // Configured already, the kept frame committed then (`FirstFrame.commitEarly`).
+        if window.size != nil { configured(keptFrame: keptFrame) }
     }
-
-    /// The frame buffers allocated (shared with the compositor), and how many it holds.
-    var buffers: (allocated: Int, busy: Int) { (pool.count, pool.busyCount) }
-    /// The registry names of the outputs the reader's window is on.
-    var outputNames: Set<UInt32> { window.outputNames }
-    /// The window's size in surface units (nil before the first configure).
-    var windowSize: (width: Int, height: Int)? { window.size }
-    /// Why the last frame dump could not be written (nil: none failed, or no `--frame-dump`).
-    var frameDumpError: String? { dumper?.lastError }
-    /// The size the compositor last asked for (larger than `windowSize` when it was too big).
-    var requestedWindowSize: (width: Int, height: Int)? { window.requestedSize }
 
     /// Whether a frame is still to be drawn (or an animation to be played out).
     var isPending: Bool {
@@ -342,12 +328,20 @@ final class FramePresenter {
         onCommit?(latency)
     }
 
-    /// At the first configure: the frame kept at the last run, when it is this window's (the
-    /// live frame replaces it once it is sharp: `ReaderScene.showsPartialPages`).
-    private func showKeptFrame() {
+    /// A configure: the screen's size, and a frame asked for. At the first: the frame kept at
+    /// the last run, when it is this window's (`committed` already: `FirstFrame.commitEarly`;
+    /// the live frame replaces it once it is sharp: `ReaderScene.showsPartialPages`).
+    private func configured(keptFrame committed: ShmBuffer? = nil) {
+        guard let size = window.size else { return }
+        logger.trace("configured \(size.width)x\(size.height) at \(session.elapsedMilliseconds) ms")
+        screen.resize(to: Size(width: Double(size.width), height: Double(size.height)))
+        measureScreen(display)
+        frame.request()
         guard frameCount == 0, !isClosed, let size = window.bufferSize,
-            let kept = firstFrame.take(width: size.width, height: size.height, scale: window.scale),
-            let buffer = window.commit(kept, from: pool, logger: logger)
+            let buffer = committed
+                ?? firstFrame.take(width: size.width, height: size.height, scale: window.scale).flatMap({
+                    window.commit($0, from: pool, logger: logger)
+                })
         else { return }
         firstFrame.shown()
         frameCompositor.forgetLastScene()
