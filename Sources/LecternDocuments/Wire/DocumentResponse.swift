@@ -205,8 +205,12 @@ public enum DocumentResponse: Sendable, Equatable {
                 let target: PDFLink.Target = try reader.bool() ? .uri(try reader.string()) : .page(try reader.int())
                 links.append(PDFLink(rect: rect, target: target))
             }
+            // Reserved at the count the message gives (up to what a page may send): appended one
+            // by one, the kept array grew by doubling, a third of it unused (190 KB on a full page).
+            let characterCount = try reader.count()
             var characters: [PageCharacter] = []
-            for _ in 0..<(try reader.count()) {
+            characters.reserveCapacity(min(characterCount, Self.maximumCharacters))
+            for _ in 0..<characterCount {
                 let scalar = UInt32(truncatingIfNeeded: try reader.int())
                 let rect = try reader.rect()
                 let line = try reader.int(), block = try reader.int()
