@@ -107,6 +107,10 @@ struct LaunchOptions: Equatable {
         // The reader draws in its render worker process unless told otherwise.
         if let renderProcess { configuration.usesRenderProcess = renderProcess != .off }
         if let renderDeadline { configuration.renderDeadline = renderDeadline }
+        // The worker's binary by path (valgrind, profiling: kiosk/link-order); default its own.
+        if let worker = getenv("LECTERN_RENDER_WORKER") {
+            configuration.renderProcess.executable = String(cString: worker)
+        }
         if let speechOutput { configuration.speechOutput = speechOutput }
         configuration.overrides = overrides
         return configuration

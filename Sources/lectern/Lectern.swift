@@ -20,6 +20,8 @@ struct Lectern: ParsableCommand {
         discussion: """
             Runs fullscreen under a Wayland compositor such as cage. Logs go to standard error \
             (journald under systemd); LECTERN_LOG_LEVEL=debug|info|warning|error sets the level. \
+            LECTERN_RENDER_WORKER=PATH: the lectern binary the render worker runs (default: this \
+            one; kiosk/link-order profiles under valgrind, which cannot run /proc/self/exe). \
             `lectern ctl --help`: the client of a running kiosk's control socket. `lectern audit \
             --help`: what a visitor would meet in documents (slow pages, scans, small text, tags).
             """,
