@@ -48,12 +48,29 @@ final class FirstFrame {
         work = BackgroundWork(label: "lectern.first-frame", qos: .userInitiated, loop: loop)
     }
 
-    /// Whether a frame is kept in the state directory the environment's `variable`s name: a
-    /// start is then likely to show it (`lectern` forks its render worker knowing it).
+    /// Whether a frame is kept in the state directory the environment's `variable`s name, by
+    /// this version of Lectern, for its document as that file is now (the key's file line:
+    /// device, inode, size, modification time): a start is then likely to show it (`lectern`
+    /// forks its render worker knowing it). A replaced document says no: that start opens it at
+    /// once. One read of the key and a stat; the settings and the size are checked at the
+    /// configure, as before.
     static func isKept(variable: (String) -> String?) -> Bool {
-        guard let state = SavedView.path(variable: variable), let slash = state.utf8.lastIndex(of: UInt8(ascii: "/"))
+        guard let state = SavedView.path(variable: variable), let slash = state.utf8.lastIndex(of: UInt8(ascii: "/")),
+            let file = try? ReadOnlyFile(path: String(state[..<slash]) + "/" + fileName),
+            let bytes = try? file.read(count: 4096, at: 0), bytes.count > CachedFrame.headerSize,
+            Array(bytes[0..<8]) == CachedFrame.magic
         else { return false }
-        return access(String(state[..<slash]) + "/" + fileName, F_OK) == 0
+        let keyLength = bytes[12..<16].reversed().reduce(0) { $0 << 8 | Int($1) }
+        let key = String(
+            decoding: bytes[CachedFrame.headerSize..<min(bytes.count, CachedFrame.headerSize + keyLength)],
+            as: UTF8.self)
+        let lines = key.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count > 2, lines[0] == "lectern \(KioskApp.version)", lines[1].hasPrefix("document "),
+            let identity = try? ReadOnlyFile(path: String(lines[1].dropFirst(9))).identity()
+        else { return false }
+        return lines[2].hasPrefix(
+            "file device \(identity.device) inode \(identity.inode) size \(identity.size) modified \(identity.modified) "
+        )
     }
 
     /// The key's part that the document at `document` and the `settings` fingerprint give.
@@ -242,8 +259,9 @@ final class FirstFrame {
 }
 
 extension KioskApp {
-    /// Whether a first frame is kept in the state directory the environment's `variable`s name
-    /// (`FirstFrame`): a start is then likely to show it before the document opens.
+    /// Whether a first frame is kept in the state directory the environment's `variable`s name,
+    /// for its document as the file is now (`FirstFrame.isKept`): a start is then likely to show
+    /// it before the document opens.
     public static func keepsFirstFrame(variable: (String) -> String?) -> Bool {
         FirstFrame.isKept(variable: variable)
     }

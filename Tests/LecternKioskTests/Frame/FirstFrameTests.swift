@@ -136,9 +136,12 @@ struct FirstFrameTests {
         let state = try StateDirectory()
         let document = try state.copy(SavedViewTests.colors)
         _ = try keepHome(document, state: state)
+        // What `lectern` asks before it forks its render worker (none when a kept frame will show).
+        #expect(KioskApp.keepsFirstFrame { state.variables[$0] })
         // The same bytes, touched: another modification time is another version.
         var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, document, &times, 0) == 0)
+        #expect(!KioskApp.keepsFirstFrame { state.variables[$0] })
         let (lectern, reason) = try startIgnoringKeptFrame(document, state: state)
         #expect(reason?.contains("another document, version") == true)
         #expect(lectern.page(atX: 640, y: 360) == 1)
