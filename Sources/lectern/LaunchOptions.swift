@@ -165,7 +165,9 @@ struct LaunchOptions: Equatable {
         // a start likely to show the frame kept at the last run: the fork (0.3 ms) and the
         // worker's own start came before that frame, which needs no worker; the document opens
         // once it is on screen, in a worker started then (`RenderProcess` execs one).
-        if renderProcess != .off, !KioskApp.keepsFirstFrame(variable: { getenv($0).map { String(cString: $0) } }) {
+        if renderProcess != .off,
+            !KioskApp.keepsFirstFrame(variable: { getenv($0).map { String(cString: $0) } }, document: files.first)
+        {
             RenderWorkerMain.forkAtStart(channels: RenderProcess.defaultChannels) { Self.bootstrapLogging() }
         }
         mapLargeBlocks()

@@ -52,9 +52,10 @@ final class FirstFrame {
     /// this version of Lectern, for its document as that file is now (the key's file line:
     /// device, inode, size, modification time): a start is then likely to show it (`lectern`
     /// forks its render worker knowing it). A replaced document says no: that start opens it at
-    /// once. One read of the key and a stat; the settings and the size are checked at the
+    /// once; so does a frame for another document than `document` (the command line's, when it
+    /// names one). One read of the key and a stat; the settings and the size are checked at the
     /// configure, as before.
-    static func isKept(variable: (String) -> String?) -> Bool {
+    static func isKept(variable: (String) -> String?, document: String? = nil) -> Bool {
         guard let state = SavedView.path(variable: variable), let slash = state.utf8.lastIndex(of: UInt8(ascii: "/")),
             let file = try? ReadOnlyFile(path: String(state[..<slash]) + "/" + fileName),
             let bytes = try? file.read(count: 4096, at: 0), bytes.count > CachedFrame.headerSize,
@@ -66,6 +67,7 @@ final class FirstFrame {
             as: UTF8.self)
         let lines = key.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count > 2, lines[0] == "lectern \(KioskApp.version)", lines[1].hasPrefix("document "),
+            document.map({ lines[1] == "document \($0)" }) ?? true,
             let identity = try? ReadOnlyFile(path: String(lines[1].dropFirst(9))).identity()
         else { return false }
         return lines[2].hasPrefix(
@@ -260,9 +262,9 @@ final class FirstFrame {
 
 extension KioskApp {
     /// Whether a first frame is kept in the state directory the environment's `variable`s name,
-    /// for its document as the file is now (`FirstFrame.isKept`): a start is then likely to show
-    /// it before the document opens.
-    public static func keepsFirstFrame(variable: (String) -> String?) -> Bool {
-        FirstFrame.isKept(variable: variable)
+    /// for its document as the file is now, and that is `document` if it is given
+    /// (`FirstFrame.isKept`): a start is then likely to show it before the document opens.
+    public static func keepsFirstFrame(variable: (String) -> String?, document: String? = nil) -> Bool {
+        FirstFrame.isKept(variable: variable, document: document)
     }
 }

@@ -138,6 +138,8 @@ struct FirstFrameTests {
         _ = try keepHome(document, state: state)
         // What `lectern` asks before it forks its render worker (none when a kept frame will show).
         #expect(KioskApp.keepsFirstFrame { state.variables[$0] })
+        #expect(KioskApp.keepsFirstFrame(variable: { state.variables[$0] }, document: document))
+        #expect(!KioskApp.keepsFirstFrame(variable: { state.variables[$0] }, document: document + ".other"))
         // The same bytes, touched: another modification time is another version.
         var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, document, &times, 0) == 0)
