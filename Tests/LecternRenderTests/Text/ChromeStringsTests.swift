@@ -49,6 +49,7 @@ struct ChromeStringsTests {
         "FirstFrame.swift": [
             "frame \\(width)x\\(height) scale \\(scale.numerator)/120\\n",
             "kept for a \\(frame.width)x\\(frame.height) frame or another scale",
+            "file device \\(identity.device) inode \\(identity.inode) size \\(identity.size) modified \\(identity.modified) ",
         ],
     ]
 
