@@ -41,11 +41,14 @@ final class FirstFrame {
 
     /// - Parameter statePath: the saved view's file (`SavedView.path`): the frame goes beside it.
     init(statePath: String?, loop: EventLoop, logger: Logger) {
-        path = statePath.map { path in
-            (path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ".") + "/" + Self.fileName
-        }
+        path = statePath.map(Self.path(beside:))
         self.logger = logger
         work = BackgroundWork(label: "lectern.first-frame", qos: .userInitiated, loop: loop)
+    }
+
+    /// The kept frame's file, beside the saved view's `statePath`.
+    static func path(beside statePath: String) -> String {
+        (statePath.lastIndex(of: "/").map { String(statePath[..<$0]) } ?? ".") + "/" + fileName
     }
 
     /// Whether a frame is kept in the state directory the environment's `variable`s name, by
@@ -53,26 +56,32 @@ final class FirstFrame {
     /// device, inode, size, modification time): a start is then likely to show it (`lectern`
     /// forks its render worker knowing it). A replaced document says no: that start opens it at
     /// once; so does a frame for another document than `document` (the command line's, when it
-    /// names one). One read of the key and a stat; the settings and the size are checked at the
-    /// configure, as before.
+    /// names one). The key's header read and checked (`CachedFrame.header`) and a stat; the
+    /// settings and the size are checked at the configure, as before.
     static func isKept(variable: (String) -> String?, document: String? = nil) -> Bool {
-        guard let state = SavedView.path(variable: variable), let slash = state.utf8.lastIndex(of: UInt8(ascii: "/")),
-            let file = try? ReadOnlyFile(path: String(state[..<slash]) + "/" + fileName),
-            let bytes = try? file.read(count: 4096, at: 0), bytes.count > CachedFrame.headerSize,
-            Array(bytes[0..<8]) == CachedFrame.magic
+        guard let state = SavedView.path(variable: variable),
+            let file = try? ReadOnlyFile(path: path(beside: state)), let size = try? file.identity().size,
+            let header = try? CachedFrame.header(
+                size: Int(size),
+                keyPrefix: "lectern \(KioskApp.version)\n" + (document.map { "document \($0)\n" } ?? ""),
+                read: { count, offset throws(CachedFrame.Refusal) in
+                    do throws(SystemError) {
+                        return try file.read(count: count, at: Int64(offset))
+                    } catch {
+                        throw .unreadable(error.description)
+                    }
+                })
         else { return false }
-        let keyLength = bytes[12..<16].reversed().reduce(0) { $0 << 8 | Int($1) }
-        let key = String(
-            decoding: bytes[CachedFrame.headerSize..<min(bytes.count, CachedFrame.headerSize + keyLength)],
-            as: UTF8.self)
-        let lines = key.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.count > 2, lines[0] == "lectern \(KioskApp.version)", lines[1].hasPrefix("document "),
-            document.map({ lines[1] == "document \($0)" }) ?? true,
+        let lines = String(decoding: header.key, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count > 2, lines[1].hasPrefix("document "),
             let identity = try? ReadOnlyFile(path: String(lines[1].dropFirst(9))).identity()
         else { return false }
-        return lines[2].hasPrefix(
-            "file device \(identity.device) inode \(identity.inode) size \(identity.size) modified \(identity.modified) "
-        )
+        return lines[2].hasPrefix(fileLine(identity))
+    }
+
+    /// The start of the key's line for a document's file: which file, which version of it.
+    private static func fileLine(_ identity: ReadOnlyFile.Identity) -> String {
+        "file device \(identity.device) inode \(identity.inode) size \(identity.size) modified \(identity.modified) "
     }
 
     /// The key's part that the document at `document` and the `settings` fingerprint give.
@@ -89,7 +98,7 @@ final class FirstFrame {
         return """
             lectern \(KioskApp.version)
             document \(document)
-            file device \(identity.device) inode \(identity.inode) size \(identity.size) modified \(identity.modified) content \(String(contentHash, radix: 16))
+            \(fileLine(identity))content \(String(contentHash, radix: 16))
             settings \(String(settingsHash, radix: 16))
 
             """

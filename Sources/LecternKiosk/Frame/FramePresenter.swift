@@ -337,9 +337,9 @@ final class FramePresenter {
         screen.resize(to: Size(width: Double(size.width), height: Double(size.height)))
         measureScreen(display)
         frame.request()
-        guard frameCount == 0, !isClosed, let size = window.bufferSize,
+        guard frameCount == 0, !isClosed, let pixels = window.bufferSize,
             let buffer = committed
-                ?? firstFrame.take(width: size.width, height: size.height, scale: window.scale).flatMap({
+                ?? firstFrame.take(width: pixels.width, height: pixels.height, scale: window.scale).flatMap({
                     window.commit($0, from: pool, logger: logger)
                 })
         else { return }
@@ -347,7 +347,7 @@ final class FramePresenter {
         frameCompositor.forgetLastScene()
         frameCount += 1
         lastCommitted = buffer
-        logger.info("kept first frame committed \(size.width)x\(size.height) at \(session.elapsedMilliseconds) ms")
+        logger.info("kept first frame committed \(pixels.width)x\(pixels.height) at \(session.elapsedMilliseconds) ms")
         dumper?.frameCommitted(pixels: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
     }
 

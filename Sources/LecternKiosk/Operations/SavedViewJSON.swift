@@ -3,10 +3,11 @@ import LecternCore
 /// `state.json` read without `JSONDecoder` when it is what Lectern writes (`SavedView.encoded`):
 /// the decoder's first use in a process costs 0.4 ms (its generic containers' metadata, found by
 /// mangled name), a tenth of a repeat start's first frame, and the saved view is read before
-/// that frame. Strict JSON (RFC 8259): anything else it does not read (nil), and
-/// `SavedView.load` gives the file to `JSONDecoder`, as before. A key given twice, a key
-/// `SavedView` has not, a number that does not fit its field exactly: nil too, so a file this
-/// reads is one the decoder reads the same (`SavedViewJSONTests` checks that).
+/// that frame. Strict JSON (RFC 8259) of the values a saved view holds (objects, strings,
+/// numbers, null): anything else it does not read (nil: an array or a boolean too, which no
+/// field of `SavedView` is), and `SavedView.load` gives the file to `JSONDecoder`, as before. A
+/// key given twice, a key `SavedView` has not, a number that does not fit its field exactly: nil
+/// too, so a file this reads is one the decoder reads the same (`SavedViewJSONTests` checks that).
 enum SavedViewJSON {
     /// The view `bytes` hold, if they are strict JSON of `SavedView`'s fields.
     static func decode(_ bytes: [UInt8]) -> SavedView? {
@@ -54,11 +55,9 @@ enum SavedViewJSON {
 
     enum Value: Equatable {
         case object([String: Value])
-        case array([Value])
         case string(String)
         /// The number's text, as JSON wrote it.
         case number(String)
-        case bool(Bool)
         case null
 
         /// An integer written without fraction or exponent that fits 64 bits.
@@ -78,7 +77,7 @@ enum SavedViewJSON {
     struct Parser {
         let bytes: [UInt8]
         var index = 0
-        /// Objects and arrays open at once: deeper is not a saved view, and a stack must not end.
+        /// Objects open at once: deeper is not a saved view, and a stack must not end.
         var depth = 0
 
         init(bytes: [UInt8]) { self.bytes = bytes }
@@ -114,10 +113,7 @@ enum SavedViewJSON {
             guard index < bytes.count else { return nil }
             switch bytes[index] {
             case UInt8(ascii: "{"): return object()
-            case UInt8(ascii: "["): return array()
             case UInt8(ascii: "\""): return string().map(Value.string)
-            case UInt8(ascii: "t"): return take("true") ? .bool(true) : nil
-            case UInt8(ascii: "f"): return take("false") ? .bool(false) : nil
             case UInt8(ascii: "n"): return take("null") ? .null : nil
             default: return number()
             }
@@ -140,21 +136,6 @@ enum SavedViewJSON {
                 skipSpace()
             } while take(UInt8(ascii: ","))
             return take(UInt8(ascii: "}")) ? .object(fields) : nil
-        }
-
-        private mutating func array() -> Value? {
-            guard depth < 16, take(UInt8(ascii: "[")) else { return nil }
-            depth += 1
-            defer { depth -= 1 }
-            var values: [Value] = []
-            skipSpace()
-            if take(UInt8(ascii: "]")) { return .array(values) }
-            repeat {
-                guard let value = value() else { return nil }
-                values.append(value)
-                skipSpace()
-            } while take(UInt8(ascii: ","))
-            return take(UInt8(ascii: "]")) ? .array(values) : nil
         }
 
         /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, kept as text.
