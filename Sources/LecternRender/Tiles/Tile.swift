@@ -45,6 +45,30 @@ public struct TileKey: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Two words, not the six fields one by one (eight of the hasher's rounds where two do):
+    /// a frame hashes each key it shows two or three times, and a fitted page at 1920×1080 is
+    /// eighty tiles. Equal keys hash the same (every field is in a word); keys that differ only
+    /// beyond the words' bits (a page or a tile past 2^32 or 2^16) merely share a bucket.
+    public func hash(into hasher: inout Hasher) {
+        let tile: UInt64
+        switch kind {
+        case .preview: tile = 0xFFFF_FFFF
+        case .tile(let column, let row):
+            tile = UInt64(UInt16(truncatingIfNeeded: column)) << 16 | UInt64(UInt16(truncatingIfNeeded: row))
+        }
+        let colours: UInt64
+        switch contrast.mode {
+        case .normal: colours = 0
+        case .invert: colours = 1
+        case .high: colours = 2
+        case .yellowOnBlack: colours = 3
+        }
+        hasher.combine(UInt64(UInt32(truncatingIfNeeded: page)) << 32 | tile)
+        hasher.combine(
+            UInt64(UInt32(truncatingIfNeeded: pageWidth)) << 32 | UInt64(UInt32(truncatingIfNeeded: pageHeight))
+                ^ (colours << 1 | (contrast.recolorsImages ? 1 : 0)) << 60)
+    }
+
     /// What the cache charges for this piece once rendered (BGRA, no row padding).
     public var byteCount: Int {
         let rect = rect
