@@ -55,11 +55,13 @@ public final class TileCache {
     /// Whether `key` is cached, without touching its recency.
     public func contains(_ key: TileKey) -> Bool { entries.index(forKey: key) != nil }
 
-    /// Marks `key` as just used.
-    public func touch(_ key: TileKey) {
-        guard let index = entries.index(forKey: key) else { return }
+    /// Marks `key` as just used; returns whether it is cached.
+    @discardableResult
+    public func touch(_ key: TileKey) -> Bool {
+        guard let index = entries.index(forKey: key) else { return false }
         clock += 1
         entries.values[index].used = clock
+        return true
     }
 
     /// Replaces the pinned keys: what the screen shows now (cached or on its way). Tiles that
@@ -80,7 +82,7 @@ public final class TileCache {
 
     /// Whether `key` was offered and not kept since the pins or the budget last changed:
     /// asking for it again would only render it to be thrown away.
-    public func wasRefused(_ key: TileKey) -> Bool { refused.contains(key) }
+    public func wasRefused(_ key: TileKey) -> Bool { !refused.isEmpty && refused.contains(key) }
 
     /// Adds or replaces content, evicting unpinned tiles, least recently used first, until it
     /// fits. A pinned key is always kept; an unpinned one only if it fits in the budget

@@ -195,7 +195,7 @@ public final class TilePlanner {
         for (key, _) in around.sorted(by: { $0.distance < $1.distance }) {
             guard key.byteCount <= room, !cache.wasRefused(key) else { break }
             room -= key.byteCount
-            if cache.contains(key) { cache.touch(key) } else if !zoomChanging { plan.wanted.append(key) }
+            if !cache.touch(key), !zoomChanging { plan.wanted.append(key) }
         }
         plan.wanted += prefetchKeys(prefetch, room: room, screenBytes: screenBytes)
         plan.wanted += thumbnailsWanted
@@ -233,7 +233,9 @@ public final class TilePlanner {
 
     /// What the frame shows or waits for, and what it costs in the cache.
     private struct OnScreen {
-        var keys: Set<TileKey> = []
+        /// Room for a screen of grid tiles at once (a fitted page at 1920×1080 is 80): growing
+        /// from empty, the set was hashed over again five times a frame.
+        var keys = Set<TileKey>(minimumCapacity: 128)
         var bytes = 0
 
         mutating func add(_ key: TileKey) {
@@ -261,7 +263,7 @@ public final class TilePlanner {
             guard cost <= left, !keys.contains(where: { cache.wasRefused($0) }) else { return false }
             left -= cost
             for key in keys {
-                if cache.contains(key) || cachePrerendered(key) != nil { cache.touch(key) } else { wanted.append(key) }
+                if !cache.touch(key), cachePrerendered(key) == nil { wanted.append(key) }
             }
             return true
         }
