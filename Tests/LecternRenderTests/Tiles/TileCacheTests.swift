@@ -36,6 +36,24 @@ struct TileCacheTests {
         #expect(cache.byteCount == 400 + 400 + 100)
     }
 
+    @Test("a big tile evicts many small ones oldest first, past the pinned ones, one scan at a time and then a sort")
+    func manyEvictions() {
+        // Room for twelve 10×10 tiles; the ninth and tenth oldest are pinned.
+        let cache = TileCache(budget: 12 * 400)
+        let keys = (0..<12).map { Self.tile($0) }
+        for key in keys { cache.insert(Self.image(side: 10), for: key) }
+        // Used again, in this order: 0 becomes the newest, then 5.
+        cache.touch(keys[0])
+        cache.touch(keys[5])
+        cache.pin([keys[1], keys[2]])
+        // 2,500 bytes need seven tiles gone: the oldest unpinned ones, 3, 4, 6, 7, 8, 9, 10.
+        let big = Self.tile(0, page: 1)
+        #expect(cache.insert(Self.image(side: 25), for: big))
+        #expect(cache.keysByRecency == [keys[1], keys[2], keys[11], keys[0], keys[5], big])
+        #expect(cache.byteCount == 5 * 400 + 2500)
+        #expect(cache.pinnedByteCount == 800)
+    }
+
     @Test("content larger than the whole budget is refused and evicts nothing")
     func oversizeRefused() {
         let cache = TileCache(budget: 1000)
