@@ -79,7 +79,7 @@ final class PanSurface {
             let clip = page.clip.intersection(window)
             let visible = page.frame.intersection(clip)
             guard !visible.isEmpty else { return nil }
-            let layers = page.layers.filter { !PixelBox(enclosing: $0.rect).intersection(visible).isEmpty }
+            let layers = page.layers.filter { shows($0, in: visible) }
             return Scene.PageItem(
                 page: page.page, frame: page.frame.offsetBy(dx: -window.x, dy: -window.y),
                 clip: clip.offsetBy(dx: -window.x, dy: -window.y),
@@ -93,6 +93,11 @@ final class PanSurface {
             let box = shadow.frame.offsetBy(dx: 3, dy: 4).intersection(shadow.clip).intersection(window)
             return box.isEmpty ? nil : box.offsetBy(dx: -window.x, dy: -window.y)
         }
+    }
+
+    /// Whether `layer` shows in a page's `visible` box (else a projection drops it).
+    private static func shows(_ layer: Scene.Layer, in visible: PixelBox) -> Bool {
+        !PixelBox(enclosing: layer.rect).intersection(visible).isEmpty
     }
 
     static func shifted(_ layer: Scene.Layer, dx: Int, dy: Int) -> Scene.Layer {
@@ -143,9 +148,6 @@ final class PanSurface {
         else { return false }
         let visible = page.frame.intersection(clip)
         let otherVisible = other.frame.intersection(otherClip)
-        func shows(_ layer: Scene.Layer, in box: PixelBox) -> Bool {
-            !PixelBox(enclosing: layer.rect).intersection(box).isEmpty
-        }
         let shift = Point(x: Double(-window.x), y: Double(-window.y))
         let otherShift = Point(x: Double(-otherWindow.x), y: Double(-otherWindow.y))
         var (index, otherIndex) = (page.layers.startIndex, other.layers.startIndex)

@@ -9,7 +9,7 @@ import LecternCore
 public final class TileCache {
     /// A tile and when it was last used (`clock`'s value then): every frame uses each tile it
     /// shows, and a stamp costs one store where a recency list's relinking took eight retains
-    /// and releases (6 % of a pan's CPU). Eviction, rare, sorts by it.
+    /// and releases (6 % of a pan's CPU). Eviction, rare, looks for the oldest (`evict`).
     private struct Entry {
         var content: TileContent
         var used: UInt64
@@ -49,8 +49,7 @@ public final class TileCache {
     /// The content for `key`, which becomes the most recently used.
     public func lookup(_ key: TileKey) -> TileContent? {
         guard let index = entries.index(forKey: key) else { return nil }
-        clock += 1
-        entries.values[index].used = clock
+        stamp(index)
         return entries.values[index].content
     }
 
@@ -61,9 +60,14 @@ public final class TileCache {
     @discardableResult
     public func touch(_ key: TileKey) -> Bool {
         guard let index = entries.index(forKey: key) else { return false }
+        stamp(index)
+        return true
+    }
+
+    /// The entry at `index` is the most recently used.
+    private func stamp(_ index: Dictionary<TileKey, Entry>.Index) {
         clock += 1
         entries.values[index].used = clock
-        return true
     }
 
     /// Replaces the pinned keys: what the screen shows now (cached or on its way). Tiles that
@@ -164,23 +168,15 @@ public final class TileCache {
     /// pinned tiles are left. A tile that arrives in a full cache evicts about one: the oldest
     /// is found by a scan (no sort: a 4 GiB cache holds 16,000 tiles); past a few, one sort.
     private func evict(toFit cost: Int) {
-        var scans = 0
-        while byteCount + cost > budget {
-            guard scans < 4 else {
-                let oldest = entries.filter { !$0.value.isPinned }.sorted { $0.value.used < $1.value.used }
-                for (key, _) in oldest {
-                    remove(key)
-                    if byteCount + cost <= budget { return }
-                }
-                return
-            }
-            var oldest: (key: TileKey, used: UInt64)?
-            for (key, entry) in entries where !entry.isPinned && entry.used < oldest?.used ?? .max {
-                oldest = (key, entry.used)
-            }
-            guard let oldest else { return }
-            remove(oldest.key)
-            scans += 1
+        for _ in 0..<4 where byteCount + cost > budget {
+            let unpinned = entries.lazy.filter { !$0.value.isPinned }
+            guard let oldest = unpinned.min(by: { $0.value.used < $1.value.used })?.key else { return }
+            remove(oldest)
+        }
+        guard byteCount + cost > budget else { return }
+        for key in keysByRecency where !pinned.contains(key) {
+            remove(key)
+            if byteCount + cost <= budget { return }
         }
     }
 }
