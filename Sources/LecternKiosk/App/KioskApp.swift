@@ -238,16 +238,19 @@ public final class KioskApp {
             loop: loop, logger: logger)
         teardown.push { home.close() }
         do {
+            // A frame kept: the outputs' and the seat's first events come with the window's
+            // configure, one round trip for both (`commitEarly`).
             display = try Display(
-                name: configuration.displayName, loop: loop, logger: logger, whileWaiting: environment.whileWaiting)
+                name: configuration.displayName, loop: loop, logger: logger, whileWaiting: environment.whileWaiting,
+                awaitsBoundState: !opensAfterFirstFrame)
         } catch {
             throw failing(.wayland(error))
         }
-        if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
         // The window now: configured while the other parts are built, or (a frame kept) at once.
         let window = XdgToplevel(display: display, title: "Lectern", appID: "lectern", logger: logger)
         let pool = display.makeBufferPool()
         let keptFrame = opensAfterFirstFrame ? firstFrame.commitEarly(in: window, pool: pool, display: display) : nil
+        if let seat = display.seat { logger.info("input devices: \(seat.devices)") }
         let chrome = Chrome(loop: loop, frame: frame, pointer: pointer, policy: policy, screen: screen, logger: logger)
         teardown.push { chrome.close() }
         let navigation = Navigation(

@@ -65,6 +65,9 @@ public struct Commit: Sendable {
     public var isSinglePixel: Bool
     /// Bytes from one row of the client's buffer to the next (0: not a `wl_shm` buffer).
     public var bufferStride: Int
+    /// The round trips (`wl_display.sync` requests, from every client) the compositor had been
+    /// asked for before this commit (`TestCompositor.roundTrips`).
+    public var roundTripsBefore = 0
 
     public init(
         sequence: Int, timestamp: ContinuousClock.Instant, width: Int, height: Int, format: ShmFormat,

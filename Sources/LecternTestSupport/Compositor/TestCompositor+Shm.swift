@@ -16,15 +16,16 @@ extension TestCompositor {
 
         surface.shown = SubsurfaceState(width: width, height: height, format: format, pixels: pixels)
         let xdgSurface = surface.xdgSurface
-        commits.append(
-            Commit(
-                sequence: nextCommitSequence, timestamp: timestamp, width: width, height: height, format: format,
-                pixels: pixels, surfaceDamage: surfaceDamage, bufferDamage: bufferDamage,
-                configureAcked: xdgSurface.map { $0.lastAckedSerial == $0.lastSentSerial } ?? true,
-                ackedConfigureSerial: xdgSurface?.lastAckedSerial ?? 0,
-                bufferScale: surface.bufferScale, viewportDestination: surface.viewportDestination,
-                title: xdgSurface?.toplevel?.state.title, isSinglePixel: color != nil,
-                bufferStride: stride))
+        var commit = Commit(
+            sequence: nextCommitSequence, timestamp: timestamp, width: width, height: height, format: format,
+            pixels: pixels, surfaceDamage: surfaceDamage, bufferDamage: bufferDamage,
+            configureAcked: xdgSurface.map { $0.lastAckedSerial == $0.lastSentSerial } ?? true,
+            ackedConfigureSerial: xdgSurface?.lastAckedSerial ?? 0,
+            bufferScale: surface.bufferScale, viewportDestination: surface.viewportDestination,
+            title: xdgSurface?.toplevel?.state.title, isSinglePixel: color != nil,
+            bufferStride: stride)
+        commit.roundTripsBefore = roundTrips
+        commits.append(commit)
         nextCommitSequence += 1
         if let limit = commitHistoryLimit.map({ max(1, $0) }), commits.count > limit {
             commits.removeFirst(commits.count - limit)

@@ -108,6 +108,10 @@ public final class TestCompositor {
     private var isTornDown = false
     let startInstant = ContinuousClock.now
     var nextCommitSequence = 1
+    /// The `wl_display.sync` requests received so far, from every client (`roundTrips`).
+    public internal(set) var roundTrips = 0
+    /// What counts them (`countRoundTrips()`).
+    var protocolLogger: OpaquePointer?
     var objectCounter = 0
     var receivedPongs: [UInt32] = []
     var seatCapabilities: SeatCapabilities = [.touch, .pointer]
@@ -166,6 +170,7 @@ public final class TestCompositor {
         }
         wl_display_add_client_created_listener(display, created.listener)
         clientCreatedListener = created
+        countRoundTrips()
 
         let me = Unmanaged.passUnretained(self).toOpaque()
         globals = [
@@ -299,6 +304,8 @@ public final class TestCompositor {
         globals.removeAll()
         clientCreatedListener?.remove()
         clientCreatedListener = nil
+        if let protocolLogger { wl_protocol_logger_destroy(protocolLogger) }
+        protocolLogger = nil
         wl_display_destroy(display)
 
         var leaks: [String] = []

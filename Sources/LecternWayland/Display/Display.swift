@@ -73,8 +73,14 @@ public final class Display {
     ///   - logger: where the Wayland layer logs.
     ///   - whileWaiting: for a compositor in the same thread (tests): round trips do not block
     ///     but poll the connection and call this between polls, so the compositor can answer.
+    ///   - awaitsBoundState: whether the second round trip waits for the first events of what
+    ///     was bound (outputs' modes, the seat's devices, `wl_shm`'s formats). False: one round
+    ///     trip only, and those events come with the caller's next one, before the answer to
+    ///     anything it asked after: a window's first configure (`FirstFrame.commitEarly`, where
+    ///     the second round trip was a third of a repeat start's time from `main` to its frame).
     public init(
-        name: String? = nil, loop: EventLoop, logger: Logger, whileWaiting: (() -> Void)? = nil
+        name: String? = nil, loop: EventLoop, logger: Logger, whileWaiting: (() -> Void)? = nil,
+        awaitsBoundState: Bool = true
     ) throws(WaylandError) {
         self.logger = logger
         self.loop = loop
@@ -125,9 +131,10 @@ public final class Display {
             }))
         wl_registry_add_listener(registry, registryListener.pointer, Unmanaged.passUnretained(self).toOpaque())
         // First round trip: globals (asked for early: then its answer may be here); second: the
-        // initial events of what we bound (output modes, seat caps).
+        // initial events of what we bound (output modes, seat caps), unless the caller's next
+        // round trip brings them.
         if let early { try wait(for: early.sync) } else { try roundtrip() }
-        try roundtrip()
+        if awaitsBoundState { try roundtrip() }
         guard compositor != nil else { throw .missingGlobal(interface: "wl_compositor", requiredVersion: 4) }
         guard shm != nil else { throw .missingGlobal(interface: "wl_shm", requiredVersion: 1) }
         guard wmBase != nil else { throw .missingGlobal(interface: "xdg_wm_base", requiredVersion: 1) }

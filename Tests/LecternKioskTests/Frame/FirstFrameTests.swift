@@ -80,6 +80,9 @@ struct FirstFrameTests {
         let lectern = try startHeldBack(document, state: state, options: options)
         let first = try #require(lectern.lastCommit, "nothing committed before the document opened")
         #expect(!first.isUniform)
+        // Two round trips before it: the globals, then the window's configure, which brought the
+        // first events of what was bound (`Display(awaitsBoundState:)`) too.
+        #expect(first.roundTripsBefore == 2)
         #expect(lectern.status.firstFrame == .shown)
         #expect(first.pixels == home.pixels)
         #expect(lectern.settle())
