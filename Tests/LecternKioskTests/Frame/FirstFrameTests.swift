@@ -15,12 +15,13 @@ struct FirstFrameTests {
 
     /// Runs the app on `document` until its home view is kept, stops it, and returns the frame.
     func keepHome(
-        _ document: String, state: StateDirectory, width: Int32 = 1280, height: Int32 = 720, options: [String] = []
+        _ document: String, state: StateDirectory, width: Int32 = 1280, height: Int32 = 720, scale: Int32 = 1,
+        options: [String] = []
     ) throws
         -> Commit?
     {
         let lectern = try KioskHarness(
-            [document, "--no-accessibility-button"] + options, width: width, height: height,
+            [document, "--no-accessibility-button"] + options, width: width, height: height, scale: scale,
             variables: state.variables)
         #expect(lectern.settle())
         #expect(lectern.status.firstFramesKept == 1)
@@ -33,13 +34,14 @@ struct FirstFrameTests {
     /// Starts the app on `document` with the worker's open answer held back for a second, and
     /// turns until the first commit or for 300 ms of real time: the document is still opening.
     func startHeldBack(
-        _ document: String, state: StateDirectory, width: Int32 = 1280, height: Int32 = 720, options: [String] = []
+        _ document: String, state: StateDirectory, width: Int32 = 1280, height: Int32 = 720, scale: Int32 = 1,
+        options: [String] = []
     ) throws
         -> KioskHarness
     {
         let lectern = try KioskHarness(
             [document, "--no-accessibility-button", "--open-answer-delay-ms", "1000"] + options, width: width,
-            height: height, variables: state.variables)
+            height: height, scale: scale, variables: state.variables)
         let deadline = ContinuousClock.now + .milliseconds(300)
         while lectern.lastCommit == nil, ContinuousClock.now < deadline { lectern.turn(wait: .milliseconds(2)) }
         #expect(lectern.status.document == .opening)
@@ -94,6 +96,21 @@ struct FirstFrameTests {
         #expect(lectern.dominantPage == 1)
         // The same frame is kept already: nothing is written again.
         #expect(lectern.status.firstFramesKept == 0)
+        try lectern.stop()
+    }
+
+    @Test("a frame kept on an output of scale 2 is shown at the next start: the scale comes before the configure")
+    func scaled() throws {
+        let state = try StateDirectory()
+        let document = try state.copy(LecternHarness.fixture("letter-6pages.pdf"))
+        let home = try #require(try keepHome(document, state: state, scale: 2))
+        #expect(home.width == 1280 && home.bufferScale == 2)
+        let lectern = try startHeldBack(document, state: state, scale: 2)
+        #expect(lectern.status.firstFrame == .shown)
+        let first = try #require(lectern.lastCommit, "nothing committed before the document opened")
+        #expect(first.width == 1280 && first.bufferScale == 2)
+        let showsHome = first.pixels == home.pixels
+        #expect(showsHome, "the first commit is the kept home view")
         try lectern.stop()
     }
 
