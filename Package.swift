@@ -165,8 +165,8 @@ let package = Package(
             // kiosk/link holds a linker script named libstdc++.so that `-lstdc++` finds first: the
             // C++ runtime linked from its static archive (kiosk/link/libstdc++.so says why); and
             // order.txt, the functions the reader runs, which gold puts together (kiosk/link-order
-            // writes it; it takes effect for code built with function sections, as kiosk/run,
-            // kiosk/package and kiosk/bench build it: 3 MB less of the binary resident).
+            // writes it; it takes effect for code built with function sections, as the scripts
+            // build it: kiosk/link/release-build; 3 MB less of the binary resident).
             linkerSettings: [
                 .unsafeFlags(
                     [

@@ -76,8 +76,7 @@ final class PanSurface {
     /// clip cut to the window, the layers that show in it; pages that do not show dropped.
     static func projected(_ pages: [Scene.PageItem], window: PixelBox) -> [Scene.PageItem] {
         pages.compactMap { page in
-            let clip = page.clip.intersection(window)
-            let visible = page.frame.intersection(clip)
+            let (clip, visible) = cut(page, to: window)
             guard !visible.isEmpty else { return nil }
             let layers = page.layers.filter { shows($0, in: visible) }
             return Scene.PageItem(
@@ -93,6 +92,13 @@ final class PanSurface {
             let box = shadow.frame.offsetBy(dx: 3, dy: 4).intersection(shadow.clip).intersection(window)
             return box.isEmpty ? nil : box.offsetBy(dx: -window.x, dy: -window.y)
         }
+    }
+
+    /// A page's clip cut to `window`, and the part of the page that shows there (empty: the
+    /// page does not show, and a projection drops it).
+    private static func cut(_ page: Scene.PageItem, to window: PixelBox) -> (clip: PixelBox, visible: PixelBox) {
+        let clip = page.clip.intersection(window)
+        return (clip, page.frame.intersection(clip))
     }
 
     /// Whether `layer` shows in a page's `visible` box (else a projection drops it).
@@ -132,22 +138,20 @@ final class PanSurface {
 
     /// The first page from `start` that shows in `window` (as `projected` keeps it), or the end.
     static func firstShown(_ pages: [Scene.PageItem], from start: Int, in window: PixelBox) -> Int {
-        pages[start...].firstIndex { !$0.frame.intersection($0.clip.intersection(window)).isEmpty } ?? pages.endIndex
+        pages[start...].firstIndex { !cut($0, to: window).visible.isEmpty } ?? pages.endIndex
     }
 
     /// Whether one page projected in `window` equals another projected in `otherWindow`.
     private static func projectsSame(
         _ page: Scene.PageItem, in window: PixelBox, as other: Scene.PageItem, in otherWindow: PixelBox
     ) -> Bool {
-        let clip = page.clip.intersection(window)
-        let otherClip = other.clip.intersection(otherWindow)
+        let (clip, visible) = cut(page, to: window)
+        let (otherClip, otherVisible) = cut(other, to: otherWindow)
         guard page.page == other.page,
             page.frame.offsetBy(dx: -window.x, dy: -window.y)
                 == other.frame.offsetBy(dx: -otherWindow.x, dy: -otherWindow.y),
             clip.offsetBy(dx: -window.x, dy: -window.y) == otherClip.offsetBy(dx: -otherWindow.x, dy: -otherWindow.y)
         else { return false }
-        let visible = page.frame.intersection(clip)
-        let otherVisible = other.frame.intersection(otherClip)
         let shift = Point(x: Double(-window.x), y: Double(-window.y))
         let otherShift = Point(x: Double(-otherWindow.x), y: Double(-otherWindow.y))
         var (index, otherIndex) = (page.layers.startIndex, other.layers.startIndex)
