@@ -85,11 +85,19 @@ public final class EventLoop {
     private let timerFD: TimerFD
     private let wakeUp: EventFD
     private var signals: TerminationSignals?
-    private var watches: [Int: Watched] = [:]
+    private var watches: [Int: Watched] = [:] {
+        didSet { orderedWatches = nil }
+    }
+    /// The watches in the order they were added, kept between iterations while none is added
+    /// or cancelled (sorting them, and the idle handlers, was a turn's own biggest cost).
+    private var orderedWatches: [(key: Int, value: Watched)]?
     private var timers: [Int: Scheduled] = [:]
     private var nextID = 0
     private var armedDeadline: Double?
-    private var idleHandlers: [Int: () -> Void] = [:]
+    private var idleHandlers: [Int: () -> Void] = [:] {
+        didSet { orderedIdleHandlers = nil }
+    }
+    private var orderedIdleHandlers: [() -> Void]?
     private let stopRequested = Atomic<Bool>(false)
     private var isRunning = false
     /// When the last poll returned: the loop has been busy since, unless it is polling.
@@ -209,7 +217,8 @@ public final class EventLoop {
         let connection = connection
         let polled = try connection?.prepareToPoll()
         armTimerFD()
-        let ordered = watches.sorted { $0.key < $1.key }
+        let ordered = orderedWatches ?? watches.sorted { $0.key < $1.key }
+        orderedWatches = ordered
         var fds: [pollfd] = [
             pollfd(
                 fd: polled?.descriptor ?? -1,
@@ -217,7 +226,10 @@ public final class EventLoop {
             pollfd(fd: timerFD.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeUp.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
         ]
-        fds += ordered.map { pollfd(fd: $0.value.descriptor.rawValue, events: $0.value.events, revents: 0) }
+        fds.reserveCapacity(3 + ordered.count)
+        for (_, watched) in ordered {
+            fds.append(pollfd(fd: watched.descriptor.rawValue, events: watched.events, revents: 0))
+        }
         let milliseconds = pollTimeout(timeout)
         var ready: Int32
         if let lastPollReturn {
@@ -243,7 +255,9 @@ public final class EventLoop {
             if watches[entry.key] != nil { entry.value.handler() }
         }
         fireDueTimers()
-        for (_, handler) in idleHandlers.sorted(by: { $0.key < $1.key }) { handler() }
+        let handlers = orderedIdleHandlers ?? idleHandlers.sorted { $0.key < $1.key }.map(\.value)
+        orderedIdleHandlers = handlers
+        for handler in handlers { handler() }
         // What the idle handlers sent (a frame's commit) goes out now, not at the next turn.
         connection?.flush()
     }
@@ -275,13 +289,17 @@ public final class EventLoop {
     private func fireDueTimers() {
         while true {
             let now = clock.now
-            guard
-                let (id, due) = timers.filter({ $0.value.deadline <= now }).min(by: {
-                    ($0.value.deadline, $0.value.sequence) < ($1.value.deadline, $1.value.sequence)
-                })
-            else { return }
+            var due: (id: Int, timer: Scheduled)?
+            for (id, timer) in timers where timer.deadline <= now {
+                if let earliest = due?.timer, (earliest.deadline, earliest.sequence) < (timer.deadline, timer.sequence)
+                {
+                    continue
+                }
+                due = (id, timer)
+            }
+            guard let (id, timer) = due else { return }
             timers[id] = nil
-            due.action()
+            timer.action()
         }
     }
 }
