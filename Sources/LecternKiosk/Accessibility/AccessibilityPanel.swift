@@ -132,12 +132,14 @@ final class AccessibilityPanel {
     /// Handles `event` if it presses the button or a row, or closes the open panel; returns
     /// whether it took the event.
     func handle(_ event: InputEvent) -> Bool {
-        guard let scene else { return false }
+        // The panel's boxes only for a press: a pan's every motion comes here first.
+        guard policy.accessibilityButton else { return false }
         switch event.kind {
         case .touchDown(let id, let location):
+            guard let scene else { return false }
             return press(at: location, by: id, in: scene)
         case .pointerButton(.left, true):
-            guard let location = pointer.location else { return false }
+            guard let scene, let location = pointer.location else { return false }
             return press(at: location, by: -1, in: scene)
         case .touchMotion(let id, _) where id == pressing:
             return true

@@ -78,7 +78,9 @@ final class IdleReset {
     /// How long the notice shows before the reset: the policy's countdown, but leaving at least
     /// 10 s (or half a short idle time) without it after a touch (else it would show after every
     /// touch).
-    private var noticeSeconds: Double {
+    private var noticeSeconds: Double { noticeSeconds(before: seconds) }
+
+    private func noticeSeconds(before seconds: Double) -> Double {
         min(Double(policy.idleCountdownSeconds), max(seconds / 2, seconds - 10).rounded(.down))
     }
 
@@ -103,9 +105,12 @@ final class IdleReset {
             isCountingDown = false
             chrome.clearNotice()
         }
+        // Worked out once: every input event comes here (the policy's settings are read each time).
+        let seconds = seconds
         guard seconds > 0 else { return wasCountingDown }
         let deadline = loop.clock.now + seconds
         timer = loop.schedule(at: deadline) { [unowned self] in expired() }
+        let noticeSeconds = noticeSeconds(before: seconds)
         if noticeSeconds >= 1 {
             noticeTimer = loop.schedule(at: deadline - noticeSeconds) { [unowned self] in countDown(to: deadline) }
         }

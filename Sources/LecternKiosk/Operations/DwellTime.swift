@@ -60,8 +60,10 @@ extension KioskMetrics {
             return nil
         }
         let path = reader.document.path
-        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        return DwellTime.Place(document: name, page: reader.view.dominantPage() + 1, audience: audience)
+        if path != dwellDocument.path {
+            dwellDocument = (path, path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path)
+        }
+        return DwellTime.Place(document: dwellDocument.name, page: reader.view.dominantPage() + 1, audience: audience)
     }
 
     /// Counts the time of the place left, if the place on screen changed.

@@ -83,6 +83,8 @@ final class KioskMetrics {
     /// The page on screen for dwell time, and its counters (`DwellTime`).
     var dwell = DwellTime()
     var dwellCounters: [DwellTime.Place: CoreMetrics.FloatingPointCounter] = [:]
+    /// The last document's path and file name (`dwellPlace()` asks at every turn of the loop).
+    var dwellDocument = (path: "", name: "")
     /// A visitor is there: something was pressed since the last idle reset.
     private(set) var isVisitorPresent = false
     /// The attract loop is turning the pages; the shelf is on screen (wired by the app).

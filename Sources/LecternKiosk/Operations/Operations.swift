@@ -31,6 +31,13 @@ final class Operations {
     /// Finds the kiosk's events for `KioskApp.events` and `lectern ctl events`.
     let eventSource: KioskEventSource
     private(set) var socket: ControlSocket?
+    /// The page systemd was last told is on screen (nil: it was told something else since).
+    private var statusShows: StatusShows?
+    private struct StatusShows: Equatable {
+        let page: Int
+        let count: Int
+        let path: String
+    }
     private let logger: Logger
     private let variable: (String) -> String?
 
@@ -122,6 +129,7 @@ final class Operations {
 
     /// The curtain was committed (closed): systemd hears the kiosk is ready, as after its first page.
     func curtainShown() {
+        statusShows = nil
         notifier?.ready(status: "closed")
         notifier?.status("closed")
     }
@@ -130,18 +138,25 @@ final class Operations {
     /// the reader is up (once) and what it shows.
     func frameCommitted(latency: Double) {
         metrics.frameCommitted(latency: latency, hasShownPage: presenter.hasShownPage)
+        guard let notifier else { return }
         let status: String
         switch shown.phase {
         case .opening:
             return
         case .failed(let failure):
+            statusShows = nil
             status = failure.description
         case .open:
             guard presenter.hasShownPage, let reader = current.reader else { return }
-            status = "page \(reader.view.dominantPage() + 1) of \(reader.view.pages.count): \(reader.document.path)"
+            // Said again only for another page (a pan commits 60 frames a second of the same one).
+            let shows = StatusShows(
+                page: reader.view.dominantPage(), count: reader.view.pages.count, path: reader.document.path)
+            guard shows != statusShows else { return }
+            statusShows = shows
+            status = "page \(shows.page + 1) of \(shows.count): \(shows.path)"
         }
-        notifier?.ready(status: status)
-        notifier?.status(status)
+        notifier.ready(status: status)
+        notifier.status(status)
     }
 
     /// The end of a loop iteration: the view may be saved, the metrics look at the parts.

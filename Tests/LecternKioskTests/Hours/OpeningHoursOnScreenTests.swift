@@ -156,6 +156,26 @@ struct OpeningHoursOnScreenTests {
         try lectern.stop()
     }
 
+    @Test("systemd hears the page again after the curtain: closed, then open on the same page")
+    func statusAfterCurtain() throws {
+        let notify = try SystemdNotifyTests.FakeNotifySocket()
+        let policy = try PolicyTests.PolicyDirectory(
+            "document = \"\(Self.colors)\"\n[hours]\nmon = [\"08:00-18:00\"]\ntue = [\"08:00-18:00\"]\n")
+        let lectern = try KioskHarness(
+            ["--config", policy.path], variables: ["NOTIFY_SOCKET": notify.path],
+            wallClock: (KioskHarness.mondayMorning + 7 * Self.hour, .init(utcOffset: 0)))
+        #expect(lectern.settle())
+        let page = "STATUS=page 1 of 8: \(Self.colors)"
+        #expect(notify.messages().contains { $0.hasSuffix(page) })
+        lectern.jump(by: Self.hour)  // 18:00
+        #expect(lectern.status.hours.isCurtainDown)
+        #expect(notify.messages().contains("STATUS=closed"))
+        lectern.jump(by: 14 * Self.hour)  // Tuesday 08:00
+        #expect(!lectern.status.hours.isCurtainDown && lectern.dominantPage == 1)
+        #expect(notify.messages().contains(page), "the same page as before the curtain, said again")
+        try lectern.stop()
+    }
+
     @Test("daylight saving moves the opening with the zone; a clock set or a new zone is followed at once")
     func daylightSaving() throws {
         // Saturday 2026-03-28 20:00 in Central Europe (UTC+1); at 01:00 UTC on Sunday the clocks
