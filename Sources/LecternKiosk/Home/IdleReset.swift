@@ -26,9 +26,15 @@ final class IdleReset {
     /// What the visitor chose to read more easily: in use, the wait is longer; the reset clears it.
     let accessibility: VisitorAccessibility
     private let logger: Logger
+    /// Set for `deadline` or earlier: an input moves the deadline later and leaves the timers as
+    /// they are (a pan sends 60 inputs a second); one that fires early is set again for it.
     private var timer: EventLoop.Timer?
-    /// The notice's next second (it shows from `noticeSeconds` before the reset).
+    /// The notice's next second (it shows from `noticeStart`, `noticeSeconds` before the reset).
     private var noticeTimer: EventLoop.Timer?
+    /// When the notice starts counting down (nil: no notice before this reset).
+    private var noticeStart: Double?
+    /// When the countdown runs out, on the loop's clock (nil: it is not running).
+    private(set) var deadline: Double?
     /// The notice is on screen.
     private(set) var isCountingDown = false
     /// Resets so far (the wait ran out, or the control socket's `reset`), for the metrics.
@@ -96,9 +102,6 @@ final class IdleReset {
     /// whether the notice was on screen.
     @discardableResult
     func restart() -> Bool {
-        timer?.cancel()
-        noticeTimer?.cancel()
-        timer = nil
         waitedForSpeech = 0
         let wasCountingDown = isCountingDown
         if isCountingDown {
@@ -107,14 +110,46 @@ final class IdleReset {
         }
         // Worked out once: every input event comes here (the policy's settings are read each time).
         let seconds = seconds
-        guard seconds > 0 else { return wasCountingDown }
+        guard seconds > 0 else {
+            cancel()
+            return wasCountingDown
+        }
         let deadline = loop.clock.now + seconds
-        timer = loop.schedule(at: deadline) { [unowned self] in expired() }
+        self.deadline = deadline
+        if !Self.isSet(timer, notAfter: deadline) {
+            timer?.cancel()
+            timer = loop.schedule(at: deadline) { [unowned self] in expired() }
+        }
         let noticeSeconds = noticeSeconds(before: seconds)
-        if noticeSeconds >= 1 {
-            noticeTimer = loop.schedule(at: deadline - noticeSeconds) { [unowned self] in countDown(to: deadline) }
+        noticeStart = noticeSeconds >= 1 ? deadline - noticeSeconds : nil
+        if let noticeStart {
+            if !Self.isSet(noticeTimer, notAfter: noticeStart) { scheduleNotice(at: noticeStart) }
+        } else {
+            noticeTimer?.cancel()
+            noticeTimer = nil
         }
         return wasCountingDown
+    }
+
+    /// Whether `timer` is still to fire, at `time` or before.
+    private static func isSet(_ timer: EventLoop.Timer?, notAfter time: Double) -> Bool {
+        guard let timer, timer.isScheduled else { return false }
+        return timer.deadline <= time
+    }
+
+    /// The notice's timer at `time`: the countdown's next second, or, if the deadline moved
+    /// since it was set, set again for when the notice starts now.
+    private func scheduleNotice(at time: Double) {
+        noticeTimer?.cancel()
+        noticeTimer = loop.schedule(at: time) { [unowned self] in
+            noticeTimer = nil
+            guard let deadline, let noticeStart else { return }
+            if loop.clock.now < noticeStart {
+                scheduleNotice(at: noticeStart)
+            } else {
+                countDown(to: deadline)
+            }
+        }
     }
 
     /// Stops the countdown (shutdown).
@@ -122,10 +157,10 @@ final class IdleReset {
         timer?.cancel()
         noticeTimer?.cancel()
         timer = nil
+        noticeTimer = nil
+        deadline = nil
+        noticeStart = nil
     }
-
-    /// When the countdown runs out next, on the loop's clock (nil: it is not running).
-    var deadline: Double? { timer?.isScheduled == true ? timer?.deadline : nil }
 
     /// Shows the seconds left, and comes back each second.
     private func countDown(to deadline: Double) {
@@ -141,11 +176,17 @@ final class IdleReset {
         chrome.showNotice(text, seconds: Double(left) + 1, action: tr("More time"), isSaid: false)
         if left == Int(noticeSeconds) || left % 5 == 0 { onCountdown?(text) }
         if left == Int(noticeSeconds), policy.idleCue { onCue?() }
-        noticeTimer = loop.schedule(at: deadline - Double(left - 1)) { [unowned self] in countDown(to: deadline) }
+        scheduleNotice(at: deadline - Double(left - 1))
     }
 
     private func expired() {
         timer = nil
+        guard let due = deadline else { return }
+        // An input moved the deadline since the timer was set.
+        if loop.clock.now < due {
+            timer = loop.schedule(at: due) { [unowned self] in expired() }
+            return
+        }
         if input.isInteracting {
             restart()
             return
@@ -153,7 +194,9 @@ final class IdleReset {
         // A sentence being spoken is not cut: the reset comes when it ends.
         if isSpeaking?() == true, waitedForSpeech < 30 {
             waitedForSpeech += 1
-            timer = loop.schedule(after: 1) { [unowned self] in expired() }
+            let next = loop.clock.now + 1
+            deadline = next
+            timer = loop.schedule(at: next) { [unowned self] in expired() }
             return
         }
         waitedForSpeech = 0
@@ -167,6 +210,7 @@ final class IdleReset {
     func reset() {
         timer?.cancel()
         timer = nil
+        deadline = nil
         resets += 1
         goHome()
         onReset?()
@@ -176,6 +220,8 @@ final class IdleReset {
     /// notice (also when a touch stops the attract loop).
     func goHome() {
         noticeTimer?.cancel()
+        noticeTimer = nil
+        noticeStart = nil
         isCountingDown = false
         chrome.clearNotice()
         chrome.reset()
