@@ -61,8 +61,14 @@ public final class GestureArena {
     /// `tick(now:)` then. `nil` when nothing waits for time.
     public var nextDeadline: Double? {
         // Only deadlines still ahead: one already told (and ignored) must not spin the loop.
-        recognizers.lazy.filter { $0.isEnabled && $0.state == .possible && !$0.isWaitingForFailureRequirements }
-            .compactMap(\.deadline).filter { $0 > self.now }.min()
+        // A loop, not a chain with a key path: asked after every input event.
+        var earliest: Double?
+        for recognizer in recognizers
+        where recognizer.isEnabled && recognizer.state == .possible && !recognizer.isWaitingForFailureRequirements {
+            guard let deadline = recognizer.deadline, deadline > now else { continue }
+            earliest = min(earliest ?? deadline, deadline)
+        }
+        return earliest
     }
 
     /// Lets time pass without an event (the main loop's timer for `nextDeadline`).
