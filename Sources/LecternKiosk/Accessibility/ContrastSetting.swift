@@ -31,7 +31,9 @@ final class ContrastSetting {
     var contrast: Contrast { screen.contrast }
 
     /// Whether a visitor chose a contrast other than the operator's default (accessibility mode).
-    var isVisitorChoice: Bool { screen.contrast != policy.defaultContrast }
+    /// (Not `policy.defaultContrast`: a key path to a computed property copies the whole
+    /// configuration, and the idle reset asks at every input event.)
+    var isVisitorChoice: Bool { screen.contrast != policy.configuration.defaultContrast }
 
     /// Shows the pages and the chrome in `contrast` from the next frame: its tiles are rendered
     /// (those of a contrast shown before are found in the cache while they last).
