@@ -41,7 +41,11 @@ public final class BackgroundWork {
     public init(label: String, qos: DispatchQoS = .utility, loop: EventLoop) {
         queue = DispatchQueue(label: label, qos: qos)
         waker = Waker(loop)
-        delivery = loop.addIdleHandler { [weak self] in self?.deliver() }
+        // The count first, without loading the weak reference: every turn of the loop asks.
+        delivery = loop.addIdleHandler { [outbox, weak self] in
+            guard outbox.count.load(ordering: .relaxed) > 0 else { return }
+            self?.deliver()
+        }
     }
 
     deinit { delivery?.cancel() }
