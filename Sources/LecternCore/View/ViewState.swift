@@ -39,9 +39,11 @@ struct ResizeAnchor: Sendable {
 extension DocumentView {
     /// Captures the view state: the dominant page and, when zoomed in (and not in page-curl
     /// mode), the viewport in that page's PDF coordinates.
-    public func viewState() -> ViewState {
+    public func viewState() -> ViewState { viewState(dominantPage: dominantPage()) }
+
+    /// `viewState()` with the dominant page worked out already (`dominantPage()` of this view).
+    public func viewState(dominantPage page: Int) -> ViewState {
         guard pages.count > 0 else { return ViewState(pageIndex: 0) }
-        let page = dominantPage()
         let spread = spreads.spreadIndex(forPage: page)
         let scale = layout.spreadBasedZooming ? (spreadZooms[spread]?.scale ?? 1) : zoomScale
         guard configuration.pageTransition != .curl, scale > 1 + 1e-6,

@@ -189,7 +189,7 @@ final class KioskMetrics {
     }
 
     /// The end of a loop iteration: the parts' own counters are compared with the last look.
-    func afterIteration() {
+    func afterIteration(dominantPage: (Reader) -> Int = { $0.view.dominantPage() }) {
         if shown.documentsOpened != seen.opened {
             documentsOpened.increment(by: Int64(shown.documentsOpened - seen.opened))
             seen.opened = shown.documentsOpened
@@ -220,7 +220,7 @@ final class KioskMetrics {
             seen.resets = idle.resets
             isVisitorPresent = false
         }
-        updateDwell()
+        updateDwell(dominantPage: dominantPage)
     }
 
     // MARK: The file

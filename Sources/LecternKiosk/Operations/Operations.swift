@@ -161,10 +161,12 @@ final class Operations {
 
     /// The end of a loop iteration: the view may be saved, the metrics look at the parts.
     func afterIteration() {
-        store.viewMayHaveChanged(hasShownPage: presenter.hasShownPage)
+        // The observers only look: the page on screen is the same for each of them.
+        let page = DominantPage()
+        store.viewMayHaveChanged(hasShownPage: presenter.hasShownPage, dominantPage: page.of)
         audits.afterIteration(hasShownPage: presenter.hasShownPage)
-        metrics.afterIteration()
-        eventSource.afterIteration(hasShownPage: presenter.hasShownPage)
+        metrics.afterIteration(dominantPage: page.of)
+        eventSource.afterIteration(hasShownPage: presenter.hasShownPage, dominantPage: page.of)
     }
 
     /// A new policy applies: the control socket moves if its path or group changed.
@@ -188,5 +190,20 @@ final class Operations {
         metrics.close()
         audits.close()
         turnLog?.close()
+    }
+}
+
+/// A reader's dominant page, worked out once however often it is asked: the observers at the
+/// end of a turn all look at the same view, and each asked for it (a pan turns the loop 120
+/// times a second).
+private final class DominantPage {
+    private var known: (reader: ObjectIdentifier, page: Int)?
+
+    func of(_ reader: Reader) -> Int {
+        let id = ObjectIdentifier(reader)
+        if let known, known.reader == id { return known.page }
+        let page = reader.view.dominantPage()
+        known = (id, page)
+        return page
     }
 }

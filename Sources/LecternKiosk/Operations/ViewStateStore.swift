@@ -85,21 +85,24 @@ final class ViewStateStore {
     }
 
     /// What would be saved now: nil before the first page is on screen.
-    private func current(hasShownPage: Bool) -> SavedView? {
+    private func current(
+        hasShownPage: Bool, dominantPage: (Reader) -> Int = { $0.view.dominantPage() }
+    ) -> SavedView? {
         guard hasShownPage, let reader = current.reader else { return nil }
         let id = ObjectIdentifier(reader)
         if version?.reader != id { version = (id, FileVersion(path: reader.document.path)) }
         guard let fileVersion = version?.version else { return nil }
         return SavedView(
-            document: reader.document.path, version: fileVersion, view: reader.view.viewState(),
+            document: reader.document.path, version: fileVersion,
+            view: reader.view.viewState(dominantPage: dominantPage(reader)),
             policyDocument: policy.documentPath)
     }
 
     /// Writes the view if it changed and the last write is a second old, else makes sure it is
     /// written when the second is up (loop idle handler: cheap when nothing changed).
-    func viewMayHaveChanged(hasShownPage: Bool) {
+    func viewMayHaveChanged(hasShownPage: Bool, dominantPage: (Reader) -> Int = { $0.view.dominantPage() }) {
         guard path != nil, policy.persistsState, timer == nil,
-            let saved = current(hasShownPage: hasShownPage), saved != lastWritten
+            let saved = current(hasShownPage: hasShownPage, dominantPage: dominantPage), saved != lastWritten
         else { return }
         let now = loop.clock.now
         if let last = lastWriteTime, now - last < Self.interval {
