@@ -47,7 +47,7 @@ struct DwellTime {
 
 extension KioskMetrics {
     /// The page that counts as on screen now, and for whom (`DwellTime`).
-    func dwellPlace(dominantPage: (Reader) -> Int = { $0.view.dominantPage() }) -> DwellTime.Place? {
+    func dwellPlace(dominantPage: DominantPage) -> DwellTime.Place? {
         guard case .open = shown.phase, !isShelfShown(), let reader = current.reader,
             reader.view.layout.spreadCount > 0
         else { return nil }
@@ -63,11 +63,11 @@ extension KioskMetrics {
         if path != dwellDocument.path {
             dwellDocument = (path, path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path)
         }
-        return DwellTime.Place(document: dwellDocument.name, page: dominantPage(reader) + 1, audience: audience)
+        return DwellTime.Place(document: dwellDocument.name, page: dominantPage.of(reader) + 1, audience: audience)
     }
 
     /// Counts the time of the place left, if the place on screen changed.
-    func updateDwell(dominantPage: (Reader) -> Int = { $0.view.dominantPage() }) {
+    func updateDwell(dominantPage: DominantPage) {
         if let left = dwell.move(to: dwellPlace(dominantPage: dominantPage), at: loop.clock.now) {
             count(left.seconds, at: left.place)
         }

@@ -48,7 +48,7 @@ final class KioskEventSource {
 
     /// The end of a loop turn: a document opened or failed, the page or the zoom changed, a
     /// spread shown, an idle reset, the attract loop starting.
-    func afterIteration(hasShownPage: Bool, dominantPage: (Reader) -> Int = { $0.view.dominantPage() }) {
+    func afterIteration(hasShownPage: Bool, dominantPage: DominantPage) {
         if case .failed(let failure) = shown.phase {
             if !failed { emit(.documentFailed, document: shown.documentPath, detail: failure.description) }
             failed = true
@@ -57,7 +57,7 @@ final class KioskEventSource {
             emit(.documentLoaded, document: reader.document.path, pages: [reader.view.pages.count])
         }
         if case .open = shown.phase, let reader = current.reader, reader.view.layout.spreadCount > 0 {
-            let dominant = dominantPage(reader)
+            let dominant = dominantPage.of(reader)
             if dominant != page {
                 page = dominant
                 emit(.pageChanged, document: reader.document.path, page: dominant + 1)

@@ -189,7 +189,7 @@ final class KioskMetrics {
     }
 
     /// The end of a loop iteration: the parts' own counters are compared with the last look.
-    func afterIteration(dominantPage: (Reader) -> Int = { $0.view.dominantPage() }) {
+    func afterIteration(dominantPage: DominantPage = DominantPage()) {
         if shown.documentsOpened != seen.opened {
             documentsOpened.increment(by: Int64(shown.documentsOpened - seen.opened))
             seen.opened = shown.documentsOpened

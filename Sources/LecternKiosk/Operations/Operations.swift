@@ -163,10 +163,10 @@ final class Operations {
     func afterIteration() {
         // The observers only look: the page on screen is the same for each of them.
         let page = DominantPage()
-        store.viewMayHaveChanged(hasShownPage: presenter.hasShownPage, dominantPage: page.of)
+        store.viewMayHaveChanged(hasShownPage: presenter.hasShownPage, dominantPage: page)
         audits.afterIteration(hasShownPage: presenter.hasShownPage)
-        metrics.afterIteration(dominantPage: page.of)
-        eventSource.afterIteration(hasShownPage: presenter.hasShownPage, dominantPage: page.of)
+        metrics.afterIteration(dominantPage: page)
+        eventSource.afterIteration(hasShownPage: presenter.hasShownPage, dominantPage: page)
     }
 
     /// A new policy applies: the control socket moves if its path or group changed.
@@ -195,8 +195,8 @@ final class Operations {
 
 /// A reader's dominant page, worked out once however often it is asked: the observers at the
 /// end of a turn all look at the same view, and each asked for it (a pan turns the loop 120
-/// times a second).
-private final class DominantPage {
+/// times a second). A new one for each look.
+final class DominantPage {
     private var known: (reader: ObjectIdentifier, page: Int)?
 
     func of(_ reader: Reader) -> Int {

@@ -86,7 +86,7 @@ final class ViewStateStore {
 
     /// What would be saved now: nil before the first page is on screen.
     private func current(
-        hasShownPage: Bool, dominantPage: (Reader) -> Int = { $0.view.dominantPage() }
+        hasShownPage: Bool, dominantPage: DominantPage = DominantPage()
     ) -> SavedView? {
         guard hasShownPage, let reader = current.reader else { return nil }
         let id = ObjectIdentifier(reader)
@@ -94,13 +94,13 @@ final class ViewStateStore {
         guard let fileVersion = version?.version else { return nil }
         return SavedView(
             document: reader.document.path, version: fileVersion,
-            view: reader.view.viewState(dominantPage: dominantPage(reader)),
+            view: reader.view.viewState(dominantPage: dominantPage.of(reader)),
             policyDocument: policy.documentPath)
     }
 
     /// Writes the view if it changed and the last write is a second old, else makes sure it is
     /// written when the second is up (loop idle handler: cheap when nothing changed).
-    func viewMayHaveChanged(hasShownPage: Bool, dominantPage: (Reader) -> Int = { $0.view.dominantPage() }) {
+    func viewMayHaveChanged(hasShownPage: Bool, dominantPage: DominantPage) {
         guard path != nil, policy.persistsState, timer == nil,
             let saved = current(hasShownPage: hasShownPage, dominantPage: dominantPage), saved != lastWritten
         else { return }
