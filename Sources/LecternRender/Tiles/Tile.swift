@@ -131,9 +131,11 @@ public struct TileGrid: Equatable, Sendable {
         guard !clipped.isEmpty else { return [] }
         let c0 = clipped.x / tileSize, c1 = (clipped.maxX - 1) / tileSize
         let r0 = clipped.y / tileSize, r1 = (clipped.maxY - 1) / tileSize
-        var result: [(Int, Int)] = []
+        // Labelled as returned: an array of `(Int, Int)` returned as `(column:, row:)` was cast
+        // element by element at run time (a pan's plan asks for this on every page it shows).
+        var result: [(column: Int, row: Int)] = []
         result.reserveCapacity((c1 - c0 + 1) * (r1 - r0 + 1))
-        for row in r0...r1 { for column in c0...c1 { result.append((column, row)) } }
+        for row in r0...r1 { for column in c0...c1 { result.append((column: column, row: row)) } }
         return result
     }
 
