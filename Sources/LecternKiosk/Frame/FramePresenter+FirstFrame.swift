@@ -12,12 +12,16 @@ extension FramePresenter {
     /// (`FirstFrame`). The first sharp frame of a start counts, before the other pages' sizes are
     /// read: it is the frame the next start's first live frame will be.
     func isHomeView(_ scene: Scene, plan: TilePlanner.Plan?, reader: Reader) -> Bool {
-        let configuration = policy.configuration
         let view = reader.view
-        guard let plan, plan.isSharp, case .open = session.phase, !shelf.isShown, !isClosed,
-            screen.lowering == 0, !configuration.hasShelf, configuration.scrollMode == .perSpread,
+        // The view's own state first: a pan's frames (interacting) go no further, and reading
+        // a setting of the policy is a lookup by its name.
+        guard let plan, plan.isSharp, !view.isAnimating, !view.isInteracting, !transitions.isActive,
+            abs(view.currentZoomScale - 1) < 1e-9, case .open = session.phase, !shelf.isShown, !isClosed,
+            screen.lowering == 0
+        else { return false }
+        let configuration = policy.configuration
+        guard !configuration.hasShelf, configuration.scrollMode == .perSpread,
             reader.document.path == configuration.documentPath, !annotations.editor.wasEdited(reader.document),
-            !view.isAnimating, !view.isInteracting, !transitions.isActive, abs(view.currentZoomScale - 1) < 1e-9,
             view.viewState() == ViewState(pageIndex: min(configuration.startPage, view.pages.count - 1)),
             screen.contrast == configuration.defaultContrast, chrome.isVisible == (configuration.chrome == .always),
             chrome.pageEntry.isEmpty
