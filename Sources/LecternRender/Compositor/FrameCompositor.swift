@@ -271,7 +271,37 @@ public final class FrameCompositor {
             fillPixels(target, page.visible, palette.paper, op: PIXMAN_OP_SRC)
         }
         visible.clip(target)
-        for layer in page.layers { composite(layer, target: target, within: page.visible) }
+        let boxes = visible.boxes
+        for layer in page.layers where !copy(layer, into: target, within: page.visible, clip: boxes) {
+            composite(layer, target: target, within: page.visible)
+        }
+    }
+
+    /// Copies `layer` into `target` where it meets `bounds` and `clip` (the target's clip, as
+    /// boxes) when it is an image drawn 1:1 (a sharp tile): what pixman's SRC does there, with
+    /// the target written past the cache (`CPixman_copy_pixels`). False: not such a layer.
+    private func copy(
+        _ layer: Scene.Layer, into target: OpaquePointer, within bounds: PixelBox, clip: [PixelBox]
+    ) -> Bool {
+        guard case .image(let image) = layer.source, layer.isExact, let pixels = pixman_image_get_data(target),
+            pixman_image_get_format(target) == PIXMAN_a8r8g8b8
+        else { return false }
+        let stride = Int(pixman_image_get_stride(target))
+        // Within the target too, as pixman clips to it.
+        let targetBox = PixelBox(
+            x: 0, y: 0, width: Int(pixman_image_get_width(target)), height: Int(pixman_image_get_height(target)))
+        let box = PixelBox(enclosing: layer.rect).intersection(bounds).intersection(targetBox)
+        let origin = (x: Int(layer.rect.minX), y: Int(layer.rect.minY))
+        for part in clip {
+            let area = part.intersection(box)
+            guard !area.isEmpty else { continue }
+            let source = image.pixels + (area.y - origin.y) * image.stride + (area.x - origin.x) * 4
+            CPixman_copy_pixels(
+                UnsafeMutableRawPointer(pixels).advanced(by: area.y * stride + area.x * 4).assumingMemoryBound(
+                    to: UInt32.self), stride, source.assumingMemoryBound(to: UInt32.self), image.stride,
+                Int32(area.width), Int32(area.height))
+        }
+        return true
     }
 
     func composite(_ layer: Scene.Layer, target: OpaquePointer, within bounds: PixelBox) {

@@ -226,4 +226,74 @@ struct FrameCompositorTests {
             #expect(drawn > 50, "\(status): the count is drawn")
         }
     }
+
+    /// An image whose every pixel says where it is: tile `index`, column, row.
+    func labelledImage(index: UInt32, width: Int, height: Int) -> RasterImage {
+        let image = RasterImage(width: width, height: height)
+        let pixels = image.pixels.assumingMemoryBound(to: UInt32.self)
+        for y in 0..<height {
+            for x in 0..<width { pixels[y * width + x] = 0xFF00_0000 | index << 18 | UInt32(y) << 9 | UInt32(x) }
+        }
+        return image
+    }
+
+    /// Whether `pixel` could be one of `labelledImage`'s (four 75×45 tiles).
+    func isTilePixel(_ pixel: UInt32) -> Bool {
+        pixel >> 24 == 0xFF && pixel >> 18 & 0x3F < 4 && pixel >> 9 & 0x1FF < 45 && pixel & 0x1FF < 75
+    }
+
+    @Test(
+        "sharp tiles are copied pixel for pixel within the page's clip and the frame, in a frame of any stride, again after a move, and only where the frame is repainted"
+    )
+    func tileCopies() {
+        let compositor = FrameCompositor(logger: logger)
+        // Rows of 203 pixels and 12 bytes of padding: each row starts at another 16-byte offset.
+        let buffer = Buffer(width: 203, height: 101, stride: 203 * 4 + 12)
+        var tiles = (0..<4).map { labelledImage(index: UInt32($0), width: 75, height: 45) }
+        func page(at origin: (x: Int, y: Int)) -> Scene.PageItem {
+            let layers = tiles.enumerated().map { index, image in
+                Scene.Layer(
+                    .image(image),
+                    rect: Rect(
+                        x: Double(origin.x + index % 2 * 75), y: Double(origin.y + index / 2 * 45), width: 75,
+                        height: 45))
+            }
+            return Scene.PageItem(
+                page: 0, frame: PixelBox(x: origin.x, y: origin.y, width: 150, height: 90),
+                clip: PixelBox(x: 3, y: 2, width: 120, height: 70), layers: layers)
+        }
+        var scene = Scene(width: 203, height: 101)
+        for (origin, age) in [((x: -7, y: -5), 0), ((x: -4, y: -3), 1), ((x: 61, y: 30), 1)] {
+            scene.pages = [page(at: origin)]
+            compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: age)
+            let visible = PixelBox(x: origin.x, y: origin.y, width: 150, height: 90)
+                .intersection(PixelBox(x: 3, y: 2, width: 120, height: 70))
+            var wrong = 0
+            for y in 0..<101 {
+                for x in 0..<203 {
+                    // Inside: the tile's pixel; outside: anything but a tile's (background, shadow).
+                    let pixel = buffer.pixel(x, y)
+                    guard x >= visible.x, x < visible.maxX, y >= visible.y, y < visible.maxY else {
+                        if isTilePixel(pixel) { wrong += 1 }
+                        continue
+                    }
+                    let (column, row) = (x - origin.x, y - origin.y)
+                    let tile = UInt32(row / 45 * 2 + column / 75)
+                    if pixel != 0xFF00_0000 | tile << 18 | UInt32(row % 45) << 9 | UInt32(column % 75) { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0, "page at \(origin), buffer age \(age)")
+        }
+        // One tile changes: only it is repainted, the other tiles' pixels stay as they are.
+        scene.pages = [page(at: (x: -4, y: -3))]
+        compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 1)
+        let scribble = (x: 20, y: 20)  // in tile 0
+        buffer.pixels.storeBytes(
+            of: 0x1234_5678, toByteOffset: scribble.y * buffer.stride + scribble.x * 4, as: UInt32.self)
+        tiles[3] = solidImage(0xFF00_FF00, width: 75, height: 45)
+        scene.pages = [page(at: (x: -4, y: -3))]
+        compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 1)
+        #expect(buffer.pixel(scribble.x, scribble.y) == 0x1234_5678, "tile 0 is not repainted")
+        #expect(buffer.pixel(80, 50) == 0xFF00_FF00, "tile 3 is")
+    }
 }
