@@ -32,6 +32,7 @@ public final class TileCache {
     /// The most bytes the cached content may take, pinned tiles aside.
     public var budget: Int {
         didSet {
+            generation += 1
             refused.removeAll()
             evict(toFit: 0)
         }
@@ -41,6 +42,10 @@ public final class TileCache {
     /// The bytes the cached pinned tiles take.
     public private(set) var pinnedByteCount = 0
     public var count: Int { entries.count }
+    /// Counts the changes to what `lookup`, `contains` and `wasRefused` answer (a tile kept,
+    /// refused or removed, the pins or the budget changed): a plan made at one generation is
+    /// the plan again while it lasts (`TilePlanner`'s moves).
+    public private(set) var generation = 0
 
     public init(budget: Int) {
         self.budget = max(0, budget)
@@ -86,6 +91,7 @@ public final class TileCache {
             entries.values[index].isPinned = true
         }
         pinned = keys
+        generation += 1
         refused.removeAll()
         evict(toFit: 0)
     }
@@ -99,6 +105,7 @@ public final class TileCache {
     /// beside the pinned tiles. Returns whether it was kept.
     @discardableResult
     public func insert(_ content: TileContent, for key: TileKey) -> Bool {
+        generation += 1
         remove(key)
         let cost = content.byteCount
         let isPinned = pinned.contains(key)
@@ -122,6 +129,7 @@ public final class TileCache {
     /// Removes `key` if cached.
     public func remove(_ key: TileKey) {
         guard let entry = entries.removeValue(forKey: key) else { return }
+        generation += 1
         byteCount -= entry.content.byteCount
         if entry.isPinned { pinnedByteCount -= entry.content.byteCount }
         if key.kind == .preview {

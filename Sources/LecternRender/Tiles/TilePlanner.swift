@@ -66,6 +66,10 @@ public final class TilePlanner {
     public var prerendered: ((TileKey) -> TileContent?)?
     /// The keys put in the cache from `prerendered`.
     private var prerenderedKeys: Set<TileKey> = []
+    /// The last plan, while a move of its pages can make the next (`moved`).
+    var reusable: Reusable?
+    /// Plans made by moving the last one's pages (`moved`), not planned tile by tile.
+    public internal(set) var movedPlans = 0
 
     public init(cache: TileCache, budget: TileBudget) {
         self.cache = cache
@@ -104,7 +108,14 @@ public final class TilePlanner {
         let thumbnails = thumbnails.map {
             Thumbnail(page: $0.page, frame: scale.pixelsKeepingSize($0.frame), clip: scale.pixels($0.clip))
         }
+        if let moved = moved(
+            spreads: spreads, prefetch: prefetch, viewport: viewport, window: window, scale: scale,
+            zoomChanging: zoomChanging, thumbnails: thumbnails)
+        {
+            return moved
+        }
         var plan = Plan()
+        var planned: [PlannedPage] = []
         var previews: [TileKey] = []
         var sharp: [(key: TileKey, distance: Double)] = []
         var screen = OnScreen()
@@ -123,6 +134,10 @@ public final class TilePlanner {
                 let visible = frame.intersection(clip)
                 guard !visible.isEmpty else { continue }
                 var item = Scene.PageItem(page: page.page, frame: frame, clip: clip)
+                planned.append(
+                    Self.planned(
+                        page: page.page, frame: page.frame, grid: grid, origin: frame, visible: visible, window: window)
+                )
                 let area = visible.offsetBy(dx: -origin.x, dy: -origin.y)
                 // Sharp tiles at this size.
                 var sharpLayers: [Scene.Layer] = []
@@ -192,15 +207,31 @@ public final class TilePlanner {
         if !zoomChanging { plan.wanted += sharp.sorted { $0.distance < $1.distance }.map(\.key) }
         // The margin around the window, nearest first, spends what is left before the prefetch.
         var room = bytes - screen.bytes
+        // Whether every tile around the window is cached, with room for all (`Reusable`).
+        var keepsAround = true
         for (key, _) in around.sorted(by: { $0.distance < $1.distance }) {
-            guard key.byteCount <= room, !cache.wasRefused(key) else { break }
+            guard key.byteCount <= room, !cache.wasRefused(key) else {
+                keepsAround = false
+                break
+            }
             room -= key.byteCount
-            if !cache.touch(key), !zoomChanging { plan.wanted.append(key) }
+            if !cache.touch(key) {
+                keepsAround = false
+                if !zoomChanging { plan.wanted.append(key) }
+            }
         }
         plan.wanted += prefetchKeys(prefetch, room: room, screenBytes: screenBytes)
         plan.wanted += thumbnailsWanted
         // What is on screen stays the most recently used.
         for key in screen.keys { cache.touch(key) }
+        reusable =
+            plan.isSharp && plan.wanted.isEmpty && keepsAround && thumbnails.isEmpty
+            ? Reusable(
+                plan: plan, pages: planned, generation: cache.generation, viewport: viewport, window: window,
+                scale: scale, zoomChanging: zoomChanging, contrast: contrast, budget: budget,
+                prefetch: prefetch.map { PrefetchedPage(page: $0.page, width: $0.frame.width, height: $0.frame.height) }
+            )
+            : nil
         return plan
     }
 
