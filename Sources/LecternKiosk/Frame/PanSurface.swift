@@ -82,7 +82,7 @@ final class PanSurface {
             return Scene.PageItem(
                 page: page.page, frame: page.frame.offsetBy(dx: -window.x, dy: -window.y),
                 clip: clip.offsetBy(dx: -window.x, dy: -window.y),
-                layers: layers.map { shifted($0, dx: -window.x, dy: -window.y) })
+                layers: layers.map { $0.offsetBy(dx: -window.x, dy: -window.y) })
         }
     }
 
@@ -104,10 +104,6 @@ final class PanSurface {
     /// Whether `layer` shows in a page's `visible` box (else a projection drops it).
     private static func shows(_ layer: Scene.Layer, in visible: PixelBox) -> Bool {
         !PixelBox(enclosing: layer.rect).intersection(visible).isEmpty
-    }
-
-    static func shifted(_ layer: Scene.Layer, dx: Int, dy: Int) -> Scene.Layer {
-        Scene.Layer(layer.source, rect: layer.rect.offsetBy(Point(x: Double(dx), y: Double(dy))))
     }
 
     /// Whether `window` of `drawn` shows what `window` of `next` does: the same pages, layers,
@@ -182,7 +178,7 @@ final class PanSurface {
             Scene.PageItem(
                 page: page.page, frame: page.frame.offsetBy(dx: margin.x, dy: margin.y),
                 clip: page.clip.offsetBy(dx: margin.x, dy: margin.y),
-                layers: page.layers.map { shifted($0, dx: margin.x, dy: margin.y) })
+                layers: page.layers.map { $0.offsetBy(dx: margin.x, dy: margin.y) })
         }
         content.shadows = scene.shadows.map {
             Scene.Shadow(

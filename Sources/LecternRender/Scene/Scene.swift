@@ -28,6 +28,11 @@ public struct Scene: Equatable, Sendable {
             self.rect = rect
         }
 
+        /// The same layer moved by whole pixels.
+        public func offsetBy(dx: Int, dy: Int) -> Layer {
+            Layer(source, rect: rect.offsetBy(Point(x: Double(dx), y: Double(dy))))
+        }
+
         /// Whether it is drawn 1:1 at whole pixels (a plain copy).
         var isExact: Bool {
             guard case .image(let image) = source else { return rect.minX.rounded() == rect.minX }

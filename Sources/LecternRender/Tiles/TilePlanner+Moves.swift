@@ -8,11 +8,38 @@ extension TilePlanner {
         /// The page's frame in the layout (pixels, not rounded): its size gives the grid.
         var width: Double
         var height: Double
-        var origin: PixelBox
+        /// Its frame in whole pixels.
+        var frame: PixelBox
         var columns: ClosedRange<Int>
         var rows: ClosedRange<Int>
         var windowColumns: ClosedRange<Int>?
         var windowRows: ClosedRange<Int>?
+
+        /// The tiles of `place` that cover its visible part, and of those the ones meeting
+        /// `window`: as `plan` goes over them (`TileGrid.tiles(covering:)`).
+        init(_ place: PlacedPage, window: PixelBox) {
+            let (grid, frame) = (place.grid, place.frame)
+            let area = place.visible.offsetBy(dx: -frame.x, dy: -frame.y)
+                .intersection(PixelBox(x: 0, y: 0, width: grid.pageWidth, height: grid.pageHeight))
+            let size = grid.tileSize
+            // The columns (or rows) of `range` whose tiles reach into low..<high.
+            func meeting(
+                _ range: ClosedRange<Int>, from start: Int, extent: Int, _ low: Int, _ high: Int
+            )
+                -> ClosedRange<Int>?
+            {
+                let met = range.filter { start + $0 * size < high && start + min(($0 + 1) * size, extent) > low }
+                return met.first.map { $0...met.last! }
+            }
+            page = place.layout.page
+            width = place.layout.frame.width
+            height = place.layout.frame.height
+            self.frame = frame
+            columns = area.x / size...(area.maxX - 1) / size
+            rows = area.y / size...(area.maxY - 1) / size
+            windowColumns = meeting(columns, from: frame.x, extent: grid.pageWidth, window.x, window.maxX)
+            windowRows = meeting(rows, from: frame.y, extent: grid.pageHeight, window.y, window.maxY)
+        }
 
         /// The same tiles, classed the same way, of a page of the same size.
         func takesSameTiles(as other: PlannedPage) -> Bool {
@@ -43,33 +70,10 @@ extension TilePlanner {
         var page: Int
         var width: Double
         var height: Double
-    }
 
-    /// The tiles of a page at `origin` (grid `grid`) that cover `visible`, and of those the ones
-    /// meeting `window`: as `plan` goes over them (`TileGrid.tiles(covering:)`).
-    static func planned(
-        page: Int, frame: Rect, grid: TileGrid, origin: PixelBox, visible: PixelBox, window: PixelBox
-    ) -> PlannedPage {
-        let area = visible.offsetBy(dx: -origin.x, dy: -origin.y)
-            .intersection(PixelBox(x: 0, y: 0, width: grid.pageWidth, height: grid.pageHeight))
-        let size = grid.tileSize
-        let columns = area.x / size...(area.maxX - 1) / size
-        let rows = area.y / size...(area.maxY - 1) / size
-        func meeting(
-            _ range: ClosedRange<Int>, from start: Int, extent: Int, window low: Int, _ high: Int
-        )
-            -> ClosedRange<Int>?
-        {
-            let met = range.filter { index in
-                let from = start + index * size
-                return from < high && start + min((index + 1) * size, extent) > low
-            }
-            return met.first.map { $0...met.last! }
+        static func pages(of placements: [Placement]) -> [PrefetchedPage] {
+            placements.map { PrefetchedPage(page: $0.page, width: $0.frame.width, height: $0.frame.height) }
         }
-        return PlannedPage(
-            page: page, width: frame.width, height: frame.height, origin: origin, columns: columns, rows: rows,
-            windowColumns: meeting(columns, from: origin.x, extent: grid.pageWidth, window: window.x, window.maxX),
-            windowRows: meeting(rows, from: origin.y, extent: grid.pageHeight, window: window.y, window.maxY))
     }
 
     /// The last plan with its pages where `spreads` put them now, when that is the plan
@@ -83,43 +87,24 @@ extension TilePlanner {
         guard var last = reusable, last.generation == cache.generation, last.viewport == viewport,
             last.window == window, last.scale == scale, last.zoomChanging == zoomChanging, last.contrast == contrast,
             last.budget == budget, thumbnails.isEmpty,
-            last.prefetch
-                == prefetch.map({ PrefetchedPage(page: $0.page, width: $0.frame.width, height: $0.frame.height) })
+            last.prefetch == PrefetchedPage.pages(of: prefetch)
         else { return nil }
+        let placed = Self.place(spreads, in: viewport)
+        guard placed.pages.count == last.pages.count else { return nil }
         var plan = last.plan
-        plan.shadows = []
+        plan.shadows = placed.shadows
         plan.pages = []
-        var index = 0
-        for spread in spreads {
-            let clip = Self.pixels(spread.clipRect).intersection(viewport)
-            if let first = spread.pages.first {
-                let frame = spread.pages.dropFirst().reduce(first.frame) { $0.union($1.frame) }
-                plan.shadows.append(.init(frame: Self.pixels(frame), clip: clip))
-            }
-            for page in spread.pages {
-                let grid = TileGrid(frameWidth: page.frame.width, frameHeight: page.frame.height)
-                let origin = PixelBox(
-                    x: Int(page.frame.minX.rounded()), y: Int(page.frame.minY.rounded()), width: grid.pageWidth,
-                    height: grid.pageHeight)
-                let visible = origin.intersection(clip)
-                guard !visible.isEmpty else { continue }
-                guard index < last.pages.count else { return nil }
-                let now = Self.planned(
-                    page: page.page, frame: page.frame, grid: grid, origin: origin, visible: visible, window: window)
-                let before = last.pages[index]
-                guard now.takesSameTiles(as: before) else { return nil }
-                let (dx, dy) = (Double(origin.x - before.origin.x), Double(origin.y - before.origin.y))
-                let item = last.plan.pages[index]
-                plan.pages.append(
-                    Scene.PageItem(
-                        page: page.page, frame: origin, clip: clip,
-                        layers: item.layers.map { Scene.Layer($0.source, rect: $0.rect.offsetBy(Point(x: dx, y: dy))) })
-                )
-                last.pages[index] = now
-                index += 1
-            }
+        for (index, place) in placed.pages.enumerated() {
+            let now = PlannedPage(place, window: window)
+            let before = last.pages[index]
+            guard now.takesSameTiles(as: before) else { return nil }
+            let (dx, dy) = (now.frame.x - before.frame.x, now.frame.y - before.frame.y)
+            plan.pages.append(
+                Scene.PageItem(
+                    page: now.page, frame: now.frame, clip: place.clip,
+                    layers: last.plan.pages[index].layers.map { $0.offsetBy(dx: dx, dy: dy) }))
+            last.pages[index] = now
         }
-        guard index == last.pages.count else { return nil }
         last.plan = plan
         reusable = last
         movedPlans += 1

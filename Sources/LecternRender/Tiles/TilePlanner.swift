@@ -69,7 +69,7 @@ public final class TilePlanner {
     /// The last plan, while a move of its pages can make the next (`moved`).
     var reusable: Reusable?
     /// Plans made by moving the last one's pages (`moved`), not planned tile by tile.
-    public internal(set) var movedPlans = 0
+    var movedPlans = 0
 
     public init(cache: TileCache, budget: TileBudget) {
         self.cache = cache
@@ -121,82 +121,71 @@ public final class TilePlanner {
         var screen = OnScreen()
         var around: [(key: TileKey, distance: Double)] = []
         let centre = Point(x: Double(window.x + window.width / 2), y: Double(window.y + window.height / 2))
-        for spread in spreads {
-            let clip = Self.pixels(spread.clipRect).intersection(viewport)
-            if let first = spread.pages.first {
-                let frame = spread.pages.dropFirst().reduce(first.frame) { $0.union($1.frame) }
-                plan.shadows.append(.init(frame: Self.pixels(frame), clip: clip))
-            }
-            for page in spread.pages {
-                let grid = TileGrid(frameWidth: page.frame.width, frameHeight: page.frame.height)
-                let origin = (x: Int(page.frame.minX.rounded()), y: Int(page.frame.minY.rounded()))
-                let frame = PixelBox(x: origin.x, y: origin.y, width: grid.pageWidth, height: grid.pageHeight)
-                let visible = frame.intersection(clip)
-                guard !visible.isEmpty else { continue }
-                var item = Scene.PageItem(page: page.page, frame: frame, clip: clip)
-                planned.append(
-                    Self.planned(
-                        page: page.page, frame: page.frame, grid: grid, origin: frame, visible: visible, window: window)
-                )
-                let area = visible.offsetBy(dx: -origin.x, dy: -origin.y)
-                // Sharp tiles at this size.
-                var sharpLayers: [Scene.Layer] = []
-                var missing: [TileKey] = []
-                for (column, row) in grid.tiles(covering: area) {
-                    let key = TileKey(page: page.page, grid: grid, column: column, row: row, contrast: contrast)
-                    let rect = grid.rect(column: column, row: row).offsetBy(dx: origin.x, dy: origin.y)
-                    guard !rect.intersection(window).isEmpty else {
-                        if let content = cache.lookup(key) {
-                            sharpLayers.append(layer(content, rect: rect, plan: &plan))
-                        }
-                        let dx = Double(rect.x + rect.width / 2) - centre.x
-                        let dy = Double(rect.y + rect.height / 2) - centre.y
-                        around.append((key, dx * dx + dy * dy))
-                        continue
-                    }
-                    screen.add(key)
-                    if let content = cache.lookup(key) ?? cachePrerendered(key) {
+        let placed = Self.place(spreads, in: viewport)
+        plan.shadows = placed.shadows
+        for place in placed.pages {
+            let (page, grid, frame) = (place.layout, place.grid, place.frame)
+            let origin = (x: frame.x, y: frame.y)
+            var item = Scene.PageItem(page: page.page, frame: frame, clip: place.clip)
+            planned.append(PlannedPage(place, window: window))
+            let area = place.visible.offsetBy(dx: -origin.x, dy: -origin.y)
+            // Sharp tiles at this size.
+            var sharpLayers: [Scene.Layer] = []
+            var missing: [TileKey] = []
+            for (column, row) in grid.tiles(covering: area) {
+                let key = TileKey(page: page.page, grid: grid, column: column, row: row, contrast: contrast)
+                let rect = grid.rect(column: column, row: row).offsetBy(dx: origin.x, dy: origin.y)
+                guard !rect.intersection(window).isEmpty else {
+                    if let content = cache.lookup(key) {
                         sharpLayers.append(layer(content, rect: rect, plan: &plan))
-                    } else {
-                        missing.append(key)
-                        let dx = Double(rect.x + rect.width / 2) - centre.x
-                        let dy = Double(rect.y + rect.height / 2) - centre.y
-                        sharp.append((key, dx * dx + dy * dy))
                     }
+                    let dx = Double(rect.x + rect.width / 2) - centre.x
+                    let dy = Double(rect.y + rect.height / 2) - centre.y
+                    around.append((key, dx * dx + dy * dy))
+                    continue
                 }
-                if missing.isEmpty {
-                    item.layers = sharpLayers
-                    plan.sharpPages.append(page.page)
+                screen.add(key)
+                if let content = cache.lookup(key) ?? cachePrerendered(key) {
+                    sharpLayers.append(layer(content, rect: rect, plan: &plan))
                 } else {
-                    plan.isSharp = false
-                    let previewKey = Self.previewKey(page: page.page, grid: grid, contrast: contrast)
-                    let fallback = fallbackLayers(
-                        page: page.page, grid: grid, area: area, frame: page.frame, screen: &screen, plan: &plan)
-                    if !fallback.complete {
-                        // The preview fills what the other zoom's tiles leave open; until it is
-                        // there, the page's largest whole render cached (a thumbnail) scaled up.
-                        if let preview = cache.lookup(previewKey) {
+                    missing.append(key)
+                    let dx = Double(rect.x + rect.width / 2) - centre.x
+                    let dy = Double(rect.y + rect.height / 2) - centre.y
+                    sharp.append((key, dx * dx + dy * dy))
+                }
+            }
+            if missing.isEmpty {
+                item.layers = sharpLayers
+                plan.sharpPages.append(page.page)
+            } else {
+                plan.isSharp = false
+                let previewKey = Self.previewKey(page: page.page, grid: grid, contrast: contrast)
+                let fallback = fallbackLayers(
+                    page: page.page, grid: grid, area: area, frame: page.frame, screen: &screen, plan: &plan)
+                if !fallback.complete {
+                    // The preview fills what the other zoom's tiles leave open; until it is
+                    // there, the page's largest whole render cached (a thumbnail) scaled up.
+                    if let preview = cache.lookup(previewKey) {
+                        screen.add(previewKey)
+                        item.layers.append(layer(preview, rect: frame, scaledTo: page.frame, plan: &plan))
+                    } else {
+                        // A failed one is no stand-in: the page's own tiles say whether it fails.
+                        if let standIn = cache.largestWholePage(of: page.page, contrast: contrast),
+                            let content = cache.lookup(standIn), case .image = content
+                        {
+                            screen.add(standIn)
+                            item.layers.append(layer(content, rect: frame, scaledTo: page.frame, plan: &plan))
+                        }
+                        if zoomChanging || missing.count > 4 {
                             screen.add(previewKey)
-                            item.layers.append(layer(preview, rect: frame, scaledTo: page.frame, plan: &plan))
-                        } else {
-                            // A failed one is no stand-in: the page's own tiles say whether it fails.
-                            if let standIn = cache.largestWholePage(of: page.page, contrast: contrast),
-                                let content = cache.lookup(standIn), case .image = content
-                            {
-                                screen.add(standIn)
-                                item.layers.append(layer(content, rect: frame, scaledTo: page.frame, plan: &plan))
-                            }
-                            if zoomChanging || missing.count > 4 {
-                                screen.add(previewKey)
-                                previews.append(previewKey)
-                            }
+                            previews.append(previewKey)
                         }
                     }
-                    item.layers += fallback.layers
-                    item.layers += sharpLayers
                 }
-                plan.pages.append(item)
+                item.layers += fallback.layers
+                item.layers += sharpLayers
             }
+            plan.pages.append(item)
         }
         let thumbnailsWanted = planThumbnails(thumbnails, screen: &screen, plan: &plan)
         cache.pin(screen.keys)
@@ -229,10 +218,48 @@ public final class TilePlanner {
             ? Reusable(
                 plan: plan, pages: planned, generation: cache.generation, viewport: viewport, window: window,
                 scale: scale, zoomChanging: zoomChanging, contrast: contrast, budget: budget,
-                prefetch: prefetch.map { PrefetchedPage(page: $0.page, width: $0.frame.width, height: $0.frame.height) }
+                prefetch: PrefetchedPage.pages(of: prefetch)
             )
             : nil
         return plan
+    }
+
+    /// A page that shows, as a plan places it: its grid, its frame in whole pixels, its
+    /// spread's clip, and the part of it that shows.
+    struct PlacedPage {
+        var layout: PageLayoutAttributes
+        var grid: TileGrid
+        var frame: PixelBox
+        var clip: PixelBox
+        var visible: PixelBox
+    }
+
+    /// Where a plan puts `spreads` (pixels) in `viewport`: each spread's shadow, and its pages
+    /// that show, in order.
+    static func place(
+        _ spreads: [SpreadLayoutAttributes], in viewport: PixelBox
+    ) -> (
+        shadows: [Scene.Shadow], pages: [PlacedPage]
+    ) {
+        var shadows: [Scene.Shadow] = []
+        var pages: [PlacedPage] = []
+        for spread in spreads {
+            let clip = Self.pixels(spread.clipRect).intersection(viewport)
+            if let first = spread.pages.first {
+                let frame = spread.pages.dropFirst().reduce(first.frame) { $0.union($1.frame) }
+                shadows.append(.init(frame: Self.pixels(frame), clip: clip))
+            }
+            for page in spread.pages {
+                let grid = TileGrid(frameWidth: page.frame.width, frameHeight: page.frame.height)
+                let frame = PixelBox(
+                    x: Int(page.frame.minX.rounded()), y: Int(page.frame.minY.rounded()), width: grid.pageWidth,
+                    height: grid.pageHeight)
+                let visible = frame.intersection(clip)
+                guard !visible.isEmpty else { continue }
+                pages.append(PlacedPage(layout: page, grid: grid, frame: frame, clip: clip, visible: visible))
+            }
+        }
+        return (shadows, pages)
     }
 
     /// The thumbnails' items, from the cache where rendered; returns the missing ones. Each is

@@ -42,7 +42,7 @@ struct PanSurfaceProjectionTests {
         var moved = pages.map {
             Scene.PageItem(
                 page: $0.page, frame: $0.frame.offsetBy(dx: dx, dy: dy), clip: $0.clip.offsetBy(dx: dx, dy: dy),
-                layers: $0.layers.map { PanSurface.shifted($0, dx: dx, dy: dy) })
+                layers: $0.layers.map { $0.offsetBy(dx: dx, dy: dy) })
         }
         guard !moved.isEmpty else { return moved }
         let index = Int.random(in: 0..<moved.count, using: &random)
