@@ -70,10 +70,20 @@ public enum RenderWorkerMain {
         keepFreedMemory(upTo: Self.keptFreeMemory)
         let worker = WorkerChannels(server: DocumentServer(logger: Logger(label: "lectern-render-worker")))
         guard let request = worker.receiveOpen(on: channels[0]) else { return 1 }
-        for (index, channel) in channels.enumerated().dropFirst() {
-            startDetachedThread(named: "lectern.worker.\(index)") { worker.serve(channel) }
-        }
-        guard worker.open(request, on: channels[0]) else { return 1 }
+        // The other channels' threads once the open is answered: a thread started while HarfBuzz
+        // and FreeType load waits for the dynamic linker's lock, and the open waited with it
+        // (3 to 5 ms at start); after the answer that wait is the libraries' own, which the
+        // filter waits for anyway. They start before the filter (it forbids new threads) and
+        // answer nothing until the first page is ready (`DocumentServer.finishOpening`).
+        guard
+            worker.open(
+                request, on: channels[0],
+                beforeLockingDown: {
+                    for (index, channel) in channels.enumerated().dropFirst() {
+                        startDetachedThread(named: "lectern.worker.\(index)") { worker.serve(channel) }
+                    }
+                })
+        else { return 1 }
         worker.serve(channels[0])
         return 0
     }
@@ -92,9 +102,10 @@ private struct WorkerChannels {
         return bytes
     }
 
-    /// Limits the process, opens the document `request` asks for, locks the process down, and
-    /// answers on `channel`. False when the reader is gone or sent something else.
-    func open(_ request: [UInt8], on channel: MessageChannel) -> Bool {
+    /// Limits the process, opens the document `request` asks for, answers on `channel`, runs
+    /// `beforeLockingDown`, locks the process down and interprets the first page. False when the
+    /// reader is gone or sent something else.
+    func open(_ request: [UInt8], on channel: MessageChannel, beforeLockingDown: () -> Void) -> Bool {
         guard let (path, password, preparePage, edits, limits) = DocumentRequest.decodeOpen(request) else {
             logger.critical("the reader's first message is not an open request")
             return false
@@ -110,6 +121,13 @@ private struct WorkerChannels {
         // An audit's worker: the reader's workers come first (a failure leaves it as it was).
         if limits.niceness > 0 { _ = nice(Int32(limits.niceness)) }
         let answer = server.open(path: path, password: password, edits: edits, limits: limits)
+        // The answer at once, before the libraries are waited for and the filter installed: the
+        // reader lays out the first page and asks for its tile meanwhile. Nothing it asks is
+        // answered before `finishOpening` below, so nothing is drawn before the filter. (The
+        // reader opens the file itself only once the worker has: a file that crashes MuPDF's
+        // parser then takes only the worker down.)
+        guard channel.send(DocumentServer.encode(answer)) else { return false }
+        beforeLockingDown()
         CFontLibraries_load()
         // From here on the worker reads only the file it has open: no new files, no sockets,
         // no processes (unless it is a worker that saves a copy).
@@ -118,9 +136,6 @@ private struct WorkerChannels {
             logger.critical("cannot install the render worker's seccomp filter: \(errnoText(-status))")
             return false
         }
-        // The answer before the first page: the reader opens the file itself only once the
-        // worker has (a file that crashes MuPDF's parser then takes only the worker down).
-        guard channel.send(DocumentServer.encode(answer)) else { return false }
         // Then the first page (not for a restarted worker: -1), so that its first tile only
         // rasterizes; requests wait for it.
         server.finishOpening(preparePage: preparePage)

@@ -21,6 +21,8 @@ public final class DocumentServer: @unchecked Sendable {
     private var opened: PDFDocument?
     private var failure: String?
     private var isOpen = false
+    /// Requests waiting for the document (`waitForDocument`).
+    private var waiting = 0
     let logger: Logger
     /// Tests: milliseconds each render waits first (so a test can kill the worker mid-render).
     private var delay = 0
@@ -66,6 +68,14 @@ public final class DocumentServer: @unchecked Sendable {
         publish(document: opened, failure: nil)
     }
 
+    /// How many requests wait for the document to be ready (tests: nothing is answered before
+    /// `finishOpening`, which the render worker calls once its seccomp filter is in force).
+    var requestsWaiting: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return waiting
+    }
+
     private func publish(document: PDFDocument?, failure: String?) {
         lock.lock()
         self.document = document
@@ -79,7 +89,11 @@ public final class DocumentServer: @unchecked Sendable {
     private func waitForDocument() -> Result<PDFDocument, WireError> {
         lock.lock()
         defer { lock.unlock() }
-        while !isOpen { lock.wait() }
+        while !isOpen {
+            waiting += 1
+            lock.wait()
+            waiting -= 1
+        }
         if let document { return .success(document) }
         return .failure(WireError(failure: failure ?? "the document is not open"))
     }
