@@ -26,6 +26,19 @@ int CLecternLinux_seal_memfd(int fd) {
     return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+int CLecternLinux_populate_write(void *address, size_t length) {
+    if (madvise(address, length, MADV_POPULATE_WRITE) == 0) return 0;
+    if (errno != EINVAL) return -1;
+    long page = sysconf(_SC_PAGESIZE);
+    volatile char *bytes = address;
+    for (size_t offset = 0; offset < length; offset += (size_t)page) bytes[offset] = bytes[offset];
+    return 0;
+}
+
 int CLecternLinux_signalfd_termination(void) {
     sigset_t mask;
     sigemptyset(&mask);

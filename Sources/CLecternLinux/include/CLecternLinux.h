@@ -1,12 +1,17 @@
 #pragma once
 // Linux calls Swift's Glibc module does not show (memfd, seals, signalfd, eventfd, timerfd).
 // Every function returns what the syscall returns: -1 with errno set on failure.
+#include <stddef.h>
 #include <stdint.h>
 
 /// memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING).
 int CLecternLinux_memfd_create(const char *name);
 /// Seals a memfd against shrinking, growing and further sealing (F_SEAL_SHRINK|F_SEAL_GROW|F_SEAL_SEAL).
 int CLecternLinux_seal_memfd(int fd);
+/// Faults in `length` bytes of a writable mapping from `address` (page aligned) in one call,
+/// madvise(MADV_POPULATE_WRITE) (Linux 5.14); where the kernel has no such advice, by writing
+/// each page's first byte back to it. The memory's contents stay as they are.
+int CLecternLinux_populate_write(void *address, size_t length);
 /// Blocks SIGTERM, SIGINT and SIGHUP for this thread (call before starting threads) and
 /// returns a non-blocking, close-on-exec signalfd that reports them.
 int CLecternLinux_signalfd_termination(void);
