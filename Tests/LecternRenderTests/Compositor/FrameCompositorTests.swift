@@ -296,4 +296,44 @@ struct FrameCompositorTests {
         #expect(buffer.pixel(scribble.x, scribble.y) == 0x1234_5678, "tile 0 is not repainted")
         #expect(buffer.pixel(80, 50) == 0xFF00_FF00, "tile 3 is")
     }
+
+    @Test(
+        "the background is filled pixel for pixel around the pages, in every contrast, in a frame of any stride, and only where the frame is repainted"
+    )
+    func backgroundFills() {
+        for mode in Contrast.Mode.allCases {
+            let palette = Palette(Contrast(mode))
+            let compositor = FrameCompositor(logger: logger)
+            // Rows of 203 pixels and 12 bytes of padding: each row starts at another 16-byte offset.
+            let buffer = Buffer(width: 203, height: 101, stride: 203 * 4 + 12)
+            let image = solidImage(0xFF11_2233, width: 50, height: 40)
+            var scene = Scene(width: 203, height: 101)
+            scene.palette = palette
+            func wrongPixels(page frame: PixelBox) -> Int {
+                var wrong = 0
+                for y in 0..<101 {
+                    for x in 0..<203 {
+                        let inPage = x >= frame.x && x < frame.maxX && y >= frame.y && y < frame.maxY
+                        if buffer.pixel(x, y) != (inPage ? 0xFF11_2233 : palette.background.argb) { wrong += 1 }
+                    }
+                }
+                return wrong
+            }
+            let first = PixelBox(x: 21, y: 30, width: 50, height: 40)
+            scene.pages = [page(image, first)]
+            compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 0)
+            #expect(wrongPixels(page: first) == 0, "\(mode): the whole frame")
+            // The page moves: the frame is repainted where it was and where it is, not elsewhere.
+            let scribble = (x: 180, y: 90)
+            buffer.pixels.storeBytes(
+                of: 0x1234_5678, toByteOffset: scribble.y * buffer.stride + scribble.x * 4, as: UInt32.self)
+            let moved = PixelBox(x: 26, y: 33, width: 50, height: 40)
+            scene.pages = [page(image, moved)]
+            compositor.draw(scene, into: buffer.pixels, stride: buffer.stride, bufferAge: 1)
+            #expect(buffer.pixel(scribble.x, scribble.y) == 0x1234_5678, "\(mode): not repainted there")
+            buffer.pixels.storeBytes(
+                of: palette.background.argb, toByteOffset: scribble.y * buffer.stride + scribble.x * 4, as: UInt32.self)
+            #expect(wrongPixels(page: moved) == 0, "\(mode): where the page was and is")
+        }
+    }
 }
