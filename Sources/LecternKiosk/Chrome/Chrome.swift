@@ -99,6 +99,7 @@ final class Chrome {
     /// Stops the notice's timer (shutdown).
     func close() {
         noticeTimer?.cancel()
+        language.close()
     }
 
     /// Whether a finger or the pointer is dragging the scrubber.

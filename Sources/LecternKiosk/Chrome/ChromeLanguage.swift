@@ -15,12 +15,16 @@ final class ChromeLanguage {
     private(set) var current: Language
     /// Told each change, with the language before it.
     private var observers: [(_ old: Language) -> Void] = []
+    /// `Translation.language` before this one set it: the language is the loop's thread's, and
+    /// a kiosk run on a thread that goes on (a test's) gives it back at `close()`.
+    private let languageBefore: Language
 
     init(policy: PolicyInForce, frame: FrameRequest, logger: Logger) {
         self.policy = policy
         self.frame = frame
         self.logger = logger
         current = Self.language(policy.language)
+        languageBefore = Translation.language
         Translation.language = current
         policy.observe { [unowned self] old, new in
             // A new default applies at once while the visitor has not chosen another.
@@ -66,6 +70,9 @@ final class ChromeLanguage {
 
     /// The idle reset: back to the policy's language.
     func reset() { choose(defaultLanguage) }
+
+    /// The kiosk ends: its thread speaks the language it spoke before.
+    func close() { Translation.language = languageBefore }
 
     private func next(in choices: [Language]) -> Language {
         let index = choices.firstIndex(of: current).map { ($0 + 1) % choices.count } ?? 0

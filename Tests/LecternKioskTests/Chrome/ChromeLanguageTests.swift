@@ -280,4 +280,19 @@ struct ChromeLanguageTests {
         #expect(hebrew.waitForPage(3))
         try hebrew.stop()
     }
+
+    @Test(
+        "a kiosk that ends gives its thread back the language it spoke: a test's thread goes on to other tests"
+    )
+    func languageGivenBack() throws {
+        // The kiosk's translator (installed once per process), as the thread's last test left it.
+        _ = GettextTranslator.install(catalogs: nil)
+        Translation.language = .german
+        defer { Translation.language = .english }
+        let lectern = try KioskHarness([Self.colors, "--language", "he"])
+        #expect(lectern.settle())
+        #expect(Translation.language == .hebrew, "the kiosk speaks Hebrew on its thread")
+        try lectern.stop()
+        #expect(Translation.language == .german)
+    }
 }
