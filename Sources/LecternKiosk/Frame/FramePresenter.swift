@@ -418,10 +418,9 @@ final class FramePresenter {
         }
     }
 
-    /// Touches the first frame's memory while the first page renders (after it was asked
-    /// for), instead of page-faulting it in after. Only a new buffer: one that holds a frame
-    /// (the shelf, "Opening…") is faulted in already, and zeroing it would leave black what the
-    /// next frame does not repaint.
+    /// Faults in the first frame's memory while the first page renders (after it was asked
+    /// for), instead of page by page as the frame is drawn. Only a new buffer: one that holds a
+    /// frame (the shelf, "Opening…") is faulted in already.
     private func prefaultFirstBuffer() {
         guard !hasShownPage, !firstBufferPrefaulted, session.reader != nil, let size = window.bufferSize,
             let buffer = try? pool.acquire(width: size.width, height: size.height)
