@@ -46,6 +46,8 @@ final class FramePresenter {
 
     /// A retry for an animation frame that had nothing new to show.
     private var animationTimer: EventLoop.Timer?
+    private lazy var callbackWatchdog = FrameCallbackWatchdog(
+        window: window, loop: loop, logger: logger, name: "window")
     private var committedSize: (width: Int, height: Int)?
     /// The scale of the last committed frame.
     private(set) var committedScale = DisplayScale.one
@@ -194,6 +196,7 @@ final class FramePresenter {
             return
         }
         guard frame.isRequested, !window.isWaitingForFrame, let size = window.size else {
+            if frame.isRequested { callbackWatchdog.frameWanted() }
             prefaultFirstBuffer()
             return
         }
@@ -436,6 +439,7 @@ final class FramePresenter {
 
     func close() {
         animationTimer?.cancel()
+        callbackWatchdog.close()
         window.onConfigure = nil
         window.onScaleChange = nil
         dumper?.flush()

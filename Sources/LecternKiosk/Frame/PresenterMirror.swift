@@ -95,6 +95,7 @@ private final class MirrorScreen {
     private var followedState: ViewState?
     private var followedPageCount = 0
     private let frame: FrameRequest
+    private let callbackWatchdog: FrameCallbackWatchdog
     private(set) var frameCount = 0
     private(set) var shownPage: Int?
 
@@ -108,6 +109,7 @@ private final class MirrorScreen {
             receivesInput: false)
         pool = display.makeBufferPool()
         compositor = FrameCompositor(logger: logger)
+        callbackWatchdog = FrameCallbackWatchdog(window: window, loop: loop, logger: logger, name: "mirror")
         window.onConfigure = { [unowned self] _, _ in frame.request() }
         window.onScaleChange = { [unowned self] in frame.request() }
     }
@@ -156,7 +158,10 @@ private final class MirrorScreen {
                 frame.request()
             }
         }
-        guard frame.isRequested, !window.isWaitingForFrame else { return }
+        guard frame.isRequested, !window.isWaitingForFrame else {
+            if frame.isRequested { callbackWatchdog.frameWanted() }
+            return
+        }
         frame.take()
         draw(size: size)
     }
@@ -205,6 +210,7 @@ private final class MirrorScreen {
 
     func close() {
         mirror?.stop(before: ContinuousClock.now + .milliseconds(500))
+        callbackWatchdog.close()
         window.onConfigure = nil
         window.onScaleChange = nil
     }

@@ -38,6 +38,8 @@ public final class XdgToplevel {
     public var isConfigured: Bool { size != nil }
     /// True while a frame callback is outstanding: do not commit another frame yet.
     public var isWaitingForFrame: Bool { frameCallback != nil }
+    /// Frames committed with a frame callback so far.
+    public private(set) var framesCommitted = 0
 
     /// The largest window Lectern draws, in pixels per side and in all: a larger configure (a
     /// compositor's mistake, or a 16384×16384 output) gets a window scaled down to fit, which the
@@ -231,6 +233,15 @@ public final class XdgToplevel {
         frameCallback = wl_surface_frame(surface)
         wl_callback_add_listener(frameCallback, callbackListener.pointer, Unmanaged.passUnretained(self).toOpaque())
         wl_surface_commit(surface)
+        framesCommitted += 1
+    }
+
+    /// Stops waiting for the outstanding frame callback (its `done`, if it ever comes, is
+    /// ignored): the next frame may be committed now.
+    public func stopWaitingForFrame() {
+        guard let frameCallback else { return }
+        wl_callback_destroy(frameCallback)
+        self.frameCallback = nil
     }
 
     /// A subsurface below this surface for its pages (nil: the compositor lacks

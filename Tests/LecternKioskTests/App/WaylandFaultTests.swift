@@ -134,14 +134,20 @@ struct WaylandFaultTests {
         try lectern.stop()
     }
 
-    @Test("frame callbacks a second late: no frame meanwhile, then one that is up to date")
-    func frameCallbacksDelayed() throws {
+    /// A Lectern whose compositor answers no frame callback from now, a tap on the right edge
+    /// 0.1 s ago, and the commits before the page turn's.
+    private func tappedWithoutCallbacks() throws -> (lectern: KioskHarness, commits: Int) {
         let lectern = try KioskHarness([colors])
         #expect(lectern.settle())
         lectern.compositor.autoFrameCallback = false
         lectern.tap(x: 1240, y: 360)
         lectern.advanceWithoutSettling(by: 0.1)
-        let commits = lectern.compositor.commitCount
+        return (lectern, lectern.compositor.commitCount)
+    }
+
+    @Test("frame callbacks a second late: no frame meanwhile, then one that is up to date")
+    func frameCallbacksDelayed() throws {
+        let (lectern, commits) = try tappedWithoutCallbacks()
         lectern.advanceWithoutSettling(by: 1)
         #expect(lectern.compositor.commitCount == commits, "nothing is committed before the callback")
         #expect(lectern.compositor.pendingFrameCallbackCount == 1, "one callback asked for, not one per frame")
@@ -156,6 +162,22 @@ struct WaylandFaultTests {
         #expect(lectern.dominantPage == 2)
         lectern.compositor.autoFrameCallback = true
         #expect(lectern.settle())
+        try lectern.stop()
+    }
+
+    @Test("a frame callback never answered holds a page turn back 2 s, then the frame is drawn without it")
+    func frameCallbackLost() throws {
+        let (lectern, commits) = try tappedWithoutCallbacks()
+        lectern.advanceWithoutSettling(by: 1.8)
+        #expect(lectern.compositor.commitCount == commits, "a compositor that is late still paces the frames")
+        lectern.advanceWithoutSettling(by: 0.3)
+        #expect(lectern.compositor.commitCount == commits + 1, "one frame without the callback, 2 s after the last")
+        #expect(lectern.page(atX: 640, y: 360) == 2, "it shows the turn finished")
+        #expect(lectern.compositor.pendingFrameCallbackCount == 2, "the new frame asked for a callback again")
+        // The compositor answers again: frames follow its callbacks as before.
+        lectern.compositor.autoFrameCallback = true
+        #expect(lectern.settle())
+        #expect(lectern.dominantPage == 2)
         try lectern.stop()
     }
 

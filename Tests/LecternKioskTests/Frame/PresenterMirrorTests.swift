@@ -147,6 +147,33 @@ struct PresenterMirrorTests {
         try lectern.stop()
     }
 
+    @Test("frame callbacks never answered: the mirror, as the reader's window, is drawn without one 2 s on")
+    func callbacksLost() throws {
+        let lectern = try KioskHarness([Self.colors, "--page", "3"])
+        #expect(lectern.settle())
+        let second = lectern.compositor.plugOutput(width: 1920, height: 1080)
+        #expect(lectern.wait { lectern.status.mirror?.page == 2 })
+        #expect(lectern.settle())
+        lectern.compositor.autoFrameCallback = false
+        lectern.tap(x: 1240, y: 360)
+        lectern.advanceWithoutSettling(by: 1.8)
+        #expect(lectern.page(atX: 640, y: 200) == 3, "held back while a late compositor may still answer")
+        lectern.advanceWithoutSettling(by: 0.4)
+        #expect(lectern.page(atX: 640, y: 200) == 4, "the reader's window is drawn without the callback")
+        // The mirror follows the reader's page from that frame on, and waits as long for its own.
+        lectern.advanceWithoutSettling(by: 1.6)
+        #expect(lectern.status.mirror?.page == 2, "the mirror is held back")
+        lectern.advanceWithoutSettling(by: 0.6)
+        #expect(lectern.status.mirror?.page == 3, "then drawn without the callback")
+        // Its tiles of page 4 came meanwhile: the next frame shows them, as late.
+        lectern.advanceWithoutSettling(by: 2.1)
+        #expect(try Self.page(in: #require(Self.mirrorCommit(lectern))) == 4)
+        lectern.compositor.autoFrameCallback = true
+        #expect(lectern.settle())
+        lectern.compositor.unplug(second)
+        try lectern.stop()
+    }
+
     @Test("the mirror moves to the reader's new page over several frames, not in one jump (issue 32)")
     func mirrorAnimates() throws {
         let lectern = try KioskHarness([Self.colors, "--page", "3"])
