@@ -90,6 +90,11 @@ logged_since() { tail -n "+$(($1 + 1))" "$log" | grep -qE -- "$2"; }
 last_view_state() { grep -o 'view state: .*' "$log" | tail -n 1 | cut -d' ' -f3-; }
 shows() { [[ $(python3 Tests/e2e/pagecolour.py "$e2e_dump" 2>/dev/null) == "$1 page $2" ]]; }
 on_screen() { python3 Tests/e2e/pagecolour.py "$e2e_dump" 2>&1 || true; }
+# ctl_field EXPR: the Python expression EXPR of `s`, the status `lectern ctl status --json` gives.
+ctl_field() {
+  timeout 5 "${as_user[@]}" env "XDG_RUNTIME_DIR=$e2e_xdg" "$e2e_bin" ctl status --json 2>/dev/null |
+    python3 -c 'import json, sys; s = json.load(sys.stdin)["status"]; print(eval(sys.argv[1]))' "$1" 2>/dev/null
+}
 
 # expect_page WHAT MARK SIZE PAGE: within 5 s the frame dump (size SIZE) shows page PAGE,
 # and the log says `view state: page PAGE` (the view came to rest there) after MARK.
@@ -434,7 +439,7 @@ else
   m=$(mark)
   double_click 400 300
   wait_for 5 logged_since "$m" "view state: page 3$" ||
-    fail "double click: the view did not zoom out within 5 s (last: $(last_view_state))"
+    fail "double click: the view did not zoom out within 5 s (last: $(last_view_state); status: zoom, seconds since the last input, frames committed: $(ctl_field '(s["zoom"], s["idleSeconds"], s["framesCommitted"])'))"
   m=$(mark)
   click $((width * 9 / 10)) $((height / 2)) || true
   expect_page "click in the right edge zone, with the mirror open" "$m" "$size" 4
@@ -505,11 +510,6 @@ e2e_start "$log" "WAYLAND_DISPLAY=$display" LECTERN_LOG_LEVEL=debug \
   "$e2e_bin" "$e2e_stage/links.pdf" "${e2e_args[@]:1}" --speech-output "$wav" \
   --config "$e2e_stage/lectern.toml" 3>&- 4>&-
 keys_sid=$e2e_sid
-# ctl_field EXPR: the Python expression EXPR of `s`, the status `lectern ctl status --json` gives.
-ctl_field() {
-  timeout 5 "${as_user[@]}" env "XDG_RUNTIME_DIR=$e2e_xdg" "$e2e_bin" ctl status --json 2>/dev/null |
-    python3 -c 'import json, sys; s = json.load(sys.stdin)["status"]; print(eval(sys.argv[1]))' "$1" 2>/dev/null
-}
 ctl_true() { [[ $(ctl_field "$1") == True ]]; }
 # focus_moved_from LABEL: the focused item's label is not LABEL; it is in $focus.
 focus_moved_from() {
