@@ -35,9 +35,11 @@ final class LecternSession {
     ///   - keyboard: whether the seat advertises a keyboard (for typed page numbers).
     ///   - environment: more variables (`STATE_DIRECTORY`…).
     ///   - viewporter: offers `wp_viewporter`: the pages on a subsurface that pans move.
+    ///   - executable: another client to run instead of Lectern (a floor), with `options` alone.
     init(
         document: String, options: [String] = [], width: Int32, height: Int32, keyboard: Bool = false,
-        logLevel: String = "debug", environment more: [String: String] = [:], viewporter: Bool = false
+        logLevel: String = "debug", environment more: [String: String] = [:], viewporter: Bool = false,
+        executable: URL? = nil
     ) throws {
         compositor = try TestCompositor(outputWidth: width, outputHeight: height)
         // With wp_viewporter (and wl_subcompositor, always offered) the pages go on a subsurface.
@@ -50,7 +52,9 @@ final class LecternSession {
         environment.merge(more) { _, new in new }
         self.document = document
         spawnInstant = ContinuousClock.now
-        process = try LecternProcess(arguments: [document] + options, environment: environment)
+        process = try LecternProcess(
+            executableURL: executable, arguments: executable == nil ? [document] + options : options,
+            environment: environment)
     }
 
     /// Ends the process (SIGTERM) and the compositor: setup in reverse.
@@ -159,6 +163,17 @@ final class LecternSession {
         // A worker that ended meanwhile counts nothing.
         return try Self.cpuMilliseconds(of: family[0])
             + family.dropFirst().reduce(0) { $0 + ((try? Self.cpuMilliseconds(of: $1)) ?? 0) }
+    }
+
+    /// The CPU time of the process's main thread (Lectern's loop), in milliseconds, to the
+    /// nanosecond (`/proc/PID/task/PID/schedstat`, not clock ticks).
+    func mainThreadCPUMilliseconds() throws -> Double {
+        let pid = process.processIdentifier
+        let stat = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/schedstat", encoding: .utf8)
+        guard let nanoseconds = stat.split(separator: " ").first.flatMap({ Double($0) }) else {
+            throw BenchmarkError(description: "unreadable schedstat: \(stat)")
+        }
+        return nanoseconds / 1e6
     }
 
     private static func cpuMilliseconds(of pid: Int32) throws -> Int {

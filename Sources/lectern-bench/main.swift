@@ -5,7 +5,7 @@ import Foundation
 let usage = """
     usage: lectern-bench layout
            lectern-bench compose PDF
-           lectern-bench pan [--seconds S] PDF
+           lectern-bench pan [--seconds S] [--floor PAN-FLOOR] PDF
            lectern-bench curl PDF
            lectern-bench first-frame --floor FLOOR [--runs N] [--size WxH] PDF...
            lectern-bench first-frame-warm --floor FLOOR [--runs N] [--size WxH] PDF...

@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
-#include "xdg-shell-client-protocol.h"
+#include "floor-window.h"
 
 enum { page_margin = 12 };
 // Lectern's background (LecternRender's Color.background), so both frames cost the same fill.
@@ -29,9 +29,7 @@ struct floor_client {
     struct wl_compositor *compositor;
     struct wl_shm *shm;
     struct xdg_wm_base *wm_base;
-    int32_t width, height;
-    uint32_t configure_serial;
-    int configured;
+    struct floor_window window;
 };
 
 static void registry_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
@@ -45,49 +43,7 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
         client->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
 }
 
-static void registry_global_remove(void *data, struct wl_registry *registry, uint32_t name) {
-    (void)data, (void)registry, (void)name;
-}
-
-static const struct wl_registry_listener registry_listener = {registry_global, registry_global_remove};
-
-static void wm_base_ping(void *data, struct xdg_wm_base *wm_base, uint32_t serial) {
-    (void)data;
-    xdg_wm_base_pong(wm_base, serial);
-}
-
-static const struct xdg_wm_base_listener wm_base_listener = {wm_base_ping};
-
-static void xdg_surface_configure(void *data, struct xdg_surface *surface, uint32_t serial) {
-    struct floor_client *client = data;
-    (void)surface;
-    client->configure_serial = serial;
-    client->configured = 1;
-}
-
-static const struct xdg_surface_listener xdg_surface_listener = {xdg_surface_configure};
-
-static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t width, int32_t height,
-                               struct wl_array *states) {
-    struct floor_client *client = data;
-    (void)toplevel, (void)states;
-    client->width = width;
-    client->height = height;
-}
-
-static void toplevel_close(void *data, struct xdg_toplevel *toplevel) { (void)data, (void)toplevel; }
-
-// Never sent at version 1, but no listener slot is left NULL (libwayland aborts on one that gets an event).
-static void toplevel_configure_bounds(void *data, struct xdg_toplevel *toplevel, int32_t width, int32_t height) {
-    (void)data, (void)toplevel, (void)width, (void)height;
-}
-
-static void toplevel_wm_capabilities(void *data, struct xdg_toplevel *toplevel, struct wl_array *capabilities) {
-    (void)data, (void)toplevel, (void)capabilities;
-}
-
-static const struct xdg_toplevel_listener toplevel_listener = {toplevel_configure, toplevel_close,
-                                                               toplevel_configure_bounds, toplevel_wm_capabilities};
+static const struct wl_registry_listener registry_listener = {registry_global, floor_registry_global_remove};
 
 static void die(const char *message) {
     fprintf(stderr, "first-frame-floor: %s\n", message);
@@ -148,15 +104,8 @@ int main(int argc, char **argv) {
     wl_registry_add_listener(registry, &registry_listener, &client);
     wl_display_roundtrip(display);
     if (!client.compositor || !client.shm || !client.wm_base) die("the compositor lacks a required global");
-    xdg_wm_base_add_listener(client.wm_base, &wm_base_listener, &client);
-
     struct wl_surface *surface = wl_compositor_create_surface(client.compositor);
-    struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(client.wm_base, surface);
-    xdg_surface_add_listener(xdg_surface, &xdg_surface_listener, &client);
-    struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg_surface);
-    xdg_toplevel_add_listener(toplevel, &toplevel_listener, &client);
-    xdg_toplevel_set_fullscreen(toplevel, NULL);
-    wl_surface_commit(surface);
+    struct xdg_surface *xdg_surface = floor_fullscreen(client.wm_base, surface, &client.window);
     wl_display_flush(display);
 
     // The document opens while the compositor answers with the first configure.
@@ -171,17 +120,17 @@ int main(int argc, char **argv) {
     }
     fz_catch(ctx) die(fz_caught_message(ctx));
 
-    while (!client.configured)
+    while (!client.window.configured)
         if (wl_display_dispatch(display) < 0) die("lost the compositor before the first configure");
-    if (client.width <= 0 || client.height <= 0) die("the compositor left the size to the client");
-    xdg_surface_ack_configure(xdg_surface, client.configure_serial);
+    if (client.window.width <= 0 || client.window.height <= 0) die("the compositor left the size to the client");
+    xdg_surface_ack_configure(xdg_surface, client.window.configure_serial);
 
     uint32_t *pixels = NULL;
-    struct wl_buffer *buffer = create_buffer(client.shm, client.width, client.height, &pixels);
-    fz_try(ctx) render_page(ctx, page, pixels, client.width, client.height);
+    struct wl_buffer *buffer = create_buffer(client.shm, client.window.width, client.window.height, &pixels);
+    fz_try(ctx) render_page(ctx, page, pixels, client.window.width, client.window.height);
     fz_catch(ctx) die(fz_caught_message(ctx));
     wl_surface_attach(surface, buffer, 0, 0);
-    wl_surface_damage(surface, 0, 0, client.width, client.height);
+    wl_surface_damage(surface, 0, 0, client.window.width, client.window.height);
     wl_surface_commit(surface);
     wl_display_flush(display);
 

@@ -8,12 +8,16 @@ import LecternTestSupport
 /// after run. Per pan step: the main loop's CPU (`LECTERN_LOG_LOOP_TURNS`), Lectern's whole CPU
 /// (reader and render worker, from /proc), the buffers committed; the test compositor's CPU
 /// (this process: it copies every committed shm buffer, as a compositor uploading it would);
-/// and the reference, a full-frame memcpy measured in the same run.
+/// and the reference, a full-frame memcpy measured in the same run. With `--floor`, the same
+/// pan of the floor (kiosk/bench-reference/pan-floor.c: the least a client does to follow a finger
+/// with a viewport) under the same compositor: each one's main thread's CPU a step, and the ratio.
 func runPanBenchmark(arguments: [String]) throws {
     var seconds = 10.0
+    var floor: URL?
     var rest = arguments[...]
-    if rest.first == "--seconds", rest.count > 1, let value = Double(rest[rest.startIndex + 1]) {
-        seconds = value
+    while rest.count > 2, let option = rest.first, option == "--seconds" || option == "--floor" {
+        let value = rest[rest.startIndex + 1]
+        if option == "--floor" { floor = URL(fileURLWithPath: value) } else { seconds = Double(value) ?? seconds }
         rest = rest.dropFirst(2)
     }
     guard let document = rest.last else { throw BenchmarkError(description: "pan needs a PDF") }
@@ -42,12 +46,14 @@ func runPanBenchmark(arguments: [String]) throws {
         _ = session.settle()
         _ = session.newLogLines()
         var turns: [LoopTurn] = []
+        let threadBefore = try session.mainThreadCPUMilliseconds()
         let lecternBefore = try session.cpuMilliseconds(), compositorBefore = ownCPUMilliseconds()
         let buffersBefore = session.compositor.bufferCommitCount
         let commitsBefore = session.compositor.surfaceCommitCount
         let window = session.pan(seconds: seconds) { turns += session.newLogLines().flatMap(LoopTurn.parse) }
         let lectern = try session.cpuMilliseconds() - lecternBefore
         let compositor = ownCPUMilliseconds() - compositorBefore
+        let thread = try session.mainThreadCPUMilliseconds() - threadBefore
         session.pan(seconds: 0.7) { turns += session.newLogLines().flatMap(LoopTurn.parse) }  // the last batch
         let steps = Double(max(1, Int(seconds * 60) / 150 * 150))
         let loopCPU = turns.filter { window.contains($0.end) }.reduce(0) { $0 + $1.cpu }
@@ -55,19 +61,60 @@ func runPanBenchmark(arguments: [String]) throws {
             "loop_cpu_ms_per_step": round3(loopCPU / steps),
             "loop_cpu_per_step_vs_memcpy": round3(loopCPU / steps / memcpy),
             "lectern_cpu_ms_per_step": round3(Double(lectern) / steps),
+            "main_thread_cpu_ms_per_step": round3(thread / steps),
             "buffers_committed": session.compositor.bufferCommitCount - buffersBefore,
             "surface_commits": session.compositor.surfaceCommitCount - commitsBefore,
             "test_compositor_cpu_ms": compositor,
         ]
     }
+    if let floor {
+        let floorStep = try floorPan(floor, seconds: seconds, width: width, height: height)
+        results["floor"] = floorStep.json
+        if let lectern = results["pages_surface"] as? [String: Any],
+            let thread = lectern["main_thread_cpu_ms_per_step"] as? Double
+        {
+            results["pages_surface_main_thread_vs_floor"] = round2(thread / floorStep.milliseconds)
+        }
+    }
     try printJSON([
         "benchmark": "pan",
         "setup":
-            "1920x1080, continuous vertical, \(fileName(document)), a 60 Hz pan of \(seconds) s up and down 300 px with its tiles cached (after a first pan of 2.5 s), under the test compositor without and with wp_viewporter",
+            "1920x1080, continuous vertical, \(fileName(document)), a 60 Hz pan of \(seconds) s up and down 300 px with its tiles cached (after a first pan of 2.5 s), under the test compositor without and with wp_viewporter; the floor (with --floor) panned the same way",
         "memcpy_full_frame_ms": round3(memcpy),
         "results": results,
         "load_average": loadAverages(),
     ])
+}
+
+/// The same pans of the floor client (no document): its main (only) thread's CPU a step.
+private func floorPan(
+    _ floor: URL, seconds: Double, width: Int32, height: Int32
+) throws -> (milliseconds: Double, json: [String: Any]) {
+    let session = try LecternSession(
+        document: "", width: width, height: height, viewporter: true, executable: floor)
+    defer { session.close() }
+    guard session.run(timeout: .seconds(10), until: { session.compositor.surfaceCommitCount > 0 }), session.settle()
+    else {
+        throw BenchmarkError(description: "the pan floor showed nothing: \(session.log)")
+    }
+    session.pan(seconds: 2.5)
+    _ = session.settle()
+    let before = try session.mainThreadCPUMilliseconds(), compositorBefore = ownCPUMilliseconds()
+    let buffersBefore = session.compositor.bufferCommitCount
+    let commitsBefore = session.compositor.surfaceCommitCount
+    session.pan(seconds: seconds)
+    let cpu = try session.mainThreadCPUMilliseconds() - before
+    let compositor = ownCPUMilliseconds() - compositorBefore
+    let steps = Double(max(1, Int(seconds * 60) / 150 * 150))
+    return (
+        cpu / steps,
+        [
+            "main_thread_cpu_ms_per_step": round3(cpu / steps),
+            "buffers_committed": session.compositor.bufferCommitCount - buffersBefore,
+            "surface_commits": session.compositor.surfaceCommitCount - commitsBefore,
+            "test_compositor_cpu_ms": compositor,
+        ]
+    )
 }
 
 /// This process's CPU time (user + system), in milliseconds.
