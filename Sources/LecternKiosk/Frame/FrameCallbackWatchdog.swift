@@ -17,8 +17,6 @@ final class FrameCallbackWatchdog {
     private let logger: Logger
     private let name: String
     private var timer: EventLoop.Timer?
-    /// Frames drawn without their callback.
-    private(set) var overruns = 0
 
     init(window: XdgToplevel, loop: EventLoop, logger: Logger, name: String) {
         self.window = window
@@ -36,7 +34,6 @@ final class FrameCallbackWatchdog {
             guard let self else { return }
             timer = nil
             guard window.isWaitingForFrame, window.framesCommitted == commit else { return }
-            overruns += 1
             logger.warning(
                 "\(name): no frame callback from the compositor \(Self.grace) s after a commit; drawing without it")
             window.stopWaitingForFrame()
