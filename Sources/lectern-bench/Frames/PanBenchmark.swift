@@ -26,6 +26,7 @@ func runPanBenchmark(arguments: [String]) throws {
     defer { copy.deallocate() }
     let memcpy = median(memcpyTimes(width: Int(width), height: Int(height), frames: 240, into: copy))
     var results: [String: Any] = [:]
+    var pagesSurfaceThread: Double?
     for (name, viewporter) in [("whole_frames", false), ("pages_surface", true)] {
         let directory = try freshDirectory("lectern-bench-pan")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -41,39 +42,35 @@ func runPanBenchmark(arguments: [String]) throws {
         guard session.waitForLog("read the sizes of", timeout: .seconds(60)), session.settle() else {
             throw BenchmarkError(description: "lectern did not settle on \(document): \(session.log)")
         }
-        // A first pan renders the tiles the pan reaches; the second is measured.
-        session.pan(seconds: 2.5)
-        _ = session.settle()
-        _ = session.newLogLines()
         var turns: [LoopTurn] = []
-        let threadBefore = try session.mainThreadCPUMilliseconds()
-        let lecternBefore = try session.cpuMilliseconds(), compositorBefore = ownCPUMilliseconds()
-        let buffersBefore = session.compositor.bufferCommitCount
-        let commitsBefore = session.compositor.surfaceCommitCount
-        let window = session.pan(seconds: seconds) { turns += session.newLogLines().flatMap(LoopTurn.parse) }
-        let lectern = try session.cpuMilliseconds() - lecternBefore
-        let compositor = ownCPUMilliseconds() - compositorBefore
-        let thread = try session.mainThreadCPUMilliseconds() - threadBefore
+        let cost = try measuredPan(session, seconds: seconds) {
+            turns += session.newLogLines().flatMap(LoopTurn.parse)
+        }
         session.pan(seconds: 0.7) { turns += session.newLogLines().flatMap(LoopTurn.parse) }  // the last batch
-        let steps = Double(max(1, Int(seconds * 60) / 150 * 150))
-        let loopCPU = turns.filter { window.contains($0.end) }.reduce(0) { $0 + $1.cpu }
+        let steps = cost.steps
+        let loopCPU = turns.filter { cost.window.contains($0.end) }.reduce(0) { $0 + $1.cpu }
+        if viewporter { pagesSurfaceThread = cost.mainThread / steps }
         results[name] = [
             "loop_cpu_ms_per_step": round3(loopCPU / steps),
             "loop_cpu_per_step_vs_memcpy": round3(loopCPU / steps / memcpy),
-            "lectern_cpu_ms_per_step": round3(Double(lectern) / steps),
-            "main_thread_cpu_ms_per_step": round3(thread / steps),
-            "buffers_committed": session.compositor.bufferCommitCount - buffersBefore,
-            "surface_commits": session.compositor.surfaceCommitCount - commitsBefore,
-            "test_compositor_cpu_ms": compositor,
+            "lectern_cpu_ms_per_step": round3(Double(cost.processes) / steps),
+            "main_thread_cpu_ms_per_step": round3(cost.mainThread / steps),
+            "buffers_committed": cost.buffers,
+            "surface_commits": cost.commits,
+            "test_compositor_cpu_ms": cost.compositor,
         ]
     }
     if let floor {
-        let floorStep = try floorPan(floor, seconds: seconds, width: width, height: height)
-        results["floor"] = floorStep.json
-        if let lectern = results["pages_surface"] as? [String: Any],
-            let thread = lectern["main_thread_cpu_ms_per_step"] as? Double
-        {
-            results["pages_surface_main_thread_vs_floor"] = round2(thread / floorStep.milliseconds)
+        let cost = try floorPan(floor, seconds: seconds, width: width, height: height)
+        let perStep = cost.mainThread / cost.steps
+        results["floor"] = [
+            "main_thread_cpu_ms_per_step": round3(perStep),
+            "buffers_committed": cost.buffers,
+            "surface_commits": cost.commits,
+            "test_compositor_cpu_ms": cost.compositor,
+        ]
+        if let pagesSurfaceThread {
+            results["pages_surface_main_thread_vs_floor"] = round2(pagesSurfaceThread / perStep)
         }
     }
     try printJSON([
@@ -86,10 +83,39 @@ func runPanBenchmark(arguments: [String]) throws {
     ])
 }
 
-/// The same pans of the floor client (no document): its main (only) thread's CPU a step.
-private func floorPan(
-    _ floor: URL, seconds: Double, width: Int32, height: Int32
-) throws -> (milliseconds: Double, json: [String: Any]) {
+/// What a measured pan cost: the client's main thread (ms), all its processes (ms: Lectern's
+/// reader and render worker), this process (the test compositor, ms), the buffers and surface commits the compositor got, the pan's steps and its window
+/// (`LecternSession.pan`).
+private struct PanCost {
+    var mainThread: Double
+    var processes: Int
+    var compositor: Int
+    var buffers: Int
+    var commits: Int
+    var steps: Double
+    var window: ClosedRange<Double>
+}
+
+/// A first pan of 2.5 s (it renders the tiles the pan reaches), then the measured one of
+/// `seconds`; `step` runs after each of its steps.
+private func measuredPan(_ session: LecternSession, seconds: Double, step: () -> Void = {}) throws -> PanCost {
+    session.pan(seconds: 2.5)
+    _ = session.settle()
+    _ = session.newLogLines()
+    let thread = try session.mainThreadCPUMilliseconds(), processes = try session.cpuMilliseconds()
+    let compositor = ownCPUMilliseconds()
+    let buffers = session.compositor.bufferCommitCount, commits = session.compositor.surfaceCommitCount
+    let window = session.pan(seconds: seconds, step: step)
+    return PanCost(
+        mainThread: try session.mainThreadCPUMilliseconds() - thread,
+        processes: try session.cpuMilliseconds() - processes, compositor: ownCPUMilliseconds() - compositor,
+        buffers: session.compositor.bufferCommitCount - buffers,
+        commits: session.compositor.surfaceCommitCount - commits,
+        steps: Double(max(1, Int(seconds * 60) / 150 * 150)), window: window)
+}
+
+/// The same pans of the floor client (no document).
+private func floorPan(_ floor: URL, seconds: Double, width: Int32, height: Int32) throws -> PanCost {
     let session = try LecternSession(
         document: "", width: width, height: height, viewporter: true, executable: floor)
     defer { session.close() }
@@ -97,24 +123,7 @@ private func floorPan(
     else {
         throw BenchmarkError(description: "the pan floor showed nothing: \(session.log)")
     }
-    session.pan(seconds: 2.5)
-    _ = session.settle()
-    let before = try session.mainThreadCPUMilliseconds(), compositorBefore = ownCPUMilliseconds()
-    let buffersBefore = session.compositor.bufferCommitCount
-    let commitsBefore = session.compositor.surfaceCommitCount
-    session.pan(seconds: seconds)
-    let cpu = try session.mainThreadCPUMilliseconds() - before
-    let compositor = ownCPUMilliseconds() - compositorBefore
-    let steps = Double(max(1, Int(seconds * 60) / 150 * 150))
-    return (
-        cpu / steps,
-        [
-            "main_thread_cpu_ms_per_step": round3(cpu / steps),
-            "buffers_committed": session.compositor.bufferCommitCount - buffersBefore,
-            "surface_commits": session.compositor.surfaceCommitCount - commitsBefore,
-            "test_compositor_cpu_ms": compositor,
-        ]
-    )
+    return try measuredPan(session, seconds: seconds)
 }
 
 /// This process's CPU time (user + system), in milliseconds.

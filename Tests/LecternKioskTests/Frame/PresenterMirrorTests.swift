@@ -147,13 +147,19 @@ struct PresenterMirrorTests {
         try lectern.stop()
     }
 
-    @Test("frame callbacks never answered: the mirror, as the reader's window, is drawn without one 2 s on")
-    func callbacksLost() throws {
+    /// Lectern on page 3 with a second output plugged in, the mirror showing page 3, settled.
+    private func mirroringPage3() throws -> (KioskHarness, PluggedOutput) {
         let lectern = try KioskHarness([Self.colors, "--page", "3"])
         #expect(lectern.settle())
         let second = lectern.compositor.plugOutput(width: 1920, height: 1080)
         #expect(lectern.wait { lectern.status.mirror?.page == 2 })
         #expect(lectern.settle())
+        return (lectern, second)
+    }
+
+    @Test("frame callbacks never answered: the mirror, as the reader's window, is drawn without one 2 s on")
+    func callbacksLost() throws {
+        let (lectern, second) = try mirroringPage3()
         lectern.compositor.autoFrameCallback = false
         lectern.tap(x: 1240, y: 360)
         lectern.advanceWithoutSettling(by: 1.8)
@@ -176,11 +182,7 @@ struct PresenterMirrorTests {
 
     @Test("the mirror moves to the reader's new page over several frames, not in one jump (issue 32)")
     func mirrorAnimates() throws {
-        let lectern = try KioskHarness([Self.colors, "--page", "3"])
-        #expect(lectern.settle())
-        let second = lectern.compositor.plugOutput(width: 1920, height: 1080)
-        #expect(lectern.wait { lectern.status.mirror?.page == 2 })
-        #expect(lectern.settle())
+        let (lectern, second) = try mirroringPage3()
         let before = lectern.compositor.commits.count
         lectern.tap(x: 1240, y: 360)
         #expect(lectern.waitForPage(4))
